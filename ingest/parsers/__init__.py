@@ -1,0 +1,33 @@
+"""Ordered registry of format parsers. Order matters for `format: auto` detection:
+the most specific formats come first (see docs/formats.md)."""
+from __future__ import annotations
+
+from .base import Parsed, ParseError, Parser, Session, Table
+
+REGISTRY: list[Parser] = []
+
+
+def register(parser_cls):
+    """Class decorator: add a parser to the registry (in import order)."""
+    REGISTRY.append(parser_cls())
+    return parser_cls
+
+
+def by_name(name: str) -> Parser:
+    for p in REGISTRY:
+        if p.name == name:
+            return p
+    known = ", ".join(p.name for p in REGISTRY)
+    raise KeyError(f"unknown format {name!r} (known: {known})")
+
+
+def detect(head: str, file: str = "<input>") -> tuple[Parser, str]:
+    """The first registered parser that recognises `head`, with its reason."""
+    for p in REGISTRY:
+        reason = p.detect(head)
+        if reason:
+            return p, reason
+    raise ParseError(file, 1, "unknown format (no parser recognises this file; see `python -m ingest list-formats`)")
+
+
+__all__ = ["REGISTRY", "register", "by_name", "detect", "Parsed", "ParseError", "Parser", "Session", "Table"]
