@@ -31,3 +31,6 @@ def detect(head: str, file: str = "<input>") -> tuple[Parser, str]:
 
 
 __all__ = ["REGISTRY", "register", "by_name", "detect", "Parsed", "ParseError", "Parser", "Session", "Table"]
+
+# Format modules register themselves on import (order = detection order).
+from . import markdown_tables  # noqa: E402,F401  (studies: F13)

@@ -47,13 +47,20 @@ class Session:
 
 @dataclass
 class Table:
-    """A named table: `columns` in order, `rows` as dicts keyed by column; None = missing."""
+    """A named table: `columns` in order, `rows` as dicts keyed by column; None = missing.
+
+    notes: per-cell qualifiers ("about", "up to"), keyed "<row index>/<column>" (0-based).
+    units: per-cell unit suffixes of numbers written like `9.49G`, same keys; the row holds 9.49.
+    caption: text written with the table (e.g. the paragraph under a Markdown heading).
+    """
 
     name: str
     columns: list[str]
     rows: list[dict]
     notes: dict = field(default_factory=dict)
     line: int = 1
+    units: dict = field(default_factory=dict)
+    caption: str = ""
 
 
 @dataclass

@@ -1,0 +1,40 @@
+"""Golden-file helpers for parser tests: a `Parsed` as plain data, compared to `<case>.yaml`."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from ingest.parsers import by_name
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
+SHARED = ROOT.parent / "shared"
+
+
+def parsed_as_data(parsed) -> dict:
+    """The parts of a `Parsed` a golden file pins down (tables and settings)."""
+    data = {"format": parsed.format}
+    if parsed.tables:
+        data["tables"] = [
+            {"name": t.name, "line": t.line, "columns": t.columns, "rows": t.rows,
+             **({"notes": t.notes} if t.notes else {}), **({"units": t.units} if t.units else {}),
+             **({"caption": t.caption} if t.caption else {})}
+            for t in parsed.tables
+        ]
+    if parsed.settings:
+        data["settings"] = parsed.settings
+    if parsed.problems:
+        data["problems"] = parsed.problems
+    return data
+
+
+def golden_cases(fmt: str, suffix: str) -> list[Path]:
+    """Input fixtures of a format that have a `<case>.yaml` golden beside them."""
+    return sorted(p for p in (FIXTURES / fmt).glob(f"*{suffix}") if p.with_suffix(".yaml").exists())
+
+
+def check_golden(fmt: str, path: Path) -> None:
+    parsed = by_name(fmt).parse(path.read_text(), path.name)
+    expected = yaml.safe_load(path.with_suffix(".yaml").read_text())
+    assert parsed_as_data(parsed) == expected
