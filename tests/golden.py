@@ -38,3 +38,11 @@ def check_golden(fmt: str, path: Path) -> None:
     parsed = by_name(fmt).parse(path.read_text(), path.name)
     expected = yaml.safe_load(path.with_suffix(".yaml").read_text())
     assert parsed_as_data(parsed) == expected
+
+
+def archive_text(archive: str, member: str) -> str:
+    """Text of one member of a real archive in ../shared/archives, read in place."""
+    import tarfile
+
+    with tarfile.open(SHARED / "archives" / archive) as tar:
+        return tar.extractfile(member).read().decode()
