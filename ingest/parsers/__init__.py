@@ -35,3 +35,4 @@ __all__ = ["REGISTRY", "register", "by_name", "detect", "Parsed", "ParseError", 
 # Format modules register themselves on import (order = detection order).
 from . import markdown_tables  # noqa: E402,F401  (studies: F13)
 from . import summary_table  # noqa: E402,F401  (studies: F9)
+from . import sysbench_report  # noqa: E402,F401  (studies: F10)
