@@ -29,14 +29,16 @@ def parsed_as_data(parsed) -> dict:
     return data
 
 
-def golden_cases(fmt: str, suffix: str) -> list[Path]:
-    """Input fixtures of a format that have a `<case>.yaml` golden beside them."""
-    return sorted(p for p in (FIXTURES / fmt).glob(f"*{suffix}") if p.with_suffix(".yaml").exists())
+def golden_cases(fmt: str) -> list[Path]:
+    """Input fixtures under tests/fixtures/<fmt>/ that have a `<case>.yaml` golden beside them."""
+    return sorted(p for p in (FIXTURES / fmt).iterdir()
+                  if p.suffix != ".yaml" and p.with_suffix(".yaml").exists())
 
 
-def check_golden(fmt: str, path: Path) -> None:
-    parsed = by_name(fmt).parse(path.read_text(), path.name)
+def check_golden(path: Path) -> None:
+    """Parse `path` with the format its golden `<case>.yaml` names; compare the whole result."""
     expected = yaml.safe_load(path.with_suffix(".yaml").read_text())
+    parsed = by_name(expected["format"]).parse(path.read_text(), path.name)
     assert parsed_as_data(parsed) == expected
 
 

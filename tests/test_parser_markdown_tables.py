@@ -11,9 +11,9 @@ PARSER = by_name("markdown-tables")
 REAL = sorted((SHARED / "studies").glob("*/published-tables.md"))
 
 
-@pytest.mark.parametrize("path", golden_cases("markdown-tables", ".md"), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", golden_cases("markdown-tables"), ids=lambda p: p.stem)
 def test_golden(path):
-    check_golden("markdown-tables", path)
+    check_golden(path)
 
 
 @pytest.mark.parametrize("case, reason", [

@@ -10,9 +10,9 @@ PARSER = by_name("summary-table")
 IBENCH = ("mdcallag-ibench-oct2017.tar.gz", "mdcallag-ibench-oct2017/ibench.nuc")
 
 
-@pytest.mark.parametrize("path", golden_cases("summary-table", ".txt"), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", golden_cases("summary-table"), ids=lambda p: p.stem)
 def test_golden(path):
-    check_golden("summary-table", path)
+    check_golden(path)
 
 
 @pytest.mark.parametrize("case, line, reason", [

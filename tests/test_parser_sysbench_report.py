@@ -15,9 +15,9 @@ def real(name):
     return text, PARSER.parse(text, name)
 
 
-@pytest.mark.parametrize("path", golden_cases("sysbench-report", ".abs"), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", golden_cases("sysbench-report"), ids=lambda p: p.stem)
 def test_golden(path):
-    check_golden("sysbench-report", path)
+    check_golden(path)
 
 
 @pytest.mark.parametrize("case, line, reason", [

@@ -33,6 +33,8 @@ def detect(head: str, file: str = "<input>") -> tuple[Parser, str]:
 __all__ = ["REGISTRY", "register", "by_name", "detect", "Parsed", "ParseError", "Parser", "Session", "Table"]
 
 # Format modules register themselves on import (order = detection order).
-from . import markdown_tables  # noqa: E402,F401  (studies: F13)
-from . import summary_table  # noqa: E402,F401  (studies: F9)
 from . import sysbench_report  # noqa: E402,F401  (studies: F10)
+from . import mycnf  # noqa: E402,F401  (studies: my.cnf, SHOW GLOBAL VARIABLES)
+from . import markdown_tables  # noqa: E402,F401  (studies: F13)
+# The most generic format: keep it after every other import so specific formats win detection.
+from . import summary_table  # noqa: E402,F401  (studies: F9)
