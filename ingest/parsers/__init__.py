@@ -33,6 +33,8 @@ def detect(head: str, file: str = "<input>") -> tuple[Parser, str]:
 __all__ = ["REGISTRY", "register", "by_name", "detect", "Parsed", "ParseError", "Parser", "Session", "Table"]
 
 # Format modules register themselves on import (order = detection order).
+from . import sysbench_csv  # noqa: E402,F401  (ingest: F2, before F1: its lines are plainer)
+from . import sysbench1  # noqa: E402,F401  (ingest: F1 + F3)
 from . import sysbench_report  # noqa: E402,F401  (studies: F10)
 from . import mycnf  # noqa: E402,F401  (studies: my.cnf, SHOW GLOBAL VARIABLES)
 from . import markdown_tables  # noqa: E402,F401  (studies: F13)

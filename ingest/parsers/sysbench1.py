@@ -1,0 +1,206 @@
+"""sysbench 1.0/1.1 output: interval lines (F1) and the final summary (F3).
+
+A file may hold several sysbench invocations; each starts with a `sysbench 1.x.y (...)`
+banner and becomes one `Session`. A session is complete only when its final summary was
+printed to the end (the `execution time (avg/stddev)` line of `Threads fairness`). Sessions
+that died early (FATAL lines, no summary) are kept with `complete=False` and reported in
+`Parsed.problems`; a session with no interval line and no summary is only reported.
+Interval times are kept as printed (sysbench skips seconds when the server stalls).
+A last line without its end-of-line is a cut file: it is dropped and reported.
+"""
+from __future__ import annotations
+
+import re
+
+from . import register
+from .base import Parsed, ParseError, Parser, Session
+
+BANNER = re.compile(r"^sysbench (\d+\.\d+[\w.\-]*)")
+THREADS = re.compile(r"^Number of threads: (\d+)")
+REPORT_EVERY = re.compile(r"^Report intermediate results every (\d+) second")
+# `[ 12s ] thds: 32 tps: 1.00 qps: 2.00 (r/w/o: 1/1/0) lat (ms,95%): 3.00 err/s 0.00 reconn/s: 0.00`
+# (err/s with or without colon; `eps:` instead of tps/qps for non-SQL tests; 1.1 may add `queue:`)
+INTERVAL = re.compile(
+    r"\[ *(\d+(?:\.\d+)?)s \] thds: (\d+) "
+    r"(?:tps: ([\d.]+) qps: ([\d.]+) \(r/w/o: [\d.]+/[\d.]+/[\d.]+\)|eps: ([\d.]+))"
+    r" lat \(ms,([\d.]+)%\): ([\d.]+)"
+    r"(?: err/s:? ([\d.]+) reconn/s:? ([\d.]+))?"
+    r"(?: queue length: \d+, concurrency: \d+)? *$"
+)
+LOOKS_LIKE_INTERVAL = re.compile(r"^\[ *\d+(?:\.\d+)?s \] thds:")
+PER_SEC = re.compile(r"^ +(transactions|queries|ignored errors|reconnects): +(\d+) +\(([\d.]+) per sec\.\)")
+SUMMARY_VALUE = re.compile(r"^ +(total time|time elapsed|total number of events|events/s \(eps\)"
+                           r"|min|avg|max|(\d+)th percentile|events per second): +([\d.]+)s?$")
+SUMMARY_KEYS = {
+    "transactions": "tps", "queries": "qps", "ignored errors": "err_s", "reconnects": "reconn_s",
+    "total time": "total_time_s", "time elapsed": "time_elapsed_s",
+    "total number of events": "events", "events/s (eps)": "eps", "events per second": "eps",
+    "min": "lat_min_ms", "avg": "lat_avg_ms", "max": "lat_max_ms",
+}
+SUMMARY_START = ("SQL statistics:", "General statistics:", "CPU speed:", "Throughput:")
+SUMMARY_END = "    execution time (avg/stddev):"
+
+
+class Sysbench1(Parser):
+    """sysbench 1.x text output (`--report-interval`), including sysbench-tpcc."""
+
+    name = "sysbench1"
+    description = "sysbench 1.0/1.1 interval lines `[ 1s ] thds: ...` and final summary (F1, F3)"
+
+    def detect(self, head: str) -> str | None:
+        for line in head.splitlines():
+            if LOOKS_LIKE_INTERVAL.match(line):
+                return "sysbench 1.x interval line `[ Ns ] thds:`"
+        if re.search(r"^sysbench 1\.\d", head, re.M) and "SQL statistics:" in head:
+            return "sysbench 1.x banner and `SQL statistics:` summary"
+        return None
+
+    # Subclasses (the CSV report) change only how an interval line is read.
+    def read_interval(self, line: str):
+        """(t, thds, metric_name, rate, qps, lat_ms, err_s, lat_pct) or None."""
+        m = INTERVAL.match(line) if line[:1] == "[" else None
+        if not m:
+            return None
+        t, thds, tps, qps, eps, pct, lat, err, _ = m.groups()
+        if tps is not None:
+            return _num(t), int(thds), "tps", float(tps), float(qps), float(lat), _opt(err), _num(pct)
+        return _num(t), int(thds), "eps", float(eps), None, float(lat), _opt(err), _num(pct)
+
+    def is_broken_interval(self, line: str) -> bool:
+        return bool(LOOKS_LIKE_INTERVAL.match(line))
+
+    def parse(self, text: str, file: str) -> Parsed:
+        out = Parsed(format=self.name, file=file)
+        lines = text.split("\n")
+        cut = 0 if lines[-1] == "" else len(lines)   # a last line without "\n" was cut
+        lines.pop()
+        builder = _SessionBuilder(self, file, out)
+        for no, line in enumerate(lines, 1):
+            builder.feed(no, line)
+        last_incomplete = builder.close(len(lines))
+        if cut and not last_incomplete:
+            out.problems.append(f"{file}:{cut}: last line has no end of line (file cut short?); ignored")
+        if not any(s.intervals or s.summary for s in out.sessions):
+            raise ParseError(file, 1, f"no sysbench results (no interval line, no summary; {builder.count} session(s))")
+        return out
+
+
+def _num(s: str):
+    return int(s) if s.isdigit() else float(s)
+
+
+def _opt(s):
+    return None if s is None else float(s)
+
+
+class _SessionBuilder:
+    """Accumulates lines into sessions; one instance per parse."""
+
+    def __init__(self, parser: Sysbench1, file: str, out: Parsed):
+        self.p, self.file, self.out = parser, file, out
+        self.count = 0
+        self.cur: Session | None = None
+        self.in_summary = False
+        self.pending_problems: list[str] = []
+
+    def start(self, no: int, version: str | None):
+        self.finish(no - 1)
+        self.count += 1
+        self.cur = Session(line=no, complete=False, meta={"tool": "sysbench", "version": version,
+                                                          "session": self.count})
+        self.cols = {"t": [], "tps": [], "qps": [], "lat_ms": [], "err_s": []}
+        self.metric = None
+        self.in_summary = False
+        self.summary_done = False
+
+    def feed(self, no: int, line: str):
+        if (iv := self.p.read_interval(line)) is not None:
+            self.interval(no, iv)
+            return
+        m = BANNER.match(line)
+        if m:
+            self.start(no, m.group(1))
+            return
+        if self.p.is_broken_interval(line):
+            if self.cur is None:
+                self.start(no, None)
+            self.problem(no, "unreadable interval line")
+            return
+        if self.cur is None:
+            return
+        if line.startswith(SUMMARY_START):
+            self.in_summary = True
+        if line.startswith("Threads started!"):
+            return
+        if self.in_summary:
+            self.summary_line(no, line)
+        elif (m := THREADS.match(line)):
+            self.cur.meta["threads"] = int(m.group(1))
+        elif (m := REPORT_EVERY.match(line)):
+            self.cur.meta["interval_s"] = int(m.group(1))
+
+    def interval(self, no: int, iv):
+        if self.cur is None or self.in_summary:
+            self.start(no, None)   # interval lines without a banner
+        t, thds, metric, rate, qps, lat, err, pct = iv
+        if self.metric is None:
+            self.metric = metric
+            self.cur.meta.setdefault("threads", thds)
+            self.cur.meta["lat_pct"] = pct
+        c = self.cols
+        c["t"].append(t)
+        c["tps"].append(rate)
+        c["qps"].append(qps)
+        c["lat_ms"].append(lat)
+        c["err_s"].append(err)
+
+    def summary_line(self, no: int, line: str):
+        s = self.cur.summary
+        if (m := PER_SEC.match(line)):
+            key = SUMMARY_KEYS[m.group(1)]
+            s[key] = float(m.group(3))
+            if key == "tps":
+                s["transactions"] = int(m.group(2))
+        elif (m := SUMMARY_VALUE.match(line)):
+            label, pct, value = m.groups()
+            key = "lat_pct_ms" if pct else SUMMARY_KEYS[label]
+            s[key] = int(value) if key == "events" else float(value)
+            if pct:
+                self.cur.meta["summary_lat_pct"] = int(pct)
+        elif line.startswith(SUMMARY_END):
+            self.summary_done = True
+
+    def problem(self, no: int, reason: str):
+        self.out.problems.append(f"{self.file}:{no}: {reason}")
+
+    def finish(self, last_no: int):
+        cur = self.cur
+        if cur is None:
+            return
+        self.cur = None
+        if self.metric == "eps":
+            self.cols = {"t": self.cols["t"], "eps": self.cols["tps"], "lat_ms": self.cols["lat_ms"]}
+        has_rate = "tps" in cur.summary or "eps" in cur.summary
+        cur.complete = self.summary_done and has_rate
+        cur.series = self.cols if self.cols["t"] else {}
+        cur.metric = (self.metric or ("tps" if "tps" in cur.summary else "eps")) if cur.series or has_rate else None
+        if not self.summary_done:
+            cur.summary = {}
+        what = f"session {self.count} (line {cur.line})"
+        if not cur.series and not cur.summary:
+            self.problem(cur.line, f"{what} has no results (failed start?); skipped")
+            return
+        if not cur.complete:
+            self.problem(last_no if last_no >= cur.line else cur.line,
+                         f"{what} ends without the final summary (interrupted or cut short): "
+                         f"{cur.intervals} interval(s) kept, not a complete run")
+        self.out.sessions.append(cur)
+
+    def close(self, last_no: int) -> bool:
+        """Finish the last session; True when it was reported incomplete."""
+        before = len(self.out.problems)
+        self.finish(last_no)
+        return len(self.out.problems) > before
+
+
+register(Sysbench1)
