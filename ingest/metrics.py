@@ -1,0 +1,94 @@
+"""Per-run numbers derived from a series: window statistics, full-run mean, the cross-check
+against the tool's own summary, and ratios to a base case.
+
+Conventions (also in docs/data-schema.md):
+- the window is `start < t <= end` on the printed interval end times `t` (an interval that
+  ends at `start` is still warm-up); missing values (None) are skipped;
+- percentiles are nearest-rank on the sorted window values (p-th: the value at rank
+  ceil(p/100 * n)), so each is a value that was actually printed;
+- cv is the population standard deviation divided by the mean;
+- derived numbers are rounded to 6 decimals so the YAML is stable and readable.
+"""
+from __future__ import annotations
+
+import math
+
+PERCENTILES = (1, 5, 50, 95, 99)
+DIGITS = 6
+# Interval mean vs the tool's summary: sysbench's summary rate is events / total time, the
+# interval mean averages printed (2-decimal) rates over whole seconds, and the summary counts
+# the events finishing after the last report; for complete runs of any length the two agree
+# to well under 1%. More than 1% means missing or duplicated intervals.
+CHECK_TOLERANCE = 0.01
+
+
+def _r(x: float | None) -> float | None:
+    return None if x is None else round(x, DIGITS)
+
+
+def nearest_rank(sorted_values: list[float], p: float) -> float:
+    n = len(sorted_values)
+    return sorted_values[max(1, math.ceil(p / 100 * n)) - 1]
+
+
+def stats(values: list[float]) -> dict:
+    """n, mean, min, p1..p99, max and cv of `values` (None skipped); all None when empty."""
+    vals = [v for v in values if v is not None]
+    n = len(vals)
+    keys = ["mean", "min", *(f"p{p}" for p in PERCENTILES), "max", "cv"]
+    if n == 0:
+        return {"n": 0, **{k: None for k in keys}}
+    mean = math.fsum(vals) / n
+    ordered = sorted(vals)
+    var = math.fsum((v - mean) ** 2 for v in vals) / n
+    out = {"n": n, "mean": _r(mean), "min": ordered[0]}
+    out.update({f"p{p}": nearest_rank(ordered, p) for p in PERCENTILES})
+    out["max"] = ordered[-1]
+    out["cv"] = _r(math.sqrt(var) / mean) if mean else None
+    return out
+
+
+def window_values(t: list, values: list, start: float, end: float) -> list:
+    """Values whose interval end time is in (start, end]."""
+    return [v for ti, v in zip(t, values) if start < ti <= end]
+
+
+def window_stats(t: list, values: list, start: float, end: float) -> dict:
+    return {"start": start, "end": end, **stats(window_values(t, values, start, end))}
+
+
+def full_mean(values: list) -> dict:
+    vals = [v for v in values if v is not None]
+    return {"n": len(vals), "mean": _r(math.fsum(vals) / len(vals)) if vals else None}
+
+
+def cross_check(interval_mean: float | None, summary_rate: float | None) -> dict:
+    """Compare the full-run interval mean with the tool's own rate."""
+    if interval_mean is None or not summary_rate:
+        return {"interval_mean": interval_mean, "summary": summary_rate, "rel_diff": None, "ok": None,
+                "tolerance": CHECK_TOLERANCE}
+    rel = abs(interval_mean - summary_rate) / summary_rate
+    return {"interval_mean": interval_mean, "summary": summary_rate, "rel_diff": _r(rel),
+            "ok": rel <= CHECK_TOLERANCE, "tolerance": CHECK_TOLERANCE}
+
+
+def ratio(value: float | None, base: float | None) -> float | None:
+    """value / base, None when either is missing or base is 0."""
+    if value is None or not base:
+        return None
+    return _r(value / base)
+
+
+def base_counterparts(runs: list[dict], base: dict) -> dict[str, str | None]:
+    """For each run id, the id of its base-case run: the run whose labels equal this run's
+    labels with the `base` labels substituted (None when there is no such run)."""
+    by_labels = {_key(r["labels"]): r["id"] for r in runs}
+    out = {}
+    for r in runs:
+        wanted = {**r["labels"], **base}
+        out[r["id"]] = by_labels.get(_key(wanted))
+    return out
+
+
+def _key(labels: dict) -> tuple:
+    return tuple(sorted((k, str(v)) for k, v in labels.items() if v is not None))
