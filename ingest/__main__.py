@@ -1,0 +1,144 @@
+"""Command line: `python -m ingest --help`. Exit codes: 0 ok, 1 input error, 2 usage."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import __version__
+from .archive import ArchiveError
+from .manifest import InputError
+from .parsers import REGISTRY, ParseError, by_name
+from .read import HEAD, decode, parse_bytes
+from .writer import dump
+
+USAGE = """\
+python -m ingest <study> | all [--archives DIR] [--studies DIR] [--data DIR] [--content DIR]
+python -m ingest list-formats
+python -m ingest detect FILE
+python -m ingest parse FILE [--format NAME]"""
+
+EPILOG = """\
+commands:
+  <study>        ingest content/posts/<study>/manifest.yaml into DATA/<study>/
+  all            ingest every content/posts/*/manifest.yaml
+  list-formats   the registered formats, in detection order
+  detect FILE    the format of FILE and why
+  parse FILE     parse FILE and print a YAML summary (format, intervals, rate_mean, summary_rate)
+
+exit codes: 0 ok, 1 input error (file:line: reason on stderr), 2 usage error"""
+
+EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m ingest", usage=USAGE, epilog=EPILOG,
+                                description="Read benchmark result archives into data/<study>/.",
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("command", help="<study>, all, list-formats, detect or parse")
+    p.add_argument("file", nargs="?", help="FILE for detect and parse")
+    p.add_argument("--archives", default="archives", help="directory of the archives (default: archives)")
+    p.add_argument("--studies", default="../shared/studies",
+                   help="directory of published-tables inputs, <studies>/<study>/<name> (default: ../shared/studies)")
+    p.add_argument("--data", default="data", help="output directory (default: data)")
+    p.add_argument("--content", default="content/posts", help="where the manifests live (default: content/posts)")
+    p.add_argument("--format", default="auto", help="parse: format name instead of detection")
+    p.add_argument("--version", action="version", version=f"ingest {__version__}")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = _parser()
+    args = ap.parse_args(argv)
+    cmd = args.command
+    if cmd in ("detect", "parse") and not args.file:
+        ap.error(f"{cmd} needs a FILE")
+    if cmd not in ("detect", "parse") and args.file:
+        ap.error(f"unexpected argument {args.file!r}")
+    if args.format != "auto" and cmd != "parse":
+        ap.error("--format only applies to parse")
+    try:
+        if cmd == "list-formats":
+            for p in REGISTRY:
+                print(f"{p.name}\t{p.description}")
+        elif cmd == "detect":
+            return _detect(args.file)
+        elif cmd == "parse":
+            return _parse(args.file, args.format)
+        else:
+            return _ingest(cmd, args)
+    except (InputError, ParseError, ArchiveError) as e:
+        print(str(e), file=sys.stderr)
+        return EXIT_INPUT
+    return EXIT_OK
+
+
+def _read(path: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise InputError(path, 0, f"cannot read ({e.strerror})") from None
+
+
+def _detect(path: str) -> int:
+    text = decode(_read(path), path)
+    for p in REGISTRY:
+        reason = p.detect(text[:HEAD])
+        if reason:
+            print(f"{p.name}\t{reason}")
+            return EXIT_OK
+    raise ParseError(path, 1, "unknown format (no parser recognises this file; see `python -m ingest list-formats`)")
+
+
+def _parse(path: str, fmt: str) -> int:
+    if fmt != "auto":
+        try:
+            by_name(fmt)
+        except KeyError as e:
+            print(f"python -m ingest: error: {e.args[0]}", file=sys.stderr)
+            return EXIT_USAGE
+    parsed = parse_bytes(_read(path), path, fmt)
+    out = {"format": parsed.format, "file": path, "sessions": []}
+    for s in parsed.sessions:
+        values = [v for v in s.series.get(s.metric, [])] if s.metric else []
+        values = [v for v in values if v is not None]
+        d = {"line": s.line, "complete": s.complete, "metric": s.metric, "intervals": s.intervals}
+        if values:
+            d["rate_mean"] = round(sum(values) / len(values), 6)
+        if s.metric and s.summary.get(s.metric) is not None:
+            d["summary_rate"] = s.summary[s.metric]
+        out["sessions"].append(d)
+    # the top level describes the last complete session (or the last one)
+    main = next((d for d in reversed(out["sessions"]) if d["complete"]), out["sessions"][-1] if out["sessions"] else {})
+    out["intervals"] = main.get("intervals", 0)
+    for k in ("rate_mean", "summary_rate"):
+        if k in main:
+            out[k] = main[k]
+    if parsed.tables:
+        out["tables"] = [{"name": t.name, "columns": t.columns, "rows": len(t.rows)} for t in parsed.tables]
+    if parsed.settings:
+        out["settings"] = len(parsed.settings)
+    out["problems"] = parsed.problems
+    sys.stdout.write(dump(out))
+    for p in parsed.problems:
+        print(p, file=sys.stderr)
+    return EXIT_OK
+
+
+def _ingest(cmd: str, args) -> int:
+    from .study import find_manifests, ingest, manifest_path, progress_bar
+    paths = find_manifests(args.content) if cmd == "all" else [manifest_path(cmd, args.content)]
+    if not paths:
+        raise InputError(args.content, 0, "no */manifest.yaml found")
+    for path in paths:
+        res = ingest(path, args.archives, args.studies, args.data, progress_bar())
+        for p in res["problems"]:
+            print(p, file=sys.stderr)
+        if sys.stderr.isatty():
+            print(f"{res['study']}: {res['runs']} runs, {len(res['written'])} file(s) written, "
+                  f"{len(res['removed'])} removed", file=sys.stderr)
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

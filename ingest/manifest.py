@@ -1,0 +1,313 @@
+"""Study manifests (`content/posts/<study>/manifest.yaml`), loaded safely and validated.
+
+YAML is parsed with PyYAML's safe loader, and before that every event is checked: tags
+(`!x`, `!!python/...`), anchors (`&a`) and aliases (`*a`) are rejected, as are duplicate
+keys. Every error is `file:line: reason`. Field reference: docs/manifest.md.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+
+class InputError(Exception):
+    """Bad input (manifest, missing or altered input): `file:line: reason`."""
+
+    def __init__(self, file: str, line: int, reason: str):
+        self.file, self.line, self.reason = file, line, reason
+        super().__init__(f"{file}:{line}: {reason}")
+
+
+class LDict(dict):
+    """A mapping that remembers its line and the line of each key."""
+
+    line = 0
+    key_lines: dict
+
+
+class LList(list):
+    """A sequence that remembers its line and the line of each item."""
+
+    line = 0
+    item_lines: list
+
+
+def load_yaml(path: str | Path, text: str | None = None):
+    """Parse YAML into LDict/LList/scalars; tags, anchors, aliases, duplicate keys are errors."""
+    path = str(path)
+    if text is None:
+        try:
+            text = Path(path).read_bytes().decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise InputError(path, 0, f"not UTF-8 text ({e.reason} at byte {e.start})") from None
+        except OSError as e:
+            raise InputError(path, 0, f"cannot read ({e.strerror})") from None
+    try:
+        for ev in yaml.parse(text, Loader=yaml.SafeLoader):
+            line = ev.start_mark.line + 1
+            if isinstance(ev, yaml.AliasEvent):
+                raise InputError(path, line, f"YAML aliases are not allowed (*{ev.anchor})")
+            if getattr(ev, "anchor", None):
+                raise InputError(path, line, f"YAML anchors are not allowed (&{ev.anchor})")
+            if getattr(ev, "tag", None) is not None:
+                raise InputError(path, line, f"YAML tags are not allowed ({ev.tag})")
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        raise InputError(path, mark.line + 1 if mark else 0, f"invalid YAML: {e.problem or e.context}") from None
+    except yaml.YAMLError as e:
+        raise InputError(path, 0, f"invalid YAML: {e}") from None
+    if node is None:
+        raise InputError(path, 1, "empty manifest")
+    return _build(node, yaml.constructor.SafeConstructor(), path)
+
+
+def _build(node, ctor, path):
+    line = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        d = LDict()
+        d.line, d.key_lines = line, {}
+        for k, v in node.value:
+            key = _build(k, ctor, path)
+            if not isinstance(key, (str, int, float, bool)):
+                raise InputError(path, k.start_mark.line + 1, "mapping keys must be scalars")
+            if key in d:
+                raise InputError(path, k.start_mark.line + 1, f"duplicate key {key!r}")
+            d[key] = _build(v, ctor, path)
+            d.key_lines[key] = k.start_mark.line + 1
+        return d
+    if isinstance(node, yaml.SequenceNode):
+        items = LList(_build(v, ctor, path) for v in node.value)
+        items.line, items.item_lines = line, [v.start_mark.line + 1 for v in node.value]
+        return items
+    try:
+        return ctor.construct_object(node)
+    except yaml.YAMLError as e:
+        raise InputError(path, line, f"invalid value: {e}") from None
+
+
+# ---------------------------------------------------------------------------------------
+SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+SHA256 = re.compile(r"^[0-9a-f]{64}$")
+INPUT_KINDS = ("archive", "published-tables")
+LABEL_TYPES = {"str": str, "int": int, "float": float}
+
+
+@dataclass
+class Input:
+    name: str
+    kind: str
+    sha256: str
+    origin: str
+    line: int
+
+
+@dataclass
+class Rule:
+    """A `runs:` or `files:` entry: which archive members it takes and how."""
+
+    pattern: re.Pattern
+    source: str          # the glob or regex as written
+    input: str
+    format: str = "auto"
+    labels: dict = field(default_factory=dict)
+    published: bool = True
+    session: str | int = "all"
+    id: str | None = None
+    name: str | None = None
+    line: int = 0
+
+
+@dataclass
+class Manifest:
+    path: str
+    study: str
+    title: str
+    inputs: list[Input]
+    interval_s: float
+    metric: str
+    window: dict
+    base: dict
+    labels: list[str]
+    label_types: dict
+    display: dict
+    markers: list[dict]
+    runs: list[Rule]
+    files: list[Rule]
+    views: str | None
+    line_of: dict = field(default_factory=dict)
+
+    def input(self, name: str) -> Input:
+        return next(i for i in self.inputs if i.name == name)
+
+
+class _V:
+    """Field validator bound to one mapping, raising `file:line: reason`."""
+
+    def __init__(self, path: str, d, where: str):
+        if not isinstance(d, LDict):
+            raise InputError(path, getattr(d, "line", 0), f"{where} must be a mapping")
+        self.path, self.d, self.where = path, d, where
+
+    def line(self, key=None) -> int:
+        return self.d.key_lines.get(key, self.d.line) if key is not None else self.d.line
+
+    def fail(self, key, reason):
+        raise InputError(self.path, self.line(key), reason)
+
+    def get(self, key, types, required=False, default=None):
+        if key not in self.d:
+            if required:
+                self.fail(None, f"{self.where}: missing field `{key}`")
+            return default
+        v = self.d[key]
+        if isinstance(v, bool) and bool not in (types if isinstance(types, tuple) else (types,)):
+            self.fail(key, f"{self.where}: `{key}` has the wrong type (bool)")
+        if not isinstance(v, types):
+            want = " or ".join(t.__name__ for t in (types if isinstance(types, tuple) else (types,)))
+            self.fail(key, f"{self.where}: `{key}` must be {want}, not {type(v).__name__}")
+        return v
+
+    def only(self, allowed):
+        for k in self.d:
+            if k not in allowed:
+                self.fail(k, f"{self.where}: unknown field `{k}` (allowed: {', '.join(allowed)})")
+
+
+TOP = ("study", "title", "inputs", "interval_s", "metric", "window", "base", "labels", "label_types",
+       "display", "markers", "runs", "files", "views")
+RULE = ("glob", "regex", "input", "format", "labels", "published", "session", "id", "name")
+
+
+def load(path: str | Path) -> Manifest:
+    """Load and validate a manifest; raise InputError (`file:line: reason`) on any problem."""
+    path = str(path)
+    doc = load_yaml(path)
+    v = _V(path, doc, "manifest")
+    v.only(TOP)
+    study = v.get("study", str, required=True)
+    if not SLUG.match(study):
+        v.fail("study", f"study {study!r} must be a slug (a-z, 0-9, '-', '.', '_')")
+    inputs = _inputs(path, v)
+    window = v.get("window", LDict, required=True)
+    wv = _V(path, window, "window")
+    wv.only(("start", "end"))
+    start, end = wv.get("start", (int, float), True), wv.get("end", (int, float), True)
+    if not start < end:
+        wv.fail(None, f"window: start ({start}) must be before end ({end})")
+    labels = v.get("labels", LList, required=True)
+    for i, k in enumerate(labels):
+        if not isinstance(k, str) or not k:
+            raise InputError(path, labels.item_lines[i], "labels: each label key must be a string")
+    label_types = dict(v.get("label_types", LDict, default=LDict()))
+    for k, t in label_types.items():
+        if t not in LABEL_TYPES:
+            v.fail("label_types", f"label_types: {k}: type must be one of {', '.join(LABEL_TYPES)}")
+    display = v.get("display", LDict, default=LDict())
+    markers = []
+    for i, m in enumerate(v.get("markers", LList, default=LList())):
+        mv = _V(path, m, f"markers[{i}]")
+        mv.only(("t", "label"))
+        markers.append({"t": mv.get("t", (int, float), True), "label": mv.get("label", str, True)})
+    archives = [i.name for i in inputs if i.kind == "archive"]
+    runs = _rules(path, v, "runs", archives, label_types)
+    files = _rules(path, v, "files", archives, label_types)
+    if not runs:
+        v.fail("runs", "runs: at least one rule is needed")
+    interval = v.get("interval_s", (int, float), required=True)
+    if interval <= 0:
+        v.fail("interval_s", "interval_s must be positive")
+    base = dict(v.get("base", LDict, default=LDict()))
+    for k in base:
+        if k not in labels:
+            v.fail("base", f"base: {k!r} is not one of labels ({', '.join(labels)})")
+    views = v.get("views", str)
+    if views is not None and not re.match(r"^[a-z_][a-z0-9_]*$", views):
+        v.fail("views", f"views: {views!r} must be a Python module name under ingest/studies/")
+    return Manifest(
+        path=path, study=study, title=v.get("title", str, required=True), inputs=inputs,
+        interval_s=interval, metric=v.get("metric", str, default="tps"),
+        window={"start": start, "end": end}, base=base, labels=list(labels), label_types=label_types,
+        display={k: dict(x) for k, x in display.items()}, markers=markers, runs=runs, files=files,
+        views=views, line_of=dict(doc.key_lines))
+
+
+def _inputs(path, v) -> list[Input]:
+    raw = v.get("inputs", LList, required=True)
+    if not raw:
+        v.fail("inputs", "inputs: at least one input is needed")
+    out, seen = [], set()
+    for i, d in enumerate(raw):
+        iv = _V(path, d, f"inputs[{i}]")
+        iv.only(("name", "kind", "sha256", "origin"))
+        name = iv.get("name", str, True)
+        if "/" in name or name in (".", "..") or "\\" in name:
+            iv.fail("name", f"inputs[{i}]: name {name!r} must be a plain file name")
+        if name in seen:
+            iv.fail("name", f"inputs[{i}]: duplicate input {name!r}")
+        seen.add(name)
+        kind = iv.get("kind", str, True)
+        if kind not in INPUT_KINDS:
+            iv.fail("kind", f"inputs[{i}]: kind must be one of {', '.join(INPUT_KINDS)}")
+        sha = iv.get("sha256", str, True)
+        if not SHA256.match(sha):
+            iv.fail("sha256", f"inputs[{i}]: sha256 must be 64 lowercase hex digits")
+        out.append(Input(name, kind, sha, iv.get("origin", str, True), d.line))
+    return out
+
+
+def _rules(path, v, key, archives, label_types) -> list[Rule]:
+    out = []
+    for i, d in enumerate(v.get(key, LList, default=LList())):
+        where = f"{key}[{i}]"
+        rv = _V(path, d, where)
+        rv.only(RULE if key == "runs" else ("glob", "regex", "input", "format"))
+        glob_, regex = rv.get("glob", str), rv.get("regex", str)
+        if (glob_ is None) == (regex is None):
+            rv.fail(None, f"{where}: give exactly one of `glob` or `regex`")
+        try:
+            pattern = re.compile(regex) if regex is not None else re.compile(_glob_re(glob_))
+        except re.error as e:
+            rv.fail("regex", f"{where}: bad regex ({e})")
+        inp = rv.get("input", str, default=archives[0] if archives else None)
+        if inp not in archives:
+            rv.fail("input" if "input" in d else None, f"{where}: input {inp!r} is not an archive input")
+        labels = dict(rv.get("labels", LDict, default=LDict()))
+        for lk, lv in labels.items():
+            if not isinstance(lv, (str, int, float)) or isinstance(lv, bool):
+                rv.fail("labels", f"{where}: label {lk!r} must be a string or number")
+            labels[lk] = _typed(path, rv.line("labels"), lk, lv, label_types)
+        session = rv.get("session", (str, int), default="all")
+        if session not in ("all", "last") and not (isinstance(session, int) and session >= 1):
+            rv.fail("session", f"{where}: session must be all, last or a session number >= 1")
+        fmt = rv.get("format", str, default="auto" if key == "runs" else None, required=key == "files")
+        out.append(Rule(pattern=pattern, source=regex or glob_, input=inp, format=fmt, labels=labels,
+                        published=rv.get("published", bool, default=True), session=session,
+                        id=rv.get("id", str), name=rv.get("name", str), line=d.line))
+    return out
+
+
+def _typed(path, line, key, value, label_types):
+    """Coerce a label value to its declared type (str by default)."""
+    t = LABEL_TYPES[label_types.get(key, "str")]
+    try:
+        return t(value)
+    except (TypeError, ValueError):
+        raise InputError(path, line, f"label {key}={value!r} is not a {t.__name__}") from None
+
+
+def _glob_re(pattern: str) -> str:
+    """A shell glob as a full-match regex: `*` and `?` do not cross `/`, `**` does."""
+    out, i = [], 0
+    while i < len(pattern):
+        c = pattern[i]
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        out.append("[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c))
+        i += 1
+    return "".join(out)

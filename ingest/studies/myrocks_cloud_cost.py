@@ -1,0 +1,155 @@
+"""Derived tables of the myrocks-cloud-cost study (MyRocks vs InnoDB on AWS io1/gp2).
+
+avg-tps         mean tps over the window per published cell (engine x IOPS tier x cache)
+ratio           MyRocks / InnoDB per tier x cache
+cost            yearly cost per resource, read from published-tables.md
+tps-per-dollar  avg tps per $1000/year of instance + storage, per engine x tier x cache
+storage         dataset size per engine, from published-tables.md
+jitter          spread of per-second tps per run; runs: every run incl. extras
+"""
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import markdown
+
+from ..tables import col, jitter_table, runs_table
+
+TIERS = ["5000", "10000", "15000", "20000", "30000", "10000gp2"]
+CACHES = [27, 54]
+ENGINES = ["innodb", "rocksdb"]
+INSTANCE = "c5.9xlarge"
+# Each storage tier's row in the published cost table.
+TIER_COST_ROW = {
+    "5000": "1TB io1 5000 IOPS", "10000": "1TB io1 10000 IOPS", "15000": "1TB io1 15000 IOPS",
+    "20000": "1TB io1 20000 IOPS", "30000": "1TB io1 30000 IOPS", "10000gp2": "3.4TB GP2 (10000 IOPS)",
+}
+COST_KEYS = {"resource": "resource", "resource $/year": "resource_usd", "IO $/year": "io_usd",
+             "total $/year": "total_usd"}
+
+
+def build(ctx) -> list[dict]:
+    cells = _cells(ctx)
+    cost = _cost_rows(ctx)
+    return [_avg_tps(ctx, cells), _ratio(ctx, cells), _cost(ctx, cost), _per_dollar(ctx, cells, cost),
+            _storage(ctx), jitter_table(ctx), runs_table(ctx)]
+
+
+def _cells(ctx) -> dict:
+    """(engine, tier, cache) -> window mean tps of the published run (all 24 must exist)."""
+    cells = {}
+    for e in ENGINES:
+        for t in TIERS:
+            for c in CACHES:
+                runs = [r for r in ctx.runs if r["published"] and r["labels"].get("engine") == e
+                        and r["labels"].get("iops") == t and r["labels"].get("cache_gb") == c]
+                if len(runs) != 1:
+                    raise ValueError(f"{ctx.manifest.path}:0: expected one published run for {e} {t} {c} GB, "
+                                     f"found {len(runs)}")
+                cells[e, t, c] = runs[0]["window"]["mean"]
+    return cells
+
+
+def _avg_tps(ctx, cells) -> dict:
+    w = ctx.manifest.window
+    rows = [{"engine": e, "iops": t, "cache_gb": c, "avg_tps": round(cells[e, t, c], 2)}
+            for e in ENGINES for t in TIERS for c in CACHES]
+    return ctx.table("avg-tps", f"Average TPS from {w['start']} s to {w['end']} s",
+                     [col("engine", "Engine", "label"), col("iops", "IOPS tier", "label"),
+                      col("cache_gb", "Cache GB", "label"), col("avg_tps", "Avg TPS", "number", 2)], rows)
+
+
+def _ratio(ctx, cells) -> dict:
+    rows = [{"iops": t, "cache_gb": c, "innodb_tps": round(cells["innodb", t, c], 2),
+             "rocksdb_tps": round(cells["rocksdb", t, c], 2),
+             "ratio": round(cells["rocksdb", t, c] / cells["innodb", t, c], 4)}
+            for t in TIERS for c in CACHES]
+    return ctx.table("ratio", "MyRocks / InnoDB average TPS per storage tier and cache",
+                     [col("iops", "IOPS tier", "label"), col("cache_gb", "Cache GB", "label"),
+                      col("innodb_tps", "InnoDB TPS", "number", 2), col("rocksdb_tps", "MyRocks TPS", "number", 2),
+                      col("ratio", "MyRocks / InnoDB", "ratio", 2)], rows)
+
+
+# -- published tables ------------------------------------------------------------------------
+class _Tables(HTMLParser):
+    """Collects the tables of python-markdown HTML, each under its preceding `<h2>` text."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.heading, self.cell, self.row = {}, "", None, None
+        self.in_h2 = False
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "h2":
+            self.in_h2, self.heading = True, ""
+        elif tag == "table":
+            self.tables[self.heading] = []
+        elif tag == "tr":
+            self.row = []
+        elif tag in ("td", "th"):
+            self.cell = ""
+
+    def handle_endtag(self, tag):
+        if tag == "h2":
+            self.in_h2 = False
+        elif tag in ("td", "th"):
+            self.row.append(self.cell.strip())
+            self.cell = None
+        elif tag == "tr":
+            self.tables[self.heading].append(self.row)
+
+    def handle_data(self, data):
+        if self.in_h2:
+            self.heading += data
+        elif self.cell is not None:
+            self.cell += data
+
+
+def published_table(ctx, name: str, heading: str) -> list[dict]:
+    """Rows (dicts by header) of the Markdown table under `## heading`; empty/N/A cells -> None."""
+    p = _Tables()
+    p.feed(markdown.markdown(ctx.inputs[name], extensions=["tables"]))
+    if heading not in p.tables:
+        raise ValueError(f"{name}:0: no table under `## {heading}` (found: {sorted(p.tables)})")
+    header, *body = p.tables[heading]
+    return [{h: (None if v in ("", "N/A", "NA") else v) for h, v in zip(header, r)} for r in body]
+
+
+def _cost_rows(ctx) -> dict[str, dict]:
+    out = {}
+    for r in published_table(ctx, "published-tables.md", "Cost per year"):
+        out[r["resource"]] = {COST_KEYS[k]: (v if k == "resource" or v is None else int(v)) for k, v in r.items()}
+    return out
+
+
+def _cost(ctx, cost) -> dict:
+    return ctx.table("cost", "Cost per year (US $, as published)",
+                     [col("resource", "Resource", "label"), col("resource_usd", "Resource $/year", "number", 0),
+                      col("io_usd", "IO $/year", "number", 0), col("total_usd", "Total $/year", "number", 0)],
+                     list(cost.values()))
+
+
+def _per_dollar(ctx, cells, cost) -> dict:
+    instance = cost[INSTANCE]["total_usd"]
+    rows = []
+    for e in ENGINES:
+        for t in TIERS:
+            storage = cost[TIER_COST_ROW[t]]["total_usd"]
+            for c in CACHES:
+                tps = cells[e, t, c]
+                rows.append({"engine": e, "iops": t, "cache_gb": c, "avg_tps": round(tps, 2),
+                             "storage_usd": storage, "total_usd": instance + storage,
+                             "tps_per_1000usd": round(tps / (instance + storage) * 1000, 2)})
+    return ctx.table("tps-per-dollar", "Average TPS per $1000 a year (instance + storage)",
+                     [col("engine", "Engine", "label"), col("iops", "IOPS tier", "label"),
+                      col("cache_gb", "Cache GB", "label"), col("avg_tps", "Avg TPS", "number", 2),
+                      col("storage_usd", "Storage $/year", "number", 0),
+                      col("total_usd", "Instance + storage $/year", "number", 0),
+                      col("tps_per_1000usd", "TPS per $1000/year", "number", 2)], rows)
+
+
+def _storage(ctx) -> dict:
+    rows = [{"engine": r["engine"], "size_gb": int(r["size GB"]) if r["size GB"] else None}
+            for r in published_table(ctx, "published-tables.md", "Storage used by the dataset")]
+    return ctx.table("storage", "Storage used by the dataset (as published)",
+                     [col("engine", "Engine", "label"), col("size_gb", "Size GB", "number", 0)], rows)

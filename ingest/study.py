@@ -1,0 +1,311 @@
+"""Ingest one study: manifest -> inputs (sha256 checked) -> runs -> metrics -> study module
+tables -> the files of `data/<study>/`, written atomically.
+
+The study-module hook: when the manifest names `views: <module>` (or a module
+`ingest/studies/<study with _ for ->.py` exists), its `build(ctx: StudyContext) -> list[dict]`
+returns derived tables in the `tables/<id>.yaml` shape of docs/data-schema.md.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import __version__, metrics
+from .archive import Archive, sha256_file
+from .manifest import InputError, Manifest, Rule, load
+from .parsers import Parsed
+from .read import parse_bytes
+from .writer import dump, write_study
+
+TABLE_KINDS = ("label", "number", "ratio", "text")
+ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+
+
+@dataclass
+class StudyContext:
+    """What a study module's `build(ctx)` gets.
+
+    manifest: the validated Manifest; runs: run records as in runs.yaml (in manifest order);
+    series: run id -> columnar series; files: archive member -> Parsed for `files:` rules;
+    inputs: published-tables input name -> its text; problems: warnings so far (append to add).
+    """
+
+    manifest: Manifest
+    runs: list[dict]
+    series: dict[str, dict]
+    files: dict[str, Parsed] = field(default_factory=dict)
+    inputs: dict[str, str] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def run(self, **labels) -> dict | None:
+        """The one run whose labels include all of `labels` (values compared as strings)."""
+        hits = [r for r in self.runs if all(str(r["labels"].get(k)) == str(v) for k, v in labels.items())]
+        if len(hits) > 1:
+            raise ValueError(f"{len(hits)} runs match {labels}: {[r['id'] for r in hits]}")
+        return hits[0] if hits else None
+
+    @staticmethod
+    def table(id: str, title: str, columns: list[dict], rows: list[dict], notes: dict | None = None) -> dict:
+        """A derived table in the tables/<id>.yaml shape (checked when the study is written)."""
+        return {"id": id, "title": title, "columns": columns, "rows": rows, "notes": notes or {}}
+
+
+def find_manifests(content: str | Path = "content/posts") -> list[Path]:
+    return sorted(Path(content).glob("*/manifest.yaml"))
+
+
+def manifest_path(study: str, content: str | Path = "content/posts") -> Path:
+    p = Path(content) / study / "manifest.yaml"
+    if not p.is_file():
+        raise InputError(str(p), 0, f"no manifest for study {study!r}")
+    return p
+
+
+def ingest(manifest_file: str | Path, archives: str | Path = "archives", studies: str | Path = "../shared/studies",
+           data: str | Path = "data", progress=None) -> dict:
+    """Ingest one study; returns {"study", "runs", "written", "removed", "problems"}."""
+    m = load(manifest_file)
+    files = build_files(m, Path(archives), Path(studies), progress)
+    problems = files.pop(None)
+    result = write_study(data, m.study, files)
+    return {"study": m.study, "runs": len([n for n in files if n.startswith("series/")]),
+            "problems": problems, **result}
+
+
+# -- inputs ----------------------------------------------------------------------------------
+def _dir_sha256(path: Path) -> str:
+    """sha256 of a directory input: over its `sha256sum`-style listing, sorted by path."""
+    lines = sorted(f"{sha256_file(p)}  {p.relative_to(path).as_posix()}\n"
+                   for p in path.rglob("*") if p.is_file())
+    return hashlib.sha256("".join(lines).encode()).hexdigest()
+
+
+def _check_input(m: Manifest, inp, path: Path):
+    if not path.exists():
+        raise InputError(m.path, inp.line, f"input {inp.name} not found at {path}")
+    got = _dir_sha256(path) if path.is_dir() else sha256_file(path)
+    if got != inp.sha256:
+        raise InputError(m.path, inp.line, f"sha256 mismatch for {inp.name}: manifest says {inp.sha256}, file has {got}")
+
+
+# -- runs ------------------------------------------------------------------------------------
+def _select(rule: Rule, sessions: list, file: str, problems: list[str]) -> list:
+    complete = [s for s in sessions if s.complete]
+    if rule.session == "all":
+        return complete
+    if rule.session == "last":
+        return complete[-1:]
+    chosen = [s for s in sessions if s.meta.get("session") == rule.session]
+    if not chosen or not chosen[0].complete:
+        raise InputError(file, 0, f"session {rule.session} (picked by the manifest) is not a complete session")
+    return chosen
+
+
+def _labels(m: Manifest, rule: Rule, match: re.Match, session) -> dict:
+    labels = {}
+    for k, v in match.groupdict().items():
+        if v is not None:
+            labels[k] = v
+    labels.update(rule.labels)
+    if "threads" in m.labels and "threads" not in labels and session.meta.get("threads") is not None:
+        labels["threads"] = session.meta["threads"]
+    from .manifest import _typed
+    return {k: _typed(m.path, rule.line, k, v, m.label_types) for k, v in labels.items()}
+
+
+def _fmt(m: Manifest, rule: Rule, template: str, labels: dict, display: bool) -> str:
+    values = {k: (m.display.get(k, {}).get(str(v), v) if display else v) for k, v in labels.items()}
+    try:
+        return template.format(**values)
+    except (KeyError, IndexError, ValueError) as e:
+        raise InputError(m.path, rule.line, f"template {template!r}: unknown label {e}") from None
+
+
+def _run_record(m: Manifest, rule: Rule, member: str, match, session, n_sessions: int, multi: bool, fmt: str):
+    labels = _labels(m, rule, match, session)
+    if multi:
+        labels["session"] = session.meta["session"]
+    ordered = [k for k in m.labels if labels.get(k) is not None] + sorted(k for k in labels if k not in m.labels)
+    rid = _fmt(m, rule, rule.id, labels, False) if rule.id else "-".join(str(labels[k]) for k in ordered)
+    name = (_fmt(m, rule, rule.name, labels, True) if rule.name else
+            ", ".join(str(m.display.get(k, {}).get(str(labels[k]), labels[k])) for k in ordered))
+    if multi and rule.id:
+        rid += f"-s{session.meta['session']}"
+    if multi and rule.name:
+        name += f", session {session.meta['session']}"
+    rid = rid.lower()
+    if not ID.match(rid):
+        raise InputError(m.path, rule.line, f"run id {rid!r} (from {member}) is not a slug")
+    metric = session.metric
+    series = session.series
+    t, values = series.get("t", []), series.get(metric, []) if metric else []
+    window = metrics.window_stats(t, values, m.window["start"], m.window["end"])
+    full = metrics.full_mean(values)
+    summary = {k: session.summary[k] for k in sorted(session.summary)}
+    meta = session.meta
+    tool = {"name" if k == "tool" else k: meta[k] for k in ("tool", "version", "threads", "interval_s", "lat_pct")
+            if meta.get(k) is not None}
+    return {
+        "id": rid, "name": name, "labels": {k: labels[k] for k in ordered},
+        "published": rule.published,
+        "source": {"file": member, "line": session.line, "session": meta.get("session", 1), "sessions": n_sessions},
+        "format": fmt, "tool": tool, "metric": metric, "intervals": session.intervals,
+        "window": window, "full": full, "summary": summary or None,
+        "check": metrics.cross_check(full["mean"], session.summary.get(metric) if metric else None),
+    }
+
+
+def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None):
+    """Runs (records + series) and non-run files from the archive members the rules match."""
+    runs, series, files, problems = [], {}, {}, []
+    taken: dict[str, int] = {}
+    jobs = []
+    for inp in m.inputs:
+        if inp.kind != "archive":
+            continue
+        arc = archives[inp.name]
+        for member in arc.names():
+            for rule in [*m.runs, *m.files]:
+                if rule.input == inp.name and (mt := rule.pattern.fullmatch(member)):
+                    jobs.append((arc, member, rule, mt))
+                    break
+    for rule in [*m.runs, *m.files]:
+        if not any(j[2] is rule for j in jobs):
+            raise InputError(m.path, rule.line, f"rule `{rule.source}` matches no file of {rule.input}")
+    for i, (arc, member, rule, mt) in enumerate(jobs):
+        if progress:
+            progress(i, len(jobs), member)
+        file = f"{arc.name}/{member}"
+        parsed = parse_bytes(arc.read(member), file, rule.format)
+        problems.extend(parsed.problems)
+        if rule in m.files:
+            files[member] = parsed
+            continue
+        chosen = _select(rule, parsed.sessions, file, problems)
+        if not chosen:
+            raise InputError(file, 0, "no complete session (every session lacks its final summary)")
+        for s in chosen:
+            rec = _run_record(m, rule, member, mt, s, len(parsed.sessions), len(chosen) > 1, parsed.format)
+            if rec["id"] in taken:
+                raise InputError(m.path, rule.line, f"duplicate run id {rec['id']!r} ({member}; "
+                                                    f"also from the rule at line {taken[rec['id']]})")
+            taken[rec["id"]] = rule.line
+            same = [r for r in runs if r["labels"] == rec["labels"]]
+            if same:
+                raise InputError(m.path, rule.line, f"duplicate run labels {rec['labels']} ({member} and "
+                                                    f"{same[0]['source']['file']})")
+            runs.append(rec)
+            series[rec["id"]] = s.series
+    if progress:
+        progress(len(jobs), len(jobs), "")
+    base_of = metrics.base_counterparts(runs, m.base) if m.base else {}
+    by_id = {r["id"]: r for r in runs}
+    for r in runs:
+        b = base_of.get(r["id"])
+        r["base"] = {"run": b, "ratio": metrics.ratio(r["window"]["mean"], by_id[b]["window"]["mean"])} if b else None
+    return runs, series, files, problems
+
+
+# -- study module ----------------------------------------------------------------------------
+def study_module(m: Manifest):
+    """The study's module (`views:`, else ingest/studies/<study_with_underscores>.py), or None."""
+    name = m.views or m.study.replace("-", "_").replace(".", "_")
+    full = f"{__package__}.studies.{name}"
+    if m.views is None and importlib.util.find_spec(full) is None:
+        return None
+    try:
+        return importlib.import_module(full)
+    except ModuleNotFoundError:
+        raise InputError(m.path, m.line_of.get("views", 0), f"study module {full} not found") from None
+
+
+def check_table(m: Manifest, t: dict) -> dict:
+    """Validate a derived table; return it with keys in the schema's order."""
+    tid = t.get("id")
+    where = f"{m.path}:0: table {tid!r}"
+    if not isinstance(tid, str) or not ID.match(tid):
+        raise ValueError(f"{where}: id must be a slug")
+    keys = []
+    for c in t.get("columns", []):
+        if c.get("kind") not in TABLE_KINDS or not c.get("key") or not c.get("label"):
+            raise ValueError(f"{where}: column {c} needs key, label and kind in {TABLE_KINDS}")
+        keys.append(c["key"])
+    if len(set(keys)) != len(keys) or not keys:
+        raise ValueError(f"{where}: column keys must be unique and non-empty")
+    rows = []
+    for r in t.get("rows", []):
+        extra = set(r) - set(keys)
+        if extra:
+            raise ValueError(f"{where}: row has keys not in columns: {sorted(extra)}")
+        rows.append({k: r.get(k) for k in keys})
+    cols = [{k: c[k] for k in ("key", "label", "kind", "digits", "unit") if k in c} for c in t["columns"]]
+    return {"id": tid, "title": t.get("title", tid), "columns": cols, "rows": rows, "notes": t.get("notes") or {}}
+
+
+# -- files -----------------------------------------------------------------------------------
+def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=None) -> dict:
+    """All files of data/<study>/ as {relpath: bytes}, plus {None: problems}. Writes nothing."""
+    archives, texts = {}, {}
+    for inp in m.inputs:
+        if inp.kind == "archive":
+            path = archives_dir / inp.name
+            _check_input(m, inp, path)
+            archives[inp.name] = Archive(path)
+        else:
+            path = studies_dir / m.study / inp.name
+            _check_input(m, inp, path)
+            texts[inp.name] = path.read_bytes().decode("utf-8")
+    runs, series, files, problems = collect_runs(m, archives, progress)
+    ctx = StudyContext(manifest=m, runs=runs, series=series, files=files, inputs=texts, problems=problems)
+    module = study_module(m)
+    tables = [check_table(m, t) for t in (module.build(ctx) if module else [])]
+    ids = [t["id"] for t in tables]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"{m.path}:0: duplicate table ids from the study module: {ids}")
+    out = {
+        "study.yaml": dump(_study_doc(m, ids, ctx.problems)),
+        "runs.yaml": dump({"runs": runs}),
+    }
+    for r in runs:
+        s = series[r["id"]]
+        doc = {"run": r["id"], "interval_s": r["tool"].get("interval_s", m.interval_s), "columns": list(s)}
+        doc.update(s)
+        out[f"series/{r['id']}.yaml"] = dump(doc)
+    for t in tables:
+        out[f"tables/{t['id']}.yaml"] = dump(t)
+    files_out = {k: v.encode("utf-8") for k, v in out.items()}
+    files_out[None] = ctx.problems
+    return files_out
+
+
+def _study_doc(m: Manifest, table_ids: list[str], problems: list[str]) -> dict:
+    return {
+        "schema": 1, "study": m.study, "title": m.title, "ingest_version": __version__,
+        "inputs": [{"name": i.name, "kind": i.kind, "sha256": i.sha256, "origin": i.origin} for i in m.inputs],
+        "interval_s": m.interval_s, "metric": m.metric, "window": m.window, "base": m.base,
+        "labels": m.labels, "display": m.display, "markers": m.markers, "tables": table_ids,
+        "problems": problems,
+    }
+
+
+def progress_bar(stream=sys.stderr):
+    """A progress callback drawing a one-line bar, or None when `stream` is not a TTY."""
+    if not stream.isatty():
+        return None
+
+    def draw(i, n, what):
+        width = 30
+        done = int(width * i / n) if n else width
+        stream.write(f"\r[{'#' * done}{'.' * (width - done)}] {i}/{n} {what[:40]:<40}")
+        if i >= n:
+            stream.write("\n")
+        stream.flush()
+    return draw
+
+
+__all__ = ["StudyContext", "ingest", "find_manifests", "manifest_path", "build_files", "progress_bar"]
