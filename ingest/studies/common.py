@@ -1,0 +1,66 @@
+"""Helpers shared by the study modules: parse a study input, pick parsed tables, build
+derived tables in the `tables/<id>.yaml` shape (docs/data-schema.md), ratios that stay
+missing when a side is missing or the base is 0."""
+from __future__ import annotations
+
+from ingest.parsers import by_name
+
+
+def col(key: str, label: str, kind: str = "number", digits: int | None = None, unit: str | None = None) -> dict:
+    c = {"key": key, "label": label, "kind": kind}
+    if digits is not None:
+        c["digits"] = digits
+    if unit:
+        c["unit"] = unit
+    return c
+
+
+def table(id: str, title: str, columns: list[dict], rows: list[dict], notes: dict | None = None) -> dict:
+    return {"id": id, "title": title, "columns": columns, "rows": rows, "notes": notes or {}}
+
+
+def parse_text(text: str, name: str, fmt: str):
+    """`Parsed` of a study input's text with the named parser."""
+    return by_name(fmt).parse(text, name)
+
+
+def published(ctx, fmt: str):
+    """The study's one published-tables input, parsed with parser `fmt`."""
+    names = [i.name for i in ctx.manifest.inputs if i.kind == "published-tables"]
+    if len(names) != 1:
+        raise ValueError(f"{ctx.manifest.path}:0: expected one published-tables input, found {names}")
+    return parse_text(ctx.inputs[names[0]], names[0], fmt)
+
+
+def find(parsed, prefix: str):
+    """The parsed table whose name starts with `prefix` (exactly one)."""
+    hits = [t for t in parsed.tables if t.name.startswith(prefix)]
+    if len(hits) != 1:
+        raise ValueError(f"{parsed.file}:0: expected one table named {prefix!r}..., found {[t.name for t in hits]}")
+    return hits[0]
+
+
+def ratio(value, base, digits: int | None = 2):
+    """value / base, rounded; None when either is missing or the base is 0."""
+    if value is None or base is None or base == 0:
+        return None
+    r = value / base
+    return round(r, digits) if digits is not None else r
+
+
+def slug(text: str) -> str:
+    """Lower-case slug of a label ("MySQL 5.7" -> "mysql-5-7")."""
+    import re
+
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def carry_notes(parsed_table, row_map: dict[int, int], col_map: dict[str, str]) -> dict:
+    """Per-cell qualifiers of a parsed table re-keyed for a derived table:
+    parsed row index -> derived row index (`row_map`), parsed column -> derived key (`col_map`)."""
+    notes = {}
+    for key, q in parsed_table.notes.items():
+        i, _, c = key.partition("/")
+        if int(i) in row_map and c in col_map:
+            notes[f"{row_map[int(i)]}/{col_map[c]}"] = q
+    return notes

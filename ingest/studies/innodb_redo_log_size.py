@@ -1,0 +1,73 @@
+"""innodb-redo-log-size: InnoDB redo log size and the insert benchmark.
+
+The four published tables (`published-tables.txt`, F9) are carried as they are, plus the
+version, buffer pool and redo size parsed from each row's engine name
+(`inno<version>.<compression>.<buffer pool>.redo<GB>`). `by-redo` puts the four cells
+(workload x storage) in one long table for the charts against redo size.
+"""
+from __future__ import annotations
+
+import re
+
+from .common import col, published, table
+
+ENGINE = re.compile(r"^inno(?P<version>\d+)\.(?P<compression>[^.]+)\.(?P<pool>[^.]+)\.redo(?P<redo>\d+)$")
+# Column legend of the published tables (the author's definitions, docs in the post).
+LEGEND = {
+    "ips.av": ("Inserts/s, average", 0), "ips.99": ("Inserts/s, p99 of ~10 s intervals", 0),
+    "r/i": ("Reads / insert", 2), "rKB/i": ("KB read / insert", 2), "wKB/i": ("KB written / insert", 2),
+    "Mcpu/i": ("CPU / insert (relative)", 0), "size": ("DB size, GB", 0), "rss": ("mysqld RSS, GB", 1),
+    "r/s": ("Reads/s", 0), "rMB/s": ("Read MB/s", 1), "wMB/s": ("Write MB/s", 1), "cpu": ("CPU %", 1),
+}
+
+
+def version_of(digits: str) -> str:
+    """'5717' -> '5.7.17' (major, minor, then the rest is the patch level)."""
+    return f"{digits[0]}.{digits[1]}.{digits[2:]}"
+
+
+def key_of(column: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", column.lower().replace("/", "_per_")).strip("_")
+
+
+def engine_fields(engine: str, where: str) -> dict:
+    m = ENGINE.match(engine)
+    if not m:
+        raise ValueError(f"{where}: engine {engine!r} is not inno<version>.<compression>.<pool>.redo<GB>")
+    return {"version": version_of(m["version"]), "compression": m["compression"], "buffer_pool": m["pool"],
+            "redo_gb": int(m["redo"])}
+
+
+def build(ctx) -> list[dict]:
+    return derive(published(ctx, "summary-table"))
+
+
+def derive(parsed) -> list[dict]:
+    tables, long_rows = [], []
+    for t in parsed.tables:
+        workload, storage = [p.strip() for p in t.name.split(" / ")]
+        workload = workload.removesuffix(" load metrics")
+        tid = f"{workload}-{storage}".lower().replace(" ", "-")
+        values = [c for c in t.columns if c != "engine"]
+        rows = []
+        for i, r in enumerate(t.rows):
+            fields = engine_fields(r["engine"], f"{parsed.file}:{t.line + 1 + i}")
+            rows.append({"engine": r["engine"], "version": fields["version"], "redo_gb": fields["redo_gb"],
+                         **{key_of(c): r[c] for c in values}})
+            long_rows.append({"workload": workload, "storage": storage, "cell": f"{workload}, {storage}",
+                              "version": fields["version"], "redo_gb": fields["redo_gb"],
+                              "ips_av": r["ips.av"], "ips_99": r["ips.99"], "wkb_per_i": r["wKB/i"],
+                              "mcpu_per_i": r["Mcpu/i"]})
+        columns = [col("engine", "Engine", "label"), col("version", "Version", "label"),
+                   col("redo_gb", "Redo GB", "number", 0)]
+        columns += [col(key_of(c), f"{c}: {LEGEND[c][0]}" if c in LEGEND else c, "number", LEGEND.get(c, (0, None))[1])
+                    for c in values]
+        tables.append(table(tid, f"{workload} load, {storage} (as published)", columns, rows))
+    tables.append(table("by-redo", "Insert rate, KB written and CPU per insert against redo log size", [
+        col("cell", "Workload, storage", "label"), col("workload", "Workload", "label"),
+        col("storage", "Storage", "label"), col("version", "Version", "label"),
+        col("redo_gb", "Redo GB", "number", 0), col("ips_av", "Inserts/s (avg)", "number", 0),
+        col("ips_99", "Inserts/s (p99)", "number", 0), col("wkb_per_i", "KB written / insert", "number", 2),
+        col("mcpu_per_i", "CPU / insert", "number", 0),
+    ], long_rows))
+    return tables

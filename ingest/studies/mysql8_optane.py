@@ -1,0 +1,65 @@
+"""mysql8-optane: MySQL 8.0, MySQL 5.7 and Percona Server 5.7 on Intel Optane.
+
+Raw data of this study is not public: every table comes from the published figures in
+`published-tables.md` (F13), with the post's qualifiers ("about") kept as cell notes.
+Derived here: storage MB/s relative to MySQL 5.7 and the Optane / SSD throughput ratio.
+"""
+from __future__ import annotations
+
+from .common import carry_notes, col, find, published, ratio, table
+
+BASE_SERVER = "MySQL 5.7"
+
+
+def build(ctx) -> list[dict]:
+    return derive(published(ctx, "markdown-tables"))
+
+
+def derive(parsed) -> list[dict]:
+    return [relative_throughput(parsed), storage_throughput(parsed), device_comparison(parsed)]
+
+
+def relative_throughput(parsed) -> dict:
+    t = find(parsed, "Throughput relative to")
+    rows = [{"server": r["server"], "relative": r["relative throughput"], "note": r["note"]} for r in t.rows]
+    return table("relative-throughput", f"{t.name}, as published", [
+        col("server", "Server", "label"),
+        col("relative", f"Throughput / {BASE_SERVER}", "ratio", 1),
+        col("note", "Note", "text"),
+    ], rows, carry_notes(t, {i: i for i in range(len(rows))}, {"relative throughput": "relative"}))
+
+
+def storage_throughput(parsed) -> dict:
+    """One row per server and direction (read/write), with the ratio to the base server."""
+    t = find(parsed, "Storage throughput")
+    base = next(r for r in t.rows if r["server"] == BASE_SERVER)
+    rows = []
+    for direction in ("read", "write"):
+        key = f"{direction} MB/s"
+        for r in t.rows:
+            rows.append({"server": r["server"], "direction": direction, "mb_s": r[key],
+                         "vs_base": ratio(r[key], base[key])})
+    return table("storage-throughput", f"{t.name}, as published", [
+        col("server", "Server", "label"),
+        col("direction", "Direction", "label"),
+        col("mb_s", "MB/s", "number", 0),
+        col("vs_base", f"/ {BASE_SERVER}", "ratio", 2),
+    ], rows)
+
+
+def device_comparison(parsed) -> dict:
+    """TPS per device and the ratio to the slowest; a ratio of approximate figures is approximate."""
+    t = find(parsed, "Device comparison")
+    s = min(range(len(t.rows)), key=lambda i: t.rows[i]["tps"])
+    rows = [{"device": r["device"], "tps": r["tps"], "vs_slowest": ratio(r["tps"], t.rows[s]["tps"], 1),
+             "note": r["note"]} for r in t.rows]
+    notes = carry_notes(t, {i: i for i in range(len(rows))}, {"tps": "tps"})
+    for i in range(len(rows)):
+        if i != s and (f"{i}/tps" in notes or f"{s}/tps" in notes):
+            notes[f"{i}/vs_slowest"] = notes.get(f"{i}/tps") or notes[f"{s}/tps"]
+    return table("device-tps", f"{t.name}, as published", [
+        col("device", "Device", "label"),
+        col("tps", "TPS", "number", 0),
+        col("vs_slowest", "/ slowest device", "ratio", 1),
+        col("note", "Note", "text"),
+    ], rows, notes)

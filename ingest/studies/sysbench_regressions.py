@@ -1,0 +1,205 @@
+"""sysbench-regressions: in-memory sysbench, MySQL 5.6.49 vs 5.7.31 vs 8.0.18/8.0.21/8.0.22.
+
+Inputs are the author's report summaries (F10): `o.qps.abs` (QPS per test at 1, 2, 3 clients),
+`o.met` (HW efficiency per test at 1 client) and the `my.cnf.cx6d.<version>` files. Every ratio
+is computed here from the absolute values; `o.qps.rel` and the relative rows of `o.met` are only
+used to cross-check them (a disagreement beyond rounding is reported as a problem).
+
+Tests are named as in the archive without `sb.r.qps.`/`sb.met.` and `.pk1`(`.dop1`), e.g.
+`point-query.pre.range100`. The file order is the run order, and the run groups are derived
+from it: `.pre` tests ran read-only before the write-heavy tests; a test whose `.pre` twin exists
+is the same read-only test after them; the tests between the two read-only groups are the
+write-heavy group, and those after the last read-only test are the insert/delete group.
+"""
+from __future__ import annotations
+
+import re
+
+from ingest.parsers.mycnf import settings_diff
+
+from .common import col, ratio, table
+
+BASE_VERSION = "5.6.49"
+GROUPS = {
+    "read-only-pre": "Read-only, before the write-heavy tests",
+    "write-heavy": "Write-heavy",
+    "read-only-post": "Read-only, after the write-heavy tests",
+    "insert-delete": "Insert and delete",
+}
+TOLERANCE = 0.011  # the author's ratios have 2 decimals
+
+
+def version_of(tag: str) -> str:
+    """'x.my5649.x6d.pk1' -> '5.6.49'."""
+    m = re.search(r"\bmy(\d)(\d)(\d+)\b", tag)
+    if not m:
+        raise ValueError(f"run tag {tag!r} has no my<version>")
+    return ".".join(m.groups())
+
+
+def test_of(block: str) -> str:
+    """'sb.r.qps.point-query.pre.range100.pk1' or 'sb.met.<...>.pk1.dop1 / absolute' -> test name."""
+    name = block.split(" / ")[0]
+    name = re.sub(r"^sb\.(r\.qps|met)\.", "", name)
+    return re.sub(r"\.pk\d+(\.dop\d+)?$", "", name)
+
+
+def groups_of(tests: list[str]) -> dict[str, str]:
+    """Run group of each test, from the run order and the `.pre` names (module docstring)."""
+    pre = [t for t in tests if ".pre." in t]
+    twins = {t.replace(".pre.", ".") for t in pre}
+    rest = [t for t in tests if t not in pre]
+    post_idx = [i for i, t in enumerate(rest) if t in twins]
+    if not pre or not post_idx:
+        raise ValueError("cannot derive the run groups: no .pre tests or no read-only repeat of them")
+    groups = {t: "read-only-pre" for t in pre}
+    for i, t in enumerate(rest):
+        groups[t] = ("write-heavy" if i < post_idx[0] else
+                     "read-only-post" if i <= post_idx[-1] else "insert-delete")
+    return groups
+
+
+def _member(files: dict, name: str):
+    hits = [p for m, p in files.items() if m.rsplit("/", 1)[-1] == name]
+    if len(hits) != 1:
+        raise ValueError(f"expected one archive file named {name}, found {len(hits)}")
+    return hits[0]
+
+
+def build(ctx) -> list[dict]:
+    cnfs = {version_of("my" + m.rsplit(".", 1)[-1]): p.settings for m, p in ctx.files.items()
+            if re.search(r"my\.cnf\.[^/]*\.\d+$", m)}
+    tables, problems = derive(_member(ctx.files, "o.qps.abs"), _member(ctx.files, "o.met"), cnfs,
+                              _member(ctx.files, "o.qps.rel"))
+    ctx.problems.extend(problems)
+    return tables
+
+
+def qps_records(abs_parsed) -> list[dict]:
+    """One record per test, version and client count, in file order."""
+    out = []
+    for t in abs_parsed.tables:
+        clients = [c for c in t.columns if re.fullmatch(r"c\d+", c)]
+        for r in t.rows:
+            for c in clients:
+                out.append({"test": test_of(t.name), "version": version_of(r["dbms"]), "clients": int(c[1:]),
+                            "qps": r[c]})
+    return out
+
+
+def met_records(met_parsed) -> list[dict]:
+    out = []
+    for t in met_parsed.tables:
+        if not t.name.endswith("/ absolute"):
+            continue
+        for r in t.rows:
+            out.append({"test": test_of(t.name), "version": version_of(r["dbms"]), "cpu_per_op": r["cpu/o"],
+                        "rkb_per_op": r["rKB/o"], "wkb_per_op": r["wKB/o"], "ops_per_s": r["o/s"]})
+    return out
+
+
+def derive(abs_parsed, met_parsed, cnfs: dict[str, dict], rel_parsed=None) -> tuple[list[dict], list[str]]:
+    qps = qps_records(abs_parsed)
+    met = met_records(met_parsed)
+    tests = list(dict.fromkeys(r["test"] for r in qps))
+    versions = list(dict.fromkeys(r["version"] for r in qps))
+    group = groups_of(tests)
+    q = {(r["test"], r["version"], r["clients"]): r["qps"] for r in qps}
+    m = {(r["test"], r["version"]): r for r in met}
+
+    absolute = [{"test": r["test"], "group": group[r["test"]], "version": r["version"], "clients": r["clients"],
+                 "qps": r["qps"]} for r in qps]
+    relative = [{"test": r["test"], "version": r["version"], "clients": r["clients"],
+                 "qps_ratio": ratio(r["qps"], q.get((r["test"], BASE_VERSION, r["clients"])))}
+                for r in qps if r["version"] != BASE_VERSION]
+    hw = []
+    for r in met:
+        b = m.get((r["test"], BASE_VERSION), {})
+        hw.append({"test": r["test"], "group": group[r["test"]], "version": r["version"],
+                   "cpu_per_op": r["cpu_per_op"], "rkb_per_op": r["rkb_per_op"], "wkb_per_op": r["wkb_per_op"],
+                   "ops_per_s": r["ops_per_s"],
+                   **{f"{k}_ratio": ratio(r[f"{k}_per_op"], b.get(f"{k}_per_op")) for k in ("cpu", "rkb", "wkb")}})
+    rel_cpu = [{"test": r["test"], "version": r["version"], "cpu_ratio": r["cpu_ratio"]}
+               for r in hw if r["version"] != BASE_VERSION]
+
+    tables = [
+        table("absolute-qps", "QPS per test, version and client count", [
+            col("test", "Test", "label"), col("group", "Group", "label"), col("version", "Version", "label"),
+            col("clients", "Clients", "number", 0), col("qps", "QPS", "number", 0)], absolute),
+        table("relative-qps", f"QPS relative to {BASE_VERSION}", [
+            col("test", "Test", "label"), col("version", "Version", "label"),
+            col("clients", "Clients", "number", 0), col("qps_ratio", f"QPS / {BASE_VERSION}", "ratio", 2)], relative),
+        table("relative-cpu", f"CPU per operation relative to {BASE_VERSION}, 1 client", [
+            col("test", "Test", "label"), col("version", "Version", "label"),
+            col("cpu_ratio", f"CPU/op / {BASE_VERSION}", "ratio", 2)], rel_cpu),
+        table("hw-efficiency", "HW efficiency per operation, 1 client", [
+            col("test", "Test", "label"), col("group", "Group", "label"), col("version", "Version", "label"),
+            col("cpu_per_op", "CPU/op", "number", 6), col("rkb_per_op", "KB read/op", "number", 3),
+            col("wkb_per_op", "KB written/op", "number", 3), col("ops_per_s", "Ops/s", "number", 0),
+            col("cpu_ratio", f"CPU/op / {BASE_VERSION}", "ratio", 2),
+            col("rkb_ratio", f"rKB/op / {BASE_VERSION}", "ratio", 2),
+            col("wkb_ratio", f"wKB/op / {BASE_VERSION}", "ratio", 2)], hw),
+    ]
+    for g, title in GROUPS.items():
+        tables.append(table(f"qps-{g}", f"{title}: QPS at 1 client", [
+            col("test", "Test", "label"), col("version", "Version", "label"), col("qps", "QPS", "number", 0)],
+            [{"test": r["test"], "version": r["version"], "qps": r["qps"]}
+             for r in absolute if r["group"] == g and r["clients"] == 1]))
+        tables.append(table(f"cpu-{g}", f"{title}: CPU per operation at 1 client", [
+            col("test", "Test", "label"), col("version", "Version", "label"),
+            col("cpu_per_op", "CPU/op", "number", 6)],
+            [{"test": r["test"], "version": r["version"], "cpu_per_op": r["cpu_per_op"]}
+             for r in hw if r["group"] == g]))
+    tables.append(inlist_table(tests, group, q, m))
+    tables.append(config_table(cnfs, versions))
+    problems = cross_check(relative, rel_cpu_all=hw, rel_parsed=rel_parsed, met_parsed=met_parsed)
+    return tables, problems
+
+
+def inlist_table(tests, group, q, m, old="8.0.21", new="8.0.22") -> dict:
+    """1-client QPS and CPU/op of two adjacent releases: what changed between them alone."""
+    rows = []
+    for t in tests:
+        rows.append({"test": t, "group": group[t], "qps_old": q.get((t, old, 1)), "qps_new": q.get((t, new, 1)),
+                     "qps_ratio": ratio(q.get((t, new, 1)), q.get((t, old, 1))),
+                     "cpu_ratio": ratio(m.get((t, new), {}).get("cpu_per_op"), m.get((t, old), {}).get("cpu_per_op"))})
+    return table(f"v{new.replace('.', '')}-vs-v{old.replace('.', '')}", f"{new} against {old}, 1 client", [
+        col("test", "Test", "label"), col("group", "Group", "label"),
+        col("qps_old", f"QPS {old}", "number", 0), col("qps_new", f"QPS {new}", "number", 0),
+        col("qps_ratio", f"QPS {new} / {old}", "ratio", 2), col("cpu_ratio", f"CPU/op {new} / {old}", "ratio", 2),
+    ], rows)
+
+
+def config_table(cnfs: dict[str, dict], versions: list[str]) -> dict:
+    """my.cnf settings that differ between versions (missing: the file does not set it)."""
+    order = [v for v in versions if v in cnfs] + sorted(v for v in cnfs if v not in versions)
+    rows = [{"setting": d["key"], **{f"v{v.replace('.', '_')}": d["values"][v] for v in order}}
+            for d in settings_diff({v: cnfs[v] for v in order})]
+    return table("config-diff", "my.cnf settings that differ between versions (n/a: not set, the default applies)", [
+        col("setting", "Setting", "label"), *[col(f"v{v.replace('.', '_')}", v, "text") for v in order]], rows)
+
+
+def cross_check(relative, rel_cpu_all, rel_parsed, met_parsed) -> list[str]:
+    """Problems where our ratios and the author's (o.qps.rel, o.met relative rows) disagree."""
+    return [f"{where}: {key[0]} {key[1]} {key[2]}: computed ratio {got} but the report says {value}"
+            for key, got, value, where in ratio_pairs(relative, rel_cpu_all, rel_parsed, met_parsed)
+            if abs(got - value) > TOLERANCE]
+
+
+def ratio_pairs(relative, hw, rel_parsed, met_parsed) -> list[tuple]:
+    """(key, ours, the author's, where) for every ratio both sides define."""
+    mine = {(r["test"], r["version"], f"c{r['clients']}"): r["qps_ratio"] for r in relative}
+    mine.update({(r["test"], r["version"], k): r[f"{k}_ratio"] for r in hw for k in ("cpu", "rkb", "wkb")})
+    theirs = []
+    cols = {"cpu/o": "cpu", "rKB/o": "rkb", "wKB/o": "wkb"}
+    for parsed in (p for p in (rel_parsed, met_parsed) if p is not None):
+        for t in parsed.tables:
+            if t.name.endswith("/ absolute"):
+                continue
+            for r in t.rows:
+                for c in t.columns[:-1]:
+                    key = (test_of(t.name), version_of(r["dbms"]), cols.get(c, c))
+                    if c in cols or re.fullmatch(r"c\d+", c):
+                        theirs.append((key, r[c], f"{parsed.file}:{t.line}"))
+    return [(key, mine[key], value, where) for key, value, where in theirs
+            if mine.get(key) is not None and value is not None]

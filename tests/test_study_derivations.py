@@ -1,0 +1,131 @@
+"""Study modules: derived tables from the real inputs (read in place), checked against the inputs."""
+import re
+
+import pytest
+
+from golden import SHARED, archive_text
+from ingest.parsers import by_name
+from ingest.studies import (index_condition_pushdown, innodb_redo_log_size, linkbench_cached, mysql8_optane,
+                            sysbench_regressions)
+
+SB = "mdcallag-sysbench-dec2020-innodb-inmem"
+
+
+def published(study, fmt):
+    path = next((SHARED / "studies" / study).glob("published-tables.*"))
+    return by_name(fmt).parse(path.read_text(), path.name)
+
+
+def by_id(tables):
+    return {t["id"]: t for t in tables}
+
+
+def test_optane_ratios_and_qualifiers():
+    parsed = published("mysql8-optane", "markdown-tables")
+    t = by_id(mysql8_optane.derive(parsed))
+    rel = t["relative-throughput"]
+    about = [i for i, r in enumerate(rel["rows"]) if (r["note"] or "").startswith("about")]
+    assert about and all(rel["notes"][f"{i}/relative"] == "about" for i in about)
+    storage = next(x for x in parsed.tables if x.name.startswith("Storage"))
+    base = next(r for r in storage.rows if r["server"] == mysql8_optane.BASE_SERVER)
+    for r in t["storage-throughput"]["rows"]:
+        assert r["vs_base"] == round(r["mb_s"] / base[f"{r['direction']} MB/s"], 2)
+    dev = t["device-tps"]
+    assert max(r["vs_slowest"] for r in dev["rows"]) == round(max(r["tps"] for r in dev["rows"]) /
+                                                              min(r["tps"] for r in dev["rows"]), 1)
+    assert any(k.endswith("/vs_slowest") for k in dev["notes"])  # a ratio of approximations is approximate
+
+
+def test_icp_counters_keep_missing_and_changed():
+    parsed = published("index-condition-pushdown", "markdown-tables")
+    t = by_id(index_condition_pushdown.derive(parsed))
+    src = next(x for x in parsed.tables if x.name.startswith("Status counters"))
+    rows = {r["counter"]: r for r in t["status-counters"]["rows"]}
+    for r in src.rows:
+        for server, key in (("MySQL 5.5", "mysql_5_5"), ("MySQL 5.6", "mysql_5_6"), ("MariaDB 5.5", "mariadb_5_5")):
+            assert rows[r["counter"]][key] == r[server]  # None (N/A) stays None, never 0
+        if r["MySQL 5.5"] is None or r["MySQL 5.5"] == 0:
+            assert rows[r["counter"]]["mysql_5_6_ratio"] is None
+        else:
+            assert rows[r["counter"]]["mysql_5_6_ratio"] == round(r["MySQL 5.6"] / r["MySQL 5.5"], 3)
+    changed = {r["counter"] for r in t["counters-changed"]["rows"]}
+    expect = {c for c, r in rows.items() if any(r[k] is not None and abs(r[k] - 1) > 0.05
+                                                 for k in ("mysql_5_6_ratio", "mariadb_5_5_ratio"))}
+    assert changed == expect and "Handler_read_next" in changed and "Handler_read_key" not in changed
+    io = t["query-time-io-bound"]["rows"]
+    assert max(r["speedup"] for r in io) == round(max(r["minutes"] for r in io) / min(r["minutes"] for r in io), 1)
+    assert rows["Innodb_data_read"]["unit"] == "G"
+
+
+def test_redo_tables():
+    parsed = published("innodb-redo-log-size", "summary-table")
+    tables = innodb_redo_log_size.derive(parsed)
+    t = by_id(tables)
+    assert len(t["by-redo"]["rows"]) == sum(len(x.rows) for x in parsed.tables)
+    for x in parsed.tables:
+        derived = t[x.name.replace(" load metrics", "").replace(" / ", "-").replace(" ", "-").lower()]
+        for src, row in zip(x.rows, derived["rows"]):
+            m = re.search(r"inno(\d)(\d)(\d+)\..*redo(\d+)$", src["engine"])
+            assert (row["version"], row["redo_gb"]) == (".".join(m.groups()[:3]), int(m[4]))
+            assert row["ips_av"] == src["ips.av"] and row["wkb_per_i"] == src["wKB/i"]
+
+
+def test_linkbench_published():
+    parsed = published("linkbench-cached", "summary-table")
+    t = by_id(linkbench_cached.derive_published(parsed))
+    assert len(t["by-binary"]["rows"]) == sum(len(x.rows) for x in parsed.tables)
+    for r in t["by-binary"]["rows"]:
+        assert r["qps_12h_vs_2h"] == round(r["qps_12h"] / r["qps_2h"], 2)
+        assert r["growth_gb"] == r["gb_12h"] - r["load_gb"]
+    assert len(t["db-size"]["rows"]) == 3 * len(t["by-binary"]["rows"])
+
+
+@pytest.fixture(scope="module")
+def sysbench():
+    def parse(name, fmt="sysbench-report"):
+        return by_name(fmt).parse(archive_text(f"{SB}.tar.gz", f"{SB}/{name}"), name)
+    cnfs = {sysbench_regressions.version_of(f"my{v}"): parse(f"my.cnf.cx6d.{v}", "mycnf").settings
+            for v in ("5649", "5731", "8018", "8021", "8022")}
+    parsed = {n: parse(n) for n in ("o.qps.abs", "o.qps.rel", "o.met")}
+    tables, problems = sysbench_regressions.derive(parsed["o.qps.abs"], parsed["o.met"], cnfs, parsed["o.qps.rel"])
+    return by_id(tables), problems, parsed
+
+
+def test_sysbench_ratios_agree_with_the_author(sysbench):
+    t, problems, parsed = sysbench
+    assert problems == []
+    pairs = sysbench_regressions.ratio_pairs(t["relative-qps"]["rows"], t["hw-efficiency"]["rows"],
+                                             parsed["o.qps.rel"], parsed["o.met"])
+    rel_cells = sum(len(x.rows) * (len(x.columns) - 1) for x in parsed["o.qps.rel"].tables)
+    assert sum(1 for k, *_ in pairs if re.fullmatch(r"c\d+", k[2])) == rel_cells  # every o.qps.rel cell compared
+    assert all(abs(ours - theirs) <= 0.01 for _, ours, theirs, _ in pairs)
+
+
+def test_sysbench_csv_contracts(sysbench):
+    t, _, parsed = sysbench
+    assert [c["key"] for c in t["relative-qps"]["columns"]] == ["test", "version", "clients", "qps_ratio"]
+    assert [c["key"] for c in t["relative-cpu"]["columns"]] == ["test", "version", "cpu_ratio"]
+    versions = {r["version"] for r in t["relative-qps"]["rows"]}
+    assert "5.6.49" not in versions and {"5.7.31", "8.0.22"} <= versions
+    tests = {r["test"] for r in t["relative-qps"]["rows"]}
+    assert "point-query.pre.range100" in tests and not any(x.startswith("sb.") or x.endswith(".pk1") for x in tests)
+    assert len(t["relative-cpu"]["rows"]) == sum(len(x.rows) for x in parsed["o.met"].tables
+                                                 if x.name.endswith("relative to first result"))
+
+
+def test_sysbench_groups_follow_run_order(sysbench):
+    t, _, parsed = sysbench
+    order = [r["group"] for r in t["absolute-qps"]["rows"] if r["version"] == "5.6.49" and r["clients"] == 1]
+    runs = [g for i, g in enumerate(order) if i == 0 or order[i - 1] != g]
+    assert runs == list(sysbench_regressions.GROUPS)  # four contiguous groups, in the facts' order
+    names = [x.name for x in parsed["o.qps.abs"].tables]
+    assert order.count("read-only-pre") == sum(".pre." in n for n in names)
+
+
+def test_sysbench_inlist_and_config(sysbench):
+    t, _, _ = sysbench
+    inl = t["v8022-vs-v8021"]["rows"]
+    worst = min(inl, key=lambda r: r["qps_ratio"])
+    assert worst["test"].startswith(("random-points", "points-")) and worst["qps_ratio"] < 0.5
+    cfg = {r["setting"]: r for r in t["config-diff"]["rows"]}
+    assert cfg["innodb_checksum_algorithm"]["v5_6_49"] == "crc32" and cfg["innodb_checksum_algorithm"]["v8_0_22"] is None
