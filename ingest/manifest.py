@@ -103,6 +103,7 @@ class Input:
     sha256: str
     origin: str
     line: int
+    note: str | None = None  # shown with the provenance, e.g. "the raw data is not public"
 
 
 @dataclass
@@ -192,13 +193,17 @@ def load(path: str | Path) -> Manifest:
     if not SLUG.match(study):
         v.fail("study", f"study {study!r} must be a slug (a-z, 0-9, '-', '.', '_')")
     inputs = _inputs(path, v)
-    window = v.get("window", LDict, required=True)
-    wv = _V(path, window, "window")
-    wv.only(("start", "end"))
-    start, end = wv.get("start", (int, float), True), wv.get("end", (int, float), True)
-    if not start < end:
-        wv.fail(None, f"window: start ({start}) must be before end ({end})")
-    labels = v.get("labels", LList, required=True)
+    # A study of published figures or summary files has no runs: no window, interval or labels.
+    has_runs = "runs" in doc
+    window = v.get("window", LDict, required=has_runs)
+    start = end = None
+    if window is not None:
+        wv = _V(path, window, "window")
+        wv.only(("start", "end"))
+        start, end = wv.get("start", (int, float), True), wv.get("end", (int, float), True)
+        if not start < end:
+            wv.fail(None, f"window: start ({start}) must be before end ({end})")
+    labels = v.get("labels", LList, required=has_runs, default=LList())
     for i, k in enumerate(labels):
         if not isinstance(k, str) or not k:
             raise InputError(path, labels.item_lines[i], "labels: each label key must be a string")
@@ -215,10 +220,10 @@ def load(path: str | Path) -> Manifest:
     archives = [i.name for i in inputs if i.kind == "archive"]
     runs = _rules(path, v, "runs", archives, label_types)
     files = _rules(path, v, "files", archives, label_types)
-    if not runs:
-        v.fail("runs", "runs: at least one rule is needed")
-    interval = v.get("interval_s", (int, float), required=True)
-    if interval <= 0:
+    if not runs and (has_runs or not (files or any(i.kind == "published-tables" for i in inputs))):
+        v.fail("runs", "runs: at least one rule is needed (or `files:` / a published-tables input)")
+    interval = v.get("interval_s", (int, float), required=has_runs)
+    if interval is not None and interval <= 0:
         v.fail("interval_s", "interval_s must be positive")
     base = dict(v.get("base", LDict, default=LDict()))
     for k in base:
@@ -230,7 +235,7 @@ def load(path: str | Path) -> Manifest:
     return Manifest(
         path=path, study=study, title=v.get("title", str, required=True), inputs=inputs,
         interval_s=interval, metric=v.get("metric", str, default="tps"),
-        window={"start": start, "end": end}, base=base, labels=list(labels), label_types=label_types,
+        window={"start": start, "end": end} if window is not None else None, base=base, labels=list(labels), label_types=label_types,
         display={k: dict(x) for k, x in display.items()}, markers=markers, runs=runs, files=files,
         views=views, line_of=dict(doc.key_lines))
 
@@ -242,7 +247,7 @@ def _inputs(path, v) -> list[Input]:
     out, seen = [], set()
     for i, d in enumerate(raw):
         iv = _V(path, d, f"inputs[{i}]")
-        iv.only(("name", "kind", "sha256", "origin"))
+        iv.only(("name", "kind", "sha256", "origin", "note"))
         name = iv.get("name", str, True)
         if "/" in name or name in (".", "..") or "\\" in name:
             iv.fail("name", f"inputs[{i}]: name {name!r} must be a plain file name")
@@ -255,7 +260,7 @@ def _inputs(path, v) -> list[Input]:
         sha = iv.get("sha256", str, True)
         if not SHA256.match(sha):
             iv.fail("sha256", f"inputs[{i}]: sha256 must be 64 lowercase hex digits")
-        out.append(Input(name, kind, sha, iv.get("origin", str, True), d.line))
+        out.append(Input(name, kind, sha, iv.get("origin", str, True), d.line, iv.get("note", str)))
     return out
 
 

@@ -286,7 +286,8 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
 def _study_doc(m: Manifest, table_ids: list[str], problems: list[str]) -> dict:
     return {
         "schema": 1, "study": m.study, "title": m.title, "ingest_version": __version__,
-        "inputs": [{"name": i.name, "kind": i.kind, "sha256": i.sha256, "origin": i.origin} for i in m.inputs],
+        "inputs": [{"name": i.name, "kind": i.kind, "sha256": i.sha256, "origin": i.origin,
+                    **({"note": i.note} if i.note else {})} for i in m.inputs],
         "interval_s": m.interval_s, "metric": m.metric, "window": m.window, "base": m.base,
         "labels": m.labels, "display": m.display, "markers": m.markers, "tables": table_ids,
         "problems": problems,

@@ -4,19 +4,10 @@ missing when a side is missing or the base is 0."""
 from __future__ import annotations
 
 from ingest.parsers import by_name
+from ingest.study import StudyContext
+from ingest.tables import col  # noqa: F401  (re-exported for the study modules)
 
-
-def col(key: str, label: str, kind: str = "number", digits: int | None = None, unit: str | None = None) -> dict:
-    c = {"key": key, "label": label, "kind": kind}
-    if digits is not None:
-        c["digits"] = digits
-    if unit:
-        c["unit"] = unit
-    return c
-
-
-def table(id: str, title: str, columns: list[dict], rows: list[dict], notes: dict | None = None) -> dict:
-    return {"id": id, "title": title, "columns": columns, "rows": rows, "notes": notes or {}}
+table = StudyContext.table
 
 
 def parse_text(text: str, name: str, fmt: str):
