@@ -25,8 +25,9 @@ class Session:
 
     series: columnar per-interval values, `t` (seconds from start, end of interval) first;
             a value the line does not have is None, never 0.
-    metric: name of the main throughput column in `series` (tps, trx, ops, ips, ...),
-            None for summary-only sessions and OS monitors.
+    metric: name of the main throughput column in `series` (tps, trx, ops, ips, ...), also the
+            key of the tool's own average of it in `summary` (a summary-only session has a
+            metric and no series); None for OS monitors.
     summary: the tool's own end-of-run figures (e.g. tps, qps, total_time_s), None if absent.
     meta: tool name/version, threads, interval_s, latency percentile, ...
     line: 1-based line where the session starts.

@@ -1,0 +1,184 @@
+"""F6: LinkBench (original) client logs, load and request phases.
+
+LinkBench prints cumulative progress, so per-interval rates are differences of successive
+(timestamp, count) pairs:
+- load: `N/M id1s loaded ... L links loaded at R links/sec avg.`; the first interval starts at
+  the tool's own start, first timestamp - L/R;
+- request: `Requester #i N/M requests done` per requester, every `displayfreq` seconds, summed
+  over requesters round by round (a round is complete when every requester has reported);
+  the first interval starts at the end of the warm-up (`warmup finished ... 0/M requests done`),
+  or at the requester's start when there is no warm-up. Warm-up lines are not part of the run.
+  Without requester lines, `N/M requests finished ... T/L secs elapsed` lines are used instead.
+Per-operation latency goes to two tables: `op-intervals` (`ThreadID = ...` lines, one row per
+thread, op and interval; microseconds, except RANGE_SIZE and *_NLINKS which are sizes) and
+`op-latency` (the final `OP count = ... p50 = [lo,hi]ms ... mean = Xms` lines, as printed).
+`LOAD PHASE COMPLETED` / `REQUEST PHASE COMPLETED` give the summaries. JVM and driver noise
+(`WARN ...`, `OpenJDK ... warning`, wrapper lines) is skipped.
+"""
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from . import register
+from ._linkbench import FINAL_COLUMNS, LOAD_DONE, LOG, OP_FINAL, PAIR, REQUEST_DONE, fill, op_latency_row
+from ._text import Lines, columnar, log_time, number, rate
+from .base import Parsed, Parser, Session, Table
+
+LOAD_PROGRESS = re.compile(r"^(\d+)/(\d+) id1s loaded \(([\d.]+)% complete\) at ([\d.]+) id1s/sec avg\. "
+                           r"(\d+) links loaded at ([\d.]+) links/sec avg\.$")
+STARTED = re.compile(r"^Requester thread #(\d+) started")
+WARMING = re.compile(r"^Requester #(\d+) warming up\.")
+WARMED = re.compile(r"^Requester #(\d+) warmup finished\s+after (\d+) warmup requests\.\s+(\d+)/(\d+) requests done$")
+REQUESTER = re.compile(r"^Requester #(\d+) (\d+)/(\d+) requests done$")
+FINISHED = re.compile(r"^(\d+)/(\d+) requests finished: [\d.]+% complete at [\d.]+ ops/sec ([\d.]+)/(\d+) secs elapsed")
+THREAD_TOTAL = re.compile(r"^ThreadID = \d+ total requests = \d+ requests/second = \d+")
+THREAD_STATS = re.compile(r"^ThreadID = (\d+) ([A-Z_]+) (totalOps = .*)$")
+# words that only appear in record lines: such a line that does not parse is an error, not noise
+RECORD_WORDS = ("id1s loaded", "requests done", "PHASE COMPLETED", "ThreadID = ", " count = ", "requests finished")
+
+STAT_KEYS = {"totalOps": "total_ops", "totalErrors": "errors", "ops": "ops", "sampleDuration": "sample_ms",
+             "samples": "samples", "mean": "mean", "min": "min", "25%": "p25", "50%": "p50", "75%": "p75",
+             "90%": "p90", "95%": "p95", "99%": "p99", "max": "max"}
+INTERVAL_COLUMNS = ["phase", "t", "thread", "op"] + list(STAT_KEYS.values())
+
+
+class _Phase:
+    """Cumulative (time, count) points of one phase and what was said about it."""
+
+    def __init__(self, name: str, line: int):
+        self.name, self.line = name, line
+        self.start: datetime | None = None
+        self.points: list[tuple[float, int]] = []  # (seconds from start, cumulative count)
+        self.extra: list[dict] = []  # per-point extra columns
+        self.summary: dict = {}
+        self.meta: dict = {"tool": "linkbench", "phase": name}
+
+    def since_start(self, when: datetime) -> float | None:
+        return None if self.start is None else round((when - self.start).total_seconds(), 3)
+
+
+@register
+class LinkbenchParser(Parser):
+    name = "linkbench"
+    description = "LinkBench client log: load (links/s) and request (requests/s) phases, per-op latency tables"
+
+    def detect(self, head: str) -> str | None:
+        for line in head.splitlines():
+            m = LOG.match(line)
+            if m and any(r.match(m["msg"]) for r in (LOAD_PROGRESS, REQUESTER, WARMING, FINISHED, LOAD_DONE, REQUEST_DONE)):
+                return "LinkBench log line (`id1s loaded`, `Requester #i`, `PHASE COMPLETED`)"
+        return None
+
+    def parse(self, text: str, file: str) -> Parsed:
+        lines = Lines(text, file)
+        load: _Phase | None = None
+        request: _Phase | None = None
+        rounds: dict[int, list[tuple[datetime, int]]] = {}  # requester -> its (time, count) reports
+        base: dict[int, datetime] = {}  # requester -> start of its measured run
+        finished: list[tuple[float, int]] = []
+        op_intervals: list[dict] = []
+        op_final: list[dict] = []
+        current = None
+        for no, line in lines:
+            m = LOG.match(line)
+            if not m:
+                continue  # JVM, driver and wrapper noise
+            msg, when = m["msg"], log_time(m["date"], m["clock"])
+            if p := LOAD_PROGRESS.match(msg):
+                if load is None:
+                    load = current = _Phase("load", no)
+                    links, avg = int(p[5]), float(p[6])
+                    if avg > 0:
+                        load.start = when - timedelta(seconds=links / avg)
+                        load.points.append((0.0, 0))
+                        load.extra.append({"ids": 0})
+                    else:
+                        load.start = when
+                load.points.append((load.since_start(when), int(p[5])))
+                load.extra.append({"ids": int(p[1])})
+                load.meta["ids_expected"] = int(p[2])
+            elif p := LOAD_DONE.match(msg):
+                load = load or _Phase("load", no)
+                load.summary = {"links/s": int(p[5]), "links": int(p[3]), "nodes": int(p[1]), "time_s": float(p[4])}
+            elif p := STARTED.match(msg):
+                request = current = request or _Phase("request", no)
+                base.setdefault(int(p[1]), when)
+                rounds.setdefault(int(p[1]), [])
+            elif WARMING.match(msg) or THREAD_TOTAL.match(msg):
+                continue
+            elif p := WARMED.match(msg):
+                request = current = request or _Phase("request", no)
+                base[int(p[1])] = when
+                rounds.setdefault(int(p[1]), [])
+                request.meta["warmup_requests"] = request.meta.get("warmup_requests", 0) + int(p[2])
+            elif p := REQUESTER.match(msg):
+                request = current = request or _Phase("request", no)
+                rounds.setdefault(int(p[1]), []).append((when, int(p[2])))
+            elif p := FINISHED.match(msg):
+                request = current = request or _Phase("request", no)
+                finished.append((float(p[3]), int(p[1])))
+            elif p := REQUEST_DONE.match(msg):
+                request = request or _Phase("request", no)
+                request.summary = {"requests/s": int(p[3]), "requests": int(p[1]), "time_s": int(p[2])}
+            elif p := THREAD_STATS.match(msg):
+                row = {STAT_KEYS[k]: number(v.removesuffix("ms")) for k, v in PAIR.findall(p[3]) if k in STAT_KEYS}
+                if len(row) != len(STAT_KEYS):
+                    raise lines.error(no, "LinkBench `ThreadID = ...` line without all of " + ", ".join(STAT_KEYS))
+                op_intervals.append(dict(row, phase=current, when=when, thread=int(p[1]), op=p[2]))
+            elif p := OP_FINAL.match(msg):
+                op_final.append(op_latency_row(p, current.name if current else None))
+            elif any(w in msg for w in RECORD_WORDS):
+                raise lines.error(no, f"unreadable LinkBench record: {msg[:80]!r}")
+
+        if request is not None:
+            self._request_points(request, rounds, base, finished)
+        for row in op_intervals:  # on the clock of their phase, known now
+            phase = row.pop("phase")
+            row.update(phase=phase and phase.name, t=phase and phase.since_start(row.pop("when")))
+        sessions = [self._session(p, lines) for p in (load, request) if p is not None]
+        tables = [Table("op-intervals", INTERVAL_COLUMNS, [fill(r, INTERVAL_COLUMNS) for r in op_intervals]),
+                  Table("op-latency", FINAL_COLUMNS, op_final)]
+        tables = [t for t in tables if t.rows]
+        if not any(s.intervals or s.summary for s in sessions):
+            raise lines.error(0, "no LinkBench progress or PHASE COMPLETED lines")
+        return Parsed(self.name, file, sessions=sessions, tables=tables, problems=lines.problems)
+
+    @staticmethod
+    def _request_points(phase: _Phase, rounds, base, finished) -> None:
+        """Cumulative (t, requests) points: requester rounds summed, else `requests finished` lines."""
+        reporting = sorted(rounds)
+        complete = min((len(rounds[r]) for r in reporting), default=0)
+        if complete:
+            phase.meta["requesters"] = len(reporting)
+            if all(r in base for r in reporting):
+                phase.start = max(base[r] for r in reporting)
+                phase.points.append((0.0, 0))
+            else:
+                phase.start = max(rounds[r][0][0] for r in reporting)
+            for k in range(complete):
+                when = max(rounds[r][k][0] for r in reporting)
+                phase.points.append((phase.since_start(when), sum(rounds[r][k][1] for r in reporting)))
+        elif finished:
+            phase.meta["source"] = "requests finished"
+            phase.points = [(0.0, 0)] + finished
+        phase.extra = [{} for _ in phase.points]
+
+    @staticmethod
+    def _session(phase: _Phase, lines: Lines) -> Session:
+        metric = "links/s" if phase.name == "load" else "requests/s"
+        rows = []
+        for (t0, c0), (t1, c1), e0, e1 in zip(phase.points, phase.points[1:], phase.extra, phase.extra[1:]):
+            row = {"t": t1, metric: rate(c1 - c0, t1 - t0)}
+            if "ids" in e1:
+                row["id1s/s"] = rate(e1["ids"] - e0["ids"], t1 - t0)
+            rows.append(row)
+        columns = ["t", metric] + (["id1s/s"] if phase.name == "load" else [])
+        steps = sorted(b[0] - a[0] for a, b in zip(phase.points, phase.points[1:]))
+        if steps:
+            phase.meta["interval_s"] = round(steps[len(steps) // 2], 1)
+        if not phase.summary:
+            lines.missing_end(len(lines), f"the LinkBench {phase.name.upper()} PHASE COMPLETED line")
+        return Session(series=columnar(rows, columns), metric=metric, summary=phase.summary or {},
+                       meta=phase.meta, line=phase.line, complete=bool(phase.summary))
+

@@ -1,0 +1,72 @@
+"""F5: tpcc-mysql (`tpcc_start`) output.
+
+After `MEASURING START.`, one line per interval: elapsed seconds, New-Order transactions in
+the interval (`trx`), their 95th/99th percentile and max response time (ms; some builds print
+`95:` without `%`), then `count|max_rt` for Payment, Order-Status, Delivery and Stock-Level.
+`<TpmC>` and the value on the next line give the summary: `tpmC`, and `trx`, the same rate as
+New-Order transactions per interval (tpmC / 60 x interval), so it compares with the series.
+"""
+from __future__ import annotations
+
+import re
+
+from . import register
+from ._text import NUMBER, Lines, columnar
+from .base import Parsed, Parser, Session
+
+PAIR = rf"(\d+)\|({NUMBER})"
+INTERVAL = re.compile(rf"^\s*(\d+), trx: (\d+), 95%?: ({NUMBER}), 99%?: ({NUMBER}), max_rt: ({NUMBER}), "
+                      rf"{PAIR}, {PAIR}, {PAIR}, {PAIR}\s*$")
+OTHERS = ["payment", "order_status", "delivery", "stock_level"]
+SERIES = ["t", "trx", "p95_ms", "p99_ms", "max_rt_ms"] + [c for o in OTHERS for c in (o, f"{o}_max_rt_ms")]
+PARAM = re.compile(r"^\s*\[(warehouse|connection|rampup|measure)\]:\s*(\d+)")
+TPMC = re.compile(rf"^\s*({NUMBER}) TpmC\s*$")
+
+
+@register
+class TpccMysqlParser(Parser):
+    name = "tpcc-mysql"
+    description = "tpcc-mysql: `N, trx: ..., 95%: ...` interval lines after MEASURING START, <TpmC> summary"
+
+    def detect(self, head: str) -> str | None:
+        for line in head.splitlines():
+            if line.startswith("MEASURING START") or INTERVAL.match(line) or "TPC-C Load Generator" in line:
+                return "tpcc-mysql output (`MEASURING START.` or `N, trx: ...` lines)"
+        return None
+
+    def parse(self, text: str, file: str) -> Parsed:
+        lines = Lines(text, file)
+        meta: dict = {"tool": "tpcc-mysql"}
+        rows, summary, first, measuring, tpmc_next = [], {}, None, False, False
+        for no, line in lines:
+            if m := PARAM.match(line):
+                meta[m[1]] = int(m[2])
+            elif line.startswith("MEASURING START"):
+                measuring, first = True, no
+            elif m := INTERVAL.match(line):
+                if not measuring:
+                    raise lines.error(no, "tpcc-mysql interval line before `MEASURING START.`")
+                values = [int(m[1]), int(m[2]), float(m[3]), float(m[4]), float(m[5])]
+                values += [int(v) if i % 2 == 0 else float(v) for i, v in enumerate(m.groups()[5:])]
+                rows.append(dict(zip(SERIES, values)))
+            elif line.strip() == "<TpmC>":
+                tpmc_next = True
+            elif tpmc_next and line.strip():
+                if not (m := TPMC.match(line)):
+                    raise lines.error(no, "expected `<number> TpmC` after `<TpmC>`")
+                summary["tpmC"] = float(m[1])
+                tpmc_next = False
+            elif measuring and re.match(r"^\s*\d+, ", line):
+                raise lines.error(no, "unreadable tpcc-mysql interval line")
+        if not rows and not summary:
+            raise lines.error(0, "no tpcc-mysql interval lines and no <TpmC> summary")
+        if rows:
+            t = [r["t"] for r in rows]
+            meta["interval_s"] = t[1] - t[0] if len(t) > 1 else t[0]
+            if summary:
+                summary["trx"] = round(summary["tpmC"] / 60 * meta["interval_s"], 3)
+        if not summary:
+            lines.missing_end(len(lines), "the <TpmC> summary")
+        session = Session(series=columnar(rows, SERIES) if rows else {}, metric="trx", summary=summary, meta=meta,
+                          line=first or 1, complete=bool(summary))
+        return Parsed(self.name, file, sessions=[session], problems=lines.problems)
