@@ -13,8 +13,14 @@ SHARED = ROOT.parent / "shared"
 
 
 def parsed_as_data(parsed) -> dict:
-    """The parts of a `Parsed` a golden file pins down (tables and settings)."""
+    """The parts of a `Parsed` a golden file pins down (sessions, tables, settings, problems)."""
     data = {"format": parsed.format}
+    if parsed.sessions:
+        data["sessions"] = [
+            {"line": s.line, "metric": s.metric, "complete": s.complete, "meta": s.meta,
+             "summary": s.summary, "series": s.series}
+            for s in parsed.sessions
+        ]
     if parsed.tables:
         data["tables"] = [
             {"name": t.name, "line": t.line, "columns": t.columns, "rows": t.rows,
@@ -40,6 +46,13 @@ def check_golden(path: Path) -> None:
     expected = yaml.safe_load(path.with_suffix(".yaml").read_text())
     parsed = by_name(expected["format"]).parse(path.read_text(), path.name)
     assert parsed_as_data(parsed) == expected
+
+
+def write_golden(path: Path, fmt: str) -> None:
+    """Write `<case>.yaml` from the parser's output: a draft to check by hand, line by line."""
+    parsed = by_name(fmt).parse(path.read_text(), path.name)
+    text = yaml.safe_dump(parsed_as_data(parsed), sort_keys=False, default_flow_style=None, width=110)
+    path.with_suffix(".yaml").write_text(text)
 
 
 def archive_text(archive: str, member: str) -> str:

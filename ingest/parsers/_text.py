@@ -57,7 +57,7 @@ class Lines:
     def missing_end(self, line: int, what: str) -> None:
         """Note a run that stops before `what` (one problem per file: a cut mid-line says it already)."""
         if not self.problems:
-            self.problem(line, f"ends before {what} (cut short, or the tool died?)")
+            self.problem(line, f"ends before {what}: cut short, or the tool died?")
 
 
 def number(text: str) -> float | int:

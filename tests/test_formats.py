@@ -1,0 +1,109 @@
+"""Raw-format parsers F4-F8, F11, F12: golden fixtures, detection, bad input.
+
+Fixtures are our own files in the real formats (tests/fixtures/<format>/<case>.<ext>) with the
+expected parse beside them (<case>.yaml); see docs/formats.md.
+"""
+import re
+
+import pytest
+
+from golden import FIXTURES, check_golden, golden_cases
+from ingest.parsers import REGISTRY, ParseError, by_name, detect
+from ingest.parsers._text import decode
+
+FORMATS = ["sysbench05", "tpcc-mysql", "linkbench", "linkbench-summary", "db-size", "linkbenchx", "ibench",
+           "vmstat", "iostat"]
+CASES = [p for fmt in FORMATS for p in golden_cases(fmt)]
+
+
+def case_id(path):
+    return f"{path.parent.name}/{path.name}"
+
+
+@pytest.mark.parametrize("path", CASES, ids=case_id)
+def test_golden(path):
+    check_golden(path)
+
+
+@pytest.mark.parametrize("path", CASES, ids=case_id)
+def test_detect_fixture(path):
+    parser, reason = detect(path.read_text()[:65536], path.name)
+    assert parser.name == path.parent.name, reason
+
+
+def test_every_format_has_fixtures_and_registration():
+    assert set(FORMATS) <= {p.name for p in REGISTRY}
+    for fmt in FORMATS:
+        assert golden_cases(fmt), fmt
+        assert by_name(fmt).description
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_empty_file(fmt):
+    for text in ("", "\n\n  \n"):
+        with pytest.raises(ParseError, match="empty file"):
+            by_name(fmt).parse(text, "empty.txt")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_zero_results(fmt):
+    """A file of the right shape but no records is an error, not an empty success."""
+    with pytest.raises(ParseError) as err:
+        by_name(fmt).parse("hello\nthis is not a result\n", "prose.txt")
+    assert str(err.value).startswith("prose.txt:")
+
+
+def test_non_utf8_names_the_line():
+    with pytest.raises(ParseError, match=r"^x\.log:3: not UTF-8") as err:
+        decode(b"ok\nstill ok\nbad \xff byte\n", "x.log")
+    assert err.value.line == 3
+    assert decode("caf\u00e9\n".encode(), "x.log") == "caf\u00e9\n"
+
+
+@pytest.mark.parametrize("fmt, text, line, reason", [
+    ("vmstat", " r  b   swpd   free\n 1  0  0  5\n 1  x  0  5\n", 3, "not a vmstat row"),
+    ("vmstat", " 1  0  0  5\n", 1, "before the column header"),
+    ("iostat", "Device:  r/s  w/s\nsda  1,0  2,0\nsda  1.0\n\n", 3, "expected 2 values"),
+    ("iostat", "avg-cpu:  %user %idle\n 1.0 zz\n\n", 2, "must be numbers"),
+    ("sysbench05", "[  1s] threads: 4, tps: 1.00, reads: x\n", 1, "unreadable sysbench 0.5 interval line"),
+    ("tpcc-mysql", "MEASURING START.\n  10, trx: 5, 95%: 1.0\n", 2, "unreadable tpcc-mysql interval line"),
+    ("tpcc-mysql", "  10, trx: 1, 95%: 1.0, 99%: 1.0, max_rt: 1.0, 1|1.0, 1|1.0, 1|1.0, 1|1.0\n", 1,
+     "before `MEASURING START.`"),
+    ("linkbench", "INFO 2020-01-01 00:00:00,000 [Thread-0]: Requester #0 12/x requests done\n", 1,
+     "unreadable LinkBench record"),
+    ("linkbench", "INFO 2020-01-01 00:00:00,000 [Thread-0]: ThreadID = 0 GET_NODE totalOps = 1 ops = 1\n", 1,
+     "without all of"),
+    ("linkbenchx", "INFO 2020-01-01 00:00:00,000 [Printer Thread]: Events: 12, throughput: ?\n", 1,
+     "unreadable LinkBenchX record"),
+    ("ibench", "#rows #seconds #total_seconds cum_ips table_size last_ips #queries cum_qps last_qps\n1 2 3\n", 2,
+     "expected 9 numbers"),
+    ("linkbench-summary", "samp\tr/s\tips\n1\t2\n", 2, "expected 3 tab-separated values"),
+])
+def test_unreadable_line(fmt, text, line, reason):
+    with pytest.raises(ParseError, match=re.escape(reason)) as err:
+        by_name(fmt).parse(text, "bad.txt")
+    assert (err.value.file, err.value.line) == ("bad.txt", line)
+
+
+def test_cut_mid_line_drops_the_record_and_says_so():
+    text = (FIXTURES / "vmstat" / "repeat.txt").read_text()
+    cut = text[: text.rindex(" 0\n")]  # the last row loses its `st` column
+    parsed = by_name("vmstat").parse(cut, "repeat.txt")
+    assert parsed.sessions[0].intervals == 2
+    assert parsed.problems == [f"repeat.txt:{text.count(chr(10))}: incomplete last line "
+                               "(the file ends mid-line, cut short?): ignored"]
+
+
+def test_linkbench_request_rates_are_differences_of_summed_requesters():
+    parsed = by_name("linkbench").parse((FIXTURES / "linkbench" / "request.log").read_text(), "request.log")
+    s = parsed.sessions[0]
+    # the rates integrate back to the requesters' final counts (100000 + 103500 in the fixture)
+    steps = [b - a for a, b in zip([0.0] + s.series["t"], s.series["t"])]
+    assert round(sum(r * d for r, d in zip(s.series["requests/s"], steps))) == 203500
+    assert s.meta["requesters"] == 2
+
+
+def test_iostat_units_normalised_to_kb():
+    mb = by_name("iostat").parse((FIXTURES / "iostat" / "comma.txt").read_text(), "comma.txt")
+    sda = next(s for s in mb.sessions if s.meta["device"] == "sda")
+    assert "wMB/s" not in sda.series and sda.series["wkB/s"] == [6.25 * 1024]

@@ -1,0 +1,74 @@
+"""Every golden fixture of every format, cut at every line boundary and in the middle of every
+line: the parse gives complete records only (a prefix of the full file's records) plus at most
+one `file:line: reason` problem, or a ParseError; never a partial record."""
+import re
+
+import pytest
+import yaml
+
+from golden import FIXTURES, golden_cases
+from ingest.parsers import ParseError, by_name
+
+# Parsers that still read a cut last line as a record (found by this test; owners: studies).
+# strict: the mark must go when the parser is fixed (e.g. by reading lines through
+# ingest.parsers._text.Lines, which sets an unterminated last line aside as one problem).
+CUT_LINE_READ_AS_RECORD = {"markdown-tables", "mycnf", "summary-table", "sysbench-report"}
+ALL_CASES = [
+    pytest.param(p, id=f"{d.name}/{p.name}", marks=[pytest.mark.xfail(
+        strict=True, reason="parser reads a cut last line as a record")] if d.name in CUT_LINE_READ_AS_RECORD else [])
+    for d in sorted(FIXTURES.iterdir()) if d.is_dir() for p in golden_cases(d.name)
+]
+
+
+def cuts(text):
+    """(kind, prefix) for each line end and each line's middle."""
+    at = 0
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\n")
+        if len(body.strip()) > 1:
+            indent = len(body) - len(body.lstrip())
+            yield "mid-line", text[: at + indent + (len(body) - indent) // 2]
+        at += len(line)
+        if at < len(text):
+            yield "line", text[:at]
+
+
+def assert_prefix(part, full, where):
+    """`part` (list or dict of columns/records) holds only complete leading records of `full`."""
+    if isinstance(full, dict):
+        assert set(part) <= set(full), where
+        for key in part:
+            n = len(part[key])
+            assert part[key] == full[key][:n], f"{where}: {key}"
+    else:
+        assert part == full[: len(part)], where
+
+
+@pytest.mark.parametrize("path", ALL_CASES)
+def test_truncated_fixture(path):
+    fmt = yaml.safe_load(path.with_suffix(".yaml").read_text())["format"]
+    parser = by_name(fmt)
+    text = path.read_text()
+    full = parser.parse(text, path.name)
+    for kind, prefix in cuts(text):
+        where = f"{path.name} cut after {len(prefix)} chars ({kind})"
+        try:
+            part = parser.parse(prefix, path.name)
+        except ParseError as err:
+            assert re.match(rf"^{re.escape(path.name)}:\d+: \S", str(err)), where
+            continue
+        assert len(part.problems) <= 1, f"{where}: {part.problems}"
+        assert all(re.match(rf"^{re.escape(path.name)}:\d+: \S", p) for p in part.problems), where
+        if kind == "mid-line" and not prefix.endswith(("\n", " ")):
+            assert part.problems, f"{where}: a cut line must be reported"
+        assert len(part.sessions) <= len(full.sessions), where
+        for i, (s, f) in enumerate(zip(part.sessions, full.sessions)):
+            assert_prefix(s.series, f.series, f"{where}: session {i}")
+            assert s.summary in ({}, None, f.summary), f"{where}: partial summary {s.summary}"
+            assert len({len(v) for v in s.series.values()}) <= 1, f"{where}: ragged columns"
+        full_tables = {(t.name, t.line): t for t in full.tables}
+        for t in part.tables:
+            assert (t.name, t.line) in full_tables, f"{where}: table {t.name} line {t.line} not in the full parse"
+            assert_prefix(t.rows, full_tables[t.name, t.line].rows, f"{where}: table {t.name}")
+        for key, value in part.settings.items():
+            assert full.settings.get(key) == value, f"{where}: setting {key}"
