@@ -9,7 +9,7 @@ import pytest
 
 from golden import FIXTURES, check_golden, golden_cases
 from ingest.parsers import REGISTRY, ParseError, by_name, detect
-from ingest.parsers._text import decode
+from ingest.read import decode
 
 FORMATS = ["sysbench05", "tpcc-mysql", "linkbench", "linkbench-summary", "db-size", "linkbenchx", "ibench",
            "vmstat", "iostat"]

@@ -14,15 +14,6 @@ from .base import ParseError
 NUMBER = r"-?\d+(?:\.\d+)?"
 
 
-def decode(data: bytes, file: str) -> str:
-    """UTF-8 text of `data`, or ParseError at the line of the first undecodable byte."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise ParseError(file, line, f"not UTF-8 text (byte 0x{data[exc.start]:02x}); is this a binary file?") from None
-
-
 class Lines:
     """The complete lines of `text`, iterated as (line number, line without line end)."""
 
