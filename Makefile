@@ -31,6 +31,8 @@ serve: setup
 build: setup
 	rm -rf site
 	$(HUGO) --panicOnWarning --baseURL "$(BASEURL)"
+	.venv/bin/python -m publish.previews site
+	node_modules/.bin/pagefind --site site --silent
 
 test: setup chromium
 	.venv/bin/pytest -q

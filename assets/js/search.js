@@ -1,0 +1,16 @@
+// Starts Pagefind's search UI on the search page (no inline script: the CSP is script-src 'self'
+// plus 'wasm-unsafe-eval' for Pagefind's WebAssembly) and runs the query of a ?q= link.
+(function () {
+  "use strict";
+  const mount = document.getElementById("search");
+  if (!mount || typeof window.PagefindUI !== "function") return;
+  const ui = new window.PagefindUI({
+    element: mount,
+    bundlePath: mount.dataset.bundle,
+    showSubResults: true,
+    showImages: false,
+    resetStyles: false,
+  });
+  const q = new URLSearchParams(window.location.search).get("q");
+  if (q) ui.triggerSearch(q);
+})();

