@@ -107,3 +107,9 @@ def test_iostat_units_normalised_to_kb():
     mb = by_name("iostat").parse((FIXTURES / "iostat" / "comma.txt").read_text(), "comma.txt")
     sda = next(s for s in mb.sessions if s.meta["device"] == "sda")
     assert "wMB/s" not in sda.series and sda.series["wkB/s"] == [6.25 * 1024]
+
+
+def test_every_registered_format_is_documented():
+    doc = (FIXTURES.parent.parent / "docs" / "formats.md").read_text()
+    for parser in REGISTRY:
+        assert f"`{parser.name}`" in doc, f"docs/formats.md does not describe `{parser.name}`"

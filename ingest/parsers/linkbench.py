@@ -80,6 +80,7 @@ class LinkbenchParser(Parser):
         op_intervals: list[dict] = []
         op_final: list[dict] = []
         current = None
+        starts: dict[str, int] = {}  # table name -> line of its first row
         for no, line in lines:
             m = LOG.match(line)
             if not m:
@@ -126,8 +127,10 @@ class LinkbenchParser(Parser):
                 if len(row) != len(STAT_KEYS):
                     raise lines.error(no, "LinkBench `ThreadID = ...` line without all of " + ", ".join(STAT_KEYS))
                 op_intervals.append(dict(row, phase=current, when=when, thread=int(p[1]), op=p[2]))
+                starts.setdefault("op-intervals", no)
             elif p := OP_FINAL.match(msg):
                 op_final.append(op_latency_row(p, current.name if current else None))
+                starts.setdefault("op-latency", no)
             elif any(w in msg for w in RECORD_WORDS):
                 raise lines.error(no, f"unreadable LinkBench record: {msg[:80]!r}")
 
@@ -137,8 +140,9 @@ class LinkbenchParser(Parser):
             phase = row.pop("phase")
             row.update(phase=phase and phase.name, t=phase and phase.since_start(row.pop("when")))
         sessions = [self._session(p, lines) for p in (load, request) if p is not None]
-        tables = [Table("op-intervals", INTERVAL_COLUMNS, [fill(r, INTERVAL_COLUMNS) for r in op_intervals]),
-                  Table("op-latency", FINAL_COLUMNS, op_final)]
+        tables = [Table("op-intervals", INTERVAL_COLUMNS, [fill(r, INTERVAL_COLUMNS) for r in op_intervals],
+                        line=starts.get("op-intervals", 1)),
+                  Table("op-latency", FINAL_COLUMNS, op_final, line=starts.get("op-latency", 1))]
         tables = [t for t in tables if t.rows]
         if not any(s.intervals or s.summary for s in sessions):
             raise lines.error(0, "no LinkBench progress or PHASE COMPLETED lines")

@@ -23,16 +23,17 @@ DU_COLUMNS = ["when", "path", "size", "bytes"]
 POWERS = {"": 0, "K": 1, "M": 2, "G": 3, "T": 4, "P": 5, "E": 6}
 
 
-def read_du(lines: Lines) -> list[dict]:
-    """Rows of `before <dir>` / `after <dir>` blocks of `du -sh` output (sizes in 1024 units)."""
-    rows, when = [], None
+def read_du(lines: Lines) -> Table | None:
+    """Table `db-size`: the `before <dir>` / `after <dir>` blocks of `du -sh` output (1024 units)."""
+    rows, when, first = [], None, None
     for no, line in lines:
         if m := WHEN.match(line):
             when = m[1]
         elif when and (m := DU.match(line)):
             bytes_ = round(float(m[1]) * 1024 ** POWERS[m[2]])
             rows.append({"when": when, "path": m[3], "size": m[1] + m[2], "bytes": bytes_})
-    return rows
+            first = first or no
+    return Table("db-size", DU_COLUMNS, rows, line=first) if rows else None
 
 
 @register
@@ -47,7 +48,7 @@ class LinkbenchSummaryParser(Parser):
 
     def parse(self, text: str, file: str) -> Parsed:
         lines = Lines(text, file)
-        sessions, tables, header, ops = [], [], None, []
+        sessions, tables, header, ops, ops_line = [], [], None, [], None
         for no, line in lines:
             m = LOG.match(line)
             msg = m["msg"] if m else ""
@@ -60,6 +61,7 @@ class LinkbenchSummaryParser(Parser):
                                         summary={"requests/s": int(p[3]), "requests": int(p[1]), "time_s": int(p[2])}))
             elif p := OP_FINAL.match(msg):
                 ops.append(op_latency_row(p, sessions[-1].meta["phase"] if sessions else None))
+                ops_line = ops_line or no
             elif TAB_HEADER.match(line):
                 header = (no, line.split("\t"))
             elif header:
@@ -75,9 +77,9 @@ class LinkbenchSummaryParser(Parser):
                 tables.append(Table(name, names, [row], line=start))
                 header = None
         if sizes := read_du(lines):
-            tables.append(Table("db-size", DU_COLUMNS, sizes))
+            tables.append(sizes)
         if ops:
-            tables.append(Table("op-latency", FINAL_COLUMNS, ops))
+            tables.append(Table("op-latency", FINAL_COLUMNS, ops, line=ops_line))
         if not sessions:
             raise lines.error(0, "no LOAD/REQUEST PHASE COMPLETED line in the LinkBench summary")
         return Parsed(self.name, file, sessions=sessions, tables=tables, problems=lines.problems)
@@ -96,7 +98,7 @@ class DbSizeParser(Parser):
 
     def parse(self, text: str, file: str) -> Parsed:
         lines = Lines(text, file)
-        rows = read_du(lines)
-        if not rows:
+        sizes = read_du(lines)
+        if sizes is None:
             raise lines.error(0, "no `before <dir>` / `after <dir>` du blocks")
-        return Parsed(self.name, file, tables=[Table("db-size", DU_COLUMNS, rows)], problems=lines.problems)
+        return Parsed(self.name, file, tables=[sizes], problems=lines.problems)

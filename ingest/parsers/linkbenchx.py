@@ -36,7 +36,7 @@ class LinkbenchxParser(Parser):
 
     def parse(self, text: str, file: str) -> Parsed:
         lines = Lines(text, file)
-        start, rows, types, summary, first = None, [], [], {}, None
+        start, rows, types, summary, first, types_line = None, [], [], {}, None, None
         for no, line in lines:
             m = LOG.match(line)
             if not m:
@@ -51,6 +51,7 @@ class LinkbenchxParser(Parser):
                 rows.append({"t": t, "requests/s": rate, "events": events, "conc_min": int(p[2]), "conc_max": int(p[3])})
             elif p := TYPE.match(msg):
                 t = rows[-1]["t"] if rows else None
+                types_line = types_line or no
                 types.append(dict(zip(TYPE_COLUMNS, [t, p[1]] + [int(v) for v in p.groups()[1:]])))
             elif p := REQUEST_DONE.match(msg):
                 summary = {"requests/s": int(p[3]), "requests": int(p[1]), "time_s": int(p[2])}
@@ -60,5 +61,5 @@ class LinkbenchxParser(Parser):
             raise lines.error(0, "no LinkBenchX `Events: ..., throughput: ...` lines")
         session = Session(series=columnar(rows, SERIES), metric="requests/s", summary=summary, line=first,
                           meta={"tool": "linkbenchx", "phase": "request"}, complete=bool(summary))
-        tables = [Table("op-intervals", TYPE_COLUMNS, types)] if types else []
+        tables = [Table("op-intervals", TYPE_COLUMNS, types, line=types_line)] if types else []
         return Parsed(self.name, file, sessions=[session], tables=tables, problems=lines.problems)
