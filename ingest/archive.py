@@ -63,11 +63,12 @@ def _clean_name(archive: str, name: str) -> str:
     return "/".join(parts)
 
 
-def _inside(archive: str, member: str, target: str) -> str:
-    """Resolve a link `target` relative to `member`'s directory, inside the root."""
+def _inside(archive: str, member: str, target: str, base: str | None = None) -> str:
+    """Resolve a link `target` relative to `base` (default: `member`'s directory), inside the root."""
     if target.startswith("/"):
         raise ArchiveError(archive, member, f"link points outside the archive ({target})")
-    joined = posixpath.normpath(posixpath.join(posixpath.dirname(member), target))
+    base = posixpath.dirname(member) if base is None else base
+    joined = posixpath.normpath(posixpath.join(base, target))
     if joined == ".." or joined.startswith("../") or joined.startswith("/"):
         raise ArchiveError(archive, member, f"link points outside the archive ({target})")
     return joined
@@ -146,7 +147,7 @@ class Archive:
                         continue
                     if m.issym() or m.islnk():
                         # symlink targets are relative to the link; hardlinks to the root
-                        target = _inside(self.name, name if m.issym() else "x", m.linkname)
+                        target = _inside(self.name, name, m.linkname, None if m.issym() else "")
                         links.append((name, target))
                         continue
                     if not m.isreg():

@@ -32,7 +32,7 @@ class StudyContext:
 
     manifest: the validated Manifest; runs: run records as in runs.yaml (in manifest order);
     series: run id -> columnar series; files: archive member -> Parsed for `files:` rules;
-    inputs: published-tables input name -> its text; problems: warnings so far (append to add).
+    inputs: published-tables input name -> its text (`published(name)` parses it); problems: warnings so far (append to add).
     """
 
     manifest: Manifest
@@ -41,6 +41,10 @@ class StudyContext:
     files: dict[str, Parsed] = field(default_factory=dict)
     inputs: dict[str, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+
+    def published(self, name: str, fmt: str = "auto") -> Parsed:
+        """A published-tables input parsed (format detected unless given), e.g. its `tables`."""
+        return parse_bytes(self.inputs[name].encode("utf-8"), name, fmt)
 
     def run(self, **labels) -> dict | None:
         """The one run whose labels include all of `labels` (values compared as strings)."""

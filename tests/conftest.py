@@ -1,2 +1,22 @@
-"""Shared fixtures. `built_site`: one production-like site build per session (tests/sitebuild.py)."""
+"""Shared fixtures. `built_site`: one production-like site build per session (tests/sitebuild.py);
+`cloud_ingest`: the myrocks-cloud-cost study ingested once from the real archive."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
 from sitebuild import built_site  # noqa: F401
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+
+
+@pytest.fixture(scope="session")
+def cloud_ingest(tmp_path_factory):
+    """The myrocks-cloud-cost study ingested once from the real archive, read in place:
+    {"data": <data dir>, "result": ingest() result}."""
+    from ingest.study import ingest
+    data = tmp_path_factory.mktemp("cloud") / "data"
+    result = ingest(ROOT / "content/posts/myrocks-cloud-cost/manifest.yaml", SHARED / "archives",
+                    SHARED / "studies", data)
+    return {"data": data, "result": result}

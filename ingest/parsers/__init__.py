@@ -33,8 +33,8 @@ def detect(head: str, file: str = "<input>") -> tuple[Parser, str]:
 __all__ = ["REGISTRY", "register", "by_name", "detect", "Parsed", "ParseError", "Parser", "Session", "Table"]
 
 # Format modules register themselves on import (order = detection order).
-from . import sysbench_csv  # noqa: E402,F401  (ingest: F2, before F1: its lines are plainer)
 from . import sysbench1  # noqa: E402,F401  (ingest: F1 + F3)
+from . import sysbench_csv  # noqa: E402,F401  (ingest: F2 + F3)
 from . import linkbench_summary  # noqa: E402,F401  (formats: F6 wrapper summaries, db size)
 from . import linkbenchx  # noqa: E402,F401  (formats: F7, before F6: its load logs look alike)
 from . import linkbench  # noqa: E402,F401  (formats: F6)

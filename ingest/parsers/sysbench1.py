@@ -51,8 +51,10 @@ class Sysbench1(Parser):
         for line in head.splitlines():
             if LOOKS_LIKE_INTERVAL.match(line):
                 return "sysbench 1.x interval line `[ Ns ] thds:`"
-        if re.search(r"^sysbench 1\.\d", head, re.M) and "SQL statistics:" in head:
-            return "sysbench 1.x banner and `SQL statistics:` summary"
+        # summary-only (no --report-interval; with it, lines would be ours or CSV reports)
+        if (re.search(r"^sysbench 1\.\d", head, re.M) and "Report intermediate results" not in head
+                and re.search(r"^(SQL statistics|CPU speed):$", head, re.M)):
+            return "sysbench 1.x banner and final summary, no interval reports"
         return None
 
     # Subclasses (the CSV report) change only how an interval line is read.

@@ -9,10 +9,6 @@ jitter          spread of per-second tps per run; runs: every run incl. extras
 """
 from __future__ import annotations
 
-from html.parser import HTMLParser
-
-import markdown
-
 from ..tables import col, jitter_table, runs_table
 
 TIERS = ["5000", "10000", "15000", "20000", "30000", "10000gp2"]
@@ -71,54 +67,18 @@ def _ratio(ctx, cells) -> dict:
 
 
 # -- published tables ------------------------------------------------------------------------
-class _Tables(HTMLParser):
-    """Collects the tables of python-markdown HTML, each under its preceding `<h2>` text."""
-
-    def __init__(self):
-        super().__init__()
-        self.tables, self.heading, self.cell, self.row = {}, "", None, None
-        self.in_h2 = False
-
-    def handle_starttag(self, tag, attrs):
-        if tag == "h2":
-            self.in_h2, self.heading = True, ""
-        elif tag == "table":
-            self.tables[self.heading] = []
-        elif tag == "tr":
-            self.row = []
-        elif tag in ("td", "th"):
-            self.cell = ""
-
-    def handle_endtag(self, tag):
-        if tag == "h2":
-            self.in_h2 = False
-        elif tag in ("td", "th"):
-            self.row.append(self.cell.strip())
-            self.cell = None
-        elif tag == "tr":
-            self.tables[self.heading].append(self.row)
-
-    def handle_data(self, data):
-        if self.in_h2:
-            self.heading += data
-        elif self.cell is not None:
-            self.cell += data
-
-
-def published_table(ctx, name: str, heading: str) -> list[dict]:
-    """Rows (dicts by header) of the Markdown table under `## heading`; empty/N/A cells -> None."""
-    p = _Tables()
-    p.feed(markdown.markdown(ctx.inputs[name], extensions=["tables"]))
-    if heading not in p.tables:
-        raise ValueError(f"{name}:0: no table under `## {heading}` (found: {sorted(p.tables)})")
-    header, *body = p.tables[heading]
-    return [{h: (None if v in ("", "N/A", "NA") else v) for h, v in zip(header, r)} for r in body]
+def published_table(ctx, heading: str) -> list[dict]:
+    """Rows of the Markdown table under `## heading` in published-tables.md (F13 parser)."""
+    tables = {t.name: t for t in ctx.published("published-tables.md", "markdown-tables").tables}
+    if heading not in tables:
+        raise ValueError(f"published-tables.md:0: no table under `## {heading}` (found: {sorted(tables)})")
+    return tables[heading].rows
 
 
 def _cost_rows(ctx) -> dict[str, dict]:
     out = {}
-    for r in published_table(ctx, "published-tables.md", "Cost per year"):
-        out[r["resource"]] = {COST_KEYS[k]: (v if k == "resource" or v is None else int(v)) for k, v in r.items()}
+    for r in published_table(ctx, "Cost per year"):
+        out[r["resource"]] = {COST_KEYS[k]: v for k, v in r.items()}
     return out
 
 
@@ -149,7 +109,7 @@ def _per_dollar(ctx, cells, cost) -> dict:
 
 
 def _storage(ctx) -> dict:
-    rows = [{"engine": r["engine"], "size_gb": int(r["size GB"]) if r["size GB"] else None}
-            for r in published_table(ctx, "published-tables.md", "Storage used by the dataset")]
+    rows = [{"engine": r["engine"], "size_gb": r["size GB"]}
+            for r in published_table(ctx, "Storage used by the dataset")]
     return ctx.table("storage", "Storage used by the dataset (as published)",
                      [col("engine", "Engine", "label"), col("size_gb", "Size GB", "number", 0)], rows)
