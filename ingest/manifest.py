@@ -192,6 +192,7 @@ def load(path: str | Path) -> Manifest:
     study = v.get("study", str, required=True)
     if not SLUG.match(study):
         v.fail("study", f"study {study!r} must be a slug (a-z, 0-9, '-', '.', '_')")
+    title = v.get("title", str, required=True)
     inputs = _inputs(path, v)
     # A study of published figures or summary files has no runs: no window, interval or labels.
     has_runs = "runs" in doc
@@ -233,7 +234,7 @@ def load(path: str | Path) -> Manifest:
     if views is not None and not re.match(r"^[a-z_][a-z0-9_]*$", views):
         v.fail("views", f"views: {views!r} must be a Python module name under ingest/studies/")
     return Manifest(
-        path=path, study=study, title=v.get("title", str, required=True), inputs=inputs,
+        path=path, study=study, title=title, inputs=inputs,
         interval_s=interval, metric=v.get("metric", str, default="tps"),
         window={"start": start, "end": end} if window is not None else None, base=base, labels=list(labels), label_types=label_types,
         display={k: dict(x) for k, x in display.items()}, markers=markers, runs=runs, files=files,

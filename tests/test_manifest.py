@@ -1,0 +1,168 @@
+"""Manifests (safe YAML, validation with file:line) and the ingest of a small study built here."""
+from __future__ import annotations
+
+import io
+import re
+import tarfile
+
+import pytest
+
+from golden import FIXTURES
+from ingest import study as study_mod
+from ingest.archive import ArchiveError, sha256_file
+from ingest.manifest import InputError, load
+from ingest.study import ingest
+
+LOGS = {"a-8.log": "oltp-lua.log", "b-16.log": "c-reporter-p99.log", "multi.log": "tpcc-sessions.log"}
+
+
+def _archive(path, extra=()):
+    with tarfile.open(path, "w:gz") as tf:
+        for name, fixture in LOGS.items():
+            data = (FIXTURES / "sysbench1" / fixture).read_bytes()
+            info = tarfile.TarInfo(f"mini/{name}")
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+        for info in extra:
+            tf.addfile(info)
+    return path
+
+
+RUNS = """\
+  - regex: '(?P<name>[a-z])-(?P<threads>\\d+)\\.log'
+  - glob: 'multi.log'
+    labels: {name: m}
+    published: false
+"""
+
+
+def make_study(tmp_path, runs=RUNS, extra="", archive_members=()):
+    (tmp_path / "archives").mkdir(exist_ok=True)
+    arc = _archive(tmp_path / "archives" / "mini.tar.gz", archive_members)
+    man = tmp_path / "content" / "mini" / "manifest.yaml"
+    man.parent.mkdir(parents=True, exist_ok=True)
+    man.write_text(f"""\
+study: mini
+title: A small study
+inputs:
+  - name: mini.tar.gz
+    kind: archive
+    sha256: {sha256_file(arc)}
+    origin: https://example.org/mini
+interval_s: 1
+window: {{start: 1, end: 4}}
+labels: [name, threads]
+label_types: {{threads: int}}
+{extra}runs:
+{runs}""")
+    return man
+
+
+def run(tmp_path, man):
+    return ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
+
+
+def test_small_study_end_to_end(tmp_path):
+    res = run(tmp_path, make_study(tmp_path))
+    assert res["runs"] == 3
+    assert res["written"] == ["runs.yaml", "series/a-8.yaml", "series/b-16.yaml", "series/m-4.yaml", "study.yaml"]
+    assert any(p.startswith("mini.tar.gz/multi.log:35: session 2 ") for p in res["problems"])
+
+
+@pytest.mark.parametrize("snippet, line, reason", [
+    ("x: !!python/object/apply:os.system [echo]\n", 12, "YAML tags are not allowed"),
+    ("x: !custom 1\n", 12, "YAML tags are not allowed (!custom)"),
+    ("x: &a 1\n", 12, "YAML anchors are not allowed (&a)"),
+    ("markers: [{t: 1, label: x}]\nx: *a\n", 13, "YAML aliases are not allowed (*a)"),
+])
+def test_yaml_tags_anchors_aliases_are_rejected(tmp_path, snippet, line, reason):
+    man = make_study(tmp_path, extra=snippet)
+    with pytest.raises(InputError) as e:
+        load(man)
+    assert str(e.value).startswith(f"{man}:{line}: {reason}")
+
+
+@pytest.mark.parametrize("extra, line, reason", [
+    ("interval_s: 2\n", 12, "duplicate key 'interval_s'"),
+    ("colour: red\n", 12, "manifest: unknown field `colour`"),
+    ("base: {engine: x}\n", 12, "base: 'engine' is not one of labels (name, threads)"),
+    ("markers: [{t: one, label: x}]\n", 12, "markers[0]: `t` must be int or float, not str"),
+])
+def test_invalid_fields_name_their_line(tmp_path, extra, line, reason):
+    man = make_study(tmp_path, extra=extra)
+    with pytest.raises(InputError, match="^" + re.escape(f"{man}:{line}: {reason}")):
+        load(man)
+
+
+def test_missing_field_and_bad_rule(tmp_path):
+    man = make_study(tmp_path, runs="  - regex: 'a-8.log'\n    glob: x\n")
+    with pytest.raises(InputError, match=rf"^{man}:13: runs\[0\]: give exactly one of `glob` or `regex`$"):
+        load(man)
+    man = make_study(tmp_path)
+    man.write_text(man.read_text().replace("title: A small study\n", ""))
+    with pytest.raises(InputError, match=rf"^{man}:1: manifest: missing field `title`$"):
+        load(man)
+
+
+def test_duplicate_run_labels_are_an_error(tmp_path):
+    man = make_study(tmp_path, runs="  - regex: '(?P<name>[a-z])-\\d+\\.log'\n    labels: {name: same, threads: 1}\n"
+                                    "  - glob: multi.log\n")
+    with pytest.raises(InputError, match=rf"^{man}:13: duplicate run (id 'same-1'|labels)"):
+        run(tmp_path, man)
+
+
+def test_duplicate_run_ids_are_an_error(tmp_path):
+    man = make_study(tmp_path, runs="  - regex: '(?P<name>[a-z])-(?P<threads>\\d+)\\.log'\n    id: same\n"
+                                    "  - glob: multi.log\n")
+    with pytest.raises(InputError, match=rf"^{man}:13: duplicate run id 'same' \(b-16.log; also from the rule at line 13\)"):
+        run(tmp_path, man)
+
+
+def test_rule_matching_nothing_is_an_error(tmp_path):
+    man = make_study(tmp_path, runs=RUNS + "  - glob: 'nothing*.log'\n")
+    with pytest.raises(InputError, match=rf"^{man}:17: rule `nothing\*.log` matches no file of mini.tar.gz$"):
+        run(tmp_path, man)
+
+
+def test_sha256_mismatch_and_missing_input(tmp_path):
+    man = make_study(tmp_path)
+    good = sha256_file(tmp_path / "archives" / "mini.tar.gz")
+    man.write_text(man.read_text().replace(good, "f" * 64))
+    with pytest.raises(InputError, match=rf"^{man}:4: sha256 mismatch for mini.tar.gz: manifest says f{{64}}, file has {good}$"):
+        run(tmp_path, man)
+    (tmp_path / "archives" / "mini.tar.gz").unlink()
+    with pytest.raises(InputError, match=rf"^{man}:4: input mini.tar.gz not found at "):
+        run(tmp_path, man)
+
+
+def test_hostile_archive_leaves_data_untouched(tmp_path):
+    man = make_study(tmp_path)
+    run(tmp_path, man)
+    before = {p: p.read_bytes() for p in (tmp_path / "data").rglob("*") if p.is_file()}
+    evil = tarfile.TarInfo("../evil")
+    man = make_study(tmp_path, archive_members=[evil])     # same manifest, sha256 of the new archive
+    with pytest.raises(ArchiveError, match=r"^mini\.tar\.gz: \.\./evil: member name escapes the archive"):
+        run(tmp_path, man)
+    assert {p: p.read_bytes() for p in (tmp_path / "data").rglob("*") if p.is_file()} == before
+    assert not (tmp_path / "evil").exists() and not (tmp_path / "archives" / "evil").exists()
+
+
+def test_failing_replace_during_ingest_keeps_old_data(tmp_path, monkeypatch):
+    man = make_study(tmp_path)
+    run(tmp_path, man)
+    before = {p: p.read_bytes() for p in (tmp_path / "data").rglob("*") if p.is_file()}
+    man.write_text(man.read_text().replace("window: {start: 1, end: 4}", "window: {start: 2, end: 4}"))
+
+    def boom(src, dst):
+        raise OSError(5, "Input/output error")
+    monkeypatch.setattr(study_mod.write_study.__globals__["os"], "replace", boom)
+    with pytest.raises(OSError):
+        run(tmp_path, man)
+    assert {p: p.read_bytes() for p in (tmp_path / "data").rglob("*") if p.is_file()} == before
+    assert sorted(p.name for p in (tmp_path / "data").iterdir()) == ["mini"]
+
+
+def test_session_pick(tmp_path):
+    man = make_study(tmp_path, runs="  - glob: '*.log'\n    session: 2\n")
+    with pytest.raises(InputError, match=r"^mini.tar.gz/a-8.log:0: session 2 \(picked by the manifest\) is not a complete session$"):
+        run(tmp_path, man)
