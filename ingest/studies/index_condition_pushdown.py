@@ -64,14 +64,14 @@ def status_counters(parsed) -> tuple[dict, dict]:
         units = {t.units.get(f"{i}/{s}") for s in servers if r[s] is not None}
         unit = units.pop() if len(units) == 1 else None
         scaled = {s: (r[s] if unit else in_base_unit(r[s], t.units.get(f"{i}/{s}"))) for s in servers}
-        row = {"counter": r["counter"], "unit": unit}
+        row = {"counter": r["counter"], "unit": unit or "count"}
         row.update({key[s]: r[s] if unit else scaled[s] for s in servers})
         for s in others:
             row[f"{key[s]}_ratio"] = ratio(scaled[s], scaled[BASE_SERVER], 3)
         rows.append(row)
         if any(row[f"{key[s]}_ratio"] is not None and abs(row[f"{key[s]}_ratio"] - 1) > CHANGED for s in others):
             long_rows += [{"counter": r["counter"], "server": s, "ratio": row[f"{key[s]}_ratio"]} for s in others]
-    columns = [col("counter", "Counter", "label"), col("unit", "Unit", "text")]
+    columns = [col("counter", "Counter", "label"), col("unit", "Unit (as published)", "text")]
     columns += [col(key[s], s, "number", None) for s in servers]
     columns += [col(f"{key[s]}_ratio", f"{s} / {BASE_SERVER}", "ratio", 3) for s in others]
     counters = table("status-counters", f"{t.name} (N/A: the counter does not exist in that server)", columns, rows)
