@@ -4,7 +4,8 @@ For every post listed in SITE_DIR/previews.json (written by layouts/home.preview
 reads the post's built page, takes its first Vega-Lite chart spec (a
 `<script type="application/json">` holding a spec) and the data that spec points at (inline
 values, named datasets or a CSV/JSON file of the site), and draws a small, text-free picture
-of it: lines for a quantitative x, bars for categories. It writes two files beside the page:
+of it: lines for a quantitative x, bars for categories. A post without a chart gets bars of
+its first downloadable table (CSV). It writes two files beside the page:
 
 - `preview.svg` (320x168): the home page / term page thumbnail;
 - `preview.png` (1200x630): the Open Graph / Twitter card image.
@@ -47,17 +48,22 @@ class Figure:
 
 
 class _ScriptGrabber(HTMLParser):
-    """Collects the text of every `<script type="application/json">` element, in order."""
+    """Collects the text of every `<script type="application/json">` element and the target of
+    every CSV download link, in page order."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.blocks: list[str] = []
+        self.csv_links: list[str] = []
         self._inside = False
 
     def handle_starttag(self, tag, attrs):
-        if tag == "script" and dict(attrs).get("type", "").lower() == "application/json":
+        attrs = dict(attrs)
+        if tag == "script" and (attrs.get("type") or "").lower() == "application/json":
             self._inside = True
             self.blocks.append("")
+        elif tag == "a" and (attrs.get("href") or "").lower().endswith(".csv"):
+            self.csv_links.append(attrs["href"])
 
     def handle_endtag(self, tag):
         if tag == "script":
@@ -174,6 +180,25 @@ def figure_of(spec: dict, page_path: str, site: Path) -> Figure:
         return _bars(rows, x, y, colour)
     if xs_numeric:
         return _bars(rows, y, x, colour)
+    return Figure()
+
+
+def first_table_figure(html: str, page_path: str, site: Path) -> Figure:
+    """Fallback for a post without a chart: bars of its first downloadable table (CSV), the
+    first text column as categories, a later one that repeats (if any) as colours, the first number as value."""
+    grabber = _ScriptGrabber()
+    grabber.feed(html)
+    for link in grabber.csv_links[:1]:
+        target = _site_file(link, page_path, site)
+        rows = list(csv.DictReader(io.StringIO(target.read_text(encoding="utf-8")))) if target else []
+        if not rows:
+            continue
+        text = [k for k in rows[0] if not any(_number(r[k]) is not None for r in rows)]
+        numbers = [k for k in rows[0] if all(_number(r[k]) is not None or r[k] == "" for r in rows)
+                   and any(_number(r[k]) is not None for r in rows)]
+        if text and numbers:
+            groups = [k for k in text[1:] if len({r[k] for r in rows}) < len(rows)]
+            return _bars(rows, text[0], numbers[0], groups[0] if groups else None)
     return Figure()
 
 
@@ -338,8 +363,11 @@ def write_previews(site: Path) -> list[str]:
         page = page_dir / "index.html"
         if not page.is_file():
             raise SystemExit(f"{page}: missing, listed in {manifest}")
-        spec = first_chart_spec(page.read_text(encoding="utf-8"))
+        html = page.read_text(encoding="utf-8")
+        spec = first_chart_spec(html)
         fig = figure_of(spec, post["dir"], site) if spec else Figure()
+        if fig.empty:
+            fig = first_table_figure(html, post["dir"], site)
         _write(page_dir / "preview.svg", to_svg(fig, THUMBNAIL).encode())
         _write(page_dir / "preview.png", to_png(fig, CARD))
         done.append(post["dir"])

@@ -54,7 +54,7 @@ class _Collector(HTMLParser):
     def handle_starttag(self, tag, attrs):
         element = Element(tag, {k: (v or "") for k, v in attrs})
         self.page.elements.append(element)
-        if tag in ("script", "a", "h1", "h2", "time", "title", "dt", "li", "p"):
+        if tag in ("script", "a", "h1", "h2", "time", "title", "dt", "li", "p", "caption", "th", "td"):
             self.open.append(element)
 
     def handle_endtag(self, tag):

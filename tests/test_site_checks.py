@@ -60,7 +60,8 @@ def test_hostile_labels_show_as_text_and_never_run(built_site):
                 assert "</script" not in script.text.lower()
     hostile = built_site.page("posts/hostile-study/index.html")
     text = parse(site / "posts/hostile-study/index.html")
-    visible = " ".join(e.text for e in text.elements if e.tag in ("h1", "a", "title"))
-    for label in HOSTILE[:2]:
-        assert label in visible, label  # shown as the text it is
+    visible = " ".join(e.text for e in text.elements if e.tag in ("h1", "a", "title", "caption", "th", "td"))
+    for label in HOSTILE:
+        assert label in visible, label  # shown as the text it is (title, terms, table)
+    assert [c.text for c in text.find("caption")][:1] == [HOSTILE[1]]  # table title from data/
     assert "<img src=x" not in hostile and "<script>alert" not in hostile

@@ -7,6 +7,7 @@
   const ui = new window.PagefindUI({
     element: mount,
     bundlePath: mount.dataset.bundle,
+    baseUrl: mount.dataset.base, // result links under a project page's path
     showSubResults: true,
     showImages: false,
     resetStyles: false,

@@ -1,0 +1,108 @@
+"""Issue #6 "done when": the home, a term page, a feed and the search work from a local static
+server as a reader uses them (headless Debian Chromium), under the project page's path and the
+site's CSP; and a post prints without the screen-only controls."""
+from __future__ import annotations
+
+import functools
+import threading
+import xml.etree.ElementTree as ET
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def server(built_site):
+    """A plain static file server over the web root (the site sits at /benchlog/)."""
+    handler = functools.partial(_QuietHandler, directory=str(built_site.www))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}{built_site.base_path}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A page that records console errors and failed requests (a CSP block is both)."""
+    pg = browser.new_page(viewport={"width": 1280, "height": 900})
+    pg.problems = []
+    pg.on("console", lambda m: m.type == "error" and pg.problems.append(m.text))
+    pg.on("pageerror", lambda e: pg.problems.append(str(e)))
+    pg.on("requestfailed", lambda r: pg.problems.append(f"failed {r.url}"))
+    yield pg
+    pg.close()
+
+
+def test_reader_goes_from_home_to_a_term_page_and_its_feed(page, server):
+    page.goto(server)
+    cards = page.locator("li.card")
+    assert cards.count() >= 2
+    first_preview = page.locator("img.card-preview").first
+    assert first_preview.evaluate("img => img.complete && img.naturalWidth") == 320
+    page.locator("li.card a[data-pagefind-filter], li.card .terms a").first.click()
+    page.wait_for_load_state()
+    assert page.url.startswith(server) and page.locator("h1").inner_text()
+    feed_link = page.get_by_role("link", name="RSS feed of this")
+    response = page.request.get(feed_link.evaluate("a => a.href"))
+    assert response.ok
+    items = list(ET.fromstring(response.body()).iter("item"))
+    assert len(items) == page.locator("li.card").count() >= 1
+    assert not page.problems, page.problems
+
+
+def test_reader_searches_from_the_header_form(page, server):
+    page.goto(server)
+    page.get_by_role("searchbox", name="Search the studies").fill("quokkaesque")
+    page.get_by_role("button", name="Search").first.click()
+    result = page.locator(".pagefind-ui__result-link").first
+    result.wait_for(timeout=15000)
+    assert result.inner_text() == "Fixture study of InnoDB page sizes"
+    assert result.get_attribute("href") == "/benchlog/posts/fixture-study/"
+    result.click()
+    page.wait_for_load_state()
+    assert page.url == server + "posts/fixture-study/"
+    assert not page.problems, page.problems
+
+
+def test_search_shows_hostile_labels_as_text(page, server):
+    """Pagefind's UI puts filter names and excerpts into the page as HTML: the hostile labels
+    must arrive there as text, with no element or handler made of them (and no CSP report)."""
+    page.goto(server + "search/?q=onerror")
+    page.locator(".pagefind-ui__result-link").first.wait_for(timeout=15000)
+    page.locator(".pagefind-ui__filter-label").first.wait_for(state="attached")
+    made = page.evaluate("""() => [...document.querySelectorAll('#search *')]
+        .filter(e => e.tagName === 'IMG' || e.tagName === 'SCRIPT'
+                     || [...e.attributes].some(a => a.name.startsWith('on')))
+        .map(e => e.outerHTML)""")
+    assert made == []
+    assert "img src=x onerror=alert(1)" in page.locator(".pagefind-ui__filter-panel").text_content()
+    assert not page.problems, page.problems
+
+
+def test_a_post_prints_without_screen_controls(page, server):
+    page.goto(server + "posts/hostile-study/")
+    page.emulate_media(media="print")
+    assert page.locator(".site-nav").is_hidden()
+    assert page.locator(".related").is_hidden()
+    assert page.locator("article h1").is_visible()
+    pdf = page.pdf(format="A4")
+    assert pdf.startswith(b"%PDF") and len(pdf) > 1000
