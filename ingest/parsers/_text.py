@@ -34,11 +34,6 @@ class Lines:
     def __len__(self) -> int:
         return len(self.lines)
 
-    @property
-    def truncated(self) -> bool:
-        """True when the file ends mid-line."""
-        return bool(self.problems) and "incomplete last line" in self.problems[0]
-
     def problem(self, line: int, reason: str) -> None:
         self.problems.append(f"{self.file}:{line}: {reason}")
 

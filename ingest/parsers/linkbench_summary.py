@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 
 from . import register
+from ._linkbench import FINAL_COLUMNS, LOAD_DONE, LOG, OP_FINAL, REQUEST_DONE, op_latency_row
 from ._text import Lines, number
 from .base import Parsed, Parser, Session, Table
-from ._linkbench import FINAL_COLUMNS, LOAD_DONE, LOG, OP_FINAL, REQUEST_DONE, op_latency_row
 
 TAB_HEADER = re.compile(r"^samp\t\S+")
 WHEN = re.compile(r"^(before|after) (/\S*)$")

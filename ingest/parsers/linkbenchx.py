@@ -12,9 +12,9 @@ import re
 from datetime import timedelta
 
 from . import register
+from ._linkbench import LOG, REQUEST_DONE
 from ._text import Lines, columnar, log_time, number
 from .base import Parsed, Parser, Session, Table
-from ._linkbench import LOG, REQUEST_DONE
 
 EVENTS = re.compile(r"^Events: (\d+), concurrency \(min-max\): (\d+)-(\d+), throughput: ([\d.]+) ops/sec\s*$")
 TYPE = re.compile(r"^Type: (\w+), count: (\d+), conc: (\d+), qsize: (\d+), Time\(us\) max: (\d+), 95th: (\d+), 99th: (\d+)\s*$")
