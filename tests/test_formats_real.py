@@ -153,3 +153,17 @@ def test_hw_efficiency_agrees_with_the_wrappers_own(parse):
     assert eff["cs_per_op"] == pytest.approx(vm["cs/q"], rel=0.02)
     assert eff["kb_written_per_op"] == pytest.approx(io["wkb/q"], rel=0.02)
     assert eff["cpu_s_per_op"] == pytest.approx(vm["cpu/q"] * eff["cores"] / 100, rel=0.02)
+
+
+@pytest.mark.parametrize("name", ["l.o.in", "r.o.in.L24.P1", "r.r.in.L7.P1", "r.vm.in.L1.P1", "r.io.in.L1.P1"])
+def test_real_file_cut_short(files, parse, name):
+    """Real files cut at a few places (mid-line and at a line end): complete records only."""
+    from test_truncation import check_cut
+
+    text, full = files[name], parse(name)
+    parser = detect(text[:65536], name)[0]
+    for fraction in (0.13, 0.5, 0.87):
+        at = int(len(text) * fraction)
+        line_end = text.index("\n", at) + 1
+        for prefix in (text[:at], text[:line_end]):
+            check_cut(parser, prefix, name, full, f"{name} cut after {len(prefix)} chars")
