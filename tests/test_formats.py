@@ -113,3 +113,13 @@ def test_every_registered_format_is_documented():
     doc = (FIXTURES.parent.parent / "docs" / "formats.md").read_text()
     for parser in REGISTRY:
         assert f"`{parser.name}`" in doc, f"docs/formats.md does not describe `{parser.name}`"
+
+
+def test_linkbench_without_requester_lines_uses_requests_finished():
+    text = (FIXTURES / "linkbench" / "request.log").read_text()
+    kept = "".join(line for line in text.splitlines(keepends=True)
+                   if not re.search(r"Requester #\d+ \d+/\d+ requests done", line))
+    s = by_name("linkbench").parse(kept, "request.log").sessions[0]
+    # one `100000/2000000 requests finished ... 20.2/40 secs elapsed` line: 100000 requests in 20.2 s
+    assert s.meta["source"] == "requests finished"
+    assert s.series == {"t": [20.2], "requests/s": [round(100000 / 20.2, 3)]}

@@ -76,7 +76,7 @@ class LinkbenchParser(Parser):
         request: _Phase | None = None
         rounds: dict[int, list[tuple[datetime, int]]] = {}  # requester -> its (time, count) reports
         base: dict[int, datetime] = {}  # requester -> start of its measured run
-        finished: list[tuple[float, int]] = []
+        finished: list[tuple[datetime, float, int]] = []  # (time, seconds elapsed, requests)
         op_intervals: list[dict] = []
         op_final: list[dict] = []
         current = None
@@ -118,7 +118,7 @@ class LinkbenchParser(Parser):
                 rounds.setdefault(int(p[1]), []).append((when, int(p[2])))
             elif p := FINISHED.match(msg):
                 request = current = request or _Phase("request", no)
-                finished.append((float(p[3]), int(p[1])))
+                finished.append((when, float(p[3]), int(p[1])))
             elif p := REQUEST_DONE.match(msg):
                 request = request or _Phase("request", no)
                 request.summary = {"requests/s": int(p[3]), "requests": int(p[1]), "time_s": int(p[2])}
@@ -165,7 +165,8 @@ class LinkbenchParser(Parser):
                 phase.points.append((phase.since_start(when), sum(rounds[r][k][1] for r in reporting)))
         elif finished:
             phase.meta["source"] = "requests finished"
-            phase.points = [(0.0, 0)] + finished
+            phase.start = finished[0][0] - timedelta(seconds=finished[0][1])
+            phase.points = [(0.0, 0)] + [(elapsed, count) for _, elapsed, count in finished]
         phase.extra = [{} for _ in phase.points]
 
     @staticmethod
