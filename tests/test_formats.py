@@ -6,6 +6,7 @@ expected parse beside them (<case>.yaml); see docs/formats.md.
 import re
 
 import pytest
+import yaml
 
 from golden import FIXTURES, check_golden, golden_cases
 from ingest.parsers import REGISTRY, ParseError, by_name, detect
@@ -25,10 +26,13 @@ def test_golden(path):
     check_golden(path)
 
 
-@pytest.mark.parametrize("path", CASES, ids=case_id)
+@pytest.mark.parametrize("path", [p for d in sorted(FIXTURES.iterdir()) if d.is_dir() for p in golden_cases(d.name)],
+                         ids=case_id)
 def test_detect_fixture(path):
+    """Every golden fixture of every format is detected as its format: the registry order holds."""
+    expected = yaml.safe_load(path.with_suffix(".yaml").read_text())["format"]
     parser, reason = detect(path.read_text()[:65536], path.name)
-    assert parser.name == path.parent.name, reason
+    assert parser.name == expected, reason
 
 
 def test_every_format_has_fixtures_and_registration():
