@@ -80,7 +80,20 @@ def _is_scalar(v) -> bool:
     return v is None or isinstance(v, (str, int, float, bool))
 
 
+def _numbers(v: list) -> str | None:
+    """Fast path for a list of plain floats or of ints (series columns); None if not one."""
+    types = set(map(type, v))
+    if types == {float}:
+        text = ", ".join(map(repr, v))
+        return None if ("e" in text or "n" in text) else text   # exponents, nan, inf: slow path
+    if types == {int}:
+        return ", ".join(map(str, v))
+    return None
+
+
 def _flow(v) -> str:
+    if isinstance(v, list) and v and (fast := _numbers(v)) is not None:
+        return "[" + fast + "]"
     if isinstance(v, dict):
         return "{" + ", ".join(f"{_str(str(k))}: {_flow(x)}" for k, x in v.items()) + "}"
     if isinstance(v, list):
@@ -90,7 +103,9 @@ def _flow(v) -> str:
 
 def _flowable(v) -> bool:
     if isinstance(v, list):
-        return all(_is_scalar(x) and not (isinstance(x, str) and len(x) > 60) for x in v)
+        types = set(map(type, v))
+        return types <= {int, float, type(None), bool} or all(
+            _is_scalar(x) and not (isinstance(x, str) and len(x) > 60) for x in v)
     if isinstance(v, dict):
         return all(_is_scalar(x) or (isinstance(x, list) and all(_is_scalar(y) for y in x)) for x in v.values())
     return True

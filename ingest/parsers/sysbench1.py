@@ -57,16 +57,26 @@ class Sysbench1(Parser):
             return "sysbench 1.x banner and final summary, no interval reports"
         return None
 
-    # Subclasses (the CSV report) change only how an interval line is read.
-    def read_interval(self, line: str):
-        """(t, thds, metric_name, rate, qps, lat_ms, err_s, lat_pct) or None."""
-        m = INTERVAL.match(line) if line[:1] == "[" else None
-        if not m:
-            return None
-        t, thds, tps, qps, eps, pct, lat, err, _ = m.groups()
-        if tps is not None:
-            return _num(t), int(thds), "tps", float(tps), float(qps), float(lat), _opt(err), _num(pct)
-        return _num(t), int(thds), "eps", float(eps), None, float(lat), _opt(err), _num(pct)
+    # Subclasses (the CSV report) change only how an interval line is read: `interval_re`
+    # matches one line, `columns` turns the matched groups of a session into its series.
+    interval_re = INTERVAL
+
+    def columns(self, rows: list[tuple], file: str, line: int):
+        """(metric, threads, lat_pct, series) from the groups of a session's interval lines."""
+        t, thds, tps, qps, eps, pct, lat, err, _ = zip(*rows)
+        series = {"t": [int(x) if x.isdigit() else float(x) for x in t]}
+        if None not in tps:
+            metric = "tps"
+            series.update(tps=list(map(float, tps)), qps=list(map(float, qps)))
+        elif None not in eps:
+            metric = "eps"
+            series["eps"] = list(map(float, eps))
+        else:
+            raise ParseError(file, line, "session mixes tps and eps interval lines")
+        series["lat_ms"] = list(map(float, lat))
+        if metric == "tps":
+            series["err_s"] = [None if x is None else float(x) for x in err]
+        return metric, int(thds[0]), _num(pct[0]), series
 
     def is_broken_interval(self, line: str) -> bool:
         return bool(LOOKS_LIKE_INTERVAL.match(line))
@@ -77,8 +87,16 @@ class Sysbench1(Parser):
         cut = 0 if lines[-1] == "" else len(lines)   # a last line without "\n" was cut
         lines.pop()
         builder = _SessionBuilder(self, file, out)
-        for no, line in enumerate(lines, 1):
-            builder.feed(no, line)
+        match, feed = self.interval_re.match, builder.feed
+        for no, line in enumerate(lines, 1):   # the hot loop: keep it to one regex per line
+            m = match(line)
+            if m is None:
+                feed(no, line)
+            elif builder.cur is None or builder.in_summary:
+                builder.start(no, None)        # interval lines without a banner
+                builder.rows.append(m.groups())
+            else:
+                builder.rows.append(m.groups())
         last_incomplete = builder.close(len(lines))
         if cut and not last_incomplete:
             out.problems.append(f"{file}:{cut}: last line has no end of line (file cut short?); ignored")
@@ -89,10 +107,6 @@ class Sysbench1(Parser):
 
 def _num(s: str):
     return int(s) if s.isdigit() else float(s)
-
-
-def _opt(s):
-    return None if s is None else float(s)
 
 
 class _SessionBuilder:
@@ -110,15 +124,12 @@ class _SessionBuilder:
         self.count += 1
         self.cur = Session(line=no, complete=False, meta={"tool": "sysbench", "version": version,
                                                           "session": self.count})
-        self.cols = {"t": [], "tps": [], "qps": [], "lat_ms": [], "err_s": []}
-        self.metric = None
+        self.rows: list[tuple] = []
         self.in_summary = False
         self.summary_done = False
 
     def feed(self, no: int, line: str):
-        if (iv := self.p.read_interval(line)) is not None:
-            self.interval(no, iv)
-            return
+        """A line that is not an interval line."""
         m = BANNER.match(line)
         if m:
             self.start(no, m.group(1))
@@ -140,21 +151,6 @@ class _SessionBuilder:
             self.cur.meta["threads"] = int(m.group(1))
         elif (m := REPORT_EVERY.match(line)):
             self.cur.meta["interval_s"] = int(m.group(1))
-
-    def interval(self, no: int, iv):
-        if self.cur is None or self.in_summary:
-            self.start(no, None)   # interval lines without a banner
-        t, thds, metric, rate, qps, lat, err, pct = iv
-        if self.metric is None:
-            self.metric = metric
-            self.cur.meta.setdefault("threads", thds)
-            self.cur.meta["lat_pct"] = pct
-        c = self.cols
-        c["t"].append(t)
-        c["tps"].append(rate)
-        c["qps"].append(qps)
-        c["lat_ms"].append(lat)
-        c["err_s"].append(err)
 
     def summary_line(self, no: int, line: str):
         s = self.cur.summary
@@ -180,12 +176,13 @@ class _SessionBuilder:
         if cur is None:
             return
         self.cur = None
-        if self.metric == "eps":
-            self.cols = {"t": self.cols["t"], "eps": self.cols["tps"], "lat_ms": self.cols["lat_ms"]}
         has_rate = "tps" in cur.summary or "eps" in cur.summary
         cur.complete = self.summary_done and has_rate
-        cur.series = self.cols if self.cols["t"] else {}
-        cur.metric = (self.metric or ("tps" if "tps" in cur.summary else "eps")) if cur.series or has_rate else None
+        cur.metric = ("tps" if "tps" in cur.summary else "eps") if has_rate else None
+        if self.rows:
+            cur.metric, threads, pct, cur.series = self.p.columns(self.rows, self.file, cur.line)
+            cur.meta.setdefault("threads", threads)
+            cur.meta["lat_pct"] = pct
         if not self.summary_done:
             cur.summary = {}
         what = f"session {self.count} (line {cur.line})"

@@ -28,12 +28,13 @@ class SysbenchCsv(Sysbench1):
             return "lines of 10 comma-separated numbers (sysbench --report_csv)"
         return None
 
-    def read_interval(self, line: str):
-        m = CSV_LINE.match(line)
-        if not m:
-            return None
-        t, thds, tps, qps, _r, _w, _o, lat, err, _reconn = m.groups()
-        return int(float(t)), int(float(thds)), "tps", float(tps), float(qps), float(lat), float(err), 95
+    interval_re = CSV_LINE
+
+    def columns(self, rows: list[tuple], file: str, line: int):
+        t, thds, tps, qps, _r, _w, _o, lat, err, _reconn = zip(*rows)
+        series = {"t": [int(x) if x.isdigit() else float(x) for x in t], "tps": list(map(float, tps)),
+                  "qps": list(map(float, qps)), "lat_ms": list(map(float, lat)), "err_s": list(map(float, err))}
+        return "tps", int(float(thds[0])), 95, series
 
     def parse(self, text: str, file: str):
         out = super().parse(text, file)
