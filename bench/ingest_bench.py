@@ -14,6 +14,8 @@ Each is the median of `--repeat` runs. Results go in docs/performance.md.
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -30,13 +32,22 @@ MANIFEST = ROOT / "content/posts/myrocks-cloud-cost/manifest.yaml"
 BASELINE = """for f in res_*.txt; do grep "thds:" "$f" | awk '{sub(/s/,"",$2); print $2","$7}' > "$f.csv"; done"""
 
 
-def median_time(fn, repeat: int) -> float:
-    times = []
+def _cpu() -> float:
+    """CPU seconds (user + sys) of this process and its finished children."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def median_time(fn, repeat: int) -> tuple[float, float]:
+    """Median (wall seconds, CPU seconds) of `repeat` runs of fn. CPU time is the steadier
+    figure on a shared machine: other processes inflate wall time, not our CPU time."""
+    walls, cpus = [], []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        w0, c0 = time.perf_counter(), _cpu()
         fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        walls.append(time.perf_counter() - w0)
+        cpus.append(_cpu() - c0)
+    return statistics.median(walls), statistics.median(cpus)
 
 
 def main() -> int:
@@ -81,11 +92,12 @@ def main() -> int:
         rows = [("python -m ingest (process)", median_time(cli, args.repeat)),
                 ("ingest() in-process", median_time(in_process, args.repeat)),
                 ("parse only (in memory)", median_time(parse_only, args.repeat))]
-    print(f"archive: {ARCHIVE.name}, {n_logs} logs, median of {args.repeat} runs")
-    print(f"{'what':<32} {'seconds':>8} {'ratio to grep+awk':>18}")
-    print(f"{'grep thds: | awk (baseline)':<32} {base:8.3f} {1.0:18.2f}")
-    for name, t in rows:
-        print(f"{name:<32} {t:8.3f} {t / base:18.2f}")
+    print(f"archive: {ARCHIVE.name}, {n_logs} logs, median of {args.repeat} runs, "
+          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
+    print(f"{'what':<30} {'wall s':>7} {'ratio':>6} {'CPU s':>7} {'ratio':>6}")
+    print(f"{'grep thds: | awk (baseline)':<30} {base[0]:7.3f} {1:6.2f} {base[1]:7.3f} {1:6.2f}")
+    for name, (wall, cpu) in rows:
+        print(f"{name:<30} {wall:7.3f} {wall / base[0]:6.2f} {cpu:7.3f} {cpu / base[1]:6.2f}")
     return 0
 
 

@@ -22,12 +22,16 @@ import tempfile
 from pathlib import Path
 
 PLAIN = re.compile(r"^[A-Za-z_/][A-Za-z0-9_ ./()%+\-]*$")
+# characters YAML allows unescaped in a double-quoted scalar (no controls, no BOM, no C1)
+PRINTABLE = re.compile("[\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]*")
 RESERVED = {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf"}
 
 
 def _str(s: str) -> str:
     if PLAIN.match(s) and not s.endswith(" ") and s.lower() not in RESERVED and ": " not in s and " #" not in s:
         return s
+    if PRINTABLE.fullmatch(s):
+        return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
     out = ['"']
     for ch in s:
         o = ord(ch)

@@ -21,13 +21,15 @@ REPORT_EVERY = re.compile(r"^Report intermediate results every (\d+) second")
 # `[ 12s ] thds: 32 tps: 1.00 qps: 2.00 (r/w/o: 1/1/0) lat (ms,95%): 3.00 err/s 0.00 reconn/s: 0.00`
 # (err/s with or without colon; `eps:` instead of tps/qps for non-SQL tests; 1.1 may add `queue:`)
 INTERVAL = re.compile(
-    r"\[ *(\d+(?:\.\d+)?)s \] thds: (\d+) "
+    r"^\[ *(\d+(?:\.\d+)?)s \] thds: (\d+) "
     r"(?:tps: ([\d.]+) qps: ([\d.]+) \(r/w/o: [\d.]+/[\d.]+/[\d.]+\)|eps: ([\d.]+))"
     r" lat \(ms,([\d.]+)%\): ([\d.]+)"
     r"(?: err/s:? ([\d.]+) reconn/s:? ([\d.]+))?"
-    r"(?: queue length: \d+, concurrency: \d+)? *$"
+    r"(?: queue length: \d+, concurrency: \d+)? *$", re.M
 )
 LOOKS_LIKE_INTERVAL = re.compile(r"^\[ *\d+(?:\.\d+)?s \] thds:")
+# a run of consecutive lines that look like interval lines
+INTERVAL_BLOCK = re.compile(r"(?:^\[ *\d+(?:\.\d+)?s \] thds:[^\n]*\n)+", re.M)
 PER_SEC = re.compile(r"^ +(transactions|queries|ignored errors|reconnects): +(\d+) +\(([\d.]+) per sec\.\)")
 SUMMARY_VALUE = re.compile(r"^ +(total time|time elapsed|total number of events|events/s \(eps\)"
                            r"|min|avg|max|(\d+)th percentile|events per second): +([\d.]+)s?$")
@@ -59,23 +61,25 @@ class Sysbench1(Parser):
 
     # Subclasses (the CSV report) change only how an interval line is read: `interval_re`
     # matches one line, `columns` turns the matched groups of a session into its series.
-    interval_re = INTERVAL
+    interval_re = INTERVAL          # one line (re.M, anchored)
+    block_re = INTERVAL_BLOCK       # consecutive lines that look like interval lines
 
     def columns(self, rows: list[tuple], file: str, line: int):
-        """(metric, threads, lat_pct, series) from the groups of a session's interval lines."""
+        """(metric, threads, lat_pct, series) from the groups of a session's interval lines
+        (groups a line lacks are "")."""
         t, thds, tps, qps, eps, pct, lat, err, _ = zip(*rows)
-        series = {"t": [int(x) if x.isdigit() else float(x) for x in t]}
-        if None not in tps:
+        series = {"t": _times(t)}
+        if "" not in tps:
             metric = "tps"
             series.update(tps=list(map(float, tps)), qps=list(map(float, qps)))
-        elif None not in eps:
+        elif "" not in eps:
             metric = "eps"
             series["eps"] = list(map(float, eps))
         else:
             raise ParseError(file, line, "session mixes tps and eps interval lines")
         series["lat_ms"] = list(map(float, lat))
         if metric == "tps":
-            series["err_s"] = [None if x is None else float(x) for x in err]
+            series["err_s"] = [float(x) if x else None for x in err] if "" in err else list(map(float, err))
         return metric, int(thds[0]), _num(pct[0]), series
 
     def is_broken_interval(self, line: str) -> bool:
@@ -83,26 +87,48 @@ class Sysbench1(Parser):
 
     def parse(self, text: str, file: str) -> Parsed:
         out = Parsed(format=self.name, file=file)
-        lines = text.split("\n")
-        cut = 0 if lines[-1] == "" else len(lines)   # a last line without "\n" was cut
-        lines.pop()
+        end = text.rfind("\n") + 1
+        cut = text.count("\n", 0, end) + 1 if end < len(text) else 0   # a last line without "\n"
+        body = text[:end]
         builder = _SessionBuilder(self, file, out)
-        match, feed = self.interval_re.match, builder.feed
-        for no, line in enumerate(lines, 1):   # the hot loop: keep it to one regex per line
-            m = match(line)
-            if m is None:
-                feed(no, line)
-            elif builder.cur is None or builder.in_summary:
-                builder.start(no, None)        # interval lines without a banner
-                builder.rows.append(m.groups())
+        # Runs of interval lines are read with one findall each (the bulk of a file, in C);
+        # the lines around them, and any run holding an unreadable line, line by line.
+        no, pos = 1, 0
+        for block in self.block_re.finditer(body):
+            self._lines(builder, body[pos:block.start()], no)
+            no += body.count("\n", pos, block.start())
+            chunk = block.group()
+            rows, n = self.interval_re.findall(chunk), chunk.count("\n")
+            if len(rows) == n:
+                builder.add_rows(no, rows)
             else:
-                builder.rows.append(m.groups())
-        last_incomplete = builder.close(len(lines))
+                self._lines(builder, chunk, no)
+            no, pos = no + n, block.end()
+        self._lines(builder, body[pos:], no)
+        last_incomplete = builder.close(body.count("\n"))
         if cut and not last_incomplete:
             out.problems.append(f"{file}:{cut}: last line has no end of line (file cut short?); ignored")
         if not any(s.intervals or s.summary for s in out.sessions):
             raise ParseError(file, 1, f"no sysbench results (no interval line, no summary; {builder.count} session(s))")
         return out
+
+    def _lines(self, builder, piece: str, no: int):
+        """Feed the "\n"-terminated lines of `piece`, the first being line `no`."""
+        match = self.interval_re.match
+        for i, line in enumerate(piece.split("\n")[:-1], no):
+            m = match(line)
+            if m is None:
+                builder.feed(i, line)
+            else:
+                builder.add_rows(i, [m.groups("")])
+
+
+def _times(t: tuple) -> list:
+    """Interval end times as printed: ints, or floats when any has a fraction."""
+    try:
+        return list(map(int, t))
+    except ValueError:
+        return [_num(x) for x in t]
 
 
 def _num(s: str):
@@ -127,6 +153,12 @@ class _SessionBuilder:
         self.rows: list[tuple] = []
         self.in_summary = False
         self.summary_done = False
+
+    def add_rows(self, no: int, rows: list[tuple]):
+        """Interval lines (their regex groups), the first at line `no`."""
+        if self.cur is None or self.in_summary:
+            self.start(no, None)   # interval lines without a banner
+        self.rows.extend(rows)
 
     def feed(self, no: int, line: str):
         """A line that is not an interval line."""

@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 
 from . import register
-from .sysbench1 import Sysbench1
+from .sysbench1 import Sysbench1, _times
 
 NUM = r"(\d+(?:\.\d+)?)"
-CSV_LINE = re.compile(r"^" + ",".join([NUM] * 10) + r"$")
+CSV_LINE = re.compile(r"^" + ",".join([NUM] * 10) + r"$", re.M)
 LOOKS_LIKE_CSV = re.compile(r"^\d+(?:\.\d+)?,")
+CSV_BLOCK = re.compile(r"(?:^\d+(?:\.\d+)?,[^\n]*\n)+", re.M)
 
 
 class SysbenchCsv(Sysbench1):
@@ -29,10 +30,11 @@ class SysbenchCsv(Sysbench1):
         return None
 
     interval_re = CSV_LINE
+    block_re = CSV_BLOCK
 
     def columns(self, rows: list[tuple], file: str, line: int):
         t, thds, tps, qps, _r, _w, _o, lat, err, _reconn = zip(*rows)
-        series = {"t": [int(x) if x.isdigit() else float(x) for x in t], "tps": list(map(float, tps)),
+        series = {"t": _times(t), "tps": list(map(float, tps)),
                   "qps": list(map(float, qps)), "lat_ms": list(map(float, lat)), "err_s": list(map(float, err))}
         return "tps", int(float(thds[0])), 95, series
 
