@@ -92,6 +92,14 @@ beta/alpha at 200 IOPS is {{< value table="avg-tps" col="avg_tps" where="engine=
 {{< table id="avg-tps" >}}
 
 {{< table id="cost" caption="What it costs" >}}
+
+{{< chart kind="bars" id="avg-bars" table="avg-tps" x="iops" y="avg_tps" color="engine" caption="Average TPS" >}}
+
+{{< chart kind="line" id="avg-line" table="avg-tps" x="iops" y="avg_tps" color="engine" >}}
+
+{{< chart kind="ratio" id="avg-ratio" table="avg-tps" row="iops" col="engine" value="avg_tps" noise="runs" >}}
+
+{{< chart kind="timeseries" id="tps-time" show="alpha-100,beta-100" caption="TPS over time" >}}
 """
 
 
@@ -101,7 +109,10 @@ def write_site(dest, post=POST, extra_pages=None):
     for name in ("layouts", "assets", "static"):
         if (ROOT / name).exists():
             shutil.copytree(ROOT / name, dest / name)
-    shutil.copy(ROOT / "config.toml", dest / "config.toml")
+    config = (ROOT / "config.toml").read_text()
+    # node_modules is a symlink into the project: let js.Build read it there
+    config += f'\n[security.node.permissions]\nallowRead = ["{ROOT / "node_modules"}"]\n'
+    (dest / "config.toml").write_text(config)
     shutil.copy(ROOT / "package.json", dest / "package.json")
     os.symlink(ROOT / "node_modules", dest / "node_modules")
     runs, series = runs_and_series()

@@ -1,0 +1,87 @@
+// Chart bundle, loaded only on pages with charts: draws every figure.chart from its JSON spec
+// block (#<id>-spec) by kind, follows the OS colour scheme and the figure width, and marks each
+// figure data-state="rendered" (or "error") for readers of the DOM such as the browser tests.
+import { render, plotWidth, withWidth } from './render.js';
+import { onSchemeChange } from './theme.js';
+import { addExportTools } from './export.js';
+import { getState, setState } from './hash.js';
+import { TimeSeriesChart } from './timeseries.js';
+import { RatioChart } from './ratio.js';
+
+/** bars and line: a Vega-Lite spec made by the Hugo partial; log y can be toggled. */
+class TableChart {
+  constructor(figure, spec) {
+    this.figure = figure;
+    this.spec = spec;
+    this.id = figure.id;
+    this.host = figure.querySelector('.chart-view');
+    this.log = getState(this.id, 'log') === '1';
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.checked = this.log;
+    box.addEventListener('change', () => { this.log = box.checked; setState(this.id, 'log', this.log ? '1' : null); this.draw(); });
+    const label = document.createElement('label');
+    label.className = 'chart-controls';
+    label.append(box, ' log scale');
+    this.canvas = document.createElement('div');
+    this.host.classList.remove('pending');
+    this.host.replaceChildren(label, this.canvas);
+    addExportTools(figure, this.id, () => this.view, () => this.plottedRows());
+  }
+
+  plottedRows() {
+    const rows = this.spec.data.values;
+    return { columns: Object.keys(rows[0] || {}), rows };
+  }
+
+  withLog(spec) {
+    const unit = spec.facet ? spec.spec : spec;
+    const y = { ...unit.encoding.y, scale: this.log ? { type: 'log' } : unit.encoding.y.scale };
+    const patched = { ...unit, encoding: { ...unit.encoding, y } };
+    return spec.facet ? { ...spec, spec: patched } : patched;
+  }
+
+  async draw() {
+    const spec = withWidth(this.withLog(this.spec), plotWidth(this.canvas, this.spec.facet ? 130 : 80));
+    if (this.view) this.view.finalize();
+    this.view = (await render(this.canvas, spec)).view;
+  }
+}
+
+const KINDS = { bars: TableChart, line: TableChart, ratio: RatioChart, timeseries: TimeSeriesChart };
+
+async function start(figure) {
+  try {
+    const spec = JSON.parse(document.getElementById(`${figure.id}-spec`).textContent);
+    const Kind = KINDS[figure.dataset.kind];
+    if (!Kind) throw new Error(`unknown chart kind ${figure.dataset.kind}`);
+    const chart = new Kind(figure, spec);
+    if (chart.draw && !(chart instanceof RatioChart)) await chart.draw();
+    figure.dataset.state = 'rendered';
+    return chart;
+  } catch (err) {
+    figure.dataset.state = 'error';
+    console.error(`chart ${figure.id}:`, err);
+    return null;
+  }
+}
+
+async function main() {
+  const figures = Array.from(document.querySelectorAll('figure.chart[data-kind]'));
+  const charts = (await Promise.all(figures.map(start))).filter((c) => c && c.draw && !(c instanceof RatioChart));
+  document.documentElement.dataset.charts = 'rendered';
+  const redraw = () => charts.forEach((c) => c.draw().catch((err) => console.error(err)));
+  onSchemeChange(redraw);
+  let lastWidth = document.documentElement.clientWidth, timer = 0;
+  window.addEventListener('resize', () => {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(() => {
+      if (Math.abs(document.documentElement.clientWidth - lastWidth) < 16) return;
+      lastWidth = document.documentElement.clientWidth;
+      redraw();
+    }, 200);
+  });
+}
+
+if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', main);
+else main();

@@ -1,0 +1,58 @@
+// Export buttons under a chart: PNG and SVG of a Vega view, CSV of what is plotted.
+
+function download(href, name) {
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+}
+
+/** Quotes a CSV field when needed; null/undefined/NaN become an empty field. */
+function field(v) {
+  if (v === null || v === undefined || (typeof v === 'number' && !Number.isFinite(v))) return '';
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** CSV text from column keys and row objects. */
+export function toCsv(columns, rows) {
+  return [columns.join(','), ...rows.map((r) => columns.map((c) => field(r[c])).join(','))].join('\n') + '\n';
+}
+
+/**
+ * Adds PNG / SVG / CSV buttons to `figure`. `getView()` returns a Vega view (or a promise of
+ * one), `getCsv()` returns {columns, rows} of exactly what is plotted.
+ */
+export function addExportTools(figure, id, getView, getCsv) {
+  const tools = document.createElement('div');
+  tools.className = 'chart-tools';
+  tools.setAttribute('role', 'group');
+  tools.setAttribute('aria-label', 'Export this chart');
+  const add = (label, title, fn) => {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = label;
+    b.title = title;
+    b.addEventListener('click', fn);
+    tools.appendChild(b);
+  };
+  add('PNG', 'Download the chart as PNG', async () => {
+    const view = await getView();
+    download(await view.toImageURL('png', 2), `${id}.png`);
+  });
+  add('SVG', 'Download the chart as SVG', async () => {
+    const view = await getView();
+    download(await view.toImageURL('svg'), `${id}.svg`);
+  });
+  add('CSV (as shown)', 'Download exactly what is plotted as CSV', () => {
+    const { columns, rows } = getCsv();
+    const url = URL.createObjectURL(new Blob([toCsv(columns, rows)], { type: 'text/csv' }));
+    download(url, `${id}-view.csv`);
+    window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+  });
+  const links = figure.querySelector(':scope > .downloads');
+  figure.insertBefore(tools, links);
+  return tools;
+}

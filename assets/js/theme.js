@@ -1,0 +1,32 @@
+// Chart theme from the page's CSS custom properties, so charts follow light/dark mode, and the
+// colour-blind-safe categorical palette (Okabe-Ito, black replaced by grey for dark mode).
+
+export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#999999', '#F0E442'];
+
+function cssVar(name) {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+}
+
+/** Vega-Lite config for the current colour scheme. */
+export function chartConfig() {
+  const fg = cssVar('--fg'), muted = cssVar('--muted'), rule = cssVar('--rule');
+  const font = cssVar('--font') || 'sans-serif';
+  const guide = { labelColor: muted, titleColor: fg, labelFont: font, titleFont: font };
+  return {
+    background: null,
+    font,
+    view: { stroke: null },
+    axis: { ...guide, gridColor: rule, domainColor: rule, tickColor: rule, labelFontSize: 11, titleFontSize: 12, titleFontWeight: 600 },
+    legend: { ...guide, orient: 'top', labelFontSize: 11, titleFontSize: 12 },
+    header: { ...guide, labelFontSize: 12, titleFontSize: 12 },
+    title: { color: fg, font },
+    range: { category: PALETTE },
+    text: { color: fg },
+  };
+}
+
+/** Calls `fn` when the OS colour scheme changes. */
+export function onSchemeChange(fn) {
+  const mq = window.matchMedia('(prefers-color-scheme: dark)');
+  mq.addEventListener('change', fn);
+}

@@ -1,0 +1,310 @@
+// The "timeseries" chart kind (docs/charts.md): runs' per-interval metric over time.
+// Detail view + overview strip with a zoom brush; the detail brush is the steady-state window,
+// whose statistics per visible series are recomputed in the table under the chart. Lines are
+// downsampled (M4 per bucket) to the visible range, so zooming in reaches full resolution.
+// Run data is fetched per run, only when shown. State round-trips through the URL hash.
+import { render, plotWidth } from './render.js';
+import { PALETTE } from './theme.js';
+import { getState, setState } from './hash.js';
+import { smooth, downsample, windowStats, lowerBound } from './series.js';
+import { addExportTools } from './export.js';
+
+const SMOOTHING = [1, 5, 15, 30, 60, 300];
+const STATS = ['mean', 'p1', 'p5', 'p50', 'p95', 'p99', 'cv'];
+const fmt = (v, d = 1) => (v === null || v === undefined || !Number.isFinite(v) ? 'n/a'
+  : v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }));
+const range = (s) => {
+  const m = /^(-?[\d.]+)-(-?[\d.]+)$/.exec(s || '');
+  return m && Number(m[1]) < Number(m[2]) ? [Number(m[1]), Number(m[2])] : null;
+};
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') e.className = v; else if (k === 'text') e.textContent = v; else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+export class TimeSeriesChart {
+  constructor(figure, spec) {
+    this.figure = figure;
+    this.spec = spec;
+    this.id = spec.id;
+    this.runs = new Map(spec.runs.map((r) => [r.id, r]));
+    const listed = (getState(this.id, 'runs') || '').split(',').filter((id) => this.runs.has(id));
+    this.shown = listed.length ? listed : spec.show.slice();
+    this.hidden = new Set((getState(this.id, 'hide') || '').split(',').filter((id) => this.runs.has(id)));
+    this.smoothing = SMOOTHING.includes(Number(getState(this.id, 's'))) ? Number(getState(this.id, 's')) : 1;
+    this.log = getState(this.id, 'log') === null ? !!spec.log : getState(this.id, 'log') === '1';
+    this.defaultWindow = spec.window;
+    this.window = range(getState(this.id, 'w')) || spec.window.slice();
+    this.zoom = range(getState(this.id, 'z'));
+    this.cache = new Map();
+    this.plotted = [];
+    this.view = null;
+    this.build();
+  }
+
+  color(id) { return PALETTE[this.shown.indexOf(id) % PALETTE.length]; }
+  dash(id) { return this.shown.indexOf(id) >= PALETTE.length ? [6, 3] : [1, 0]; }
+  visible() { return this.shown.filter((id) => !this.hidden.has(id) && this.cache.has(id)); }
+
+  /** Creates the controls, legend, chart, readout, statistics and run picker. */
+  build() {
+    const host = this.figure.querySelector('.chart-view');
+    host.classList.remove('pending');
+    host.textContent = '';
+    const smoothSel = el('select', { 'aria-label': 'Smoothing (rolling mean width)' });
+    for (const w of SMOOTHING) smoothSel.append(el('option', { value: String(w), text: w === 1 ? 'none' : `${w} intervals` }));
+    smoothSel.value = String(this.smoothing);
+    smoothSel.addEventListener('change', () => { this.smoothing = Number(smoothSel.value); this.saveState(); this.refresh(); });
+    const logBox = el('input', { type: 'checkbox' });
+    logBox.checked = this.log;
+    logBox.addEventListener('change', () => { this.log = logBox.checked; this.saveState(); this.draw(); });
+    this.winFrom = el('input', { type: 'number', step: String(this.spec.interval), 'aria-label': 'Window start (s)', class: 'num' });
+    this.winTo = el('input', { type: 'number', step: String(this.spec.interval), 'aria-label': 'Window end (s)', class: 'num' });
+    const onWin = () => {
+      const w = [Number(this.winFrom.value), Number(this.winTo.value)];
+      if (w[0] < w[1]) { this.window = w; this.saveState(); this.draw(); }
+    };
+    this.winFrom.addEventListener('change', onWin);
+    this.winTo.addEventListener('change', onWin);
+    const button = (text, fn) => { const b = el('button', { type: 'button', text }); b.addEventListener('click', fn); return b; };
+    const controls = el('div', { class: 'chart-controls', role: 'group', 'aria-label': 'Chart controls' },
+      el('label', {}, 'Smoothing ', smoothSel),
+      el('label', {}, logBox, ' log y'),
+      el('span', { class: 'win-inputs' }, 'Window ', this.winFrom, ' – ', this.winTo, ' s'),
+      button('Zoom to window', () => { this.zoom = this.window.slice(); this.saveState(); this.draw(); }),
+      button('Full run', () => { this.zoom = null; this.saveState(); this.draw(); }));
+    this.legend = el('ul', { class: 'chart-legend', 'aria-label': 'Series (press to hide or show)' });
+    this.canvas = el('div', { class: 'ts-canvas' });
+    this.readout = el('div', { class: 'ts-readout', 'aria-live': 'off' }, 'Hover the chart to read every series at one time; drag in the chart to set the window, in the strip below it to zoom.');
+    this.stats = el('div', { class: 'ts-stats table-wrap' });
+    this.picker = this.buildPicker();
+    host.append(controls, this.legend, this.canvas, this.readout, this.stats, this.picker);
+    addExportTools(this.figure, this.id, () => this.view, () => ({
+      columns: ['run', 't', 'value'], rows: this.plotted,
+    }));
+  }
+
+  buildPicker() {
+    const list = el('ul');
+    this.boxes = new Map();
+    for (const r of this.runs.values()) {
+      const box = el('input', { type: 'checkbox', value: r.id });
+      box.checked = this.shown.includes(r.id);
+      box.addEventListener('change', () => {
+        if (box.checked) this.shown.push(r.id); else this.shown = this.shown.filter((id) => id !== r.id);
+        this.hidden.delete(r.id);
+        this.saveState();
+        this.draw();
+      });
+      this.boxes.set(r.id, box);
+      list.append(el('li', {}, el('label', {}, box, ` ${r.name}${r.published ? '' : ' (extra run)'}`)));
+    }
+    return el('details', { class: 'ts-more' }, el('summary', { text: `All runs (${this.runs.size}): choose what to draw` }), list);
+  }
+
+  saveState() {
+    const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
+    setState(this.id, 'w', same(this.window, this.defaultWindow) ? null : this.window.join('-'));
+    setState(this.id, 'z', this.zoom ? this.zoom.map(Math.round).join('-') : null);
+    setState(this.id, 's', this.smoothing === 1 ? null : this.smoothing);
+    setState(this.id, 'log', this.log === !!this.spec.log ? null : (this.log ? '1' : '0'));
+    setState(this.id, 'hide', Array.from(this.hidden).filter((id) => this.shown.includes(id)).join(','));
+    setState(this.id, 'runs', this.shown.join(',') === this.spec.show.join(',') ? null : this.shown.join(','));
+  }
+
+  /** Fetches the runs shown but not loaded yet. */
+  async load() {
+    await Promise.all(this.shown.filter((id) => !this.cache.has(id)).map(async (id) => {
+      const res = await fetch(this.runs.get(id).url);
+      if (!res.ok) throw new Error(`${res.status} fetching ${res.url}`);
+      const data = await res.json();
+      this.cache.set(id, { t: data.t, raw: data.v, width: 1, v: data.v });
+    }));
+  }
+
+  series(id) {
+    const s = this.cache.get(id);
+    if (s.width !== this.smoothing) { s.v = smooth(s.raw, this.smoothing); s.width = this.smoothing; }
+    return s;
+  }
+
+  extent() {
+    let lo = Infinity, hi = -Infinity;
+    for (const id of this.shown) {
+      const s = this.cache.get(id);
+      if (s && s.t.length) { lo = Math.min(lo, s.t[0] - this.spec.interval); hi = Math.max(hi, s.t[s.t.length - 1]); }
+    }
+    return Number.isFinite(lo) ? [Math.max(0, lo), hi] : [0, 1];
+  }
+
+  /** Rows for the detail, overview and hover-grid datasets for the current state. */
+  datasets(width) {
+    const full = this.extent();
+    const [x0, x1] = this.zoom || full;
+    const detail = [], overview = [];
+    const ok = (v) => v !== null && (!this.log || v > 0);
+    for (const id of this.visible()) {
+      const { t, v } = this.series(id);
+      downsample(t, v, x0, x1, Math.max(50, Math.round(width / 2)), (ti, vi) => { if (ok(vi)) detail.push({ run: id, t: ti, v: vi }); });
+      downsample(t, v, full[0], full[1], Math.max(50, Math.round(width / 3)), (ti, vi) => { if (ok(vi)) overview.push({ run: id, t: ti, v: vi }); });
+    }
+    const step = Math.max(this.spec.interval, (x1 - x0) / Math.max(50, Math.round(width / 3)));
+    const grid = [];
+    for (let x = Math.ceil(x0 / step) * step; x <= x1; x += step) grid.push({ t: x });
+    this.plotted = detail.map((r) => ({ run: r.run, t: r.t, value: r.v }));
+    return { detail, overview, grid };
+  }
+
+  vegaLiteSpec(width, data) {
+    const shown = this.shown;
+    const css = getComputedStyle(document.documentElement);
+    const muted = css.getPropertyValue('--muted').trim(), fg = css.getPropertyValue('--fg').trim();
+    const accent = css.getPropertyValue('--accent').trim(), shade = css.getPropertyValue('--shade').trim();
+    const x = { field: 't', type: 'quantitative', scale: { domain: { param: 'zoom' } }, title: null };
+    const color = { field: 'run', type: 'nominal', legend: null, scale: { domain: shown, range: shown.map((id) => this.color(id)) } };
+    const dash = { field: 'run', type: 'nominal', legend: null, scale: { domain: shown, range: shown.map((id) => this.dash(id)) } };
+    const yTitle = `${this.spec.metric}${this.smoothing > 1 ? ` (rolling mean of ${this.smoothing})` : ''}`;
+    const full = this.extent();
+    const narrow = width < 420;
+    return {
+      $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+      datasets: {
+        detail: data.detail, overview: data.overview, grid: data.grid,
+        warm: [{ a: full[0], b: this.defaultWindow[0] }],
+        markers: this.spec.markers || [],
+      },
+      spacing: 8,
+      vconcat: [{
+        width, height: narrow ? 210 : 280,
+        layer: [
+          { data: { name: 'warm' }, mark: { type: 'rect', color: shade, clip: true }, encoding: { x: { ...x, field: 'a' }, x2: { field: 'b' } } },
+          {
+            data: { name: 'detail' }, mark: { type: 'line', strokeWidth: 1.1, clip: true },
+            encoding: {
+              x, y: { field: 'v', type: 'quantitative', title: yTitle, scale: this.log ? { type: 'log' } : { zero: true } },
+              color, strokeDash: dash, detail: { field: 'run' },
+            },
+            params: [{ name: 'win', value: { x: this.window }, select: { type: 'interval', encodings: ['x'], mark: { fill: accent, fillOpacity: 0.07, stroke: accent, strokeOpacity: 0.6 } } }],
+          },
+          { data: { name: 'markers' }, mark: { type: 'rule', strokeDash: [4, 3], color: muted, clip: true }, encoding: { x } },
+          { data: { name: 'markers' }, mark: { type: 'text', align: 'left', baseline: 'top', dx: 4, dy: 4, color: muted, fontSize: 11, clip: true }, encoding: { x, y: { value: 0 }, text: { field: 'label' } } },
+          {
+            data: { name: 'grid' }, mark: { type: 'rule', color: fg, strokeWidth: 1, clip: true },
+            encoding: { x, opacity: { condition: { param: 'hover', empty: false, value: 0.45 }, value: 0 } },
+            params: [{ name: 'hover', select: { type: 'point', fields: ['t'], nearest: true, on: 'pointermove', clear: 'pointerout' } }],
+          },
+        ],
+      }, {
+        width, height: 46,
+        data: { name: 'overview' },
+        mark: { type: 'line', strokeWidth: 0.8 },
+        encoding: {
+          x: { field: 't', type: 'quantitative', title: 'time (s) — drag here to zoom', scale: { domain: full, nice: false } },
+          y: { field: 'v', type: 'quantitative', axis: null, scale: this.log ? { type: 'log' } : { zero: true } },
+          color, strokeDash: dash, detail: { field: 'run' },
+        },
+        params: [{ name: 'zoom', select: { type: 'interval', encodings: ['x'] }, ...(this.zoom ? { value: { x: this.zoom } } : {}) }],
+      }],
+    };
+  }
+
+  /** (Re)draws the whole chart: after loading runs, or when the scale or runs change. */
+  async draw() {
+    const token = (this.token = (this.token || 0) + 1);
+    await this.load();
+    if (token !== this.token) return;
+    const width = plotWidth(this.canvas, 60);
+    this.width = width;
+    const data = this.datasets(width);
+    if (this.view) this.view.finalize();
+    const result = await render(this.canvas, this.vegaLiteSpec(width, data), { renderer: 'canvas', tooltip: false });
+    if (token !== this.token) { result.view.finalize(); return; }
+    this.view = result.view;
+    this.view.addSignalListener('zoom', (_, v) => this.onZoom(v && v.t ? v.t : null));
+    this.view.addSignalListener('win', (_, v) => this.onWindow(v && v.t ? v.t : null));
+    this.view.addSignalListener('hover', (_, v) => this.onHover(v && v.t ? v.t[0] : null));
+    this.updateLegend();
+    this.updateStats();
+    this.winFrom.value = this.window[0];
+    this.winTo.value = this.window[1];
+    for (const [id, box] of this.boxes) box.checked = this.shown.includes(id);
+  }
+
+  /** Pushes recomputed datasets into the current view (zoom, smoothing, hidden series). */
+  refresh() {
+    if (!this.view) return;
+    const data = this.datasets(this.width);
+    this.view.data('detail', data.detail).data('grid', data.grid).data('overview', data.overview);
+    this.view.runAsync();
+    this.updateLegend();
+    this.updateStats();
+  }
+
+  onZoom(extent) {
+    this.zoom = extent && extent[1] - extent[0] > this.spec.interval ? extent : null;
+    this.saveState();
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      const data = this.datasets(this.width);
+      this.view.data('detail', data.detail).data('grid', data.grid).runAsync();
+    });
+  }
+
+  onWindow(extent) {
+    this.window = extent ? extent.map((x) => Math.round(x / this.spec.interval) * this.spec.interval) : this.defaultWindow.slice();
+    this.winFrom.value = this.window[0];
+    this.winTo.value = this.window[1];
+    this.saveState();
+    this.updateStats();
+  }
+
+  onHover(x) {
+    if (x === null) return;
+    const parts = [el('b', { text: `t = ${fmt(x, 0)} s` })];
+    for (const id of this.visible()) {
+      const { t, v } = this.series(id);
+      let i = lowerBound(t, x);
+      if (i > 0 && (i === t.length || x - t[i - 1] < t[i] - x)) i -= 1;
+      parts.push(' · ', el('span', { class: 'swatch', style: `background:${this.color(id)}` }), ` ${this.runs.get(id).name}: `, el('b', { text: fmt(v[i]) }));
+    }
+    this.readout.replaceChildren(...parts);
+  }
+
+  updateLegend() {
+    const items = this.shown.filter((id) => this.cache.has(id)).map((id) => {
+      const b = el('button', { type: 'button', 'aria-pressed': String(!this.hidden.has(id)), title: 'Hide or show this series' },
+        el('span', { class: 'swatch', style: `background:${this.color(id)}` }), this.runs.get(id).name);
+      b.addEventListener('click', () => {
+        if (this.hidden.has(id)) this.hidden.delete(id); else this.hidden.add(id);
+        this.saveState();
+        this.refresh();
+      });
+      return el('li', {}, b);
+    });
+    this.legend.replaceChildren(...items);
+  }
+
+  /** The window statistics table: raw (unsmoothed) per-interval values, a < t <= b. */
+  updateStats() {
+    const [a, b] = this.window;
+    const head = el('tr', {}, el('th', { scope: 'col', text: 'Series' }), el('th', { scope: 'col', class: 'number', text: 'n' }),
+      ...STATS.map((k) => el('th', { scope: 'col', class: 'number', text: k === 'cv' ? 'CV' : k })));
+    const rows = this.visible().map((id) => {
+      const { t, raw } = this.cache.get(id);
+      const s = windowStats(t, raw, a, b);
+      return el('tr', { 'data-run': id }, el('th', { scope: 'row' }, el('span', { class: 'swatch', style: `background:${this.color(id)}` }), ` ${this.runs.get(id).name}`),
+        el('td', { class: 'number', text: String(s.n) }),
+        ...STATS.map((k) => el('td', { class: 'number', 'data-stat': k, 'data-value': s[k] === null ? '' : String(s[k]), text: fmt(s[k], k === 'cv' ? 3 : 1) })));
+    });
+    const table = el('table', { class: 'data' },
+      el('caption', { text: `Window ${fmt(a, 0)}–${fmt(b, 0)} s: ${this.spec.metric} per interval, unsmoothed (CV = standard deviation / mean, the jitter)` }),
+      el('thead', {}, head), el('tbody', {}, ...rows));
+    this.stats.replaceChildren(table);
+  }
+}

@@ -1,0 +1,71 @@
+"""Serving a built site on localhost and driving Debian's Chromium with Playwright.
+
+Used by the browser tests and the bench/ scripts: one threaded static server, one browser,
+pages that record every console error, page error, failed request and CSP violation.
+"""
+import functools
+import http.server
+import threading
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+       "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'")
+
+
+class _Handler(http.server.SimpleHTTPRequestHandler):
+    csp = None
+
+    def end_headers(self):
+        if self.csp:
+            self.send_header("Content-Security-Policy", self.csp)
+        super().end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+def serve(directory, csp=CSP):
+    """Starts a threaded server for `directory` on 127.0.0.1:0; returns (server, base URL)."""
+    handler = functools.partial(type("H", (_Handler,), {"csp": csp}), directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def launch(playwright):
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+
+
+WATCH_CSP = """
+window.__cspViolations = [];
+document.addEventListener('securitypolicyviolation', (e) => {
+  window.__cspViolations.push(e.violatedDirective + ' ' + (e.blockedURI || '') + ' ' + (e.sourceFile || ''));
+});
+"""
+
+
+def open_page(browser, url, problems, **context_args):
+    """Opens `url` in a new context; appends every error/failed request/CSP violation to `problems`."""
+    context = browser.new_context(**context_args)
+    page = context.new_page()
+    page.add_init_script(WATCH_CSP)
+    page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
+    page.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
+    page.on("requestfailed", lambda r: problems.append(f"failed: {r.url} {r.failure}"))
+    page.on("response", lambda r: r.status >= 400 and problems.append(f"HTTP {r.status}: {r.url}"))
+    page.goto(url)
+    return page
+
+
+def wait_for_charts(page, timeout=60000):
+    """Waits until every figure.chart is rendered (or failed); returns their states by id."""
+    if page.query_selector("figure.chart"):  # selectors, not a JS predicate: the page forbids eval
+        page.wait_for_selector("html[data-charts=rendered]", state="attached", timeout=timeout)
+    return page.evaluate(
+        "Object.fromEntries(Array.from(document.querySelectorAll('figure.chart')).map(f => [f.id, f.dataset.state]))")
+
+
+def csp_violations(page):
+    return page.evaluate("window.__cspViolations")
