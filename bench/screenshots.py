@@ -1,7 +1,8 @@
 """Screenshots of a built page at desktop and phone width, light and dark, for looking at.
 
-Usage: .venv/bin/python bench/screenshots.py <built site dir> <page path> [out dir]
-Writes <out>/<name>-{desktop,phone}-{light,dark}.png (full page) and prints any problems.
+Usage: .venv/bin/python bench/screenshots.py <built site dir> <page path> [out dir] [figures]
+Writes <out>/<name>-{desktop,phone}-{light,dark}.png (full page), with a fourth argument also
+one PNG per figure, and prints any problems.
 """
 import sys
 from pathlib import Path
@@ -12,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from browser_kit import launch, open_page, serve, wait_for_charts  # noqa: E402
 
 
-def main(site, path, out="bench/out/screens"):
+def main(site, path, out="bench/out/screens", figures=""):
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     server, base = serve(site)
@@ -29,6 +30,10 @@ def main(site, path, out="bench/out/screens"):
                 file = out / f"{name}-{label}-{scheme}.png"
                 page.screenshot(path=str(file), full_page=True)
                 print(file, states, problems or "")
+                if figures:  # one picture per figure, to look at details
+                    for fig in page.query_selector_all("figure[id]"):
+                        fid = fig.get_attribute("id")
+                        fig.screenshot(path=str(out / f"{name}-{label}-{scheme}-{fid}.png"))
                 page.context.close()
         browser.close()
     server.shutdown()

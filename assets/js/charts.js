@@ -1,7 +1,7 @@
 // Chart bundle, loaded only on pages with charts: draws every figure.chart from its JSON spec
 // block (#<id>-spec) by kind, follows the OS colour scheme and the figure width, and marks each
 // figure data-state="rendered" (or "error") for readers of the DOM such as the browser tests.
-import { render, plotWidth, withWidth } from './render.js';
+import { renderFitted, plotWidth } from './render.js';
 import { onSchemeChange } from './theme.js';
 import { addExportTools } from './export.js';
 import { getState, setState } from './hash.js';
@@ -41,10 +41,26 @@ class TableChart {
     return spec.facet ? { ...spec, spec: patched } : patched;
   }
 
+  /** On narrow screens, grouped bars and dot plots lie on their side (categories on y). */
+  transposed(spec) {
+    const unit = spec.facet ? spec.spec : spec;
+    const enc = unit.encoding;
+    if (enc.x.type !== 'nominal' || this.host.clientWidth >= 520) return spec;
+    const { x, y, xOffset, ...rest } = enc;
+    const flipped = { ...rest, y: { ...x, title: null, axis: { labelLimit: 110 } }, x: y, ...(xOffset ? { yOffset: xOffset } : {}) };
+    const patched = { ...unit, encoding: flipped };
+    if (!spec.facet) return patched;
+    // panel labels above each panel ("Cache GB 27") instead of a column on the left
+    const row = spec.facet.row;
+    const header = { title: null, labelOrient: 'top', labelAnchor: 'start', labelAngle: 0, labelFontWeight: 600,
+      labelExpr: `${JSON.stringify(`${row.title} `)} + datum.label` };
+    return { ...spec, facet: { ...spec.facet, row: { ...row, header } }, spec: patched };
+  }
+
   async draw() {
-    const spec = withWidth(this.withLog(this.spec), plotWidth(this.canvas, this.spec.facet ? 130 : 80));
+    const spec = this.transposed(this.withLog(this.spec));
     if (this.view) this.view.finalize();
-    this.view = (await render(this.canvas, spec)).view;
+    this.view = (await renderFitted(this.canvas, spec, plotWidth(this.canvas, 80))).view;
   }
 }
 

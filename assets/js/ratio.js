@@ -8,11 +8,15 @@ import { getState, setState } from './hash.js';
 import { chartConfig } from './theme.js';
 import { addExportTools } from './export.js';
 
-/** Colour class of a ratio: sign(log2 r) x bucket of |log2 r| (0.25, 0.5, 1); 0 within noise. */
+/** |log2 r| edges of the colour classes 1..4 (ratios 1.1, 1.33, 2, 3); beyond is class 5. */
+const EDGES = [0.1375, 0.415, 1.0, 1.585];
+
+/** Colour class of a ratio: sign(log2 r) x class of |log2 r|; 0 within noise. */
 export function ratioClass(r, noiseA, noiseB) {
   if (noiseA !== undefined && noiseB !== undefined && Math.abs(r - 1) < Math.sqrt(noiseA ** 2 + noiseB ** 2)) return 0;
   const l = Math.log2(r), a = Math.abs(l);
-  const c = a <= 0.25 ? 1 : a <= 0.5 ? 2 : a <= 1 ? 3 : 4;
+  const i = EDGES.findIndex((e) => a <= e);
+  const c = i < 0 ? 5 : i + 1;
   return l < 0 ? -c : c;
 }
 
@@ -43,7 +47,7 @@ export class RatioChart {
     this.base = spec.cols.includes(fromHash) ? fromHash : spec.base;
     const select = document.createElement('select');
     select.setAttribute('aria-label', 'Base column');
-    for (const c of spec.cols) select.append(new Option(`${spec.colTitle} ${c}`, c));
+    spec.cols.forEach((c, i) => select.append(new Option(spec.colNames[i], c)));
     select.value = this.base;
     select.addEventListener('change', () => {
       this.base = select.value;
@@ -65,7 +69,7 @@ export class RatioChart {
   draw() {
     const { spec, base } = this;
     const heads = this.table.tHead.rows[0].cells;
-    spec.cols.forEach((c, i) => { heads[spec.rowKeys.length + i].textContent = `${spec.colTitle} ${c}${c === base ? ' (base)' : ''}`; });
+    spec.cols.forEach((c, i) => { heads[spec.rowKeys.length + i].textContent = `${spec.colNames[i]}${c === base ? ' (base)' : ''}`; });
     const rows = ratioRows(spec, base);
     Array.from(this.table.tBodies[0].rows).forEach((tr, ri) => {
       spec.cols.forEach((col, ci) => {
@@ -93,12 +97,12 @@ export class RatioChart {
 
   /** An off-screen Vega view of the heat-table, for PNG/SVG export. */
   view() {
-    const rows = ratioRows(this.spec, this.base).map((r) => ({ ...r,
+    const rows = ratioRows(this.spec, this.base).map((r) => ({ ...r, name: this.spec.colNames[this.spec.cols.indexOf(r.col)],
       shade: r.col === this.base || r.within_noise || r.ratio === null ? 0 : Math.max(-2, Math.min(2, Math.log2(r.ratio))),
       label: r.ratio === null ? 'n/a' : r.col === this.base ? num(r.value, this.spec.valueDigits) : `${num(r.ratio, this.spec.digits)}×` }));
     const spec = {
       data: { values: rows }, width: 90 * this.spec.cols.length, height: 26 * this.spec.rows.length,
-      encoding: { x: { field: 'col', type: 'nominal', sort: this.spec.cols, title: `${this.spec.colTitle} (base ${this.base})`, axis: { orient: 'top', labelAngle: 0 } },
+      encoding: { x: { field: 'name', type: 'nominal', sort: this.spec.colNames, title: `${this.spec.colTitle} (base ${this.spec.colNames[this.spec.cols.indexOf(this.base)]})`, axis: { orient: 'top', labelAngle: 0 } },
         y: { field: 'row', type: 'nominal', sort: this.spec.rows, title: this.spec.rowTitles.join(' · ') } },
       layer: [
         { mark: 'rect', encoding: { color: { field: 'shade', type: 'quantitative', scale: { scheme: 'blueorange', domain: [-2, 2] }, legend: null } } },

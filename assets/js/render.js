@@ -6,9 +6,9 @@ import { chartConfig } from './theme.js';
 
 export const EMBED_OPTIONS = { ast: true, expr: expressionInterpreter, actions: false, renderer: 'svg' };
 
-/** Plot width for a container: the figure's width less room for axes and legend. */
+/** Plot width for a chart container: its parent's width less room for axes and legend. */
 export function plotWidth(el, reserve = 70) {
-  return Math.max(220, Math.floor(el.clientWidth - reserve));
+  return Math.max(160, Math.floor(el.parentElement.clientWidth - reserve));
 }
 
 /** Sets the plot width on a unit, layer, concat or facet spec (returns a copy). */
@@ -24,4 +24,20 @@ export function withWidth(spec, width) {
 export function render(el, spec, options = {}) {
   const full = { ...spec, config: { ...chartConfig(), ...(spec.config || {}) } };
   return embed(el, full, { ...EMBED_OPTIONS, ...options });
+}
+
+/**
+ * Renders `spec` at plot width `width`; when axes, headers or legends make the chart wider
+ * than `el`, renders once more with the plot narrowed by the overflow.
+ */
+export async function renderFitted(el, spec, width, options = {}) {
+  let result = await render(el, withWidth(spec, width), options);
+  const drawn = el.querySelector('svg, canvas');
+  // vega-embed makes `el` inline-block (it grows with the chart), so measure its parent
+  const over = drawn ? Math.ceil(drawn.getBoundingClientRect().width - el.parentElement.clientWidth) : 0;
+  if (over > 0) {
+    result.view.finalize();
+    result = await render(el, withWidth(spec, Math.max(160, width - over - 2)), options);
+  }
+  return result;
 }

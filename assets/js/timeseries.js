@@ -165,7 +165,7 @@ export class TimeSeriesChart {
     const css = getComputedStyle(document.documentElement);
     const muted = css.getPropertyValue('--muted').trim(), fg = css.getPropertyValue('--fg').trim();
     const accent = css.getPropertyValue('--accent').trim(), shade = css.getPropertyValue('--shade').trim();
-    const x = { field: 't', type: 'quantitative', scale: { domain: { param: 'zoom' } }, title: null };
+    const x = { field: 't', type: 'quantitative', scale: { domain: { param: 'zoom' }, nice: false }, title: null };
     const color = { field: 'run', type: 'nominal', legend: null, scale: { domain: shown, range: shown.map((id) => this.color(id)) } };
     const dash = { field: 'run', type: 'nominal', legend: null, scale: { domain: shown, range: shown.map((id) => this.dash(id)) } };
     const yTitle = `${this.spec.metric}${this.smoothing > 1 ? ` (rolling mean of ${this.smoothing})` : ''}`;
@@ -218,7 +218,7 @@ export class TimeSeriesChart {
     const token = (this.token = (this.token || 0) + 1);
     await this.load();
     if (token !== this.token) return;
-    const width = plotWidth(this.canvas, 60);
+    const width = plotWidth(this.canvas, 80);
     this.width = width;
     const data = this.datasets(width);
     if (this.view) this.view.finalize();
