@@ -29,10 +29,13 @@ class _Cells(HTMLParser):
         self._table = self._cell = self._value = None
         self._in_body = False
         self._skip = 0
+        self._chart = 0
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
-        if tag == "table" and "data" in (a.get("class") or "").split() and a.get("id", "").endswith("-table"):
+        if tag == "figure" and "chart" in (a.get("class") or "").split():
+            self._chart += 1  # a chart's own data table (checked with the chart), not a study table
+        elif tag == "table" and "data" in (a.get("class") or "").split() and a.get("id", "").endswith("-table") and not self._chart:
             self._table = a["id"][: -len("-table")]
             self.tables[self._table] = []
         elif tag == "tbody" and self._table:
@@ -47,7 +50,9 @@ class _Cells(HTMLParser):
             self._value = ""
 
     def handle_endtag(self, tag):
-        if tag == "td" and self._cell is not None:
+        if tag == "figure" and self._chart:
+            self._chart -= 1
+        elif tag == "td" and self._cell is not None:
             self.tables[self._table][-1].append((self._cell[0], self._cell[1].strip()))
             self._cell = None
         elif tag == "span" and self._skip:
@@ -67,12 +72,13 @@ class _Cells(HTMLParser):
             self._value += data
 
 
-def formatted(value, column) -> str:
-    """The text the table partial prints for a number (lang.FormatNumber, en-us)."""
+def formatted(value, column, display=None) -> str:
+    """The text the table partial prints for a cell (lang.FormatNumber, en-us; label values
+    with the study's display names)."""
     if value is None:
         return "n/a"
     if column["kind"] not in ("number", "ratio"):
-        return str(value)
+        return str((display or {}).get(column["key"], {}).get(str(value), value))
     digits = column.get("digits", 2 if isinstance(value, float) else 0)
     exact = Decimal(str(value)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
     text = f"{exact:,.{digits}f}"
@@ -101,6 +107,7 @@ def rendered(built_site):
 @pytest.mark.parametrize("study", STUDIES)
 def test_table_cells_are_data(rendered, study, built_site):
     tables = study_tables(study)
+    display = yaml.safe_load((ROOT / "data" / study / "study.yaml").read_text()).get("display") or {}
     shown = rendered[study].tables
     assert shown, f"{study}: the post shows no table"
     for tid, rows in shown.items():
@@ -109,7 +116,7 @@ def test_table_cells_are_data(rendered, study, built_site):
         for i, (cells, row) in enumerate(zip(rows, data["rows"])):
             assert len(cells) == len(data["columns"])
             for (cls, text), column in zip(cells, data["columns"]):
-                assert text == formatted(row[column["key"]], column), f"{study}/{tid} row {i} {column['key']}"
+                assert text == formatted(row[column["key"]], column, display), f"{study}/{tid} row {i} {column['key']}"
                 if row[column["key"]] is None:
                     assert "missing" in cls  # shown as n/a, never as 0
         lines = list(csv.reader(io.StringIO(built_site.page(f"posts/{study}/{tid}.csv"))))
