@@ -146,3 +146,9 @@ def test_reingest_changes_nothing(cloud_ingest):
     assert res["written"] == [] and res["removed"] == []
     assert {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in out.rglob("*") if p.is_file()} == before
     assert sorted(p.name for p in cloud_ingest["data"].iterdir()) == [STUDY]    # no temp dirs left
+
+
+def test_my_cnf_table_from_the_archive(cloud_ingest):
+    opts = {r["option"]: r["value"] for r in load(cloud_ingest, "tables/my-cnf.yaml")["rows"]}
+    assert opts["default_storage_engine"] == "RocksDB"
+    assert "compression=kLZ4Compression" in opts["rocksdb_default_cf_options"]    # LZ4, as the post says

@@ -69,26 +69,17 @@ def test_small_study_end_to_end(tmp_path):
     assert any(p.startswith("mini.tar.gz/multi.log:35: session 2 ") for p in res["problems"])
 
 
-@pytest.mark.parametrize("snippet, line, reason", [
+@pytest.mark.parametrize("extra, line, reason", [
     ("x: !!python/object/apply:os.system [echo]\n", 12, "YAML tags are not allowed"),
     ("x: !custom 1\n", 12, "YAML tags are not allowed (!custom)"),
     ("x: &a 1\n", 12, "YAML anchors are not allowed (&a)"),
     ("markers: [{t: 1, label: x}]\nx: *a\n", 13, "YAML aliases are not allowed (*a)"),
-])
-def test_yaml_tags_anchors_aliases_are_rejected(tmp_path, snippet, line, reason):
-    man = make_study(tmp_path, extra=snippet)
-    with pytest.raises(InputError) as e:
-        load(man)
-    assert str(e.value).startswith(f"{man}:{line}: {reason}")
-
-
-@pytest.mark.parametrize("extra, line, reason", [
     ("interval_s: 2\n", 12, "duplicate key 'interval_s'"),
     ("colour: red\n", 12, "manifest: unknown field `colour`"),
     ("base: {engine: x}\n", 12, "base: 'engine' is not one of labels (name, threads)"),
     ("markers: [{t: one, label: x}]\n", 12, "markers[0]: `t` must be int or float, not str"),
 ])
-def test_invalid_fields_name_their_line(tmp_path, extra, line, reason):
+def test_bad_yaml_and_invalid_fields_name_their_line(tmp_path, extra, line, reason):
     man = make_study(tmp_path, extra=extra)
     with pytest.raises(InputError, match="^" + re.escape(f"{man}:{line}: {reason}")):
         load(man)

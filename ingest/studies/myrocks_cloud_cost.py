@@ -6,6 +6,7 @@ cost            yearly cost per resource, read from published-tables.md
 tps-per-dollar  avg tps per $1000/year of instance + storage, per engine x tier x cache
 storage         dataset size per engine, from published-tables.md
 jitter          spread of per-second tps per run; runs: every run incl. extras
+my-cnf          the server options of the archive's my.cnf
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def build(ctx) -> list[dict]:
     cells = _cells(ctx)
     cost = _cost_rows(ctx)
     return [_avg_tps(ctx, cells), _ratio(ctx, cells), _cost(ctx, cost), _per_dollar(ctx, cells, cost),
-            _storage(ctx), jitter_table(ctx), runs_table(ctx)]
+            _storage(ctx), jitter_table(ctx), runs_table(ctx), _mycnf(ctx)]
 
 
 def _cells(ctx) -> dict:
@@ -113,3 +114,9 @@ def _storage(ctx) -> dict:
             for r in published_table(ctx, "Storage used by the dataset")]
     return ctx.table("storage", "Storage used by the dataset (as published)",
                      [col("engine", "Engine", "label"), col("size_gb", "Size GB", "number", 0)], rows)
+
+
+def _mycnf(ctx) -> dict:
+    rows = [{"option": k, "value": v} for k, v in ctx.files["my.cnf"].settings.items()]
+    return ctx.table("my-cnf", "my.cnf as found in the archive",
+                     [col("option", "Option", "label"), col("value", "Value", "text")], rows)
