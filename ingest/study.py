@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import __version__, metrics
 from .archive import Archive, sha256_file
-from .manifest import InputError, Manifest, Rule, load
+from .manifest import InputError, Manifest, Rule, _typed, load
 from .parsers import Parsed
 from .read import parse_bytes
 from .writer import dump, write_study
@@ -118,7 +118,6 @@ def _labels(m: Manifest, rule: Rule, match: re.Match, session) -> dict:
     labels.update(rule.labels)
     if "threads" in m.labels and "threads" not in labels and session.meta.get("threads") is not None:
         labels["threads"] = session.meta["threads"]
-    from .manifest import _typed
     return {k: _typed(m.path, rule.line, k, v, m.label_types) for k, v in labels.items()}
 
 
@@ -267,10 +266,16 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
     runs, series, files, problems = collect_runs(m, archives, progress)
     ctx = StudyContext(manifest=m, runs=runs, series=series, files=files, inputs=texts, problems=problems)
     module = study_module(m)
-    tables = [check_table(m, t) for t in (module.build(ctx) if module else [])]
-    ids = [t["id"] for t in tables]
-    if len(set(ids)) != len(ids):
-        raise ValueError(f"{m.path}:0: duplicate table ids from the study module: {ids}")
+    try:
+        tables = [check_table(m, t) for t in (module.build(ctx) if module else [])]
+        ids = [t["id"] for t in tables]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"{m.path}:0: duplicate table ids from the study module: {ids}")
+    except ValueError as e:   # data the study module cannot use: an input error, not a crash
+        where = re.match(r"^(.+?):(\d+): (.*)$", str(e), re.S)
+        if where:
+            raise InputError(where[1], int(where[2]), where[3]) from e
+        raise InputError(module.__file__ if module else m.path, 0, str(e)) from e
     out = {
         "study.yaml": dump(_study_doc(m, ids, ctx.problems)),
         "runs.yaml": dump({"runs": runs}),

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import io
+import sys
 import re
 import tarfile
 
@@ -157,3 +158,13 @@ def test_session_pick(tmp_path):
     man = make_study(tmp_path, runs="  - glob: '*.log'\n    session: 2\n")
     with pytest.raises(InputError, match=r"^mini.tar.gz/a-8.log:0: session 2 \(picked by the manifest\) is not a complete session$"):
         run(tmp_path, man)
+
+
+def test_study_module_errors_are_input_errors(tmp_path, monkeypatch):
+    man = make_study(tmp_path, extra="views: broken_tables\n")
+    fake = type(sys)("ingest.studies.broken_tables")
+    fake.build = lambda ctx: [ctx.table("Bad Id", "t", [{"key": "a", "label": "A", "kind": "number"}], [])]
+    monkeypatch.setitem(sys.modules, "ingest.studies.broken_tables", fake)
+    with pytest.raises(InputError, match=rf"^{man}:0: table 'Bad Id': id must be a slug$"):
+        run(tmp_path, man)
+    assert not (tmp_path / "data").exists()
