@@ -131,15 +131,14 @@ def _fmt(m: Manifest, rule: Rule, template: str, labels: dict, display: bool) ->
 
 def _run_record(m: Manifest, rule: Rule, member: str, match, session, n_sessions: int, multi: bool, fmt: str):
     labels = _labels(m, rule, match, session)
-    if multi:
-        labels["session"] = session.meta["session"]
     ordered = [k for k in m.labels if labels.get(k) is not None] + sorted(k for k in labels if k not in m.labels)
     rid = _fmt(m, rule, rule.id, labels, False) if rule.id else "-".join(str(labels[k]) for k in ordered)
     name = (_fmt(m, rule, rule.name, labels, True) if rule.name else
             ", ".join(str(m.display.get(k, {}).get(str(labels[k]), labels[k])) for k in ordered))
-    if multi and rule.id:
+    if multi:   # one file, several complete sessions: one run each
+        labels["session"] = session.meta["session"]
+        ordered.append("session")
         rid += f"-s{session.meta['session']}"
-    if multi and rule.name:
         name += f", session {session.meta['session']}"
     rid = rid.lower()
     if not ID.match(rid):

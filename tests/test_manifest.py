@@ -14,13 +14,14 @@ from ingest.archive import ArchiveError, sha256_file
 from ingest.manifest import InputError, load
 from ingest.study import ingest
 
-LOGS = {"a-8.log": "oltp-lua.log", "b-16.log": "c-reporter-p99.log", "multi.log": "tpcc-sessions.log"}
+LOGS = {"a-8.log": "oltp-lua.log", "b-16.log": "c-reporter-p99.log", "multi.log": "tpcc-sessions.log",
+        "two.log": "oltp-lua.log"}   # two.log: the fixture twice, two complete sessions
 
 
 def _archive(path, extra=()):
     with tarfile.open(path, "w:gz") as tf:
         for name, fixture in LOGS.items():
-            data = (FIXTURES / "sysbench1" / fixture).read_bytes()
+            data = (FIXTURES / "sysbench1" / fixture).read_bytes() * (2 if name == "two.log" else 1)
             info = tarfile.TarInfo(f"mini/{name}")
             info.size = len(data)
             tf.addfile(info, io.BytesIO(data))
@@ -168,3 +169,15 @@ def test_study_module_errors_are_input_errors(tmp_path, monkeypatch):
     with pytest.raises(InputError, match=rf"^{man}:0: table 'Bad Id': id must be a slug$"):
         run(tmp_path, man)
     assert not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize("pick, ids", [("all", ["t-8-s1", "t-8-s2"]), ("last", ["t-8"]), (1, ["t-8"])])
+def test_each_complete_session_is_a_run_unless_one_is_picked(tmp_path, pick, ids):
+    import yaml
+    man = make_study(tmp_path, runs=f"  - glob: two.log\n    labels: {{name: t}}\n    session: {pick}\n")
+    run(tmp_path, man)
+    runs = yaml.safe_load((tmp_path / "data/mini/runs.yaml").read_text())["runs"]
+    assert [r["id"] for r in runs] == ids
+    if pick == "all":
+        assert [r["labels"]["session"] for r in runs] == [1, 2]
+        assert runs[1]["name"] == "t, 8, session 2" and runs[1]["source"]["line"] == 44
