@@ -101,3 +101,20 @@ def test_misused_arguments_are_usage_errors(argv):
     with pytest.raises(SystemExit) as e:
         main(argv)
     assert e.value.code == 2
+
+
+def test_progress_bar_only_on_a_tty():
+    import io
+
+    from ingest.study import progress_bar
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+    assert progress_bar(io.StringIO()) is None
+    tty = Tty()
+    draw = progress_bar(tty)
+    draw(1, 2, "a.log")
+    draw(2, 2, "")
+    assert tty.getvalue().startswith("\r[" + "#" * 15 + "." * 15 + "] 1/2 a.log")
+    assert tty.getvalue().endswith("\n")
