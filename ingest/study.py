@@ -162,6 +162,21 @@ def _run_record(m: Manifest, rule: Rule, member: str, match, session, n_sessions
     }
 
 
+def _time_notes(where: str, run_id: str, t: list, interval: float) -> list[str]:
+    """Warnings about interval times that repeat, go back, or skip intervals (kept as printed)."""
+    steps = [b - a for a, b in zip(t, t[1:])]
+    back = [t[i + 1] for i, d in enumerate(steps) if d <= 0]
+    gaps = [d for d in steps if d > interval * 1.5]
+    notes = []
+    if back:
+        notes.append(f"{where}: run {run_id}: interval time(s) {', '.join(map(str, back[:5]))} s printed again or "
+                     f"out of order ({len(back)} in all); kept as printed")
+    if gaps:
+        notes.append(f"{where}: run {run_id}: {len(gaps)} gap(s) in the interval times, "
+                     f"{sum(gaps) - len(gaps) * interval:g} s without a report; kept as printed")
+    return notes
+
+
 def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None):
     """Runs (records + series) and non-run files from the archive members the rules match."""
     runs, series, files, problems = [], {}, {}, []
@@ -203,6 +218,7 @@ def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None):
                                                     f"{same[0]['source']['file']})")
             runs.append(rec)
             series[rec["id"]] = s.series
+            problems.extend(_time_notes(f"{file}:{s.line}", rec["id"], s.series.get("t", []), m.interval_s))
     if progress:
         progress(len(jobs), len(jobs), "")
     base_of = metrics.base_counterparts(runs, m.base) if m.base else {}

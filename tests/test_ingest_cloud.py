@@ -89,6 +89,8 @@ def test_multi_session_files_and_extras(cloud_ingest, runs):
     problems = load(cloud_ingest, "study.yaml")["problems"]
     assert any(p.startswith("percona-201807-rocksdb-cloud.tar.gz/res_16thr.txt:380: session 1 ") for p in problems)
     assert any(p.startswith("percona-201807-rocksdb-cloud.tar.gz/res_16thr.txt:414: session 2 ") for p in problems)
+    assert ("percona-201807-rocksdb-cloud.tar.gz/res_rocksdb_15000iops_cache27GB.txt:1: run rocksdb-15000-27: "
+            "interval time(s) 644 s printed again or out of order (1 in all); kept as printed") in problems
 
 
 def test_avg_tps_table_contract(cloud_ingest, runs):
