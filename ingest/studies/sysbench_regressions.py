@@ -141,10 +141,11 @@ def derive(abs_parsed, met_parsed, cnfs: dict[str, dict], rel_parsed=None) -> tu
             col("wkb_ratio", f"wKB/op / {BASE_VERSION}", "ratio", 2)], hw),
     ]
     for g, title in GROUPS.items():
-        tables.append(table(f"qps-{g}", f"{title}: QPS at 1 client", [
-            col("test", "Test", "label"), col("version", "Version", "label"), col("qps", "QPS", "number", 0)],
-            [{"test": r["test"], "version": r["version"], "qps": r["qps"]}
-             for r in absolute if r["group"] == g and r["clients"] == 1]))
+        tables.append(table(f"qps-{g}", f"{title}: QPS per client count", [
+            col("test", "Test", "label"), col("clients", "Clients", "label"), col("version", "Version", "label"),
+            col("qps", "QPS", "number", 0)],
+            [{"test": r["test"], "clients": r["clients"], "version": r["version"], "qps": r["qps"]}
+             for r in absolute if r["group"] == g]))
         tables.append(table(f"cpu-{g}", f"{title}: CPU per operation at 1 client", [
             col("test", "Test", "label"), col("version", "Version", "label"),
             col("cpu_per_op", "CPU/op", "number", 6)],
