@@ -14,6 +14,12 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline';
        "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'")
 
 
+def page_csp(html: str) -> str:
+    """The Content-Security-Policy of a built page's meta tag."""
+    import re
+    return re.search(r'http-equiv="?Content-Security-Policy"? content="([^"]+)"', html).group(1)
+
+
 class _Handler(http.server.SimpleHTTPRequestHandler):
     csp = None
 
@@ -26,10 +32,22 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def serve(directory, csp=CSP):
-    """Starts a threaded server for `directory` on 127.0.0.1:0; returns (server, base URL)."""
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        pass  # the browser may drop a connection it no longer needs
+
+    def shutdown(self):
+        super().shutdown()
+        self.server_close()
+
+
+def serve(directory, csp=None):
+    """Starts a threaded server for `directory` on 127.0.0.1:0, sending `csp` as a header too
+    when given; returns (server, base URL). server.shutdown() also closes its socket."""
     handler = functools.partial(type("H", (_Handler,), {"csp": csp}), directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = _Server(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"
 

@@ -74,6 +74,7 @@ async function start(figure) {
     const chart = new Kind(figure, spec);
     if (chart.draw && !(chart instanceof RatioChart)) await chart.draw();
     figure.dataset.state = 'rendered';
+    figure.benchlogChart = chart; // for tests and the render benchmark
     return chart;
   } catch (err) {
     figure.dataset.state = 'error';

@@ -1,0 +1,223 @@
+"""Issue #5 in a browser: every chart of every post renders under the site's CSP (and a
+negative control shows the harness catches violations), the cloud post's interactions
+(window statistics, zoom resolution, legend, hash state, export), the page without
+JavaScript, at phone width in dark mode, and the page-weight budgets. One session build
+(`built_site`), one Chromium for the module."""
+from __future__ import annotations
+
+import gzip
+import os
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from playwright.sync_api import sync_playwright
+
+from browser_kit import CSP, csp_violations, launch, open_page, page_csp, serve, wait_for_charts
+
+ROOT = Path(__file__).resolve().parent.parent
+CLOUD = "posts/myrocks-cloud-cost/"
+TS = "tps-over-time"
+
+
+@pytest.fixture(scope="module")
+def www(built_site, tmp_path_factory):
+    """Web root: the built site at its project path plus negative-control pages."""
+    root = tmp_path_factory.mktemp("front-www")
+    os.symlink(built_site.site, root / built_site.base_path.strip("/"))
+    neg = root / "negative"
+    neg.mkdir()
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+    (neg / "inline.html").write_text(f"<!doctype html><title>x</title>{meta}<script>document.title = 'ran';</script>")
+    (neg / "eval.html").write_text(f'<!doctype html><title>x</title>{meta}<script src="eval.js"></script>')
+    (neg / "eval.js").write_text("document.title = new Function('return \"ran\"')();\n")
+    # the server also sends the pages' own policy as a header, as a host with headers would
+    server, base = serve(root, csp=page_csp((built_site.site / CLOUD / "index.html").read_text()))
+    yield base, built_site
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+def chart_posts(site):
+    return sorted(str(p.parent.relative_to(site)) + "/" for p in site.glob("posts/*/index.html")
+                  if 'class="chart"' in p.read_text(encoding="utf-8"))
+
+
+def load(browser, www, path, **context):
+    base, built = www
+    problems = []
+    page = open_page(browser, f"{base}{built.base_path}{path}", problems,
+                     viewport=context.pop("viewport", {"width": 1280, "height": 900}), **context)
+    states = wait_for_charts(page)
+    return page, states, problems
+
+
+def test_every_chart_of_every_post_renders_under_the_csp(browser, www):
+    posts = chart_posts(www[1].site)
+    assert CLOUD in posts
+    for path in posts:
+        page, states, problems = load(browser, www, path)
+        assert states and set(states.values()) == {"rendered"}, (path, states)
+        sizes = page.evaluate("""Array.from(document.querySelectorAll('figure.chart')).map(f => {
+            const d = f.querySelector('.chart-view svg, .chart-view canvas, .chart-view table');
+            return [f.id, d ? Math.round(d.getBoundingClientRect().width * d.getBoundingClientRect().height) : 0]; })""")
+        assert all(area > 10000 for _, area in sizes), (path, sizes)
+        policy = page.evaluate("document.querySelector('meta[http-equiv=Content-Security-Policy]').content")
+        script_src = re.search(r"script-src ([^;]+)", policy).group(1).split()
+        assert "'self'" in script_src and not {"'unsafe-eval'", "'unsafe-inline'"} & set(script_src), policy
+        assert not problems and not csp_violations(page), (path, problems, csp_violations(page))
+        page.context.close()
+
+
+@pytest.mark.parametrize("name", ["inline.html", "eval.html"])
+def test_negative_control_a_violation_is_caught(browser, www, name):
+    problems = []
+    page = open_page(browser, f"{www[0]}/negative/{name}", problems)
+    page.wait_for_load_state("load")
+    assert page.title() == "x"  # the script did not run ...
+    assert csp_violations(page) and any("Content Security Policy" in p for p in problems)  # ... and we saw it
+    page.context.close()
+
+
+def test_page_weight_budgets(browser, www):
+    html = (www[1].site / CLOUD / "index.html").read_bytes()
+    assert len(html) < 150_000, len(html)
+    base, built = www
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    bodies = []
+    page.on("response", lambda r: bodies.append(r))
+    page.goto(f"{base}{built.base_path}{CLOUD}")
+    wait_for_charts(page)
+    total = sum(len(gzip.compress(r.body(), 6)) for r in bodies if r.status == 200)
+    assert total < 1_200_000, total
+    context.close()
+
+
+def ts_stats(page):
+    return page.evaluate(f"""Array.from(document.querySelectorAll('#{TS} .ts-stats tbody tr')).map(tr =>
+        [tr.dataset.run, Object.fromEntries(Array.from(tr.querySelectorAll('td[data-stat]')).map(td => [td.dataset.stat, Number(td.dataset.value)]))])""")
+
+
+def test_window_statistics_are_the_ingests_and_follow_the_window(browser, www):
+    runs = {r["id"]: r for r in yaml.safe_load((ROOT / "data/myrocks-cloud-cost/runs.yaml").read_text())["runs"]}
+    page, _, problems = load(browser, www, CLOUD)
+    shown = ts_stats(page)
+    assert len(shown) == 4
+    for run, stats in shown:
+        w = runs[run]["window"]
+        for key in ("mean", "p1", "p50", "p99", "cv"):
+            assert stats[key] == pytest.approx(w[key], rel=1e-5), (run, key)
+    # keyboard path: type a window; the statistics are recomputed for it and the hash keeps it
+    page.get_by_label("Window start (s)").fill("3000")
+    page.get_by_label("Window start (s)").press("Enter")
+    page.wait_for_function(f"() => document.querySelector('#{TS} .ts-stats caption').textContent.includes('3,000')")
+    assert all(s["mean"] != dict(shown)[r]["mean"] for r, s in ts_stats(page))
+    page.wait_for_function("() => location.hash.includes('tps-over-time.w=3000-3600')")
+    # pointer path: brushing in the chart moves the window
+    page.locator(f"#{TS} .ts-canvas canvas").scroll_into_view_if_needed()
+    box = page.locator(f"#{TS} .ts-canvas canvas").bounding_box()
+    y = box["y"] + 100
+    page.mouse.move(box["x"] + box["width"] * 0.3, y)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] * 0.5, y, steps=5)
+    page.mouse.up()
+    page.wait_for_function(f"() => !document.querySelector('#{TS} .ts-stats caption').textContent.includes('3,000')")
+    assert not problems
+    page.context.close()
+
+
+def test_zooming_in_reaches_full_resolution(browser, www):
+    count = f"document.getElementById('{TS}').benchlogChart.view.data('detail').length"
+    page, _, _ = load(browser, www, CLOUD)
+    overview = page.evaluate(count)
+    assert overview < 4 * 3600, overview  # downsampled: far fewer points than 4 runs x 3600 s
+    page.context.close()
+    page, _, problems = load(browser, www, CLOUD + f"#{TS}.z=3000-3100")
+    rows = page.evaluate(f"document.getElementById('{TS}').benchlogChart.view.data('detail')")
+    per_run = {}
+    for r in rows:
+        per_run.setdefault(r["run"], []).append(r["t"])
+    assert len(per_run) == 4
+    for ts in per_run.values():
+        inside = [t for t in ts if 3000 < t <= 3100]
+        assert inside == list(range(3001, 3101))  # every second, none dropped
+    assert not problems
+    page.context.close()
+
+
+def test_hash_state_restores_the_view_and_legend_hides_series(browser, www):
+    hidden = "innodb-30000-54"
+    page, _, problems = load(browser, www, CLOUD + f"#{TS}.s=30&{TS}.hide={hidden}&tps-ratio.base=rocksdb")
+    assert page.locator(f"#{TS} select").input_value() == "30"
+    assert [r for r, _ in ts_stats(page)] == ["rocksdb-10000gp2-54", "innodb-10000gp2-54", "rocksdb-30000-54"]
+    button = page.locator(f"#{TS} .chart-legend button", has_text="InnoDB, io1 30000 IOPS, 54 GB cache")
+    assert button.get_attribute("aria-pressed") == "false"
+    button.click()
+    page.wait_for_function(f"() => document.querySelectorAll('#{TS} .ts-stats tbody tr').length === 4")
+    page.wait_for_function(f"() => !location.hash.includes('hide=')")
+    # the ratio table was redrawn against MyRocks: InnoDB cells are below 1, MyRocks is the base
+    assert page.locator("#tps-ratio select").input_value() == "rocksdb"
+    first = page.locator("#tps-ratio tbody tr").first.locator("td")
+    assert first.nth(0).inner_text().strip() == "0.28×" and first.nth(0).get_attribute("data-c") == "-5"
+    assert first.nth(1).inner_text().strip() == "481.03"
+    assert "(base)" in page.locator("#tps-ratio thead th").nth(3).inner_text()
+    assert not problems
+    page.context.close()
+
+
+def test_export_png_svg_and_the_plotted_csv(browser, www):
+    page, _, problems = load(browser, www, CLOUD)
+    tools = page.locator(f"#{TS} .chart-tools")
+    with page.expect_download() as d:
+        tools.get_by_role("button", name="PNG").click()
+    assert Path(d.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with page.expect_download() as d:
+        tools.get_by_role("button", name="SVG").click()
+    assert b"<svg" in Path(d.value.path()).read_bytes()[:400]
+    with page.expect_download() as d:
+        tools.get_by_role("button", name="CSV (as shown)").click()
+    lines = Path(d.value.path()).read_text().splitlines()
+    plotted = page.evaluate(f"document.getElementById('{TS}').benchlogChart.view.data('detail').length")
+    assert lines[0] == "run,t,value" and len(lines) == 1 + plotted
+    with page.expect_download() as d:
+        page.locator("#tps-ratio .chart-tools").get_by_role("button", name="CSV (as shown)").click()
+    ratio_lines = Path(d.value.path()).read_text().splitlines()
+    assert ratio_lines[0] == "row,col,value,base_value,ratio,within_noise" and len(ratio_lines) == 1 + 24
+    assert not problems
+    page.context.close()
+
+
+def test_without_javascript_the_post_is_still_useful(browser, www):
+    base, built = www
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{base}{built.base_path}{CLOUD}")
+    assert page.locator("#avg-tps-table tbody tr").count() == 24
+    assert page.locator("#tps-ratio table.ratio-table td[data-c='4'], #tps-ratio table.ratio-table td[data-c='5']").count() == 12
+    assert page.locator(f"#{TS} .no-js-note").is_visible()
+    summary = page.locator("#avg-tps-bars figcaption").inner_text()
+    assert re.search(r"lowest 132\.67 .*highest 2,690\.91", summary), summary
+    context.close()
+
+
+def test_phone_width_dark_mode_and_keyboard(browser, www):
+    page, states, problems = load(browser, www, CLOUD, viewport={"width": 375, "height": 800}, color_scheme="dark")
+    assert set(states.values()) == {"rendered"}
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") != "rgb(253, 253, 252)"
+    header = page.locator("#avg-tps-table thead th button").nth(3)  # Avg TPS
+    header.focus()
+    page.keyboard.press("Enter")
+    assert page.locator("#avg-tps-table thead th").nth(3).get_attribute("aria-sort") == "ascending"
+    assert page.locator("#avg-tps-table tbody tr").first.locator("td").nth(3).inner_text() == "132.67"
+    assert not problems
+    page.context.close()
