@@ -90,9 +90,10 @@ def first_chart_spec(html: str) -> dict | None:
 
 
 def _find_view(spec: dict, data):
-    """Depth-first: the first unit view (mark + encoding) and the data in scope for it."""
+    """Depth-first: the first unit view (a mark with x and y fields) and the data in scope."""
     data = spec.get("data", data)
-    if "mark" in spec and isinstance(spec.get("encoding"), dict):
+    enc = spec.get("encoding")
+    if "mark" in spec and isinstance(enc, dict) and _field(enc, "x") and _field(enc, "y"):
         return spec, data
     for key in ("layer", "vconcat", "hconcat", "concat"):
         for sub in spec.get(key) or []:
@@ -157,7 +158,7 @@ def _number(value) -> float | None:
 
 
 def _field(enc: dict, channel: str) -> str | None:
-    value = (enc.get(channel) or {}).get("field")
+    value = (enc.get(channel) or {}).get("field") if isinstance(enc.get(channel), dict) else None
     return value if isinstance(value, str) else None
 
 

@@ -124,3 +124,20 @@ def test_raw_html_in_markdown_stays_disabled(built_site):
     assert config["markup"]["goldmark"]["renderer"]["unsafe"] is False
     html = built_site.page("posts/hostile-study/index.html")
     assert "<!-- raw HTML omitted -->" in html and 'onclick="alert(1)"' not in html
+
+
+def test_pages_workflow_builds_with_make_and_the_pages_base_url():
+    """The deploy is `make build` (pinned versions) with configure-pages' URL as BASEURL, the
+    one the deploy-path test above builds with, and it uploads site/."""
+    import yaml
+    flow = yaml.safe_load((ROOT / ".github/workflows/pages.yml").read_text())
+    steps = flow["jobs"]["build"]["steps"]
+    uses = {s.get("uses", "").split("@")[0]: s for s in steps}
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert pyproject["project"]["requires-python"] == ">=" + uses["actions/setup-python"]["with"]["python-version"]
+    pages_id = uses["actions/configure-pages"]["id"]
+    runs = [s["run"] for s in steps if "run" in s]
+    assert runs == [f'make build BASEURL="${{{{ steps.{pages_id}.outputs.base_url }}}}/"']
+    assert uses["actions/upload-pages-artifact"]["with"]["path"] == "site"
+    assert "actions/deploy-pages" in {s.get("uses", "").split("@")[0] for s in flow["jobs"]["deploy"]["steps"]}
+    assert flow["permissions"] == {"contents": "read", "pages": "write", "id-token": "write"}
