@@ -151,20 +151,30 @@ def derive(abs_parsed, met_parsed, cnfs: dict[str, dict], rel_parsed=None) -> tu
             col("cpu_per_op", "CPU/op", "number", 6)],
             [{"test": r["test"], "version": r["version"], "cpu_per_op": r["cpu_per_op"]}
              for r in hw if r["group"] == g]))
-    tables.append(inlist_table(tests, group, q, m))
+    tables += inlist_tables(tests, group, q, m)
     tables.append(config_table(cnfs, versions))
     problems = cross_check(relative, rel_cpu_all=hw, rel_parsed=rel_parsed, met_parsed=met_parsed)
     return tables, problems
 
 
-def inlist_table(tests, group, q, m, old="8.0.21", new="8.0.22") -> dict:
-    """1-client QPS and CPU/op of two adjacent releases: what changed between them alone."""
+def inlist_tables(tests, group, q, m, old="8.0.21", new="8.0.22") -> list[dict]:
+    """1-client QPS and CPU/op of two adjacent releases (what changed between them alone), wide
+    for reading and long (test, version, qps) for a heat table with `old` as the base."""
+    pair = f"v{new.replace('.', '')}-vs-v{old.replace('.', '')}"
+    long_rows = [{"test": t, "version": v, "qps": q.get((t, v, 1))} for t in tests for v in (old, new)]
+    return [_inlist_wide(tests, group, q, m, old, new, pair),
+            table(f"{pair}-qps", f"QPS at 1 client, {old} and {new}", [
+                col("test", "Test", "label"), col("version", "Version", "label"), col("qps", "QPS", "number", 0)],
+                long_rows)]
+
+
+def _inlist_wide(tests, group, q, m, old, new, pair) -> dict:
     rows = []
     for t in tests:
         rows.append({"test": t, "group": group[t], "qps_old": q.get((t, old, 1)), "qps_new": q.get((t, new, 1)),
                      "qps_ratio": ratio(q.get((t, new, 1)), q.get((t, old, 1))),
                      "cpu_ratio": ratio(m.get((t, new), {}).get("cpu_per_op"), m.get((t, old), {}).get("cpu_per_op"))})
-    return table(f"v{new.replace('.', '')}-vs-v{old.replace('.', '')}", f"{new} against {old}, 1 client", [
+    return table(pair, f"{new} against {old}, 1 client", [
         col("test", "Test", "label"), col("group", "Group", "label"),
         col("qps_old", f"QPS {old}", "number", 0), col("qps_new", f"QPS {new}", "number", 0),
         col("qps_ratio", f"QPS {new} / {old}", "ratio", 2), col("cpu_ratio", f"CPU/op {new} / {old}", "ratio", 2),
