@@ -218,7 +218,8 @@ def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None):
                                                     f"{same[0]['source']['file']})")
             runs.append(rec)
             series[rec["id"]] = s.series
-            problems.extend(_time_notes(f"{file}:{s.line}", rec["id"], s.series.get("t", []), m.interval_s))
+            problems.extend(_time_notes(f"{file}:{s.line}", rec["id"], s.series.get("t", []),
+                                        s.meta.get("interval_s") or m.interval_s))
     if progress:
         progress(len(jobs), len(jobs), "")
     base_of = metrics.base_counterparts(runs, m.base) if m.base else {}
