@@ -163,10 +163,13 @@ def _run_record(m: Manifest, rule: Rule, member: str, match, session, n_sessions
 
 
 def _time_notes(where: str, run_id: str, t: list, interval: float) -> list[str]:
-    """Warnings about interval times that repeat, go back, or skip intervals (kept as printed)."""
+    """Warnings about interval times that repeat, go back, or (fixed-clock reports) skip
+    intervals; the series keeps them as printed."""
     steps = [b - a for a, b in zip(t, t[1:])]
     back = [t[i + 1] for i, d in enumerate(steps) if d <= 0]
-    gaps = [d for d in steps if d > interval * 1.5]
+    # gaps only mean something for tools reporting on a fixed clock (whole-second times)
+    fixed = all(isinstance(x, int) for x in t)
+    gaps = [d for d in steps if d > interval * 1.5] if fixed else []
     notes = []
     if back:
         notes.append(f"{where}: run {run_id}: interval time(s) {', '.join(map(str, back[:5]))} s printed again or "
