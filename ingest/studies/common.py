@@ -3,6 +3,8 @@ derived tables in the `tables/<id>.yaml` shape (docs/data-schema.md), ratios tha
 missing when a side is missing or the base is 0."""
 from __future__ import annotations
 
+import re
+
 from ingest.parsers import by_name
 from ingest.study import StudyContext
 from ingest.tables import col  # noqa: F401  (re-exported for the study modules)
@@ -32,7 +34,8 @@ def find(parsed, prefix: str):
 
 
 def ratio(value, base, digits: int | None = 2):
-    """value / base, rounded; None when either is missing or the base is 0."""
+    """value / base rounded to `digits` (like the authors' 2-decimal ratios, so the sysbench
+    cross-check compares like with like); None when either is missing or the base is 0."""
     if value is None or base is None or base == 0:
         return None
     r = value / base
@@ -41,8 +44,6 @@ def ratio(value, base, digits: int | None = 2):
 
 def slug(text: str) -> str:
     """Lower-case slug of a label ("MySQL 5.7" -> "mysql-5-7")."""
-    import re
-
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
