@@ -59,3 +59,15 @@ def test_linkbench_hw_per_op_agrees_with_the_wrapper(fresh):
         # our per-op figures from raw vmstat/iostat against the wrapper's, within 5%
         for ours, theirs in (("cs_per_op", "wrapper_cs_per_op"), ("kb_written_per_op", "wrapper_wkb_per_op")):
             assert r[ours] == pytest.approx(r[theirs], rel=0.05), (r["phase"], ours)
+
+
+def test_docs_list_every_table_with_its_columns():
+    doc = (ROOT / "docs" / "studies.md").read_text()
+    for study in STUDIES:
+        section = doc.split(f"\n## {study}\n")[1].split("\n## ")[0]
+        listed = dict(re.findall(r"^- `([^`]+)`: `([^`]+)`$", section, re.M))
+        tables = yaml.safe_load((ROOT / "data" / study / "study.yaml").read_text())["tables"]
+        assert sorted(listed) == sorted(tables), study
+        for tid in tables:
+            t = yaml.safe_load((ROOT / "data" / study / "tables" / f"{tid}.yaml").read_text())
+            assert listed[tid] == ",".join(c["key"] for c in t["columns"]), (study, tid)
