@@ -77,7 +77,7 @@ def hourly(files: dict) -> dict:
 def hw_per_op(ctx) -> dict:
     """HW efficiency of the load and hour 1 from the raw vmstat/iostat, next to the wrapper's."""
     rows = []
-    for phase, run_id, member_re in (("load", "load", r"l\.{}\.in"), ("hour 1", "request-hour-1", r"r\.{}\.in\.L1\.P1")):
+    for phase, run_id, member_re in (("load", "load", r"l\.{}\.in"), ("Hour 1", "request-hour-1", r"r\.{}\.in\.L1\.P1")):
         run = next(r for r in ctx.runs if r["id"] == run_id)
         wrapper = _summary_row(_one(ctx.files, member_re.format("r")))
         vmstat = _one(ctx.files, member_re.format("vm")).sessions[0]
