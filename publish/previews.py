@@ -172,11 +172,15 @@ def figure_of(spec: dict, page_path: str, site: Path) -> Figure:
     x, y, colour = _field(enc, "x"), _field(enc, "y"), _field(enc, "color")
     if not rows or not x or not y:
         return Figure()
+    facet = _facet_field(spec, enc)
+    if facet:  # a small multiple: draw its first panel
+        first = rows[0].get(facet)
+        rows = [r for r in rows if r.get(facet) == first]
     mark = view["mark"]["type"] if isinstance(view["mark"], dict) else view["mark"]
     xs_numeric = all(_number(r.get(x)) is not None for r in rows if r.get(x) not in (None, ""))
     ys_numeric = all(_number(r.get(y)) is not None for r in rows if r.get(y) not in (None, ""))
     if mark in ("line", "area", "trail", "point", "circle") and xs_numeric and ys_numeric:
-        return _lines(rows, x, y, colour)
+        return _lines(rows, x, y, colour, _is_log(enc, "x"), _is_log(enc, "y"))
     if ys_numeric:
         return _bars(rows, x, y, colour)
     if xs_numeric:
@@ -203,18 +207,44 @@ def first_table_figure(html: str, page_path: str, site: Path) -> Figure:
     return Figure()
 
 
-def _lines(rows, x, y, colour) -> Figure:
+def _facet_field(spec: dict, enc: dict) -> str | None:
+    """The field a spec splits into panels by (top-level facet or a row/column/facet channel)."""
+    facet = spec.get("facet")
+    if isinstance(facet, dict):
+        if isinstance(facet.get("field"), str):
+            return facet["field"]
+        for channel in ("row", "column"):
+            if isinstance(facet.get(channel), dict) and isinstance(facet[channel].get("field"), str):
+                return facet[channel]["field"]
+    for channel in ("facet", "row", "column"):
+        if _field(enc, channel):
+            return _field(enc, channel)
+    return None
+
+
+def _is_log(enc: dict, channel: str) -> bool:
+    scale = enc[channel].get("scale") if isinstance(enc.get(channel), dict) else None
+    return isinstance(scale, dict) and scale.get("type") == "log"
+
+
+def _log(value: float | None, log: bool) -> float | None:
+    if value is None or not log:
+        return value
+    return math.log10(value) if value > 0 else None
+
+
+def _lines(rows, x, y, colour, xlog=False, ylog=False) -> Figure:
     groups: dict[str, list[tuple[float, float]]] = {}
     for r in rows:
-        px, py = _number(r.get(x)), _number(r.get(y))
+        px, py = _log(_number(r.get(x)), xlog), _log(_number(r.get(y)), ylog)
         if px is not None and py is not None:
             groups.setdefault(str(r.get(colour, "")) if colour else "", []).append((px, py))
     points = [p for g in groups.values() for p in g]
     if not points:
         return Figure()
     x0, x1 = min(p[0] for p in points), max(p[0] for p in points)
-    y1 = max(max(p[1] for p in points), 0.0)
-    y0 = min(min(p[1] for p in points), 0.0)
+    y1 = max(p[1] for p in points) if ylog else max(max(p[1] for p in points), 0.0)
+    y0 = min(p[1] for p in points) if ylog else min(min(p[1] for p in points), 0.0)
     sx, sy = (x1 - x0) or 1.0, (y1 - y0) or 1.0
     lines = []
     for g in groups.values():

@@ -88,3 +88,18 @@ def test_a_listed_post_without_its_page_is_an_error(tmp_path):
     (tmp_path / "previews.json").write_text(json.dumps({"posts": [{"dir": "posts/gone/"}]}))
     with pytest.raises(SystemExit, match="posts/gone/index.html: missing"):
         previews.write_previews(tmp_path)
+
+
+def test_a_faceted_log_x_line_chart_draws_its_first_panel(tmp_path):
+    values = [{"cell": c, "gb": gb, "ips": ips * k, "v": v}
+              for c, k in (("first", 1), ("second", 10)) for v in ("a", "b")
+              for gb, ips in ((4, 10), (8, 20), (16, 30), (32, 40))]
+    spec = {"data": {"values": values}, "facet": {"row": {"field": "cell"}},
+            "spec": {"mark": {"type": "line"}, "encoding": {
+                "x": {"field": "gb", "type": "quantitative", "scale": {"type": "log"}},
+                "y": {"field": "ips", "type": "quantitative"}, "color": {"field": "v"}}}}
+    fig = previews.figure_of(spec, "posts/p/", tmp_path)
+    assert len(fig.lines) == 2
+    xs = [round(x, 3) for x, _ in fig.lines[0]]
+    assert xs == [0.0, 0.333, 0.667, 1.0]  # 4, 8, 16, 32 evenly spaced on a log axis
+    assert max(y for line in fig.lines for _, y in line) == 1.0  # the first panel's own scale

@@ -98,6 +98,24 @@ def test_search_shows_hostile_labels_as_text(page, server):
     assert not page.problems, page.problems
 
 
+def test_hostile_study_charts_draw_labels_as_text(page, server):
+    """The real chart bundle draws the hostile study's charts: labels end up as SVG/HTML text,
+    never as elements, handlers or navigations."""
+    page.goto(server + "posts/hostile-study/")
+    for chart in ("hostile-bars", "hostile-series"):
+        page.wait_for_selector(f"figure#{chart}[data-state]", state="attached", timeout=20000)
+        assert page.get_attribute(f"figure#{chart}", "data-state") == "rendered"
+    made = page.evaluate("""() => [...document.querySelectorAll('body *')]
+        .filter(e => (e.tagName === 'IMG' && !e.closest('figure')) || e.tagName === 'IFRAME'
+                     || [...e.attributes].some(a => a.name.startsWith('on')
+                        || (['href', 'src', 'xlink:href', 'action', 'formaction'].includes(a.name)
+                            && /^\\s*javascript:/i.test(a.value))))
+        .map(e => e.outerHTML.slice(0, 200))""")
+    assert made == []
+    assert '"><img src=x onerror=alert(1)>' in page.locator("figure#hostile-bars").text_content()
+    assert not page.problems, page.problems
+
+
 def test_a_post_prints_without_screen_controls(page, server):
     page.goto(server + "posts/hostile-study/")
     page.emulate_media(media="print")
