@@ -118,9 +118,15 @@ def test_hostile_study_charts_draw_labels_as_text(page, server):
 
 def test_a_post_prints_without_screen_controls(page, server):
     page.goto(server + "posts/hostile-study/")
+    page.wait_for_selector("figure#hostile-bars[data-state]", state="attached", timeout=20000)
     page.emulate_media(media="print")
     assert page.locator(".site-nav").is_hidden()
     assert page.locator(".related").is_hidden()
     assert page.locator("article h1").is_visible()
+    header = page.locator("figure#avg-tps th").first
+    assert header.is_visible() and header.inner_text().strip()  # sortable headers keep their text
+    width = page.evaluate("document.querySelector('article').getBoundingClientRect().width")
+    for chart in page.locator("figure.chart svg, figure.chart canvas").all():
+        assert chart.bounding_box()["width"] <= width + 1  # charts fit the paper
     pdf = page.pdf(format="A4")
     assert pdf.startswith(b"%PDF") and len(pdf) > 1000
