@@ -30,15 +30,15 @@ export function lowerBound(t, x) {
 }
 
 /**
- * Points to draw for the range [x0, x1] at about `buckets` pixels: per bucket the first, the
- * minimum, the maximum and the last point in time order (M4), so the drawn line keeps every
- * spike. When a bucket holds one interval or less, the raw points are returned (full resolution).
+ * Points to draw for the range [x0, x1] in `buckets` buckets: per bucket the minimum and the
+ * maximum, in time order, so the drawn line keeps every spike. When the range holds few
+ * enough intervals (at most two per bucket), the raw points are returned (full resolution).
  * Calls emit(t, v) for each kept point; one point beyond each end keeps the line to the edge.
  */
 export function downsample(t, v, x0, x1, buckets, emit) {
   const start = Math.max(0, lowerBound(t, x0) - 1);
   const end = Math.min(t.length, lowerBound(t, x1) + 1);
-  if (end - start <= buckets * 4) {
+  if (end - start <= buckets * 2) {
     for (let i = start; i < end; i++) emit(t[i], v[i]);
     return;
   }
@@ -46,15 +46,15 @@ export function downsample(t, v, x0, x1, buckets, emit) {
   let i = start;
   while (i < end) {
     const b = Math.floor((t[i] - x0) / width);
-    let first = i, last = i, min = -1, max = -1;
+    let min = -1, max = -1;
     for (; i < end && Math.floor((t[i] - x0) / width) === b; i++) {
-      last = i;
       if (v[i] === null) continue;
       if (min < 0 || v[i] < v[min]) min = i;
       if (max < 0 || v[i] > v[max]) max = i;
     }
-    const keep = [first, min, max, last].filter((k, j, a) => k >= 0 && a.indexOf(k) === j).sort((p, q) => p - q);
-    for (const k of keep) emit(t[k], v[k]);
+    if (min < 0) continue;
+    emit(t[Math.min(min, max)], v[Math.min(min, max)]);
+    if (min !== max) emit(t[Math.max(min, max)], v[Math.max(min, max)]);
   }
 }
 

@@ -151,9 +151,9 @@ export class TimeSeriesChart {
     for (const id of this.visible()) {
       const { t, v } = this.series(id);
       downsample(t, v, x0, x1, Math.max(50, Math.round(width / 2)), (ti, vi) => { if (ok(vi)) detail.push({ run: id, t: ti, v: vi }); });
-      downsample(t, v, full[0], full[1], Math.max(50, Math.round(width / 3)), (ti, vi) => { if (ok(vi)) overview.push({ run: id, t: ti, v: vi }); });
+      downsample(t, v, full[0], full[1], Math.max(40, Math.round(width / 5)), (ti, vi) => { if (ok(vi)) overview.push({ run: id, t: ti, v: vi }); });
     }
-    const step = Math.max(this.spec.interval, (x1 - x0) / Math.max(50, Math.round(width / 3)));
+    const step = Math.max(this.spec.interval, (x1 - x0) / Math.max(50, Math.round(width / 4)));
     const grid = [];
     for (let x = Math.ceil(x0 / step) * step; x <= x1; x += step) grid.push({ t: x });
     this.plotted = detail.map((r) => ({ run: r.run, t: r.t, value: r.v }));
