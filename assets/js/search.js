@@ -3,7 +3,12 @@
 (function () {
   "use strict";
   const mount = document.getElementById("search");
-  if (!mount || typeof window.PagefindUI !== "function") return;
+  if (!mount) return;
+  if (typeof window.PagefindUI !== "function") {
+    // `hugo server` has no index: Pagefind runs after Hugo in `make build`.
+    mount.textContent = "The search index is not built here: run make build and serve site/.";
+    return;
+  }
   const ui = new window.PagefindUI({
     element: mount,
     bundlePath: mount.dataset.bundle,
