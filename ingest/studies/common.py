@@ -25,6 +25,14 @@ def published(ctx, fmt: str):
     return parse_text(ctx.inputs[names[0]], names[0], fmt)
 
 
+def one_file(files: dict, pattern: str):
+    """The `Parsed` of the one archive member (`ctx.files` key) that fully matches `pattern`."""
+    hits = [parsed for member, parsed in files.items() if re.fullmatch(pattern, member)]
+    if len(hits) != 1:
+        raise ValueError(f"expected one archive file matching {pattern}, found {len(hits)}")
+    return hits[0]
+
+
 def find(parsed, prefix: str):
     """The parsed table whose name starts with `prefix` (exactly one)."""
     hits = [t for t in parsed.tables if t.name.startswith(prefix)]

@@ -15,7 +15,7 @@ import re
 
 from ingest import osmetrics
 
-from .common import col, published, ratio, table
+from .common import col, one_file, published, ratio, table
 
 GB = 1024 ** 3
 # Settings worth showing next to the results (names as SHOW GLOBAL VARIABLES prints them).
@@ -34,13 +34,6 @@ def build(ctx) -> list[dict]:
     if ctx.files:
         tables += [hourly(ctx.files), hw_per_op(ctx), server_settings(ctx.files)]
     return tables
-
-
-def _one(files: dict, pattern: str):
-    hits = [p for m, p in files.items() if re.fullmatch(pattern, m)]
-    if len(hits) != 1:
-        raise ValueError(f"expected one archive file matching {pattern}, found {len(hits)}")
-    return hits[0]
 
 
 def _summary_row(parsed) -> dict:
@@ -79,9 +72,9 @@ def hw_per_op(ctx) -> dict:
     rows = []
     for phase, run_id, member_re in (("load", "load", r"l\.{}\.in"), ("Hour 1", "request-hour-1", r"r\.{}\.in\.L1\.P1")):
         run = next(r for r in ctx.runs if r["id"] == run_id)
-        wrapper = _summary_row(_one(ctx.files, member_re.format("r")))
-        vmstat = _one(ctx.files, member_re.format("vm")).sessions[0]
-        iostat = _one(ctx.files, member_re.format("io")).sessions
+        wrapper = _summary_row(one_file(ctx.files, member_re.format("r")))
+        vmstat = one_file(ctx.files, member_re.format("vm")).sessions[0]
+        iostat = one_file(ctx.files, member_re.format("io")).sessions
         # OS samples span the phase: their interval is the phase length over the sample count.
         os_interval = round(wrapper["seconds"] / wrapper["samples"])
         hw = osmetrics.hw_efficiency(ctx.series[run_id], run["metric"], 0, wrapper["seconds"],
@@ -108,7 +101,7 @@ def _round(value, scale, digits):
 
 
 def server_settings(files: dict) -> dict:
-    settings = _one(files, r"l\.gv\.in").settings
+    settings = one_file(files, r"l\.gv\.in").settings
     rows = [{"variable": k, "value": settings.get(k)} for k in SETTINGS]
     return table("server-settings", "Server settings of the 2017 run (SHOW GLOBAL VARIABLES)", [
         col("variable", "Variable", "label"), col("value", "Value", "text")], rows)

@@ -17,7 +17,7 @@ import re
 
 from ingest.parsers.mycnf import settings_diff
 
-from .common import col, ratio, table
+from .common import col, one_file, ratio, table
 
 BASE_VERSION = "5.6.49"
 GROUPS = {
@@ -59,18 +59,11 @@ def groups_of(tests: list[str]) -> dict[str, str]:
     return groups
 
 
-def _member(files: dict, name: str):
-    hits = [p for m, p in files.items() if m.rsplit("/", 1)[-1] == name]
-    if len(hits) != 1:
-        raise ValueError(f"expected one archive file named {name}, found {len(hits)}")
-    return hits[0]
-
-
 def build(ctx) -> list[dict]:
     cnfs = {version_of("my" + m.rsplit(".", 1)[-1]): p.settings for m, p in ctx.files.items()
             if re.search(r"my\.cnf\.[^/]*\.\d+$", m)}
-    tables, problems = derive(_member(ctx.files, "o.qps.abs"), _member(ctx.files, "o.met"), cnfs,
-                              _member(ctx.files, "o.qps.rel"))
+    tables, problems = derive(one_file(ctx.files, r"o\.qps\.abs"), one_file(ctx.files, r"o\.met"), cnfs,
+                              one_file(ctx.files, r"o\.qps\.rel"))
     ctx.problems.extend(problems)
     return tables
 
