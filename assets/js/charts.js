@@ -41,14 +41,17 @@ class TableChart {
     return spec.facet ? { ...spec, spec: patched } : patched;
   }
 
-  /** On narrow screens, grouped bars and dot plots lie on their side (categories on y). */
+  /** On narrow screens, grouped bars and dot plots lie on their side (categories on y) and
+   * panel labels go above the panels. */
   transposed(spec) {
+    if (this.host.clientWidth >= 520) return spec;
     const unit = spec.facet ? spec.spec : spec;
     const enc = unit.encoding;
-    if (enc.x.type !== 'nominal' || this.host.clientWidth >= 520) return spec;
-    const { x, y, xOffset, ...rest } = enc;
-    const flipped = { ...rest, y: { ...x, title: null, axis: { labelLimit: 110 } }, x: y, ...(xOffset ? { yOffset: xOffset } : {}) };
-    const patched = { ...unit, encoding: flipped };
+    let patched = unit;
+    if (enc.x.type === 'nominal') {
+      const { x, y, xOffset, ...rest } = enc;
+      patched = { ...unit, encoding: { ...rest, y: { ...x, title: null, axis: { labelLimit: 110 } }, x: y, ...(xOffset ? { yOffset: xOffset } : {}) } };
+    }
     if (!spec.facet) return patched;
     // panel labels above each panel ("Cache GB 27") instead of a column on the left
     const row = spec.facet.row;

@@ -3,7 +3,7 @@
 // whose statistics per visible series are recomputed in the table under the chart. Lines are
 // downsampled (M4 per bucket) to the visible range, so zooming in reaches full resolution.
 // Run data is fetched per run, only when shown. State round-trips through the URL hash.
-import { render, plotWidth } from './render.js';
+import { renderFitted, plotWidth } from './render.js';
 import { PALETTE } from './theme.js';
 import { getState, setState } from './hash.js';
 import { smooth, downsample, windowStats, lowerBound } from './series.js';
@@ -218,11 +218,11 @@ export class TimeSeriesChart {
     const token = (this.token = (this.token || 0) + 1);
     await this.load();
     if (token !== this.token) return;
-    const width = plotWidth(this.canvas, 80);
+    const width = plotWidth(this.canvas, 95);
     this.width = width;
     const data = this.datasets(width);
     if (this.view) this.view.finalize();
-    const result = await render(this.canvas, this.vegaLiteSpec(width, data), { renderer: 'canvas', tooltip: false });
+    const result = await renderFitted(this.canvas, this.vegaLiteSpec(width, data), width, { renderer: 'canvas', tooltip: false });
     if (token !== this.token) { result.view.finalize(); return; }
     this.view = result.view;
     this.view.addSignalListener('zoom', (_, v) => this.onZoom(v && v.t ? v.t : null));
