@@ -79,7 +79,17 @@ def tables(runs):
                         {"key": "usd", "label": "$/year", "kind": "number"}],
             "rows": [{"item": "box, large", "usd": 1234567}, {"item": "disk", "usd": None}],
             "notes": {}}
-    return {"avg-tps": avg, "cost": cost}
+    close = {"id": "close", "title": "Two configurations, two builds",
+             "columns": [{"key": "config", "label": "Config", "kind": "label"},
+                         {"key": "build", "label": "Build", "kind": "label"},
+                         {"key": "qps", "label": "QPS", "kind": "number", "digits": 0},
+                         {"key": "noise", "label": "CV", "kind": "number", "digits": 2}],
+             "rows": [{"config": "a", "build": "old", "qps": 1000, "noise": 0.05},
+                      {"config": "a", "build": "new", "qps": 1030, "noise": 0.05},
+                      {"config": "b", "build": "old", "qps": 1000, "noise": 0.01},
+                      {"config": "b", "build": "new", "qps": 700, "noise": 0.01}],
+             "notes": {}}
+    return {"avg-tps": avg, "cost": cost, "close": close}
 
 
 POST = """---
@@ -98,6 +108,8 @@ beta/alpha at 200 IOPS is {{< value table="avg-tps" col="avg_tps" where="engine=
 {{< chart kind="line" id="avg-line" table="avg-tps" x="iops" y="avg_tps" color="engine" >}}
 
 {{< chart kind="ratio" id="avg-ratio" table="avg-tps" row="iops" col="engine" value="avg_tps" noise="runs" >}}
+
+{{< chart kind="ratio" id="close-ratio" table="close" row="config" col="build" value="qps" noise="noise" >}}
 
 {{< chart kind="timeseries" id="tps-time" show="alpha-100,beta-100" caption="TPS over time" >}}
 """

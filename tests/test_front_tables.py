@@ -46,6 +46,15 @@ def test_value_shortcode_quotes_the_table(built):
     assert f'<span class="value">{beta / alpha:.1f}×</span>' in html
 
 
+def test_ratio_cells_within_noise_stay_uncoloured(built):
+    html = (built / "index.html").read_text()
+    figure = html[html.index('id="close-ratio"'):]
+    figure = figure[:figure.index("</table>")]
+    # 1030 / 1000 is inside sqrt(0.05² + 0.05²); 700 / 1000 is far outside 0.01 noise
+    assert 'class="r noise" data-c="0"' in figure and "1.03×" in figure
+    assert 'data-c="-3" title="700">0.70×' in figure
+
+
 @pytest.mark.parametrize("post, message", [
     ('---\ntitle: x\n---\n{{< table id="nope" >}}\n', 'no table "nope"'),
     ('---\ntitle: x\n---\n{{< table id="cost" >}}\n{{< table id="cost" >}}\n', 'duplicate table/chart id "cost"'),

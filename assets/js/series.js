@@ -1,7 +1,8 @@
 // Pure functions on one run's series (t and v arrays, v may hold null for missing intervals):
 // smoothing, shape-preserving downsampling for display, window statistics.
 
-/** Centred rolling mean over `width` intervals; missing values are skipped, never zero. */
+/** Centred rolling mean over `width` intervals (cut short at the ends of the run); missing
+ * values are skipped, never counted as zero, and stay missing. */
 export function smooth(v, width) {
   if (width <= 1) return v;
   const n = v.length, sum = new Float64Array(n + 1), cnt = new Uint32Array(n + 1);
@@ -12,7 +13,7 @@ export function smooth(v, width) {
   }
   const half = Math.floor(width / 2), out = new Array(n);
   for (let i = 0; i < n; i++) {
-    const lo = Math.max(0, i - half), hi = Math.min(n, lo + width);
+    const lo = Math.max(0, i - half), hi = Math.min(n, i - half + width);
     const c = cnt[hi] - cnt[lo];
     out[i] = v[i] === null || c === 0 ? null : (sum[hi] - sum[lo]) / c;
   }
