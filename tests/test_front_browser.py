@@ -189,6 +189,9 @@ def test_export_png_svg_and_the_plotted_csv(browser, www):
     plotted = page.evaluate(f"document.getElementById('{TS}').benchlogChart.view.data('detail').length")
     assert lines[0] == "run,t,value" and len(lines) == 1 + plotted
     with page.expect_download() as d:
+        page.locator("#tps-ratio .chart-tools").get_by_role("button", name="PNG").click()
+    assert Path(d.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with page.expect_download() as d:
         page.locator("#tps-ratio .chart-tools").get_by_role("button", name="CSV (as shown)").click()
     ratio_lines = Path(d.value.path()).read_text().splitlines()
     assert ratio_lines[0] == "row,col,value,base_value,ratio,within_noise" and len(ratio_lines) == 1 + 24

@@ -20,6 +20,13 @@ export function ratioClass(r, noiseA, noiseB) {
   return l < 0 ? -c : c;
 }
 
+/** The heat-table's colour of a class, from the page's CSS (--d-5 .. --d5; class 0 uncoloured). */
+const CLASSES = [-5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5];
+function classColor(c) {
+  return c === 0 ? getComputedStyle(document.documentElement).getPropertyValue('--bg').trim()
+    : getComputedStyle(document.documentElement).getPropertyValue(`--d${c}`).trim();
+}
+
 const num = (v, d) => v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 
 /** Ratio rows {row, col, value, base_value, ratio, noise} for base column `base`. */
@@ -97,16 +104,20 @@ export class RatioChart {
 
   /** An off-screen Vega view of the heat-table, for PNG/SVG export. */
   view() {
+    const n = (row, col) => (this.spec.cells.find((x) => x.row === row && x.col === col) || {}).n;
     const rows = ratioRows(this.spec, this.base).map((r) => ({ ...r, name: this.spec.colNames[this.spec.cols.indexOf(r.col)],
-      shade: r.col === this.base || r.within_noise || r.ratio === null ? 0 : Math.max(-2, Math.min(2, Math.log2(r.ratio))),
+      cls: r.col === this.base || r.within_noise || r.ratio === null ? 0 : ratioClass(r.ratio, n(r.row, r.col), n(r.row, this.base)),
       label: r.ratio === null ? 'n/a' : r.col === this.base ? num(r.value, this.spec.valueDigits) : `${num(r.ratio, this.spec.digits)}×` }));
     const spec = {
       data: { values: rows }, width: 90 * this.spec.cols.length, height: 26 * this.spec.rows.length,
       encoding: { x: { field: 'name', type: 'nominal', sort: this.spec.colNames, title: `${this.spec.colTitle} (base ${this.spec.colNames[this.spec.cols.indexOf(this.base)]})`, axis: { orient: 'top', labelAngle: 0 } },
         y: { field: 'row', type: 'nominal', sort: this.spec.rows, title: this.spec.rowTitles.join(' · ') } },
       layer: [
-        { mark: 'rect', encoding: { color: { field: 'shade', type: 'quantitative', scale: { scheme: 'blueorange', domain: [-2, 2] }, legend: null } } },
-        { mark: { type: 'text', fontSize: 11 }, encoding: { text: { field: 'label' } } },
+        { mark: 'rect', encoding: { color: { field: 'cls', type: 'ordinal', scale: { domain: CLASSES, range: CLASSES.map(classColor) }, legend: null } } },
+        { mark: { type: 'text', fontSize: 11 }, encoding: { text: { field: 'label' }, color: {
+          condition: [{ test: 'datum.cls === 0', value: getComputedStyle(document.documentElement).getPropertyValue('--fg').trim() },
+            { test: 'abs(datum.cls) >= 4', value: '#fff' }],
+          value: '#1d1f21' } } },
       ],
       config: chartConfig(),
     };

@@ -13,7 +13,7 @@ export function chartConfig() {
   const font = cssVar('--font') || 'sans-serif';
   const guide = { labelColor: muted, titleColor: fg, labelFont: font, titleFont: font };
   return {
-    background: null,
+    background: cssVar('--bg'), // the page's own: invisible on the page, readable in exports
     font,
     view: { stroke: null },
     axis: { ...guide, gridColor: rule, domainColor: rule, tickColor: rule, labelFontSize: 11, titleFontSize: 12, titleFontWeight: 600 },
