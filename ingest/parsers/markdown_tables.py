@@ -15,6 +15,7 @@ from html.parser import HTMLParser
 import markdown
 
 from . import register
+from ._text import Lines
 from .base import Parsed, ParseError, Parser, Table
 from .values import parse_cell
 
@@ -67,10 +68,10 @@ class _Walker(HTMLParser):
             self._text.append(data)
 
 
-def _heading_lines(text: str) -> dict[str, int]:
+def _heading_lines(source: Lines) -> dict[str, int]:
     """1-based line of each `## heading` in the source (markdown output has no positions)."""
     lines = {}
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in source:
         m = re.match(r"^##\s+(.*?)\s*#*\s*$", line)
         if m and not line.startswith("###"):
             lines.setdefault(" ".join(m.group(1).split()), n)
@@ -79,7 +80,8 @@ def _heading_lines(text: str) -> dict[str, int]:
 
 def table_from_cells(name: str, cells: list[list[str]], file: str, line: int, caption: str) -> Table:
     """A `Table` from header + body cell texts (values parsed, notes and units recorded)."""
-    header, body = cells[0], cells[1:]
+    header = cells[0]
+    body = [row for row in cells[1:] if any(row)]  # python-markdown renders a header-only table with one empty row
     if not body:
         raise ParseError(file, line, f"table {name!r} has a header but no rows")
     if len(set(header)) != len(header) or "" in header:
@@ -117,11 +119,12 @@ class MarkdownTables(Parser):
         return None
 
     def parse(self, text: str, file: str) -> Parsed:
+        source = Lines(text, file)  # complete lines only: a row cut mid-line is not rendered
         walker = _Walker()
-        walker.feed(markdown.markdown(text, extensions=["tables"]))
+        walker.feed(markdown.markdown("\n".join(source.lines), extensions=["tables"]))
         walker.close()
-        lines = _heading_lines(text)
-        parsed = Parsed(format=self.name, file=file)
+        lines = _heading_lines(source)
+        parsed = Parsed(format=self.name, file=file, problems=source.problems)
         heading, caption = None, []
         for kind, payload in walker.events:
             if kind == "h2":

@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 
 from . import register
-from .base import Parsed, ParseError, Parser
+from ._text import Lines
+from .base import Parsed, Parser
 
 SERVER_SECTION = "mysqld"
 
@@ -59,31 +60,32 @@ class MyCnf(Parser):
         return None
 
     def parse(self, text: str, file: str) -> Parsed:
-        parsed = Parsed(format=self.name, file=file)
+        lines = Lines(text, file)
+        parsed = Parsed(format=self.name, file=file, problems=lines.problems)
         section = None
-        for n, raw in enumerate(text.splitlines(), 1):
+        for n, raw in lines:
             line = raw.strip()
             if not line or line[0] in "#;":
                 continue
             if line.startswith("!"):
-                parsed.problems.append(f"{file}:{n}: {line.split()[0]} not followed")
+                lines.problem(n, f"{line.split()[0]} not followed")
                 continue
             if line.startswith("["):
                 m = re.fullmatch(r"\[\s*([\w.-]+)\s*\]", _strip_comment(line))
                 if not m:
-                    raise ParseError(file, n, f"unreadable option group header {line[:40]!r}")
+                    raise lines.error(n, f"unreadable option group header {line[:40]!r}")
                 section = m.group(1).lower()
                 continue
             if section is None:
-                raise ParseError(file, n, "option before any [group] header")
+                raise lines.error(n, "option before any [group] header")
             key, eq, value = _strip_comment(line).partition("=")
             if not re.fullmatch(r"[A-Za-z][\w.-]*", key.strip()):
-                raise ParseError(file, n, f"unreadable option name {key.strip()[:40]!r}")
+                raise lines.error(n, f"unreadable option name {key.strip()[:40]!r}")
             value = _unquote(value.strip()) if eq else "ON"
             key = normalise_key(key)
             parsed.settings[key if section == SERVER_SECTION else f"{section}.{key}"] = value
         if not parsed.settings:
-            raise ParseError(file, 0, "no options found")
+            raise lines.error(0, "no options found")
         return parsed
 
 
@@ -99,15 +101,15 @@ class GlobalVariables(Parser):
         return "a Variable_name / Value header" if self.HEADER.match(first) else None
 
     def parse(self, text: str, file: str) -> Parsed:
-        parsed = Parsed(format=self.name, file=file)
-        lines = text.splitlines()
+        lines = Lines(text, file)
+        parsed = Parsed(format=self.name, file=file, problems=lines.problems)
         seen_header = False
-        for n, raw in enumerate(lines, 1):
+        for n, raw in lines:
             if not raw.strip() or raw.startswith("+"):
                 continue
             if not seen_header:
                 if not self.HEADER.match(raw):
-                    raise ParseError(file, n, "expected a 'Variable_name<TAB>Value' header")
+                    raise lines.error(n, "expected a 'Variable_name<TAB>Value' header")
                 seen_header = True
                 continue
             if raw.startswith("|"):
@@ -115,13 +117,10 @@ class GlobalVariables(Parser):
             else:
                 cells = raw.split("\t", 1)
             if len(cells) != 2 or not re.fullmatch(r"[A-Za-z][\w.-]*", cells[0].strip()):
-                if n == len(lines):
-                    parsed.problems.append(f"{file}:{n}: line cut short; dropped")
-                    continue
-                raise ParseError(file, n, f"expected 'name<TAB>value', got {raw[:40]!r}")
+                raise lines.error(n, f"expected 'name<TAB>value', got {raw[:40]!r}")
             parsed.settings[normalise_key(cells[0])] = cells[1].strip() if raw.startswith("|") else cells[1]
         if not parsed.settings:
-            raise ParseError(file, 0, "no variables found")
+            raise lines.error(0, "no variables found")
         return parsed
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from . import register
+from ._text import Lines
 from .base import Parsed, ParseError, Parser, Table
 from .values import is_numeric_cell, parse_cell
 
@@ -79,8 +80,9 @@ class SummaryTable(Parser):
         return None
 
     def parse(self, text: str, file: str) -> Parsed:
-        lines = text.splitlines()
-        parsed = Parsed(format=self.name, file=file)
+        complete = Lines(text, file)
+        lines = complete.lines
+        parsed = Parsed(format=self.name, file=file, problems=complete.problems)
         path: list[str] = []
         floor = 0  # first line after the previous table
         h = 0
@@ -102,23 +104,17 @@ class SummaryTable(Parser):
             if any(t.name == table.name for t in parsed.tables):
                 raise ParseError(file, top + 1, f"two tables named {table.name!r}")
             parsed.tables.append(table)
-            self._check_row_after(lines, end, width, file, parsed)
+            self._check_row_after(lines, end, width, file)
             floor = h = end
         if not parsed.tables:
             raise ParseError(file, 0, "no table (a header line followed by rows with the same number of fields)")
         return parsed
 
     @staticmethod
-    def _check_row_after(lines, end, width, file, parsed):
+    def _check_row_after(lines, end, width, file):
         """A numeric line right after a table with another field count is a broken row."""
-        if end >= len(lines) or not _looks_like_data(lines[end].split()):
-            return
-        n = len(lines[end].split())
-        reason = f"{n} fields, the table header has {width}"
-        if end == len(lines) - 1 and n < width:
-            parsed.problems.append(f"{file}:{end + 1}: {reason} (file cut mid-row; row dropped)")
-            return
-        raise ParseError(file, end + 1, reason)
+        if end < len(lines) and _looks_like_data(lines[end].split()):
+            raise ParseError(file, end + 1, f"{len(lines[end].split())} fields, the table header has {width}")
 
 
 def _headings_above(lines: list[str], top: int, floor: int) -> list[str]:

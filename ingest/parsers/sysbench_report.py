@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 
 from . import register
-from .base import Parsed, ParseError, Parser, Table
+from ._text import Lines
+from .base import Parsed, Parser, Table
 from .values import parse_cell
 
 BLOCK_NAME = re.compile(r"^sb\.[\w.+-]+$")
@@ -37,19 +38,19 @@ class SysbenchReport(Parser):
         return None
 
     def parse(self, text: str, file: str) -> Parsed:
-        parsed = Parsed(format=self.name, file=file)
-        lines = text.splitlines()
+        lines = Lines(text, file)
+        parsed = Parsed(format=self.name, file=file, problems=lines.problems)
         block = section = None
         columns: list[str] | None = None
         table: Table | None = None
-        for n, raw in enumerate(lines, 1):
+        for n, raw in lines:
             line = raw.strip()
             if not line:
                 block = table = None
                 continue
             if block is None:
                 if not BLOCK_NAME.match(line):
-                    raise ParseError(file, n, f"expected a block name like sb.r.qps.<test>, got {line[:40]!r}")
+                    raise lines.error(n, f"expected a block name like sb.r.qps.<test>, got {line[:40]!r}")
                 block, section, columns, table = line, None, None, None
                 continue
             m = SECTION.match(line)
@@ -65,23 +66,16 @@ class SysbenchReport(Parser):
                 cols = columns or [f"c{i}" for i in range(1, len(cells))] + ["dbms"]
                 table = Table(name=name, columns=cols, rows=[], line=n)
                 parsed.tables.append(table)
-            row = self._row(cells, table, file, n, last=n == len(lines))
-            if row is None:
-                parsed.problems.append(f"{file}:{n}: row cut short ({len(cells)} fields, expected "
-                                       f"{len(table.columns)}); row dropped")
-            else:
-                table.rows.append(row)
+            table.rows.append(self._row(cells, table, lines, n))
         if not any(t.rows for t in parsed.tables):
-            raise ParseError(file, 0, "no report rows (expected sb.* blocks of tab-separated numbers)")
+            raise lines.error(0, "no report rows (expected sb.* blocks of tab-separated numbers)")
         return parsed
 
     @staticmethod
-    def _row(cells, table, file, n, last):
+    def _row(cells, table, lines, n):
         columns = table.columns
         if len(cells) != len(columns):
-            if last and len(cells) < len(columns):
-                return None
-            raise ParseError(file, n, f"{len(cells)} fields, expected {len(columns)} ({' '.join(columns)})")
+            raise lines.error(n, f"{len(cells)} fields, expected {len(columns)} ({' '.join(columns)})")
         row = {}
         for col, cell in zip(columns[:-1], cells[:-1]):
             if cell.lower() in UNDEFINED:  # a ratio to 0: missing, the author's text kept as a note
@@ -90,7 +84,7 @@ class SysbenchReport(Parser):
                 continue
             value, unit = parse_cell(cell)
             if isinstance(value, str) or unit:
-                raise ParseError(file, n, f"{col}: {cell!r} is not a number")
+                raise lines.error(n, f"{col}: {cell!r} is not a number")
             row[col] = value
         row[columns[-1]] = cells[-1]
         return row
