@@ -69,3 +69,17 @@ def test_real_icp_units_and_missing():
     assert {counters.units[f"{i}/{c}"] for c in counters.columns[1:]} == {"G"}
     icp = next(r for r in counters.rows if r["counter"] == "Handler_icp_attempts")
     assert icp["MySQL 5.5"] is None and icp["MariaDB 5.5"] > 0
+
+
+@pytest.mark.parametrize("path", [FIXTURES / "markdown-tables" / "published.md", *REAL], ids=lambda p: p.parent.name)
+def test_last_row_without_newline(path):
+    """A hand-saved file may lack its final newline: a whole last row (closed by `|`) is kept;
+    the same row cut before its closing `|` is dropped and reported once."""
+    text = path.read_text()
+    full = PARSER.parse(text, path.name)
+    bare = text.rstrip("\n")
+    assert bare.endswith("|") and PARSER.parse(bare, path.name).tables == full.tables
+    cut = PARSER.parse(bare[:-1], path.name)
+    assert cut.tables[:-1] == full.tables[:-1] and cut.tables[-1].rows == full.tables[-1].rows[:-1]
+    assert cut.problems == [f"{path.name}:{bare.count(chr(10)) + 1}: incomplete last line "
+                            "(the file ends mid-line, cut short?): ignored"]

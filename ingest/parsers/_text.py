@@ -3,7 +3,8 @@
 Every parser reads a file through `Lines`: the complete (newline-terminated) lines, numbered
 from 1, plus the unterminated tail of a file that was cut mid-line. The tail is never read as a
 record: it becomes one `file:line: reason` problem, so a truncated file yields its complete
-records and says what it lost.
+records and says what it lost. A format that can tell a whole line from a cut one (a Markdown
+row closed by its last `|`) passes `whole`, and keeps a whole last line that only lacks its newline.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ NUMBER = r"-?\d+(?:\.\d+)?"
 class Lines:
     """The complete lines of `text`, iterated as (line number, line without line end)."""
 
-    def __init__(self, text: str, file: str):
+    def __init__(self, text: str, file: str, whole=None):
         if not text.strip():
             raise ParseError(file, 0, "empty file")
         parts = text.split("\n")
@@ -25,7 +26,10 @@ class Lines:
         self.file = file
         self.lines = [p[:-1] if p.endswith("\r") else p for p in parts]
         self.problems: list[str] = []
-        if tail.strip():
+        tail = tail.removesuffix("\r")
+        if tail.strip() and whole and self.lines and whole(tail, self.lines[-1]):
+            self.lines.append(tail)
+        elif tail.strip():
             self.problem(len(self.lines) + 1, "incomplete last line (the file ends mid-line, cut short?): ignored")
 
     def __iter__(self):

@@ -21,6 +21,7 @@ from .values import parse_cell
 
 QUALIFIERS = ("approximately", "about", "around", "roughly", "up to", "at least", "at most", "~")
 NOTE_COLUMN = "note"
+PIPE = re.compile(r"(?<!\\)\|")  # a cell separator (`\|` is a pipe inside a cell)
 
 
 def qualifier_of(note: str | None) -> str | None:
@@ -66,6 +67,14 @@ class _Walker(HTMLParser):
     def handle_data(self, data):
         if self._text is not None:
             self._text.append(data)
+
+
+def _whole_row(line: str, above: str) -> bool:
+    """A last line without its newline is a whole table row when it is closed by a `|` and has as
+    many separators as the row above it (a row cut mid-line lacks its closing `|`)."""
+    line, above = line.strip(), above.strip()
+    closed = line.startswith("|") and line.endswith("|") and not line.endswith("\\|")
+    return closed and above.startswith("|") and len(PIPE.findall(line)) == len(PIPE.findall(above))
 
 
 def _heading_lines(source: Lines) -> dict[str, int]:
@@ -119,7 +128,7 @@ class MarkdownTables(Parser):
         return None
 
     def parse(self, text: str, file: str) -> Parsed:
-        source = Lines(text, file)  # complete lines only: a row cut mid-line is not rendered
+        source = Lines(text, file, whole=_whole_row)  # a row cut mid-line is not rendered
         walker = _Walker()
         walker.feed(markdown.markdown("\n".join(source.lines), extensions=["tables"]))
         walker.close()
