@@ -4,7 +4,7 @@ import embed from 'vega-embed';
 import { expressionInterpreter } from 'vega-interpreter';
 import { chartConfig } from './theme.js';
 
-export const EMBED_OPTIONS = { ast: true, expr: expressionInterpreter, actions: false, renderer: 'svg' };
+export const EMBED_OPTIONS = { ast: true, expr: expressionInterpreter, actions: false, defaultStyle: false, renderer: 'canvas' };
 
 /** Plot width for a chart container: its parent's width less room for axes and legend. */
 export function plotWidth(el, reserve = 70) {
