@@ -2,7 +2,9 @@
 headless Chromium, for the site as built against a naive baseline of the same page and data
 (default vega-embed, every point, no downsampling; bench/naive/naive.js), in the same run.
 
-Usage: .venv/bin/python bench/render_bench.py [--rounds N]
+Usage: .venv/bin/python bench/render_bench.py [--rounds N] [--all-runs]
+With --all-runs both pages draw every run of the study in the time series (37 runs, 133 000
+points) instead of the four the post shows first (through the URL-hash state `runs=`).
 Builds the site and the naive bundle with Hugo into bench/out/, serves bench/out/www, loads
 each page N times (alternating, fresh context each time, warm HTTP cache of the server only)
 and prints the medians and the ratio naive / built. Record results in docs/performance.md.
@@ -74,17 +76,23 @@ def measure(browser, url):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--all-runs", action="store_true")
     args = ap.parse_args()
     www = build()
+    fragment = ""
+    if args.all_runs:
+        html = (www / POST / "index.html").read_text()
+        ids = re.findall(r'"id":"([^"]+)","labels"', html)
+        fragment = "#tps-over-time.runs=" + ",".join(ids)
     server, base = serve(www)
     times = {"built": [], "naive": []}
     busy = {"built": [], "naive": []}
     with sync_playwright() as p:
         browser = launch(p)
-        measure(browser, f"{base}/{POST}")  # warm-up: server file cache, Chromium start-up
+        measure(browser, f"{base}/{POST}{fragment}")  # warm-up: server file cache, Chromium start-up
         for _ in range(args.rounds):
             for name, page in (("built", ""), ("naive", "naive.html")):
-                ms, task_ms, charts = measure(browser, f"{base}/{POST}{page}")
+                ms, task_ms, charts = measure(browser, f"{base}/{POST}{page}{fragment}")
                 times[name].append(ms)
                 busy[name].append(task_ms)
         browser.close()

@@ -5,7 +5,9 @@
 import embed from 'vega-embed';
 
 async function timeseries(figure, spec) {
-  const shown = spec.show;
+  // the same runs as the built page: its URL-hash `<id>.runs=` list, else the post's defaults
+  const m = new RegExp(`${figure.id}\\.runs=([^&]+)`).exec(window.location.hash);
+  const shown = m ? decodeURIComponent(m[1]).split(',') : spec.show;
   const runs = new Map(spec.runs.map((r) => [r.id, r]));
   const values = [];
   await Promise.all(shown.map(async (id) => {
