@@ -1,0 +1,78 @@
+"""Where the CPU time of one `python -m ingest myrocks-cloud-cost` goes, measured cold in a
+fresh process (as the real command runs): prints {step: CPU seconds} as JSON.
+
+    .venv/bin/python bench/ingest_stages.py     (bench/ingest_bench.py --stages runs it N times)
+
+The steps are the ingest's own functions, wrapped with a timer in the `ingest.study`
+namespace; each figure excludes the timed steps nested in it (the published-tables parse
+inside the study module is counted as parsing, not as study tables).
+"""
+import time
+
+START = time.process_time()   # interpreter start, site, the editable-install finder
+
+import json  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+from collections import defaultdict  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+spent: dict[str, float] = defaultdict(float)
+nested: list[float] = []
+
+
+def timed(name, fn):
+    """fn, adding its CPU time (minus timed calls nested in it) to spent[name]."""
+    def wrapper(*args, **kwargs):
+        t0 = time.process_time()
+        nested.append(0.0)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            inner, total = nested.pop(), time.process_time() - t0
+            spent[name if isinstance(name, str) else name(*args, **kwargs)] += total - inner
+            if nested:
+                nested[-1] += total
+    return wrapper
+
+
+def main():
+    t0 = time.process_time()
+    sys.path.insert(0, str(ROOT))
+    import ingest.__main__ as cli
+    from ingest import metrics, study
+    imports = time.process_time() - t0
+
+    study.load = timed("manifest (YAML load + checks)", study.load)
+    study.sha256_file = timed("sha256 of the inputs", study.sha256_file)
+    study.Archive = timed("gunzip + tar (in memory)", study.Archive)
+    study.parse_bytes = timed(lambda data, file, fmt="auto": "parse sysbench logs (decode + parser)"
+                              if fmt == "auto" else "parse my.cnf and published tables", study.parse_bytes)
+    for f in ("window_stats", "full_mean", "cross_check"):
+        setattr(metrics, f, timed("metrics (window stats, means, checks)", getattr(metrics, f)))
+    study._time_notes = timed("interval-time checks", study._time_notes)
+    real_module = study.study_module
+
+    def study_module(m):
+        module = real_module(m)
+        module.build = timed("study module tables", module.build)
+        return module
+    study.study_module = study_module
+    study.dump = timed("YAML text (dump)", study.dump)
+    study.write_study = timed("write data/ (atomic)", study.write_study)
+
+    data = Path(tempfile.mkdtemp()) / "data"
+    t0 = time.process_time()
+    rc = cli.main(["myrocks-cloud-cost", "--archives", str(ROOT.parent / "shared/archives"),
+                   "--studies", str(ROOT.parent / "shared/studies"), "--data", str(data)])
+    total = time.process_time() - t0
+    assert rc == 0
+    out = {"interpreter start": START, "imports": imports, **spent,
+           "other (run records, labels, base ratios)": total - sum(spent.values()),
+           "total": START + imports + total}
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
