@@ -22,6 +22,11 @@ DIGITS = 6
 CHECK_TOLERANCE = 0.01
 
 
+def _present(values: list) -> list:
+    """`values` without the missing ones (None); the list itself when none is missing."""
+    return [v for v in values if v is not None] if None in values else values
+
+
 def _r(x: float | None) -> float | None:
     return None if x is None else round(x, DIGITS)
 
@@ -33,7 +38,7 @@ def nearest_rank(sorted_values: list[float], p: float) -> float:
 
 def stats(values: list[float]) -> dict:
     """n, mean, min, p1..p99, max and cv of `values` (None skipped); all None when empty."""
-    vals = [v for v in values if v is not None]
+    vals = _present(values)
     n = len(vals)
     keys = ["mean", "min", *(f"p{p}" for p in PERCENTILES), "max", "cv"]
     if n == 0:
@@ -58,7 +63,7 @@ def window_stats(t: list, values: list, start: float, end: float) -> dict:
 
 
 def full_mean(values: list) -> dict:
-    vals = [v for v in values if v is not None]
+    vals = _present(values)
     return {"n": len(vals), "mean": _r(math.fsum(vals) / len(vals)) if vals else None}
 
 

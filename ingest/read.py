@@ -9,7 +9,7 @@ HEAD = 64 * 1024
 
 def decode(data: bytes, file: str) -> str:
     """UTF-8 text of `data` (a BOM is dropped); ParseError naming the line of a bad byte."""
-    if not data.strip():
+    if not data or data.isspace():
         raise ParseError(file, 0, "empty file")
     try:
         text = data.decode("utf-8")

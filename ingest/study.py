@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
+import operator
 import re
 import sys
 from dataclasses import dataclass, field
@@ -165,11 +166,11 @@ def _run_record(m: Manifest, rule: Rule, member: str, match, session, n_sessions
 def _time_notes(where: str, run_id: str, t: list, interval: float) -> list[str]:
     """Warnings about interval times that repeat, go back, or (fixed-clock reports) skip
     intervals; the series keeps them as printed."""
-    steps = [b - a for a, b in zip(t, t[1:])]
-    back = [t[i + 1] for i, d in enumerate(steps) if d <= 0]
+    steps = list(map(operator.sub, t[1:], t))
+    back = [t[i + 1] for i, d in enumerate(steps) if d <= 0] if steps and min(steps) <= 0 else []
     # gaps only mean something for tools reporting on a fixed clock (whole-second times)
-    fixed = all(isinstance(x, int) for x in t)
-    gaps = [d for d in steps if d > interval * 1.5] if fixed else []
+    fixed = set(map(type, t)) <= {int}
+    gaps = [d for d in steps if d > interval * 1.5] if fixed and steps and max(steps) > interval * 1.5 else []
     notes = []
     if back:
         notes.append(f"{where}: run {run_id}: interval time(s) {', '.join(map(str, back[:5]))} s printed again or "

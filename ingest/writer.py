@@ -85,19 +85,20 @@ def _is_scalar(v) -> bool:
 
 
 def _numbers(v: list) -> str | None:
-    """Fast path for a list of plain floats or of ints (series columns); None if not one."""
+    """Fast path for a list of plain floats or of ints (series columns): Python's own list
+    repr, `[1.5, 2.0]`, is the flow sequence; None if not such a list."""
     types = set(map(type, v))
     if types == {float}:
-        text = ", ".join(map(repr, v))
+        text = list.__repr__(v)
         return None if ("e" in text or "n" in text) else text   # exponents, nan, inf: slow path
     if types == {int}:
-        return ", ".join(map(str, v))
+        return list.__repr__(v)
     return None
 
 
 def _flow(v) -> str:
     if isinstance(v, list) and v and (fast := _numbers(v)) is not None:
-        return "[" + fast + "]"
+        return fast
     if isinstance(v, dict):
         return "{" + ", ".join(f"{_str(str(k))}: {_flow(x)}" for k, x in v.items()) + "}"
     if isinstance(v, list):

@@ -24,7 +24,7 @@ INTERVAL = re.compile(
     r"^\[ *(\d+(?:\.\d+)?)s \] thds: (\d+) "
     r"(?:tps: ([\d.]+) qps: ([\d.]+) \(r/w/o: [\d.]+/[\d.]+/[\d.]+\)|eps: ([\d.]+))"
     r" lat \(ms,([\d.]+)%\): ([\d.]+)"
-    r"(?: err/s:? ([\d.]+) reconn/s:? ([\d.]+))?"
+    r"(?: err/s:? ([\d.]+) reconn/s:? [\d.]+)?"
     r"(?: queue length: \d+, concurrency: \d+)? *$", re.M
 )
 LOOKS_LIKE_INTERVAL = re.compile(r"^\[ *\d+(?:\.\d+)?s \] thds:")
@@ -67,7 +67,7 @@ class Sysbench1(Parser):
     def columns(self, rows: list[tuple], file: str, line: int):
         """(metric, threads, lat_pct, series) from the groups of a session's interval lines
         (groups a line lacks are "")."""
-        t, thds, tps, qps, eps, pct, lat, err, _ = zip(*rows)
+        t, thds, tps, qps, eps, pct, lat, err = zip(*rows)
         series = {"t": _times(t)}
         if "" not in tps:
             metric = "tps"
