@@ -32,7 +32,7 @@ class SysbenchCsv(Sysbench1):
     interval_re = CSV_LINE
     block_re = CSV_BLOCK
 
-    def columns(self, rows: list[tuple], file: str, line: int):
+    def columns(self, rows: list[tuple], first: str, file: str, line: int):
         t, thds, tps, qps, _r, _w, _o, lat, err, _reconn = zip(*rows)
         series = {"t": _times(t), "tps": list(map(float, tps)),
                   "qps": list(map(float, qps)), "lat_ms": list(map(float, lat)), "err_s": list(map(float, err))}
