@@ -7,6 +7,8 @@ returns derived tables in the `tables/<id>.yaml` shape of docs/data-schema.md.
 """
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import importlib
 import importlib.util
@@ -75,11 +77,27 @@ def ingest(manifest_file: str | Path, archives: str | Path = "archives", studies
            data: str | Path = "data", progress=None) -> dict:
     """Ingest one study; returns {"study", "runs", "written", "removed", "problems"}."""
     m = load(manifest_file)
-    files = build_files(m, Path(archives), Path(studies), progress)
+    with _no_cyclic_gc():
+        files = build_files(m, Path(archives), Path(studies), progress)
     problems = files.pop(None)
     result = write_study(data, m.study, files)
     return {"study": m.study, "runs": len([n for n in files if n.startswith("series/")]),
             "problems": problems, **result}
+
+
+@contextlib.contextmanager
+def _no_cyclic_gc():
+    """Pause the cyclic garbage collector: building a study allocates ~10^5 tuples and lists
+    (none in a reference cycle) and each batch of them would start a collection walking the
+    live ones, ~8% of the ingest time. Reference counting still frees everything at once;
+    any cycle is collected when the collector runs again."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 # -- inputs ----------------------------------------------------------------------------------

@@ -121,7 +121,9 @@ def _block(v, indent: int, out: list[str]):
     if isinstance(v, dict):
         for k, x in v.items():
             key = _str(str(k))
-            if _is_scalar(x) or (isinstance(x, list) and _flowable(x)) or (isinstance(x, dict) and not x):
+            if isinstance(x, list) and x and (fast := _numbers(x)) is not None:   # a series column
+                out.append(f"{pad}{key}: {fast}")
+            elif _is_scalar(x) or (isinstance(x, list) and _flowable(x)) or (isinstance(x, dict) and not x):
                 out.append(f"{pad}{key}: {_flow(x)}")
             else:
                 out.append(f"{pad}{key}:")
