@@ -7,7 +7,7 @@ import sys
 from . import __version__
 from .archive import ArchiveError
 from .manifest import InputError
-from .parsers import REGISTRY, ParseError, by_name
+from .parsers import ParseError, all_parsers, by_name
 from .read import HEAD, decode, parse_bytes
 from .writer import dump
 
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--format only applies to parse")
     try:
         if cmd == "list-formats":
-            for p in REGISTRY:
+            for p in all_parsers():
                 print(f"{p.name}\t{p.description}")
         elif cmd == "detect":
             return _detect(args.file)
@@ -82,7 +82,7 @@ def _read(path: str) -> bytes:
 
 def _detect(path: str) -> int:
     text = decode(_read(path), path)
-    for p in REGISTRY:
+    for p in all_parsers():
         reason = p.detect(text[:HEAD])
         if reason:
             print(f"{p.name}\t{reason}")

@@ -1,50 +1,77 @@
 """Ordered registry of format parsers. Order matters for `format: auto` detection:
-the most specific formats come first (see docs/formats.md)."""
+the most specific formats come first (see docs/formats.md).
+
+A format module is imported when one of its parsers is first needed, so an ingest loads
+only the parsers it uses (detection imports modules in order until one recognises the file).
+To add a format: list its module in `MODULES` at its place in detection order, with the
+names of the parsers it registers (tests check the two agree).
+"""
 from __future__ import annotations
+
+import importlib
 
 from .base import Parsed, ParseError, Parser, Session, Table
 
-REGISTRY: list[Parser] = []
+# module -> the format names it registers (in registration order), in detection order
+MODULES = {
+    "sysbench1": ["sysbench1"],                                 # ingest: F1 + F3
+    "sysbench_csv": ["sysbench-csv"],                           # ingest: F2 + F3
+    "linkbench_summary": ["linkbench-summary", "db-size"],      # formats: F6 wrapper summaries, db size
+    "linkbenchx": ["linkbenchx"],                               # formats: F7, before F6: its load logs look alike
+    "linkbench": ["linkbench"],                                 # formats: F6
+    "sysbench05": ["sysbench05"],                               # formats: F4
+    "tpcc_mysql": ["tpcc-mysql"],                               # formats: F5
+    "ibench": ["ibench"],                                       # formats: F8
+    "iostat": ["iostat"],                                       # formats: F12
+    "vmstat": ["vmstat"],                                       # formats: F11
+    "sysbench_report": ["sysbench-report"],                     # studies: F10
+    "mycnf": ["mycnf", "global-variables"],                     # studies: my.cnf, SHOW GLOBAL VARIABLES
+    "markdown_tables": ["markdown-tables"],                     # studies: F13
+    "summary_table": ["summary-table"],   # studies: F9, the most generic format: keep it last
+}
+_registered: dict[str, Parser] = {}   # format name -> parser, filled as modules are imported
 
 
 def register(parser_cls):
-    """Class decorator: add a parser to the registry (in import order)."""
-    REGISTRY.append(parser_cls())
+    """Class decorator: add a parser to the registry (its module's entry in MODULES gives its place)."""
+    parser = parser_cls()
+    _registered[parser.name] = parser
     return parser_cls
 
 
+def _parsers_of(module: str) -> list[Parser]:
+    importlib.import_module(f"{__name__}.{module}")
+    return [_registered[name] for name in MODULES[module]]
+
+
+def all_parsers() -> list[Parser]:
+    """Every parser, in detection order."""
+    return [p for module in MODULES for p in _parsers_of(module)]
+
+
+def __getattr__(name: str):
+    if name == "REGISTRY":   # every parser, in detection order (imports them all)
+        return all_parsers()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def by_name(name: str) -> Parser:
-    for p in REGISTRY:
-        if p.name == name:
-            return p
-    known = ", ".join(p.name for p in REGISTRY)
+    for module, names in MODULES.items():
+        if name in names:
+            return _parsers_of(module)[names.index(name)]
+    known = ", ".join(name for names in MODULES.values() for name in names)
     raise KeyError(f"unknown format {name!r} (known: {known})")
 
 
 def detect(head: str, file: str = "<input>") -> tuple[Parser, str]:
-    """The first registered parser that recognises `head`, with its reason."""
-    for p in REGISTRY:
-        reason = p.detect(head)
-        if reason:
-            return p, reason
+    """The first parser (in detection order) that recognises `head`, with its reason."""
+    for module in MODULES:
+        for p in _parsers_of(module):
+            reason = p.detect(head)
+            if reason:
+                return p, reason
     raise ParseError(file, 1, "unknown format (no parser recognises this file; see `python -m ingest list-formats`)")
 
 
-__all__ = ["REGISTRY", "register", "by_name", "detect", "Parsed", "ParseError", "Parser", "Session", "Table"]
-
-# Format modules register themselves on import (order = detection order).
-from . import sysbench1  # noqa: E402,F401  (ingest: F1 + F3)
-from . import sysbench_csv  # noqa: E402,F401  (ingest: F2 + F3)
-from . import linkbench_summary  # noqa: E402,F401  (formats: F6 wrapper summaries, db size)
-from . import linkbenchx  # noqa: E402,F401  (formats: F7, before F6: its load logs look alike)
-from . import linkbench  # noqa: E402,F401  (formats: F6)
-from . import sysbench05  # noqa: E402,F401  (formats: F4)
-from . import tpcc_mysql  # noqa: E402,F401  (formats: F5)
-from . import ibench  # noqa: E402,F401  (formats: F8)
-from . import iostat  # noqa: E402,F401  (formats: F12)
-from . import vmstat  # noqa: E402,F401  (formats: F11)
-from . import sysbench_report  # noqa: E402,F401  (studies: F10)
-from . import mycnf  # noqa: E402,F401  (studies: my.cnf, SHOW GLOBAL VARIABLES)
-from . import markdown_tables  # noqa: E402,F401  (studies: F13)
-# The most generic format: keep it after every other import so specific formats win detection.
-from . import summary_table  # noqa: E402,F401  (studies: F9)
+__all__ = ["REGISTRY", "all_parsers", "register", "by_name", "detect", "Parsed", "ParseError", "Parser", "Session",
+           "Table"]
