@@ -13,6 +13,7 @@ import re
 from html.parser import HTMLParser
 
 import markdown
+from markdown.extensions.tables import TableExtension
 
 from . import register
 from ._text import Lines
@@ -130,7 +131,9 @@ class MarkdownTables(Parser):
     def parse(self, text: str, file: str) -> Parsed:
         source = Lines(text, file, whole=_whole_row)  # a row cut mid-line is not rendered
         walker = _Walker()
-        walker.feed(markdown.markdown("\n".join(source.lines), extensions=["tables"]))
+        # the extension as an instance: by name ("tables") Markdown first scans the entry points
+        # of every installed package, which costs more than the whole parse
+        walker.feed(markdown.markdown("\n".join(source.lines), extensions=[TableExtension()]))
         walker.close()
         lines = _heading_lines(source)
         parsed = Parsed(format=self.name, file=file, problems=source.problems)
