@@ -102,7 +102,8 @@ export class TimeSeriesChart {
         this.draw();
       });
       this.boxes.set(r.id, box);
-      list.append(el('li', {}, el('label', {}, box, ` ${r.name}${r.published ? '' : ' (extra run)'}`)));
+      list.append(el('li', {}, el('label', {}, box, ` ${r.name}${r.published ? '' : ' (extra run)'}`), ' ',
+        el('a', { href: r.csv, download: '', class: 'run-csv', text: 'CSV' })));
     }
     return el('details', { class: 'ts-more' }, el('summary', { text: `All runs (${this.runs.size}): choose what to draw` }), list);
   }
