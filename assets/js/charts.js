@@ -15,11 +15,18 @@ class TableChart {
     this.spec = spec;
     this.id = figure.id;
     this.host = figure.querySelector('.chart-view');
-    this.log = getState(this.id, 'log') === '1';
+    const unit = spec.facet ? spec.spec : spec;
+    this.specLog = (unit.encoding.y.scale || {}).type === 'log'; // the post asked for log y
+    const fromHash = getState(this.id, 'log');
+    this.log = fromHash === null ? this.specLog : fromHash === '1';
     const box = document.createElement('input');
     box.type = 'checkbox';
     box.checked = this.log;
-    box.addEventListener('change', () => { this.log = box.checked; setState(this.id, 'log', this.log ? '1' : null); this.draw(); });
+    box.addEventListener('change', () => {
+      this.log = box.checked;
+      setState(this.id, 'log', this.log === this.specLog ? null : (this.log ? '1' : '0'));
+      this.draw();
+    });
     const label = document.createElement('label');
     label.className = 'chart-controls';
     label.append(box, ' log scale');
@@ -36,23 +43,33 @@ class TableChart {
 
   withLog(spec) {
     const unit = spec.facet ? spec.spec : spec;
-    const y = { ...unit.encoding.y, scale: this.log ? { type: 'log' } : unit.encoding.y.scale };
+    const linear = this.specLog ? { zero: (unit.mark.type || unit.mark) === 'bar' } : unit.encoding.y.scale;
+    const y = { ...unit.encoding.y, scale: this.log ? { type: 'log' } : linear };
     const patched = { ...unit, encoding: { ...unit.encoding, y } };
     return spec.facet ? { ...spec, spec: patched } : patched;
   }
 
-  /** On narrow screens, grouped bars and dot plots lie on their side (categories on y) and
-   * panel labels go above the panels. */
+  /** Whether the category labels would not fit side by side under the plot (~7 px a letter). */
+  crowded(enc) {
+    if (enc.x.type !== 'nominal') return false;
+    const labels = new Set(this.spec.data.values.map((r) => String(r[enc.x.field])));
+    const letters = Array.from(labels).reduce((n, l) => n + l.length + 2, 0);
+    return letters * 7 > this.host.clientWidth - 100;
+  }
+
+  /** On narrow screens, or when their labels are crowded, grouped bars and dot plots lie on
+   * their side (categories on y); on narrow screens panel labels go above the panels. */
   transposed(spec) {
-    if (this.host.clientWidth >= 520) return spec;
     const unit = spec.facet ? spec.spec : spec;
     const enc = unit.encoding;
+    const narrow = this.host.clientWidth < 520;
+    if (!narrow && !this.crowded(enc)) return spec;
     let patched = unit;
     if (enc.x.type === 'nominal') {
       const { x, y, xOffset, ...rest } = enc;
-      patched = { ...unit, encoding: { ...rest, y: { ...x, title: null, axis: { labelLimit: 110 } }, x: y, ...(xOffset ? { yOffset: xOffset } : {}) } };
+      patched = { ...unit, encoding: { ...rest, y: { ...x, title: null, axis: { labelLimit: narrow ? 110 : 240 } }, x: y, ...(xOffset ? { yOffset: xOffset } : {}) } };
     }
-    if (!spec.facet) return patched;
+    if (!spec.facet || !narrow) return spec.facet ? { ...spec, spec: patched } : patched;
     // panel labels above each panel ("Cache GB 27") instead of a column on the left
     const row = spec.facet.row;
     const header = { title: null, labelOrient: 'top', labelAnchor: 'start', labelAngle: 0, labelFontWeight: 600,
