@@ -11,7 +11,9 @@ Conventions (also in docs/data-schema.md):
 """
 from __future__ import annotations
 
+import bisect
 import math
+import operator
 
 PERCENTILES = (1, 5, 50, 95, 99)
 DIGITS = 6
@@ -45,7 +47,7 @@ def stats(values: list[float]) -> dict:
         return {"n": 0, **{k: None for k in keys}}
     mean = math.fsum(vals) / n
     ordered = sorted(vals)
-    var = math.fsum((v - mean) ** 2 for v in vals) / n
+    var = math.fsum([(v - mean) ** 2 for v in vals]) / n
     out = {"n": n, "mean": _r(mean), "min": ordered[0]}
     out.update({f"p{p}": nearest_rank(ordered, p) for p in PERCENTILES})
     out["max"] = ordered[-1]
@@ -55,6 +57,8 @@ def stats(values: list[float]) -> dict:
 
 def window_values(t: list, values: list, start: float, end: float) -> list:
     """Values whose interval end time is in (start, end]."""
+    if all(map(operator.le, t, t[1:])):   # times in order (the usual case): two binary searches
+        return values[bisect.bisect_right(t, start):bisect.bisect_right(t, end)]
     return [v for ti, v in zip(t, values) if start < ti <= end]
 
 
