@@ -78,9 +78,16 @@ def open_page(browser, url, problems, **context_args):
 
 
 def wait_for_charts(page, timeout=60000):
-    """Waits until every figure.chart is rendered (or failed); returns their states by id."""
-    if page.query_selector("figure.chart"):  # selectors, not a JS predicate: the page forbids eval
+    """Waits until every figure.chart is rendered (or failed); returns their states by id.
+    Charts are drawn when they near the viewport, so each is scrolled into view in turn (as a
+    reader scrolling through the post would), then the page is scrolled back to the top."""
+    figures = page.query_selector_all("figure.chart")
+    if figures:  # selectors, not a JS predicate: the page forbids eval
+        for figure in figures:
+            figure.scroll_into_view_if_needed()
+            page.wait_for_selector(f"figure#{figure.get_attribute('id')}[data-state]", state="attached", timeout=timeout)
         page.wait_for_selector("html[data-charts=rendered]", state="attached", timeout=timeout)
+        page.evaluate("window.scrollTo(0, 0)")
     return page.evaluate(
         "Object.fromEntries(Array.from(document.querySelectorAll('figure.chart')).map(f => [f.id, f.dataset.state]))")
 

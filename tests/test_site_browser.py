@@ -103,6 +103,7 @@ def test_hostile_study_charts_draw_labels_as_text(page, server):
     never as elements, handlers or navigations."""
     page.goto(server + "posts/hostile-study/")
     for chart in ("hostile-bars", "hostile-series"):
+        page.locator(f"figure#{chart}").scroll_into_view_if_needed()  # charts draw near the viewport
         page.wait_for_selector(f"figure#{chart}[data-state]", state="attached", timeout=20000)
         assert page.get_attribute(f"figure#{chart}", "data-state") == "rendered"
     made = page.evaluate("""() => [...document.querySelectorAll('body *')]

@@ -106,13 +106,59 @@ async function start(figure) {
   }
 }
 
-async function main() {
-  // time series first: their data fetches then overlap the other charts' work
-  const figures = Array.from(document.querySelectorAll('figure.chart[data-kind]'))
-    .sort((a, b) => (b.dataset.kind === 'timeseries') - (a.dataset.kind === 'timeseries'));
-  const charts = (await Promise.all(figures.map(start))).filter((c) => c && c.draw && !(c instanceof RatioChart));
-  window.benchlogRenderedAt = performance.now(); // read by bench/render_bench.py
-  document.documentElement.dataset.charts = 'rendered';
+/** Lets the browser run other work (input, layout, paint) before the next chart. */
+function nextTask() {
+  if (window.scheduler && window.scheduler.yield) return window.scheduler.yield();
+  return new Promise((resolve) => { window.setTimeout(resolve, 0); });
+}
+
+/** How far outside the viewport a chart starts drawing, so it is ready when scrolled to. */
+const NEAR = '50% 0px';
+
+/**
+ * Draws the charts lazily: a chart is drawn when it comes near the viewport (until then its
+ * light placeholder keeps the room), one chart per task so the page stays responsive, the
+ * ones on screen first. Printing draws every chart. `html[data-charts=rendered]` is set when
+ * every chart of the page has been drawn.
+ */
+function main() {
+  const figures = Array.from(document.querySelectorAll('figure.chart[data-kind]'));
+  const charts = [];
+  const queue = new Set(), asked = new Set();
+  let left = figures.length, pumping = false;
+  const finished = () => {
+    window.benchlogRenderedAt = performance.now(); // read by bench/render_bench.py
+    document.documentElement.dataset.charts = 'rendered';
+  };
+  if (!left) { finished(); return; }
+  const onScreen = (f) => { const r = f.getBoundingClientRect(); return r.bottom > 0 && r.top < window.innerHeight; };
+  async function pump() {
+    if (pumping) return;
+    pumping = true;
+    while (queue.size) {
+      await nextTask();
+      const all = Array.from(queue);
+      const figure = all.find(onScreen) || all[0];
+      queue.delete(figure);
+      const chart = await start(figure);
+      if (chart && chart.draw && !(chart instanceof RatioChart)) charts.push(chart);
+      if (--left === 0) finished();
+    }
+    pumping = false;
+  }
+  const want = (figure) => {
+    if (asked.has(figure)) return;
+    asked.add(figure);
+    observer.unobserve(figure);
+    queue.add(figure);
+    pump();
+  };
+  const observer = new IntersectionObserver((entries) => {
+    for (const e of entries) if (e.isIntersecting) want(e.target);
+  }, { rootMargin: NEAR });
+  figures.forEach((f) => observer.observe(f));
+  window.addEventListener('beforeprint', () => figures.forEach(want));
+
   const redraw = () => charts.forEach((c) => c.draw().catch((err) => console.error(err)));
   onSchemeChange(redraw);
   let lastWidth = document.documentElement.clientWidth, timer = 0;
