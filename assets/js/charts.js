@@ -1,7 +1,7 @@
 // Chart bundle, loaded only on pages with charts: draws every figure.chart from its JSON spec
 // block (#<id>-spec) by kind, follows the OS colour scheme and the figure width, and marks each
 // figure data-state="rendered" (or "error") for readers of the DOM such as the browser tests.
-import { renderFitted, plotWidth } from './render.js';
+import { renderFitted, plotWidth, nextTask } from './render.js';
 import { onSchemeChange } from './theme.js';
 import { addExportTools } from './export.js';
 import { getState, setState } from './hash.js';
@@ -106,19 +106,14 @@ async function start(figure) {
   }
 }
 
-/** Lets the browser run other work (input, layout, paint) before the next chart. */
-function nextTask() {
-  if (window.scheduler && window.scheduler.yield) return window.scheduler.yield();
-  return new Promise((resolve) => { window.setTimeout(resolve, 0); });
-}
-
 /** How far outside the viewport a chart starts drawing, so it is ready when scrolled to. */
 const NEAR = '50% 0px';
 
 /**
  * Draws the charts lazily: a chart is drawn when it comes near the viewport (until then its
  * light placeholder keeps the room), one chart per task so the page stays responsive, the
- * ones on screen first. Printing draws every chart. `html[data-charts=rendered]` is set when
+ * ones on screen first; once the reader scrolls, the others follow in idle time. Printing
+ * draws every chart. `html[data-charts=rendered]` is set when
  * every chart of the page has been drawn.
  */
 function main() {
@@ -145,7 +140,25 @@ function main() {
       if (--left === 0) finished();
     }
     pumping = false;
+    if (reading && left) idle(drawNearest);
   }
+  // once the reader scrolls (or touches a key or the pointer), the charts further away are
+  // drawn in idle time too, nearest first, so they are ready when reached
+  let reading = false;
+  const idle = window.requestIdleCallback || ((fn) => window.setTimeout(fn, 50));
+  const distance = (f) => { const r = f.getBoundingClientRect(); return r.top > 0 ? r.top : -r.bottom; };
+  function drawNearest() {
+    if (pumping || queue.size) return;
+    const rest = figures.filter((f) => !asked.has(f)).sort((a, b) => Math.abs(distance(a)) - Math.abs(distance(b)));
+    if (rest.length) want(rest[0]);
+  }
+  const startReading = () => {
+    if (reading) return;
+    reading = true;
+    for (const type of ['scroll', 'keydown', 'pointerdown']) window.removeEventListener(type, startReading);
+    idle(drawNearest);
+  };
+  for (const type of ['scroll', 'keydown', 'pointerdown']) window.addEventListener(type, startReading, { passive: true });
   const want = (figure) => {
     if (asked.has(figure)) return;
     asked.add(figure);

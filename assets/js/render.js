@@ -1,6 +1,7 @@
 // Rendering a Vega-Lite spec under the page's CSP: vega-embed with Vega's expression
 // interpreter (no eval), the page theme and a width that fits the figure.
 import embed from 'vega-embed';
+import { compile } from 'vega-lite';
 import { expressionInterpreter } from 'vega-interpreter';
 import { chartConfig } from './theme.js';
 
@@ -20,10 +21,19 @@ export function withWidth(spec, width) {
   return copy;
 }
 
-/** Embeds `spec` into `el` with the theme; resolves to the vega-embed result. */
-export function render(el, spec, options = {}) {
+/** Lets the browser run other work (input, layout, paint) before going on. */
+export function nextTask() {
+  if (window.scheduler && window.scheduler.yield) return window.scheduler.yield();
+  return new Promise((resolve) => { window.setTimeout(resolve, 0); });
+}
+
+/** Embeds `spec` into `el` with the theme; resolves to the vega-embed result. The Vega-Lite
+ * compile and the Vega view run in separate tasks, so neither blocks the page for long. */
+export async function render(el, spec, options = {}) {
   const full = { ...spec, config: { ...chartConfig(), ...(spec.config || {}) } };
-  return embed(el, full, { ...EMBED_OPTIONS, ...options });
+  const vgSpec = compile(full).spec;
+  await nextTask();
+  return embed(el, vgSpec, { ...EMBED_OPTIONS, ...options, mode: 'vega' });
 }
 
 /**
