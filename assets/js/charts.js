@@ -86,6 +86,26 @@ class TableChart {
   }
 }
 
+/** Height (px) a chart will likely take, from its spec: panels x panel height plus axes and
+ * controls; the placeholder keeps that room so drawing the chart moves nothing on the page. */
+function expectedHeight(figure, spec) {
+  if (figure.dataset.kind === 'timeseries') return figure.clientWidth < 520 ? 820 : 700;
+  const unit = spec.facet ? spec.spec : spec;
+  const facet = spec.facet && (spec.facet.row || spec.facet.column);
+  const panels = facet && spec.facet.row ? new Set(spec.data.values.map((r) => r[facet.field])).size : 1;
+  return panels * (unit.height || 200) + (spec.facet ? 140 : 80);
+}
+
+/** Sizes the placeholders of the charts not drawn yet (figures with a pending view). */
+function holdRoom(figures) {
+  for (const figure of figures) {
+    const host = figure.querySelector('.chart-view.pending');
+    const block = host && document.getElementById(`${figure.id}-spec`);
+    if (!block) continue;
+    try { host.style.minHeight = `${expectedHeight(figure, JSON.parse(block.textContent))}px`; } catch (err) { /* start() reports it */ }
+  }
+}
+
 const KINDS = { bars: TableChart, line: TableChart, ratio: RatioChart, timeseries: TimeSeriesChart };
 
 async function start(figure) {
@@ -95,6 +115,7 @@ async function start(figure) {
     if (!Kind) throw new Error(`unknown chart kind ${figure.dataset.kind}`);
     const chart = new Kind(figure, spec);
     if (chart.draw && !(chart instanceof RatioChart)) await chart.draw();
+    figure.querySelector('.chart-view').style.minHeight = '';
     figure.dataset.state = 'rendered';
     figure.benchlogChart = chart; // for tests and the render benchmark
     figure.dataset.renderedAt = Math.round(performance.now());
@@ -126,6 +147,7 @@ function main() {
     document.documentElement.dataset.charts = 'rendered';
   };
   if (!left) { finished(); return; }
+  holdRoom(figures);
   const onScreen = (f) => { const r = f.getBoundingClientRect(); return r.bottom > 0 && r.top < window.innerHeight; };
   async function pump() {
     if (pumping) return;
