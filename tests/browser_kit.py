@@ -1,11 +1,15 @@
 """Serving a built site on localhost and driving Debian's Chromium with Playwright.
 
 Used by the browser tests and the bench/ scripts: one threaded static server, one browser,
-pages that record every console error, page error, failed request and CSP violation.
+pages that record every console error, page error, failed request, HTTP error and CSP
+violation (`watch`). Tests wait on conditions the page reaches (`WAIT` ms at most, generous
+because CI machines can be heavily loaded), never for fixed times.
 """
 import functools
 import http.server
 import threading
+
+WAIT = 60_000  # ms: the longest a test waits for a page condition before failing
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -34,6 +38,9 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
+    # A browser opens several connections at once (HTTP/1.0: one per file); with the default
+    # backlog of 5, a loaded machine drops SYNs and Chromium retries only after 1 s, 3 s, ...
+    request_queue_size = 128
 
     def handle_error(self, request, client_address):
         pass  # the browser may drop a connection it no longer needs
@@ -64,20 +71,64 @@ document.addEventListener('securitypolicyviolation', (e) => {
 """
 
 
-def open_page(browser, url, problems, **context_args):
-    """Opens `url` in a new context; appends every error/failed request/CSP violation to `problems`."""
-    context = browser.new_context(**context_args)
-    page = context.new_page()
+def watch(page, problems):
+    """Appends to `problems` every console error (a CSP block logs one), page error, HTTP error
+    response and failed request of `page`, and records CSP violation events (`csp_violations`).
+
+    One kind of failed request is not a problem: a load the page's own navigation cancelled.
+    When the reader follows a link or submits a form, Chromium aborts what the old document
+    still loads (an image, the favicon, a search fragment) with net::ERR_ABORTED. Such a
+    request was sent before or during a main-frame navigation that started after it; any
+    other failure (an abort with no navigation, a refused connection, a CSP block) and every
+    4xx/5xx response still counts."""
+    started = committed = 0     # main-frame navigations: requested, and committed
+    sent = {}                   # request -> (started, committed) when it was sent
+
+    def on_request(request):
+        nonlocal started
+        if request.is_navigation_request() and _frame(request) == page.main_frame:
+            started += 1
+        sent[request] = (started, committed)
+
+    def on_navigated(frame):
+        nonlocal committed
+        if frame == page.main_frame:
+            committed = started
+
+    def on_failed(request):
+        was_started, was_committed = sent.pop(request, (started, committed))
+        left_behind = started > was_started or was_started > was_committed
+        if not (request.failure == "net::ERR_ABORTED" and left_behind):
+            problems.append(f"failed: {request.url} {request.failure}")
+
     page.add_init_script(WATCH_CSP)
+    page.on("request", on_request)
+    page.on("framenavigated", on_navigated)
+    page.on("requestfinished", lambda r: sent.pop(r, None))
+    page.on("requestfailed", on_failed)
     page.on("console", lambda m: m.type == "error" and problems.append(f"console: {m.text}"))
     page.on("pageerror", lambda e: problems.append(f"pageerror: {e}"))
-    page.on("requestfailed", lambda r: problems.append(f"failed: {r.url} {r.failure}"))
     page.on("response", lambda r: r.status >= 400 and problems.append(f"HTTP {r.status}: {r.url}"))
+    page.set_default_timeout(WAIT)
+    return page
+
+
+def _frame(request):
+    try:
+        return request.frame
+    except Exception:  # a navigation request of a frame not created yet (a popup's)
+        return None
+
+
+def open_page(browser, url, problems, **context_args):
+    """Opens `url` in a new context, `watch`ed into `problems`; returns the page once loaded."""
+    context = browser.new_context(**context_args)
+    page = watch(context.new_page(), problems)
     page.goto(url)
     return page
 
 
-def wait_for_charts(page, timeout=60000):
+def wait_for_charts(page, timeout=WAIT):
     """Waits until every figure.chart is rendered (or failed); returns their states by id.
     Charts are drawn when they near the viewport, so each is scrolled into view in turn (as a
     reader scrolling through the post would), then the page is scrolled back to the top."""

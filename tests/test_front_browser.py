@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
-from browser_kit import CSP, csp_violations, launch, open_page, page_csp, serve, wait_for_charts
+from browser_kit import CSP, WAIT, csp_violations, launch, open_page, page_csp, serve, wait_for_charts
 
 ROOT = Path(__file__).resolve().parent.parent
 CLOUD = "posts/myrocks-cloud-cost/"
@@ -32,6 +32,7 @@ def www(built_site, tmp_path_factory):
     (neg / "inline.html").write_text(f"<!doctype html><title>x</title>{meta}<script>document.title = 'ran';</script>")
     (neg / "eval.html").write_text(f'<!doctype html><title>x</title>{meta}<script src="eval.js"></script>')
     (neg / "eval.js").write_text("document.title = new Function('return \"ran\"')();\n")
+    (neg / "missing.html").write_text(f'<!doctype html><title>x</title>{meta}<img src="missing.png" alt="">')
     # the server also sends the pages' own policy as a header, as a host with headers would
     server, base = serve(root, csp=page_csp((built_site.site / CLOUD / "index.html").read_text()))
     yield base, built_site
@@ -83,7 +84,15 @@ def test_negative_control_a_violation_is_caught(browser, www, name):
     page = open_page(browser, f"{www[0]}/negative/{name}", problems)
     page.wait_for_load_state("load")
     assert page.title() == "x"  # the script did not run ...
-    assert csp_violations(page) and any("Content Security Policy" in p for p in problems)  # ... and we saw it
+    page.wait_for_function("window.__cspViolations.length > 0", timeout=WAIT)  # ... and we saw it
+    assert any("Content Security Policy" in p for p in problems), problems
+    page.context.close()
+
+
+def test_negative_control_a_missing_file_is_caught(browser, www):
+    problems = []
+    page = open_page(browser, f"{www[0]}/negative/missing.html", problems)
+    assert any(p.startswith("HTTP 404: ") and p.endswith("/negative/missing.png") for p in problems), problems
     page.context.close()
 
 
@@ -220,7 +229,7 @@ def test_phone_width_dark_mode_and_keyboard(browser, www):
     header = page.locator("#avg-tps-table thead th button").nth(3)  # Avg TPS
     header.focus()
     page.keyboard.press("Enter")
-    assert page.locator("#avg-tps-table thead th").nth(3).get_attribute("aria-sort") == "ascending"
-    assert page.locator("#avg-tps-table tbody tr").first.locator("td").nth(3).inner_text() == "132.67"
+    expect(page.locator("#avg-tps-table thead th").nth(3)).to_have_attribute("aria-sort", "ascending", timeout=WAIT)
+    expect(page.locator("#avg-tps-table tbody tr").first.locator("td").nth(3)).to_have_text("132.67", timeout=WAIT)
     assert not problems
     page.context.close()

@@ -3,53 +3,47 @@ server as a reader uses them (headless Debian Chromium), under the project page'
 site's CSP; and a post prints without the screen-only controls."""
 from __future__ import annotations
 
-import functools
-import threading
 import xml.etree.ElementTree as ET
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
+from browser_kit import WAIT, launch, serve, watch
 
 
 @pytest.fixture(scope="module")
 def server(built_site):
-    """A plain static file server over the web root (the site sits at /benchlog/)."""
-    handler = functools.partial(_QuietHandler, directory=str(built_site.www))
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}{built_site.base_path}"
+    """The threaded static file server over the web root (the site sits at /benchlog/)."""
+    httpd, base = serve(built_site.www)
+    yield base + built_site.base_path
     httpd.shutdown()
-    httpd.server_close()
 
 
 @pytest.fixture(scope="module")
 def browser():
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        b = launch(p)
         yield b
         b.close()
 
 
 @pytest.fixture
 def page(browser):
-    """A page that records console errors and failed requests (a CSP block is both)."""
+    """A page that records console errors, page errors, HTTP errors, failed requests (but not
+    the loads its own navigations cancel) and CSP violations: browser_kit.watch."""
     pg = browser.new_page(viewport={"width": 1280, "height": 900})
     pg.problems = []
-    pg.on("console", lambda m: m.type == "error" and pg.problems.append(m.text))
-    pg.on("pageerror", lambda e: pg.problems.append(str(e)))
-    pg.on("requestfailed", lambda r: pg.problems.append(f"failed {r.url}"))
+    watch(pg, pg.problems)
     yield pg
     pg.close()
+
+
+def follow(page, link):
+    """Clicks `link` and waits until its target has loaded (not just until the click)."""
+    target = link.evaluate("a => a.href")
+    link.click()
+    page.wait_for_url(target)
+    return target
 
 
 def test_reader_goes_from_home_to_a_term_page_and_its_feed(page, server):
@@ -57,10 +51,10 @@ def test_reader_goes_from_home_to_a_term_page_and_its_feed(page, server):
     cards = page.locator("li.card")
     assert cards.count() >= 2
     first_preview = page.locator("img.card-preview").first
-    assert first_preview.evaluate("img => img.complete && img.naturalWidth") == 320
-    page.locator("li.card a[data-pagefind-filter], li.card .terms a").first.click()
-    page.wait_for_load_state()
-    assert page.url.startswith(server) and page.locator("h1").inner_text()
+    expect(first_preview).to_have_js_property("complete", True, timeout=WAIT)
+    assert first_preview.evaluate("img => img.naturalWidth") == 320
+    term = follow(page, page.locator("li.card a[data-pagefind-filter], li.card .terms a").first)
+    assert term.startswith(server) and term != server and page.locator("h1").inner_text()
     feed_link = page.get_by_role("link", name="RSS feed of this")
     response = page.request.get(feed_link.evaluate("a => a.href"))
     assert response.ok
@@ -73,13 +67,11 @@ def test_reader_searches_from_the_header_form(page, server):
     page.goto(server)
     page.get_by_role("searchbox", name="Search the studies").fill("quokkaesque")
     page.get_by_role("button", name="Search").first.click()
+    page.wait_for_url(server + "search/?q=quokkaesque")
     result = page.locator(".pagefind-ui__result-link").first
-    result.wait_for(timeout=15000)
-    assert result.inner_text() == "Fixture study of InnoDB page sizes"
+    expect(result).to_have_text("Fixture study of InnoDB page sizes", timeout=WAIT)
     assert result.get_attribute("href") == "/benchlog/posts/fixture-study/"
-    result.click()
-    page.wait_for_load_state()
-    assert page.url == server + "posts/fixture-study/"
+    assert follow(page, result) == server + "posts/fixture-study/"
     assert not page.problems, page.problems
 
 
@@ -87,14 +79,15 @@ def test_search_shows_hostile_labels_as_text(page, server):
     """Pagefind's UI puts filter names and excerpts into the page as HTML: the hostile labels
     must arrive there as text, with no element or handler made of them (and no CSP report)."""
     page.goto(server + "search/?q=onerror")
-    page.locator(".pagefind-ui__result-link").first.wait_for(timeout=15000)
-    page.locator(".pagefind-ui__filter-label").first.wait_for(state="attached")
+    page.locator(".pagefind-ui__result-link").first.wait_for()
+    expect(page.locator("#search .pagefind-ui__loading")).to_have_count(0, timeout=WAIT)  # all shown
+    panel = page.locator(".pagefind-ui__filter-panel")
+    expect(panel).to_contain_text("img src=x onerror=alert(1)", timeout=WAIT)
     made = page.evaluate("""() => [...document.querySelectorAll('#search *')]
         .filter(e => e.tagName === 'IMG' || e.tagName === 'SCRIPT'
                      || [...e.attributes].some(a => a.name.startsWith('on')))
         .map(e => e.outerHTML)""")
     assert made == []
-    assert "img src=x onerror=alert(1)" in page.locator(".pagefind-ui__filter-panel").text_content()
     assert not page.problems, page.problems
 
 
@@ -104,7 +97,7 @@ def test_hostile_study_charts_draw_labels_as_text(page, server):
     page.goto(server + "posts/hostile-study/")
     for chart in ("hostile-bars", "hostile-series"):
         page.locator(f"figure#{chart}").scroll_into_view_if_needed()  # charts draw near the viewport
-        page.wait_for_selector(f"figure#{chart}[data-state]", state="attached", timeout=20000)
+        page.wait_for_selector(f"figure#{chart}[data-state]", state="attached")
         assert page.get_attribute(f"figure#{chart}", "data-state") == "rendered"
     made = page.evaluate("""() => [...document.querySelectorAll('body *')]
         .filter(e => (e.tagName === 'IMG' && !e.closest('figure')) || e.tagName === 'IFRAME'
@@ -119,7 +112,7 @@ def test_hostile_study_charts_draw_labels_as_text(page, server):
 
 def test_a_post_prints_without_screen_controls(page, server):
     page.goto(server + "posts/hostile-study/")
-    page.wait_for_selector("figure#hostile-bars[data-state]", state="attached", timeout=20000)
+    page.wait_for_selector("figure#hostile-bars[data-state]", state="attached")
     page.emulate_media(media="print")
     assert page.locator(".site-nav").is_hidden()
     assert page.locator(".related").is_hidden()
