@@ -2,7 +2,9 @@
 headless Chromium, for the site as built against a naive baseline of the same page and data
 (default vega-embed, every point, no downsampling; bench/naive/naive.js), in the same run.
 
-Usage: .venv/bin/python bench/render_bench.py [--rounds N] [--all-runs]
+Usage: .venv/bin/python bench/render_bench.py [--rounds N] [--all-runs | --at FIGURE_ID]
+With --at the post is opened at one chart (the URL fragment #FIGURE_ID, as a link to a chart
+would), so the first screen holds that chart: the time until the chart in view is drawn.
 With --all-runs both pages draw every run of the study in the time series (37 runs, 133 000
 points) instead of the four the post shows first (through the URL-hash state `runs=`).
 Builds the site and the naive bundle with Hugo into bench/out/, serves bench/out/www, loads
@@ -102,9 +104,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--all-runs", action="store_true")
+    ap.add_argument("--at", metavar="FIGURE_ID",
+                    help="open the post at this chart (#FIGURE_ID), so the first screen has a chart")
     args = ap.parse_args()
+    if args.at and args.all_runs:
+        ap.error("--at and --all-runs both use the URL fragment; pick one")
     www = build()
-    fragment = ""
+    fragment = f"#{args.at}" if args.at else ""
     if args.all_runs:
         html = (www / POST / "index.html").read_text()
         ids = re.findall(r'"id":"([^"]+)","labels"', html)
