@@ -45,8 +45,23 @@ export function ratioRows(spec, base) {
   return out;
 }
 
+/** The page's spec carries `values` (and `noise`, if any) as {row: [one per column]}; this
+ * returns the spec with the {row, col, v, n} cells the rest of this module works on. */
+export function withCells(spec) {
+  if (spec.cells) return spec;
+  const cells = [];
+  spec.rows.forEach((row) => spec.cols.forEach((col, ci) => {
+    const v = (spec.values[row] || [])[ci];
+    if (v === undefined) return;
+    const n = spec.noise ? spec.noise[row][ci] : null;
+    cells.push(n === null || n === undefined ? { row, col, v } : { row, col, v, n });
+  }));
+  return { ...spec, cells };
+}
+
 export class RatioChart {
-  constructor(figure, spec) {
+  constructor(figure, pageSpec) {
+    const spec = withCells(pageSpec);
     this.figure = figure;
     this.spec = spec;
     this.id = figure.id;

@@ -1,5 +1,5 @@
-// Sortable data tables: each header becomes a button; numeric columns sort by data-sort
-// (missing values always last), text columns by their text.
+// Sortable data tables: each header becomes a button; numeric columns sort by data-sort, or by
+// their text when it is the exact number (missing values always last), text columns by their text.
 
 /** Makes one <table class="sortable"> sortable by clicking (or Enter/Space on) its headers. */
 export function enhanceSortable(table) {
@@ -24,6 +24,8 @@ function sortKey(cell) {
     const raw = cell.getAttribute('data-sort');
     return raw === '' ? null : Number(raw);
   }
+  // a number cell printed exactly (no rounding) has no data-sort: its text, without grouping and ×
+  if (cell.classList.contains('number') || cell.classList.contains('ratio')) return Number(cell.textContent.replace(/[,×]/g, ''));
   return cell.textContent.trim();
 }
 
