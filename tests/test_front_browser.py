@@ -221,6 +221,16 @@ def test_without_javascript_the_post_is_still_useful(browser, www):
     context.close()
 
 
+def test_no_post_is_wider_than_a_phone(browser, www):
+    """At 375 px no drawn chart (faceted charts with legends included) widens the page."""
+    for path in chart_posts(www[1].site):
+        page, states, problems = load(browser, www, path, viewport={"width": 375, "height": 800})
+        assert set(states.values()) == {"rendered"}, (path, states)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375, path
+        assert not problems, (path, problems)
+        page.context.close()
+
+
 def test_phone_width_dark_mode_and_keyboard(browser, www):
     page, states, problems = load(browser, www, CLOUD, viewport={"width": 375, "height": 800}, color_scheme="dark")
     assert set(states.values()) == {"rendered"}
