@@ -1,5 +1,6 @@
 """Shared fixtures. `built_site`: one production-like site build per session (tests/sitebuild.py);
-`cloud_ingest`: the myrocks-cloud-cost study ingested once from the real archive."""
+`cloud_ingest`: the myrocks-cloud-cost study ingested once from the real archive;
+`browser`: one Debian Chromium (Playwright) for the whole session."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -20,3 +21,14 @@ def cloud_ingest(tmp_path_factory):
     result = ingest(ROOT / "content/posts/myrocks-cloud-cost/manifest.yaml", SHARED / "archives",
                     SHARED / "studies", data)
     return {"data": data, "result": result}
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for every browser test (tests/browser_kit.py launches it)."""
+    from playwright.sync_api import sync_playwright
+    from browser_kit import launch
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()

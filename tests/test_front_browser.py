@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from browser_kit import CSP, WAIT, csp_violations, launch, open_page, page_csp, serve, wait_for_charts
+from browser_kit import CSP, WAIT, csp_violations, open_page, page_csp, serve, wait_for_charts
 
 ROOT = Path(__file__).resolve().parent.parent
 CLOUD = "posts/myrocks-cloud-cost/"
@@ -37,14 +37,6 @@ def www(built_site, tmp_path_factory):
     server, base = serve(root, csp=page_csp((built_site.site / CLOUD / "index.html").read_text()))
     yield base, built_site
     server.shutdown()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 def chart_posts(site):

@@ -6,9 +6,9 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from browser_kit import WAIT, launch, serve, watch
+from browser_kit import WAIT, serve, watch
 
 
 @pytest.fixture(scope="module")
@@ -17,14 +17,6 @@ def server(built_site):
     httpd, base = serve(built_site.www)
     yield base + built_site.base_path
     httpd.shutdown()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture
