@@ -13,7 +13,7 @@ from ingest.parsers import REGISTRY, ParseError, by_name, detect
 from ingest.read import decode
 
 FORMATS = ["sysbench05", "tpcc-mysql", "linkbench", "linkbench-summary", "db-size", "linkbenchx", "ibench",
-           "vmstat", "iostat"]
+           "vmstat", "iostat", "global-status", "mysqladmin-status"]
 CASES = [p for fmt in FORMATS for p in golden_cases(fmt)]
 
 

@@ -25,6 +25,7 @@ MODULES = {
     "iostat": ["iostat"],                                       # formats: F12
     "vmstat": ["vmstat"],                                       # formats: F11
     "sysbench_report": ["sysbench-report"],                     # studies: F10
+    "server_status": ["global-status", "mysqladmin-status"],    # formats: SHOW GLOBAL STATUS, extended-status
     "mycnf": ["mycnf", "global-variables"],                     # studies: my.cnf, SHOW GLOBAL VARIABLES
     "markdown_tables": ["markdown-tables"],                     # studies: F13
     "summary_table": ["summary-table"],   # studies: F9, the most generic format: keep it last

@@ -1,0 +1,239 @@
+"""Server counters: SHOW GLOBAL STATUS dumps and `mysqladmin extended-status` tables.
+
+Two layouts of the same data, one snapshot of `Variable_name / Value` pairs after another:
+- `global-status`: `mysql -e 'SHOW GLOBAL STATUS'` output, a `Variable_name<TAB>Value` header
+  then one `name<TAB>value` line per variable. A file may hold several dumps (each with its
+  header), optionally each preceded by a time stamp line (`date`, ISO `YYYY-MM-DD HH:MM:SS`,
+  or epoch seconds), as a `while ...; do date; mysql -e ...; sleep N; done` loop writes.
+- `mysqladmin-status`: `mysqladmin extended-status` boxed tables (`| Variable_name | Value |`
+  between `+---+---+` rules), once or every N seconds with `-i N`; with `-r` (relative) every
+  table after the first holds the change of every number since the one before.
+
+Relative mode is read from the data, not guessed from the name: MySQL's `Uptime` only grows,
+so a later table whose `Uptime` is smaller than the first table's holds differences (and its
+`Uptime` is the interval). A file without `Uptime` is taken as absolute.
+
+What a parse gives (names lower-cased, as in the rest of data/):
+- a table `status` per snapshot (`variable, value`, as printed: relative tables stay
+  differences), its `line` the snapshot's header line. Before/after pairs around a run become
+  per-operation counter tables from these (`counter_deltas`).
+- with three or more snapshots (periodic): a session whose series is the per-second rate of
+  every counter that changed, and the value of every gauge (`GAUGES`), per interval. `t` is
+  seconds since the first snapshot, from the time stamps when every snapshot has one, else
+  from `Uptime`. The first snapshot only starts the clock (like vmstat's since-boot row, it is
+  never a rate). A counter that falls (FLUSH STATUS, a restart) has no rate for that interval
+  and is reported as a problem with its line. A last snapshot with fewer variables than the
+  first (the file was cut short) is left out of the series and reported.
+"""
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from . import register
+from ._text import Lines
+from .base import Parsed, ParseError, Parser, Session, Table
+
+TAB_HEADER = re.compile(r"^Variable_name\tValue\s*$")
+BOX_HEADER = re.compile(r"^\|\s*Variable_name\s*\|\s*Value\s*\|\s*$")
+BOX_RULE = re.compile(r"^\+-+\+-+\+\s*$")
+NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+INTEGER = re.compile(r"-?\d{1,30}")          # status values are 64-bit at most: bound the digits
+DECIMAL = re.compile(r"-?\d{1,30}\.\d{1,30}")
+# Status variables that are levels, not running totals: charted as values, never as rates.
+GAUGES = re.compile(
+    r"^(uptime|uptime_since_flush_status|threads_\w+|max_used_connections|open_\w+|"
+    r"innodb_buffer_pool_pages_(data|dirty|free|misc|total|old)|innodb_buffer_pool_bytes_\w+|"
+    r"innodb_row_lock_current_waits|innodb_row_lock_time_(avg|max)|innodb_history_list_length|"
+    r"innodb_num_open_files|innodb_page_size|innodb_buffer_pool_load_status|key_blocks_\w+|"
+    r"qcache_free_\w+|qcache_queries_in_cache|qcache_total_blocks|slave_open_temp_tables|"
+    r"rpl_\w+|ssl_\w+|tc_log_\w+|innodb_\w*_current\w*|\w+_running|\w+_connected|\w+_cached)$")
+# status output names that count since start: what makes a file status and not variables
+STATUS_NAMES = re.compile(r"^(\|\s*)?(Uptime|Com_select|Questions|Innodb_rows_read|Aborted_clients|Bytes_received)"
+                          r"\s*(\t|\|)", re.M)
+STAMP_FORMATS = ("%a %b %d %H:%M:%S %Z %Y", "%a %d %b %Y %H:%M:%S %Z", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S")
+
+
+def _value(text: str):
+    """An int or float when the text is a number (bounded length), else the text as it is."""
+    if INTEGER.fullmatch(text):
+        return int(text)
+    if DECIMAL.fullmatch(text):
+        return float(text)
+    return text
+
+
+def _stamp(text: str) -> float | None:
+    """Seconds since the epoch of a time stamp line, or None if the line is not one."""
+    text = text.strip()
+    if re.fullmatch(r"\d{9,11}(\.\d{1,6})?", text):
+        return float(text)
+    for fmt in STAMP_FORMATS:
+        try:
+            return datetime.strptime(text.replace("  ", " "), fmt).timestamp()
+        except ValueError:
+            continue
+    return None
+
+
+class _Snapshot:
+    def __init__(self, line: int, stamp: float | None):
+        self.line, self.stamp, self.values, self.lines = line, stamp, {}, {}
+
+
+class _StatusParser(Parser):
+    """Shared reading: subclasses say what a header, a row and a separator look like."""
+
+    boxed = False
+
+    def detect(self, head: str) -> str | None:
+        header = BOX_HEADER if self.boxed else TAB_HEADER
+        if any(header.match(l) for l in head.splitlines()[:20]) and STATUS_NAMES.search(head):
+            return f"a Variable_name / Value {'table' if self.boxed else 'dump'} with status counters (Uptime, Com_*, ...)"
+        return None
+
+    def _row(self, raw: str) -> tuple[str, str] | None:
+        if self.boxed:
+            if not raw.startswith("|"):
+                return None
+            cells = [c.strip() for c in raw.strip().strip("|").split("|")]
+            return (cells[0], cells[1]) if len(cells) == 2 else None
+        cells = raw.split("\t")
+        return (cells[0], cells[1].strip()) if len(cells) == 2 else None
+
+    def parse(self, text: str, file: str) -> Parsed:
+        lines = Lines(text, file)
+        header = BOX_HEADER if self.boxed else TAB_HEADER
+        snaps: list[_Snapshot] = []
+        stamp: float | None = None
+        in_table = False
+        for n, raw in lines:
+            if not raw.strip() or (self.boxed and BOX_RULE.match(raw)):
+                continue
+            if header.match(raw):
+                snaps.append(_Snapshot(n, stamp))
+                stamp, in_table = None, True
+                continue
+            row = self._row(raw)
+            if row and in_table and NAME.fullmatch(row[0]):
+                snap = snaps[-1]
+                name = row[0].lower()
+                if name in snap.values:
+                    raise lines.error(n, f"{row[0]} twice in one snapshot (a missing header line?)")
+                snap.values[name], snap.lines[name] = _value(row[1]), n
+                continue
+            found = _stamp(raw)
+            if found is None:
+                raise lines.error(n, "expected a 'Variable_name / Value' row, header or time stamp line")
+            stamp, in_table = found, False
+        if not snaps:
+            raise lines.error(1, "no 'Variable_name / Value' header: not a status dump")
+        if not snaps[0].values:
+            raise lines.error(snaps[0].line, "no variables under this header")
+        snaps = [s for s in snaps if s.values] if len(snaps) > 1 else snaps
+        parsed = Parsed(self.name, file, problems=lines.problems)
+        parsed.tables = [Table("status", ["variable", "value"],
+                               [{"variable": k, "value": v} for k, v in s.values.items()], line=s.line)
+                         for s in snaps]
+        if len(snaps) > 1 and len(snaps[-1].values) < len(snaps[0].values):
+            lines.missing_end(snaps[-1].line, "this snapshot's last variable (it has fewer than the first)")
+            snaps = snaps[:-1]
+        if len(snaps) >= 3:
+            parsed.sessions.append(_rates(snaps, _is_relative(snaps), file, parsed.problems))
+        return parsed
+
+
+def _is_relative(snaps: list[_Snapshot]) -> bool:
+    ups = [s.values.get("uptime") for s in snaps]
+    return len(snaps) > 1 and all(isinstance(u, int) for u in ups) and any(u < ups[0] for u in ups[1:])
+
+
+def _absolute(snaps: list[_Snapshot], relative: bool) -> list[dict]:
+    """Every snapshot's values as levels (relative tables, where mysqladmin subtracted every
+    number, gauges and Uptime included, summed back onto the first)."""
+    if not relative:
+        return [s.values for s in snaps]
+    out = [dict(snaps[0].values)]
+    for s in snaps[1:]:
+        current = dict(out[-1])
+        for k, v in s.values.items():
+            base = current.get(k)
+            numeric = isinstance(v, (int, float)) and isinstance(base, (int, float))
+            current[k] = base + v if numeric else v
+        out.append(current)
+    return out
+
+
+def counter_deltas(before: list[dict], after: list[dict], operations: float | None = None) -> list[dict]:
+    """Rows `variable, before, after, delta[, per_op]` from two `status` tables' rows (absolute
+    snapshots around a run): numeric variables only; per_op = delta / operations."""
+    first = {r["variable"]: r["value"] for r in before}
+    rows = []
+    for r in after:
+        a, b = first.get(r["variable"]), r["value"]
+        if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+            row = {"variable": r["variable"], "before": a, "after": b, "delta": b - a}
+            if operations:
+                row["per_op"] = round((b - a) / operations, 6)
+            rows.append(row)
+    return rows
+
+
+def _whole(x: float):
+    return int(x) if x == int(x) else x
+
+
+def _clock(snaps: list[_Snapshot], totals: list[dict], file: str) -> list[float]:
+    """Seconds since the first snapshot: from time stamps if all have one, else from Uptime."""
+    if all(s.stamp is not None for s in snaps):
+        return [_whole(round(s.stamp - snaps[0].stamp, 3)) for s in snaps]
+    ups = [t.get("uptime") for t in totals]
+    if not all(isinstance(u, (int, float)) for u in ups):
+        raise ParseError(file, snaps[0].line, "periodic snapshots need a time stamp line before each, or Uptime")
+    return [u - ups[0] for u in ups]
+
+
+def _rates(snaps: list[_Snapshot], relative: bool, file: str, problems: list) -> Session:
+    totals = _absolute(snaps, relative)
+    clock = _clock(snaps, totals, file)
+    names = [k for k, v in totals[0].items() if isinstance(v, (int, float)) and k != "uptime"]
+    gauges = [k for k in names if GAUGES.match(k)]
+    counters = [k for k in names if k not in gauges
+                and len({t.get(k) for t in totals}) > 1]
+    series: dict[str, list] = {"t": clock[1:]}
+    for k in counters:
+        col = []
+        for i in range(1, len(snaps)):
+            a, b, dt = totals[i - 1].get(k), totals[i].get(k), clock[i] - clock[i - 1]
+            if not isinstance(a, (int, float)) or not isinstance(b, (int, float)) or dt <= 0:
+                col.append(None)
+            elif b < a:
+                problems.append(f"{file}:{snaps[i].lines.get(k, snaps[i].line)}: {k} fell from {a} to {b} "
+                                "(FLUSH STATUS or a restart?): no rate for this interval")
+                col.append(None)
+            else:
+                col.append(round((b - a) / dt, 3))
+        series[k] = col
+    for k in gauges:
+        series[k] = [t.get(k) if isinstance(t.get(k), (int, float)) else None for t in totals[1:]]
+    for i in range(1, len(clock)):
+        if clock[i] <= clock[i - 1]:
+            problems.append(f"{file}:{snaps[i].line}: the clock does not advance ({clock[i - 1]} -> {clock[i]} s)")
+    steps = sorted(b - a for a, b in zip(clock, clock[1:]))
+    meta = {"tool": "mysql status", "mode": "relative" if relative else "absolute",
+            "snapshots": len(snaps), "interval_s": steps[len(steps) // 2],
+            "first_snapshot": "dropped (starts the clock)"}
+    return Session(series=series, meta=meta, line=snaps[1].line)
+
+
+@register
+class GlobalStatus(_StatusParser):
+    name = "global-status"
+    description = "SHOW GLOBAL STATUS dumps (Variable_name<TAB>Value), one, before/after, or periodic"
+
+
+@register
+class MysqladminStatus(_StatusParser):
+    name = "mysqladmin-status"
+    description = "mysqladmin extended-status tables (boxed), absolute or -r -i N relative"
+    boxed = True
