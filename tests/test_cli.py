@@ -118,3 +118,20 @@ def test_progress_bar_only_on_a_tty():
     draw(2, 2, "")
     assert tty.getvalue().startswith("\r[" + "#" * 15 + "." * 15 + "] 1/2 a.log")
     assert tty.getvalue().endswith("\n")
+
+
+def test_all_skips_a_study_whose_archive_is_absent_with_one_warning(capsys, tmp_path):
+    make_study(tmp_path)
+    other = tmp_path / "content" / "other" / "manifest.yaml"
+    other.parent.mkdir()
+    other.write_text((tmp_path / "content" / "mini" / "manifest.yaml").read_text()
+                     .replace("study: mini", "study: other").replace("mini.tar.gz", "gone.tar.gz"))
+    args = ["--content", tmp_path / "content", "--archives", tmp_path / "archives", "--data", tmp_path / "data"]
+    code, out, err = cli(capsys, "all", *args)
+    skipped = [line for line in err.splitlines() if line.startswith("warning:")]
+    assert code == 0
+    assert skipped == [f"warning: {other}: skipped, not at hand: {tmp_path / 'archives' / 'gone.tar.gz'}"]
+    assert (tmp_path / "data" / "mini" / "runs.yaml").is_file() and not (tmp_path / "data" / "other").exists()
+    # one study by name: its absent archive is an error, as before
+    code, out, err = cli(capsys, "other", *args)
+    assert code == 1 and "gone.tar.gz not found" in err
