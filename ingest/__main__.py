@@ -12,7 +12,7 @@ from .read import HEAD, decode, parse_bytes
 from .writer import dump
 
 USAGE = """\
-python -m ingest <study> | all [--archives DIR] [--studies DIR] [--data DIR] [--content DIR]
+python -m ingest <study> | all [--dry-run] [--archives DIR] [--studies DIR] [--data DIR] [--content DIR]
 python -m ingest list-formats
 python -m ingest detect FILE
 python -m ingest parse FILE [--format NAME]"""
@@ -43,6 +43,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="directory of published-tables inputs, <studies>/<study>/<name> (default: ../shared/studies)")
     p.add_argument("--data", default="data", help="output directory (default: data)")
     p.add_argument("--content", default="content/posts", help="where the manifests live (default: content/posts)")
+    p.add_argument("--dry-run", action="store_true", help="<study>/all: parse and report, write nothing")
     p.add_argument("--format", default="auto", help="parse: format name instead of detection")
     p.add_argument("--version", action="version", version=f"ingest {__version__}")
     return p
@@ -56,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"{cmd} needs a FILE")
     if cmd not in ("detect", "parse") and args.file:
         ap.error(f"unexpected argument {args.file!r}")
+    if args.dry_run and cmd in ("detect", "parse", "list-formats"):
+        ap.error("--dry-run only applies to <study> and all")
     if args.format != "auto" and cmd != "parse":
         ap.error("--format only applies to parse")
     try:
@@ -129,6 +132,7 @@ def _parse(path: str, fmt: str) -> int:
 
 def _ingest(cmd: str, args) -> int:
     from .at_hand import absent
+    from .report import text as report_text
     from .manifest import load
     from .study import find_manifests, ingest, manifest_path, progress_bar
     paths = find_manifests(args.content) if cmd == "all" else [manifest_path(cmd, args.content)]
@@ -138,9 +142,10 @@ def _ingest(cmd: str, args) -> int:
         if cmd == "all" and (why := absent(load(path), args.archives, args.studies)):
             print(f"warning: {path}: skipped, {why}", file=sys.stderr)   # one line per absent study
             continue
-        res = ingest(path, args.archives, args.studies, args.data, progress_bar())
+        res = ingest(path, args.archives, args.studies, args.data, progress_bar(), args.dry_run)
         for p in res["problems"]:
             print(p, file=sys.stderr)
+        sys.stdout.write(report_text(res["report"]))   # what was done: runs, unmatched files, sizes, warnings
         if sys.stderr.isatty():
             print(f"{res['study']}: {res['runs']} runs, {len(res['written'])} file(s) written, "
                   f"{len(res['removed'])} removed", file=sys.stderr)

@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import __version__, metrics
+from . import __version__, defaults, metrics, report
 from .archive import Archive, sha256_file
 from .manifest import InputError, Manifest, Rule, _typed, load
 from .parsers import Parsed
@@ -74,15 +74,17 @@ def manifest_path(study: str, content: str | Path = "content/posts") -> Path:
 
 
 def ingest(manifest_file: str | Path, archives: str | Path = "archives", studies: str | Path = "../shared/studies",
-           data: str | Path = "data", progress=None) -> dict:
-    """Ingest one study; returns {"study", "runs", "written", "removed", "problems"}."""
+           data: str | Path = "data", progress=None, dry_run: bool = False) -> dict:
+    """Ingest one study; returns {"study", "runs", "written", "removed", "problems", "report"}
+    (`report`: ingest/report.py). `dry_run`: parse and report, write nothing."""
     m = load(manifest_file)
+    opened: dict = {}
     with _no_cyclic_gc():
-        files = build_files(m, Path(archives), Path(studies), progress)
+        files = build_files(m, Path(archives), Path(studies), progress, opened)
     problems = files.pop(None)
-    result = write_study(data, m.study, files)
+    result = {"written": [], "removed": []} if dry_run else write_study(data, m.study, files)
     return {"study": m.study, "runs": len([n for n in files if n.startswith("series/")]),
-            "problems": problems, **result}
+            "problems": problems, **result, "report": report.build(m, files, problems, opened, dry_run)}
 
 
 @contextlib.contextmanager
@@ -289,9 +291,10 @@ def check_table(m: Manifest, t: dict) -> dict:
 
 
 # -- files -----------------------------------------------------------------------------------
-def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=None) -> dict:
-    """All files of data/<study>/ as {relpath: bytes}, plus {None: problems}. Writes nothing."""
-    archives, texts = {}, {}
+def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=None, opened: dict | None = None) -> dict:
+    """All files of data/<study>/ as {relpath: bytes}, plus {None: problems}. Writes nothing.
+    `opened` (optional) receives the archives read, name -> Archive."""
+    archives, texts = {} if opened is None else opened, {}
     for inp in m.inputs:
         if inp.kind == "archive":
             path = archives_dir / inp.name
@@ -305,7 +308,7 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
     ctx = StudyContext(manifest=m, runs=runs, series=series, files=files, inputs=texts, problems=problems)
     module = study_module(m)
     try:
-        tables = [check_table(m, t) for t in (module.build(ctx) if module else [])]
+        tables = [check_table(m, t) for t in (module.build(ctx) if module else defaults.build(ctx))]
         ids = [t["id"] for t in tables]
         if len(set(ids)) != len(ids):
             raise ValueError(f"{m.path}:0: duplicate table ids from the study module: {ids}")
@@ -341,8 +344,10 @@ def _study_doc(m: Manifest, table_ids: list[str], problems: list[str]) -> dict:
     }
 
 
-def progress_bar(stream=sys.stderr):
-    """A progress callback drawing a one-line bar, or None when `stream` is not a TTY."""
+def progress_bar(stream=None):
+    """A progress callback drawing a one-line bar, or None when `stream` (default: the current
+    sys.stderr) is not a TTY."""
+    stream = stream or sys.stderr
     if not stream.isatty():
         return None
 

@@ -1,0 +1,53 @@
+"""The tables every study with runs gets when neither a study module nor a `tables:` section
+gives any: `runs`, each run's window statistics (n, mean, p5, p50, p95, cv) with its labels
+and source file, and `jitter`, the spread of the per-interval rate over the window (min, p1
+... p99, max). A label whose key is one of the fixed columns' (e.g. `name`) gets no column of
+its own: its value is in the run's name."""
+from __future__ import annotations
+
+from .tables import col
+
+RUNS = ("n", "mean", "p5", "p50", "p95", "cv")
+JITTER = ("n", "mean", "cv", "min", "p1", "p5", "p50", "p95", "p99", "max")
+FIXED = {"run", "name", "file", *RUNS, *JITTER}
+
+
+def build(ctx) -> list[dict]:
+    """The default tables of a study (none without runs)."""
+    return [runs_table(ctx), jitter_table(ctx)] if ctx.runs else []
+
+
+def _stat_col(key: str, metric: str) -> dict:
+    if key == "n":
+        return col("n", "Intervals in window", "number", 0)
+    if key == "cv":
+        return col("cv", "Coefficient of variation", "ratio", 3)
+    return col(key, f"{'Mean' if key == 'mean' else key} {metric}", "number", 2)
+
+
+def _table(ctx, id: str, title: str, stats: tuple, with_file: bool) -> dict:
+    metric = ctx.manifest.metric
+    labels = [k for k in ctx.manifest.labels if k not in FIXED and any(r["labels"].get(k) is not None for r in ctx.runs)]
+    columns = [col("run", "Run", "label"), col("name", "Name", "text"), *(col(k, k.replace("_", " "), "label") for k in labels),
+               *([col("file", "File", "text")] if with_file else []), *(_stat_col(k, metric) for k in stats)]
+    rows = []
+    for r in ctx.runs:
+        row = {"run": r["id"], "name": r["name"], **{k: r["labels"].get(k) for k in labels}}
+        if with_file:
+            row["file"] = r["source"]["file"]
+        row.update({k: r["window"][k] for k in stats})
+        rows.append(row)
+    return ctx.table(id, title, columns, rows)
+
+
+def runs_table(ctx, id: str = "runs") -> dict:
+    """Every run with its labels, file and window statistics of the manifest's metric."""
+    w = ctx.manifest.window
+    return _table(ctx, id, f"Every run: {ctx.manifest.metric} from {w['start']:g} s to {w['end']:g} s", RUNS, True)
+
+
+def jitter_table(ctx, id: str = "jitter") -> dict:
+    """Per run: the spread of the per-interval rate over the window."""
+    w = ctx.manifest.window
+    return _table(ctx, id, f"Jitter: per-interval {ctx.manifest.metric} from {w['start']:g} s to {w['end']:g} s",
+                  JITTER, False)

@@ -1,0 +1,195 @@
+"""What one ingest did, for the author (printed on success, also with `--dry-run`):
+
+- the runs each `runs:` rule took, and the archive members no rule took, with why
+  (empty, interrupted, not a known format, or a complete result that no rule names);
+- the tables written (rows each) and the bytes written: the study, its per-interval series;
+- warnings: error lines inside a run's session (e.g. sysbench `FATAL:`), a run with fewer
+  intervals in the window than the window holds, a run without its base case (and the label
+  that differs in the closest base run), then the ingest's own problems.
+
+`build()` gathers it from the files about to be written; `text()` lays it out.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import yaml
+
+from .manifest import Manifest
+from .parsers import ParseError
+from .read import parse_bytes
+
+ERROR_LINE = re.compile(r"^(?:FATAL|ERROR)\b|\bFATAL:|^\S*error: ", re.M)
+SHOWN = 10   # list items shown per section before "... and N more"
+
+
+@dataclass
+class Report:
+    study: str
+    runs: int = 0
+    rules: list[tuple[str, int]] = field(default_factory=list)         # (rule, runs it took)
+    unmatched: list[tuple[str, str]] = field(default_factory=list)     # (member, why)
+    tables: list[tuple[str, int]] = field(default_factory=list)        # (id, rows)
+    bytes_total: int = 0
+    bytes_series: int = 0
+    series_files: int = 0
+    warnings: list[str] = field(default_factory=list)
+    dry_run: bool = False
+
+
+def build(m: Manifest, files: dict[str, bytes], problems: list[str], archives: dict | None = None,
+          dry_run: bool = False) -> Report:
+    """The report of one study from the files of data/<study>/ (`build_files` output) and the
+    opened archives (name -> `Archive`)."""
+    archives = archives or {}
+    rep = Report(study=m.study, dry_run=dry_run)
+    runs = yaml.load(files["runs.yaml"], Loader=yaml.CSafeLoader)["runs"] if "runs.yaml" in files else []
+    rep.runs = len(runs)
+    taken = {}
+    for rule in m.runs:
+        n = sum(1 for r in runs if _rule_of(m, r) is rule)
+        rep.rules.append((f"{m.path}:{rule.line}: {rule.source}", n))
+    for inp in m.inputs:
+        arc = archives.get(inp.name)
+        if arc is None:
+            continue
+        for member in arc.names():
+            if any(rule.input == inp.name and rule.pattern.fullmatch(member) for rule in [*m.runs, *m.files]):
+                continue
+            rep.unmatched.append((f"{inp.name}/{member}", _why_unmatched(arc.read(member), member)))
+        taken[inp.name] = arc
+    for name, data in sorted(files.items()):
+        rep.bytes_total += len(data)
+        if name.startswith("series/"):
+            rep.bytes_series += len(data)
+            rep.series_files += 1
+        elif name.startswith("tables/"):
+            t = yaml.load(data, Loader=yaml.CSafeLoader)
+            rep.tables.append((t["id"], len(t["rows"])))
+    rep.warnings = [*_error_lines(m, runs, taken), *_short_runs(m, runs), *_missing_bases(m, runs), *problems]
+    return rep
+
+
+def _rule_of(m: Manifest, run: dict):
+    """The rule that took a run's file (the first that matches, as the ingest does)."""
+    return next((r for r in [*m.runs, *m.files] if r.pattern.fullmatch(run["source"]["file"])), None)
+
+
+def _why_unmatched(data: bytes, member: str) -> str:
+    if not data.strip():
+        return "empty"
+    try:
+        parsed = parse_bytes(data, member)
+    except ParseError as e:
+        return "not a known format" if "unknown format" in e.reason or "no parser" in e.reason else e.reason
+    if parsed.sessions and not any(s.complete for s in parsed.sessions):
+        return f"interrupted ({parsed.format}: no session reached its final summary)"
+    return f"{parsed.format}, matched by no rule"
+
+
+def _error_lines(m: Manifest, runs: list[dict], archives: dict) -> list[str]:
+    """Lines like `FATAL: ...` inside the part of a run's file that its session spans."""
+    out = []
+    by_file: dict[str, list[dict]] = {}
+    for r in runs:
+        by_file.setdefault(r["source"]["file"], []).append(r)
+    for inp in m.inputs:
+        arc = archives.get(inp.name)
+        if arc is None:
+            continue
+        for member in arc.names():
+            rs = by_file.get(member)
+            if not rs:
+                continue
+            text = arc.read(member).decode("utf-8", "replace")
+            hits = [(text.count("\n", 0, mt.start()) + 1, text[mt.start():text.find("\n", mt.start())].strip())
+                    for mt in ERROR_LINE.finditer(text)]
+            if not hits:
+                continue
+            starts = sorted({r["source"]["line"] for r in rs})
+            for r in rs:
+                first = r["source"]["line"]
+                last = next((s - 1 for s in starts if s > first), None)
+                inside = [h for h in hits if h[0] >= first and (last is None or h[0] <= last)]
+                if inside:
+                    span = f"lines {first}-{last}" if last else f"line {first} to the end"
+                    out.append(f"{inp.name}/{member}:{inside[0][0]}: run {r['id']}: {len(inside)} error line(s) "
+                               f"in its session ({span}), first: {inside[0][1][:100]}")
+    return out
+
+
+def _short_runs(m: Manifest, runs: list[dict]) -> list[str]:
+    out = []
+    for r in runs:
+        w = r["window"]
+        step = r["tool"].get("interval_s") or m.interval_s
+        expected = int((w["end"] - w["start"]) / step)
+        if w["n"] < expected - 1:   # one missing interval is a gap (reported by the ingest), not a short run
+            rule = _rule_of(m, r)
+            where = f"{rule.input}/{r['source']['file']}" if rule else r["source"]["file"]
+            out.append(f"{where}:{r['source']['line']}: run {r['id']}: {w['n']} interval(s) in the "
+                       f"window ({w['start']:g}, {w['end']:g}] s, which holds {expected}: shorter than the window")
+    return out
+
+
+def _missing_bases(m: Manifest, runs: list[dict]) -> list[str]:
+    """A run with no base case: the closest base run and the labels in which it differs."""
+    if not m.base:
+        return []
+    bases = [r for r in runs if all(str(r["labels"].get(k)) == str(v) for k, v in m.base.items())]
+    out = []
+    for r in runs:
+        if r.get("base") is not None:
+            continue
+        wanted = {**r["labels"], **m.base}
+        shown = ", ".join(f"{k}={v}" for k, v in m.base.items())
+        if not bases:
+            out.append(f"{m.path}:0: run {r['id']}: no base case ({shown}): no run has these labels")
+            continue
+
+        def diff(b):
+            keys = sorted(set(wanted) | set(b["labels"]))
+            return [k for k in keys if str(wanted.get(k)) != str(b["labels"].get(k))]
+        closest = min(bases, key=lambda b: len(diff(b)))
+        differs = ", ".join(f"{k} ({r['labels'].get(k, 'none')} here, {closest['labels'].get(k, 'none')} there)"
+                            for k in diff(closest))
+        out.append(f"{m.path}:0: run {r['id']}: no base case ({shown}); closest base run {closest['id']} "
+                   f"differs in {differs}")
+    return out
+
+
+def _size(n: int) -> str:
+    for unit, div in (("MB", 1e6), ("KB", 1e3)):
+        if n >= div:
+            return f"{n / div:.1f} {unit} ({n} bytes)"
+    return f"{n} bytes"
+
+
+def _listed(items: list[str], indent: str = "  ") -> list[str]:
+    out = [indent + i for i in items[:SHOWN]]
+    if len(items) > SHOWN:
+        out.append(f"{indent}... and {len(items) - SHOWN} more")
+    return out
+
+
+def text(rep: Report) -> str:
+    """The report as lines of plain text."""
+    verb = "to write" if rep.dry_run else "written"
+    lines = [f"{rep.study}: {rep.runs} run(s), {len(rep.tables)} table(s), {_size(rep.bytes_total)} "
+             f"{verb}{' (dry run: nothing written)' if rep.dry_run else ''}"]
+    if rep.rules:
+        lines.append("runs per rule:")
+        lines += _listed([f"{n:>4}  {rule}" for rule, n in rep.rules])
+    if rep.unmatched:
+        lines.append(f"files matched by no rule ({len(rep.unmatched)}):")
+        lines += _listed([f"{member}: {why}" for member, why in rep.unmatched])
+    if rep.tables:
+        lines.append("tables: " + ", ".join(f"{tid} ({rows} rows)" for tid, rows in rep.tables))
+    if rep.series_files:
+        lines.append(f"per-interval series: {_size(rep.bytes_series)} in {rep.series_files} file(s), "
+                     f"{rep.bytes_series // rep.series_files} bytes per run on average")
+    if rep.warnings:
+        lines.append(f"warnings ({len(rep.warnings)}):")
+        lines += _listed(rep.warnings)
+    return "\n".join(lines) + "\n"
