@@ -63,7 +63,7 @@ def build(m: Manifest, files: dict[str, bytes], problems: list[str], archives: d
         rep.bytes_total += len(data)
         if name.startswith("series/"):
             rep.bytes_series += len(data)
-            rep.series_files += 1
+            rep.series_files += name.endswith(".yaml")   # one run: its .yaml, .json and .csv
         elif name.startswith("tables/"):
             t = yaml.load(data, Loader=yaml.CSafeLoader)
             rep.tables.append((t["id"], len(t["rows"])))
@@ -187,7 +187,7 @@ def text(rep: Report) -> str:
     if rep.tables:
         lines.append("tables: " + ", ".join(f"{tid} ({rows} rows)" for tid, rows in rep.tables))
     if rep.series_files:
-        lines.append(f"per-interval series: {_size(rep.bytes_series)} in {rep.series_files} file(s), "
+        lines.append(f"per-interval series: {_size(rep.bytes_series)} in {rep.series_files} run(s) (YAML, JSON, CSV), "
                      f"{rep.bytes_series // rep.series_files} bytes per run on average")
     if rep.warnings:
         lines.append(f"warnings ({len(rep.warnings)}):")

@@ -23,6 +23,7 @@ from .archive import Archive, sha256_file
 from .manifest import InputError, Manifest, Rule, _typed, load
 from .parsers import Parsed
 from .read import parse_bytes
+from .seriesfiles import series_csv, series_json
 from .writer import dump, write_study
 
 TABLE_KINDS = ("label", "number", "ratio", "text")
@@ -83,7 +84,7 @@ def ingest(manifest_file: str | Path, archives: str | Path = "archives", studies
         files = build_files(m, Path(archives), Path(studies), progress, opened)
     problems = files.pop(None)
     result = {"written": [], "removed": []} if dry_run else write_study(data, m.study, files)
-    return {"study": m.study, "runs": len([n for n in files if n.startswith("series/")]),
+    return {"study": m.study, "runs": len([n for n in files if n.startswith("series/") and n.endswith(".yaml")]),
             "problems": problems, **result, "report": report.build(m, files, problems, opened, dry_run)}
 
 
@@ -326,6 +327,8 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
         doc = {"run": r["id"], "interval_s": r["tool"].get("interval_s", m.interval_s), "columns": list(s)}
         doc.update(s)
         out[f"series/{r['id']}.yaml"] = dump(doc)
+        out[f"series/{r['id']}.json"] = series_json(doc)   # served as is (ingest/seriesfiles.py)
+        out[f"series/{r['id']}.csv"] = series_csv(doc)
     for t in tables:
         out[f"tables/{t['id']}.yaml"] = dump(t)
     files_out = {k: v.encode("utf-8") for k, v in out.items()}

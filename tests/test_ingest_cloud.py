@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 import tarfile
 from collections import defaultdict
@@ -70,6 +71,16 @@ def test_series_and_window_means_match_the_authors_res_csv(runs, series, res_csv
         assert list(zip(s["t"], s["tps"])) == rows, key
         theirs = [tps for sec, tps in rows if 2000 < sec <= 3600]
         assert cells[key]["window"]["mean"] == pytest.approx(math.fsum(theirs) / len(theirs), abs=1e-6)
+
+
+def test_served_series_files_are_the_yaml_series(cloud_ingest, runs, series):
+    """Each run's JSON (what the chart fetches) and CSV (the download) hold its YAML series."""
+    for r in runs:
+        stem = cloud_ingest["data"] / STUDY / "series" / r["id"]
+        assert json.loads(stem.with_suffix(".json").read_text()) == series[r["id"]], r["id"]
+        rows = list(csv.reader(io.StringIO(stem.with_suffix(".csv").read_text())))
+        assert rows[0] == series[r["id"]]["columns"] and len(rows) == 1 + r["intervals"]
+        assert [float(x) for x in next(zip(*rows[1:]))] == series[r["id"]]["t"]
 
 
 def test_interval_means_agree_with_sysbench_summaries(runs):

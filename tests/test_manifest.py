@@ -67,7 +67,8 @@ def run(tmp_path, man):
 def test_small_study_end_to_end(tmp_path):
     res = run(tmp_path, make_study(tmp_path))
     assert res["runs"] == 3
-    assert res["written"] == ["runs.yaml", "series/a-8.yaml", "series/b-16.yaml", "series/m-4.yaml", "study.yaml",
+    series = [f"series/{run}.{ext}" for run in ("a-8", "b-16", "m-4") for ext in ("csv", "json", "yaml")]
+    assert res["written"] == ["runs.yaml", *series, "study.yaml",
                               "tables/jitter.yaml", "tables/runs.yaml"]   # the default tables (ingest/defaults.py)
     assert any(p.startswith("mini.tar.gz/multi.log:35: session 2 ") for p in res["problems"])
 

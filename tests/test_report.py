@@ -56,7 +56,7 @@ def test_report_lists_runs_unmatched_files_sizes_and_warnings(capsys, tmp_path):
     assert "  rep.tar.gz/empty.log: empty" in lines
     assert "  rep.tar.gz/run.sh: not a known format" in lines
     assert "tables: jitter (3 rows), runs (3 rows)" in lines
-    assert f"per-interval series: {series / 1e3:.1f} KB ({series} bytes) in 3 file(s), {series // 3} bytes per run on average" in lines
+    assert f"per-interval series: {series / 1e3:.1f} KB ({series} bytes) in 3 run(s) (YAML, JSON, CSV), {series // 3} bytes per run on average" in lines
     warnings = lines[lines.index("warnings (3):") + 1:]
     assert warnings == [
         "  rep.tar.gz/res_rocksdb_8.log:13: run rocksdb-8: 4 error line(s) in its session (line 1 to the end), "
