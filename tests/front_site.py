@@ -11,6 +11,8 @@ from pathlib import Path
 
 import yaml
 
+from ingest.seriesfiles import series_csv, series_json
+
 ROOT = Path(__file__).resolve().parent.parent
 STUDY = "tiny-study"
 
@@ -137,8 +139,10 @@ def write_site(dest, post=POST, extra_pages=None):
     dump = lambda path, obj: path.write_text(yaml.safe_dump(obj, sort_keys=True))
     dump(data / "study.yaml", study)
     dump(data / "runs.yaml", {"runs": runs})
-    for rid, s in series.items():
+    for rid, s in series.items():   # the archival YAML and the files the site serves
         dump(data / "series" / f"{rid}.yaml", s)
+        (data / "series" / f"{rid}.json").write_text(series_json(s))
+        (data / "series" / f"{rid}.csv").write_text(series_csv(s))
     for tid, t in tables(runs).items():
         dump(data / "tables" / f"{tid}.yaml", t)
     post_dir = dest / "content" / "posts" / STUDY

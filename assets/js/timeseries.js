@@ -2,7 +2,8 @@
 // Detail view + overview strip with a zoom brush; the detail brush is the steady-state window,
 // whose statistics per visible series are recomputed in the table under the chart. Lines are
 // downsampled (M4 per bucket) to the visible range, so zooming in reaches full resolution.
-// Run data is fetched per run, only when shown. State round-trips through the URL hash.
+// Run data is fetched per run, only when shown, from the ingest's series files (docs/data-schema.md).
+// State round-trips through the URL hash.
 import { renderFitted, plotWidth } from './render.js';
 import { PALETTE } from './theme.js';
 import { getState, setState } from './hash.js';
@@ -118,13 +119,19 @@ export class TimeSeriesChart {
     setState(this.id, 'runs', this.shown.join(',') === this.spec.show.join(',') ? null : this.shown.join(','));
   }
 
-  /** Fetches the runs shown but not loaded yet. */
+  /** Fetches the runs shown but not loaded yet: each run's columnar series file, written by
+   * the ingest (docs/data-schema.md), of which the chart keeps `t` and the metric's column. */
   async load() {
+    const metric = this.spec.metric;
     await Promise.all(this.shown.filter((id) => !this.cache.has(id)).map(async (id) => {
       const res = await fetch(this.runs.get(id).url);
       if (!res.ok) throw new Error(`${res.status} fetching ${res.url}`);
       const data = await res.json();
-      this.cache.set(id, { t: data.t, raw: data.v, width: 1, v: data.v });
+      const v = data[metric];
+      if (!Array.isArray(data.t) || !Array.isArray(v) || v.length !== data.t.length) {
+        throw new Error(`${res.url} has no column ${metric} beside t`);
+      }
+      this.cache.set(id, { t: data.t, raw: v, width: 1, v });
     }));
   }
 
