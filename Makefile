@@ -30,7 +30,7 @@ java:
 	@command -v java >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq default-jre-headless; }
 
 serve: setup
-	$(HUGO) server --bind 127.0.0.1 --disableFastRender
+	$(HUGO) server --bind 127.0.0.1 --disableFastRender --renderToMemory
 
 build: setup
 	rm -rf site

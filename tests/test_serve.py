@@ -1,0 +1,117 @@
+"""`hugo server` never touches the published build in site/ (issue 10): `make serve` renders to
+memory, a plain `hugo server` at the root writes into the development publishDir
+(config/development/hugo.toml), and a production build still publishes into site/. The servers
+run against a copy of the project's config with the tiny synthetic study (tests/front_site.py)."""
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from front_site import ROOT, STUDY, hugo_binary, write_site
+
+MARKER = "<!-- the published build -->\n"
+
+
+def hugo_config(*args: str) -> str:
+    return subprocess.run([hugo_binary(), "config", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, check=True).stdout
+
+
+def publish_dir(config_text: str) -> str:
+    return re.search(r"^publishdir = '([^']*)'", config_text, re.M)[1]
+
+
+def test_the_resolved_publish_dir_per_environment():
+    assert publish_dir(hugo_config("--environment", "production")) == "site"
+    assert publish_dir(hugo_config()) == "site"          # `hugo` builds for production
+    dev = publish_dir(hugo_config("--environment", "development"))
+    assert dev != "site" and not dev.startswith("site/")
+    assert f"/{dev}/" in (ROOT / ".gitignore").read_text().split()
+
+
+def serve_recipe() -> list[str]:
+    """The command `make serve` runs (its last recipe line), with the real Hugo binary."""
+    text = (ROOT / "Makefile").read_text()
+    recipe = re.search(r"^serve:.*\n((?:\t.*\n)+)", text, re.M)[1].strip().splitlines()[-1]
+    cmd = shlex.split(recipe.strip())
+    assert cmd[0] == "$(HUGO)" and cmd[1] == "server"
+    return [hugo_binary(), *cmd[1:]]
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A copy of the project's config (config.toml and config/) with the tiny study, and a
+    published build in site/ that must survive."""
+    site = write_site(tmp_path / "project")
+    shutil.copytree(ROOT / "config", site / "config")
+    (site / "site").mkdir()
+    (site / "site" / "index.html").write_text(MARKER)
+    return site
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve_until_ready(cmd: list[str], cwd: Path) -> None:
+    """Runs a Hugo server until it serves the study's post (and its series file), then stops it."""
+    port = free_port()
+    proc = subprocess.Popen([*cmd, "--port", str(port), "--bind", "127.0.0.1"], cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                base = f"http://127.0.0.1:{port}"
+                page = fetch(f"{base}/posts/{STUDY}/").decode()
+                series = fetch(f"{base}/data/{STUDY}/series/alpha-100.json")
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    proc.kill()
+                    pytest.fail(f"hugo server did not serve the post:\n{proc.communicate(timeout=30)[0]}")
+                time.sleep(0.5)
+        assert "livereload" in page and b'"alpha-100"' in series
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
+
+
+def fetch(url: str) -> bytes:
+    with urllib.request.urlopen(url, timeout=5) as res:
+        return res.read()
+
+
+def test_make_serve_renders_to_memory(project):
+    cmd = serve_recipe()
+    assert "--renderToMemory" in cmd
+    serve_until_ready(cmd, project)
+    assert (project / "site" / "index.html").read_text() == MARKER
+    assert sorted(p.name for p in (project / "site").iterdir()) == ["index.html"]
+    assert not (project / ".serve").exists()
+
+
+def test_plain_hugo_server_writes_beside_the_published_build(project):
+    serve_until_ready([hugo_binary(), "server"], project)
+    assert sorted(p.name for p in (project / "site").iterdir()) == ["index.html"]
+    assert (project / "site" / "index.html").read_text() == MARKER
+    assert "livereload" in (project / ".serve" / "posts" / STUDY / "index.html").read_text()
+
+
+def test_a_production_build_still_publishes_into_site(project):
+    result = subprocess.run([hugo_binary(), "--quiet"], cwd=project, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    post = (project / "site" / "posts" / STUDY / "index.html").read_text()
+    assert "livereload" not in post
+    assert (project / "site" / "data" / STUDY / "series" / "alpha-100.csv").is_file()
+    assert not (project / "site" / "data" / STUDY / "series" / "alpha-100.yaml").exists()
