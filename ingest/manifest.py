@@ -140,6 +140,7 @@ class Manifest:
     files: list[Rule]
     views: str | None
     line_of: dict = field(default_factory=dict)
+    reproduction: list = field(default_factory=list)   # reproduction.Check, one per declared comparison
 
     def input(self, name: str) -> Input:
         return next(i for i in self.inputs if i.name == name)
@@ -179,7 +180,7 @@ class _V:
 
 
 TOP = ("study", "title", "inputs", "interval_s", "metric", "window", "base", "labels", "label_types",
-       "display", "markers", "runs", "files", "views")
+       "display", "markers", "runs", "files", "views", "reproduction")
 RULE = ("glob", "regex", "input", "format", "labels", "published", "session", "id", "name")
 
 
@@ -238,7 +239,13 @@ def load(path: str | Path) -> Manifest:
         interval_s=interval, metric=v.get("metric", str, default="tps"),
         window={"start": start, "end": end} if window is not None else None, base=base, labels=list(labels), label_types=label_types,
         display={k: dict(x) for k, x in display.items()}, markers=markers, runs=runs, files=files,
-        views=views, line_of=dict(doc.key_lines))
+        views=views, line_of=dict(doc.key_lines),
+        reproduction=_reproduction(path, doc.get("reproduction"), inputs))
+
+
+def _reproduction(path, raw, inputs):
+    from . import reproduction  # its own section parser (it uses the validators above)
+    return reproduction.parse(path, raw, {i.name: i.kind for i in inputs})
 
 
 def _inputs(path, v) -> list[Input]:

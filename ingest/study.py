@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import __version__, defaults, metrics, report
+from . import __version__, defaults, metrics, report, reproduction
 from .archive import Archive, sha256_file
 from .manifest import InputError, Manifest, Rule, _typed, load
 from .parsers import Parsed
@@ -310,6 +310,8 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
     module = study_module(m)
     try:
         tables = [check_table(m, t) for t in (module.build(ctx) if module else defaults.build(ctx))]
+        check = reproduction.build(m, m.reproduction, tables, lambda c: reproduction.published_tables(ctx, c))
+        tables += [check_table(m, check)] if check else []
         ids = [t["id"] for t in tables]
         if len(set(ids)) != len(ids):
             raise ValueError(f"{m.path}:0: duplicate table ids from the study module: {ids}")
