@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
+from pathlib import Path
 
 from .manifest import InputError, LDict, LList, _V
 
@@ -241,7 +242,7 @@ def _quoted(m, c: Check, candidates) -> dict:
     elif derived is None:
         reason = f"the derived table leaves {col} missing in this row"
     return _row(c, f"{col} at {_cell(c.where)}", text, derived, agrees, digits,
-                f"{m.path}:{c.line} (quoted: {c.quote})", _with_quote(reason, c.quote, text))
+                f"{Path(m.path).name}:{c.line} (quoted: {c.quote})", _with_quote(reason, c.quote, text))
 
 
 def _with_quote(reason: str, quote: str, number: str) -> str:
