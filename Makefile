@@ -10,7 +10,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV_STAMP := .venv/.installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: setup chromium java serve build test ingest clean
+.PHONY: setup chromium java serve build test ingest new clean
 
 $(VENV_STAMP): pyproject.toml
 	$(PYTHON) -m venv .venv
@@ -43,6 +43,10 @@ test: setup chromium java
 
 ingest: setup
 	.venv/bin/python -m ingest "$(STUDY)" --archives "$(ARCHIVES)"
+
+# a first manifest and post for a new archive: make new STUDY=<study> ARCHIVE=<file> [ORIGIN=<url>]
+new: setup
+	.venv/bin/python -m ingest new "$(STUDY)" "$(ARCHIVE)" $(if $(ORIGIN),--origin "$(ORIGIN)")
 
 clean:
 	rm -rf site resources/_gen .venv node_modules

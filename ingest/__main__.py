@@ -13,6 +13,7 @@ from .writer import dump
 
 USAGE = """\
 python -m ingest <study> | all [--dry-run] [--archives DIR] [--studies DIR] [--data DIR] [--content DIR]
+python -m ingest new <study> ARCHIVE [--origin URL] [--content DIR]
 python -m ingest list-formats
 python -m ingest detect FILE
 python -m ingest parse FILE [--format NAME]"""
@@ -22,6 +23,8 @@ commands:
   <study>        ingest content/posts/<study>/manifest.yaml into DATA/<study>/
   all            ingest every content/posts/*/manifest.yaml (a study whose inputs are absent:
                  skipped with a warning)
+  new            write content/posts/<study>/manifest.yaml and index.md for ARCHIVE: sha256,
+                 each member's format, proposed runs: rules, default tables and time series
   list-formats   the registered formats, in detection order
   detect FILE    the format of FILE and why
   parse FILE     parse FILE and print a YAML summary (format, intervals, rate_mean, summary_rate)
@@ -36,7 +39,9 @@ def _parser() -> argparse.ArgumentParser:
                                 description="Read benchmark result archives into data/<study>/.",
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("command", help="<study>, all, list-formats, detect or parse")
-    p.add_argument("file", nargs="?", help="FILE for detect and parse")
+    p.add_argument("file", nargs="?", help="FILE for detect and parse; <study> for new")
+    p.add_argument("archive", nargs="?", help="ARCHIVE for new")
+    p.add_argument("--origin", help="new: the archive's public URL")
     p.add_argument("--archives", default="../shared/archives",
                    help="directory of the archives (default: ../shared/archives)")
     p.add_argument("--studies", default="../shared/studies",
@@ -55,8 +60,12 @@ def main(argv: list[str] | None = None) -> int:
     cmd = args.command
     if cmd in ("detect", "parse") and not args.file:
         ap.error(f"{cmd} needs a FILE")
-    if cmd not in ("detect", "parse") and args.file:
+    if cmd == "new" and not args.archive:
+        ap.error("new needs <study> and ARCHIVE")
+    if cmd not in ("detect", "parse", "new") and args.file:
         ap.error(f"unexpected argument {args.file!r}")
+    if cmd != "new" and (args.archive or args.origin):
+        ap.error("ARCHIVE and --origin only apply to new")
     if args.dry_run and cmd in ("detect", "parse", "list-formats"):
         ap.error("--dry-run only applies to <study> and all")
     if args.format != "auto" and cmd != "parse":
@@ -69,6 +78,10 @@ def main(argv: list[str] | None = None) -> int:
             return _detect(args.file)
         elif cmd == "parse":
             return _parse(args.file, args.format)
+        elif cmd == "new":
+            from .scaffold import new
+            for path in new(args.file, args.archive, args.origin, args.content):
+                print(f"wrote {path}")
         else:
             return _ingest(cmd, args)
     except (InputError, ParseError, ArchiveError) as e:

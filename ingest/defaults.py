@@ -21,7 +21,7 @@ def _stat_col(key: str, metric: str) -> dict:
     if key == "n":
         return col("n", "Intervals in window", "number", 0)
     if key == "cv":
-        return col("cv", "Coefficient of variation", "ratio", 3)
+        return col("cv", "Coefficient of variation", "number", 3)
     return col(key, f"{'Mean' if key == 'mean' else key} {metric}", "number", 2)
 
 

@@ -1,0 +1,106 @@
+"""`python -m ingest new`: a study the project has never seen, from an archive written here
+(sysbench 1.x logs with our own numbers, labels in the file names, a .tar.gz), goes to a
+published post with no hand edit: scaffold -> ingest -> Hugo build -> the post has the time
+series of the runs and a table of every run. Plus the rule proposal and the Hugo archetype."""
+from __future__ import annotations
+
+import html
+import re
+import subprocess
+
+import pytest
+import yaml
+
+from conftest import ROOT
+from ingest.__main__ import main
+from ingest.scaffold import propose_rules
+from sitebuild import HUGO_BIN, build
+from sysbench_gen import sysbench_log, tar_gz
+
+ENGINES = {"innodb": 400.0, "rocksdb": 650.0}
+IOPS = (1000, 3000)
+VOLUME = (100, 400)
+
+
+def test_rules_take_named_groups_from_the_recurring_parts_of_names():
+    rules = propose_rules(["res_iops1000.txt", "res_iops3000.txt"])
+    assert [r["regex"] for r in rules] == [r"res_iops(?P<iops>\d+)\.txt"]
+    rules = propose_rules(["a/innodb_5000iops_bp54GB.log", "a/rocksdb_5000iops_bp27GB.log", "a/my.cnf"])
+    assert [r["regex"] for r in rules] == [r"a/(?P<engine>[A-Za-z]+)_5000iops_bp(?P<bp>\d+)GB\.log", r"a/my\.cnf"]
+    assert rules[0]["groups"] == [("engine", False), ("bp", True)]
+    rules = propose_rules(["r_innodb_5000iops_bp54GB.txt", "r_rocksdb_10000iops_cache27GB.txt"])
+    assert rules[0]["regex"] == r"r_(?P<engine>[A-Za-z]+)_(?P<iops>\d+)iops_(?P<part7>[A-Za-z]+)(?P<gb>\d+)GB\.txt"
+    assert [r["regex"] for r in propose_rules(["v5.6.1.log", "v8.0.22.log"])] == [r"v(?P<version>\d+(?:\.\d+)+)\.log"]
+
+
+@pytest.fixture(scope="module")
+def post(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("new")
+    logs = {f"sb_{e}_iops{i}_vol{v}gb.log": sysbench_log(rate + i / 50 + v / 10, seconds=40, threads=16)
+            for e, rate in ENGINES.items() for i in IOPS for v in VOLUME}
+    logs["sb_innodb_iops9000_vol100gb.log"] = ""                 # an empty file named like a run
+    logs["run_all.sh"] = "#!/bin/sh\nfor e in innodb rocksdb; do sysbench oltp_read_write run; done\n"
+    (tmp / "archives").mkdir()
+    tar_gz(tmp / "archives" / "volumes.tar.gz", logs, top="volumes-2026")
+    posts = tmp / "content" / "posts"
+    assert main(["new", "volume-study", str(tmp / "archives" / "volumes.tar.gz"),
+                 "--origin", "https://example.org/volumes", "--content", str(posts)]) == 0
+    assert main(["volume-study", "--content", str(posts), "--archives", str(tmp / "archives"),
+                 "--data", str(tmp / "data")]) == 0
+    site = tmp / "www" / "benchlog"
+    build(site, "https://example.github.io/benchlog/", extra=tmp)
+    return {"tmp": tmp, "dir": posts / "volume-study", "html": (site / "posts" / "volume-study" / "index.html").read_text(),
+            "site": site}
+
+
+def test_scaffold_writes_a_manifest_and_a_post(post):
+    man = yaml.safe_load((post["dir"] / "manifest.yaml").read_text())
+    assert man["labels"] == ["engine", "iops", "vol"] and man["label_types"] == {"iops": "int", "vol": "int"}
+    assert len(man["runs"]) == 1 and "(?P<iops>\\d+)" in man["runs"][0]["regex"]
+    assert man["inputs"][0]["origin"] == "https://example.org/volumes"
+    import hashlib
+    with open(post["tmp"] / "archives" / "volumes.tar.gz", "rb") as f:
+        assert man["inputs"][0]["sha256"] == hashlib.sha256(f.read()).hexdigest()
+    assert man["window"] == {"start": 4, "end": 40}
+    text = (post["dir"] / "manifest.yaml").read_text()
+    assert "#   run_all.sh: unknown format" in text and "#   sb_innodb_iops9000_vol100gb.log: empty file" in text
+    front = yaml.safe_load((post["dir"] / "index.md").read_text().split("---")[1])
+    taxonomies = re.findall(r'^\w+ = "(\w+)"$', (ROOT / "config.toml").read_text().split("[taxonomies]")[1].split("[")[0], re.M)
+    assert set(taxonomies) <= set(front) and front["study"] == "volume-study"
+    assert front["engines"] == ["innodb", "rocksdb"] and front["title"] == "Volume study"
+
+
+def test_scaffold_never_overwrites(post, capsys):
+    code = main(["new", "volume-study", str(post["tmp"] / "archives" / "volumes.tar.gz"), "--content",
+                 str(post["dir"].parent)])
+    assert code == 1 and "already exists" in capsys.readouterr().err
+
+
+def test_the_post_has_the_time_series_and_every_run(post):
+    runs = yaml.safe_load((post["tmp"] / "data" / "volume-study" / "runs.yaml").read_text())["runs"]
+    assert len(runs) == 8 and all(r["window"]["n"] == 36 for r in runs)
+    page = post["html"]
+    assert '<figure class="chart" id="over-time" data-kind="timeseries"' in page
+    for r in runs:
+        assert (post["site"] / "posts" / "volume-study" / "over-time" / f"{r['id']}.json").is_file()
+    table = page.split('id="runs-table"')[1].split("</table>")[0]
+    rows = re.findall(r"<tr><td>([^<]+)</td>.*?</tr>", table, re.S)
+    assert sorted(rows) == sorted(r["id"] for r in runs)
+    for r in runs:
+        row = re.search(rf"<tr><td>{re.escape(r['id'])}</td>(.*?)</tr>", table, re.S)[1]
+        assert f">{r['window']['mean']:.2f}</td>" in row
+    assert "volumes.tar.gz" in html.unescape(page) and "https://example.org/volumes" in page
+
+
+def test_hugo_new_content_uses_the_posts_archetype(tmp_path):
+    (tmp_path / "posts").mkdir()
+    out = subprocess.run([str(HUGO_BIN), "new", "content", "posts/fresh-study/index.md", "--source", str(ROOT),
+                          "--contentDir", str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    text = (tmp_path / "posts" / "fresh-study" / "index.md").read_text()
+    front = yaml.safe_load(text.split("---")[1])
+    assert front["title"] == "Fresh study" and front["study"] == "fresh-study"
+    for key in ("tags", "engines", "versions", "benchmarks", "storage", "date", "summary"):
+        assert key in front
+    for code in ('{{< chart kind="timeseries" id="over-time"', '{{< table id="runs" >}}', "{{< provenance >}}"):
+        assert code in text
