@@ -82,7 +82,8 @@ def test_the_post_has_the_time_series_and_every_run(post):
     page = post["html"]
     assert '<figure class="chart" id="over-time" data-kind="timeseries"' in page
     for r in runs:
-        assert (post["site"] / "posts" / "volume-study" / "over-time" / f"{r['id']}.json").is_file()
+        assert (post["site"] / "data" / "volume-study" / "series" / f"{r['id']}.json").is_file()
+        assert f"data/volume-study/series/{r['id']}.json" in page
     table = page.split('id="runs-table"')[1].split("</table>")[0]
     rows = re.findall(r"<tr><td>([^<]+)</td>.*?</tr>", table, re.S)
     assert sorted(rows) == sorted(r["id"] for r in runs)
@@ -93,11 +94,16 @@ def test_the_post_has_the_time_series_and_every_run(post):
 
 
 def test_hugo_new_content_uses_the_posts_archetype(tmp_path):
-    (tmp_path / "posts").mkdir()
-    out = subprocess.run([str(HUGO_BIN), "new", "content", "posts/fresh-study/index.md", "--source", str(ROOT),
-                          "--contentDir", str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
+    import shutil
+    # a copy of the project's config and archetypes, so that nothing is written into content/
+    shutil.copy(ROOT / "config.toml", tmp_path / "config.toml")
+    shutil.copytree(ROOT / "archetypes", tmp_path / "archetypes")
+    (tmp_path / "content").mkdir()
+    out = subprocess.run([str(HUGO_BIN), "new", "content", "posts/fresh-study/index.md", "--source", str(tmp_path)],
+                         capture_output=True, text=True, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    text = (tmp_path / "posts" / "fresh-study" / "index.md").read_text()
+    assert not (ROOT / "content" / "posts" / "fresh-study").exists()
+    text = (tmp_path / "content" / "posts" / "fresh-study" / "index.md").read_text()
     front = yaml.safe_load(text.split("---")[1])
     assert front["title"] == "Fresh study" and front["study"] == "fresh-study"
     for key in ("tags", "engines", "versions", "benchmarks", "storage", "date", "summary"):
