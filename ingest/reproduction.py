@@ -306,7 +306,8 @@ def _printed(value, digits: int) -> str:
 
 
 def _cell(keys: dict) -> str:
-    return ", ".join(f"{k}={v}" for k, v in keys.items())
+    """"k=v; k=v": no comma, so a post can pick the row with `value`'s `where="cell=..."`."""
+    return "; ".join(f"{k}={v}" for k, v in keys.items())
 
 
 def _row(c: Check, cell, published, derived, agrees, digits, source, reason) -> dict:

@@ -121,16 +121,16 @@ def test_table_check_on_own_numbers(tmp_path):
     t = _check(tmp_path)
     assert [c["key"] for c in t["columns"]][:5] == ["table", "cell", "published", "derived", "agrees"]
     got = {r["cell"]: r for r in t["rows"]}
-    assert got["tps at engine=a, disk=fast"]["agrees"] == "exact"
-    assert got["tps at engine=a, disk=slow"]["agrees"] == "truncation"
+    assert got["tps at engine=a; disk=fast"]["agrees"] == "exact"
+    assert got["tps at engine=a; disk=slow"]["agrees"] == "truncation"
     # "305.3" is printed in a 2-decimal column: 305.34 rounded, 305.30 is neither
-    assert got["tps at engine=b, disk=fast"]["agrees"] == "differs"
-    assert got["tps at engine=b, disk=fast"]["published"] == "305.30"
-    assert got["tps at engine=b, disk=slow"]["agrees"] == "differs"
-    missing = got["tps at engine=g, disk=fast"]
+    assert got["tps at engine=b; disk=fast"]["agrees"] == "differs"
+    assert got["tps at engine=b; disk=fast"]["published"] == "305.30"
+    assert got["tps at engine=b; disk=slow"]["agrees"] == "differs"
+    missing = got["tps at engine=g; disk=fast"]
     assert missing["agrees"] == "differs" and missing["derived"] is None and "no row" in missing["reason"]
-    assert "tps at engine=b, disk=huge" not in got            # an empty published cell is no figure
-    quoted = got["ratio at engine=b, disk=fast"]
+    assert "tps at engine=b; disk=huge" not in got            # an empty published cell is no figure
+    quoted = got["ratio at engine=b; disk=fast"]
     assert (quoted["published"], quoted["agrees"], quoted["digits"]) == ("2.9", "truncation", 1)
     assert 'published as "about 2.9x"' in quoted["reason"]
     assert summary(t["rows"]) == {"exact": 1, "truncation": 2, "differs": 3}
@@ -139,7 +139,7 @@ def test_table_check_on_own_numbers(tmp_path):
 def test_declared_digits_override_the_printed_ones(tmp_path):
     t = _check(tmp_path, MANIFEST.replace("    derived: avg\n    keys:", "    derived: avg\n    digits: 1\n    keys:"))
     got = {r["cell"]: r for r in t["rows"]}
-    assert got["tps at engine=b, disk=fast"]["agrees"] == "exact"   # 305.3 at 1 decimal
+    assert got["tps at engine=b; disk=fast"]["agrees"] == "exact"   # 305.3 at 1 decimal
 
 
 def test_ambiguous_derived_rows_are_an_error(tmp_path):
@@ -192,13 +192,13 @@ def test_cloud_ratios_against_the_runs(cloud_ingest):
     runs = yaml.safe_load((cloud_ingest["data"] / "myrocks-cloud-cost" / "runs.yaml").read_text())["runs"]
     mean = {r["id"]: r["window"]["mean"] for r in runs}
     seen = set()
-    for tier, key in (("10000gp2", "ratio at iops=10000gp2, cache_gb=54"), ("30000", "ratio at iops=30000, cache_gb=54")):
+    for tier, key in (("10000gp2", "ratio at iops=10000gp2; cache_gb=54"), ("30000", "ratio at iops=30000; cache_gb=54")):
         ratio = mean[f"rocksdb-{tier}-54"] / mean[f"innodb-{tier}-54"]
         row = rows[key]
         assert row["derived"] == pytest.approx(ratio, abs=1e-4)
         assert row["agrees"] == _published(None, row["published"], ratio)
         seen.add(row["agrees"])
-    assert rows["ratio at iops=10000gp2, cache_gb=54"]["published"] == "4.7"   # from "about 4.7x"
+    assert rows["ratio at iops=10000gp2; cache_gb=54"]["published"] == "4.7"   # from "about 4.7x"
     assert seen == {"exact", "truncation"}                                      # the rule told them apart
 
 
@@ -219,7 +219,7 @@ def test_sysbench_relative_tables_against_the_absolute_ones():
     rows = [r for r in _rows(ROOT / "data", "sysbench-regressions") if r["table"] == "QPS relative to 5.6.49"]
     assert len(rows) == sum(1 for k in absolute if k[1] != "5.6.49")
     for r in rows:
-        keys = dict(kv.split("=") for kv in r["cell"].split(" at ", 1)[1].split(", "))
+        keys = dict(kv.split("=") for kv in r["cell"].split(" at ", 1)[1].split("; "))
         t, v, c = keys["test"], keys["version"], int(keys["clients"])
         ratio = absolute[t, v, c] / absolute[t, "5.6.49", c]
         assert r["agrees"] == _published(None, r["published"], ratio), r
