@@ -81,15 +81,18 @@ def per_op(ops_per_s: float | None, *, busy_pct: float | None = None, cores: int
 
 def hw_efficiency(run: dict[str, list], metric: str, start: float, end: float, *, os_interval_s: float,
                   offset_s: float = 0.0, vmstat: Session | None = None, iostat: list[Session] | None = None,
-                  devices: list[str] | None = None, cores: int | None = None) -> dict:
+                  devices: list[str] | None = None, cores: int | None = None,
+                  ops_per_s: float | None = None) -> dict:
     """HW efficiency of a run over the window start < t <= end.
 
     run: the run's columnar series (t in seconds) and `metric` its ops/s column.
     vmstat: the vmstat session; iostat: the iostat sessions (devices summed, see `device_sum`).
     cores: CPUs for CPU per op; default: the `(N CPU)` of the iostat banner.
+    ops_per_s: the run's rate when the caller knows it better than the unweighted mean of its
+    intervals (e.g. operations over elapsed time when the intervals are uneven).
     Returns ops_per_s, the per-op figures (PER_OP), and the OS samples used (n_vmstat, n_iostat).
     """
-    ops = window_mean(run, metric, start, end)
+    ops = ops_per_s if ops_per_s is not None else window_mean(run, metric, start, end)
     out: dict = {"ops_per_s": ops, "n_vmstat": 0, "n_iostat": 0}
     means: dict = {}
     if vmstat is not None:

@@ -18,6 +18,8 @@ from ingest import osmetrics
 from .common import col, one_file, published, ratio, table
 
 GB = 1024 ** 3
+DEVICE = "nvme0n1"  # the data device; the wrapper's per-operation IO figures are for it alone
+BYTE_SETTINGS = ("innodb_buffer_pool_size", "innodb_log_file_size")  # shown in GiB, not raw bytes
 # Settings worth showing next to the results (names as SHOW GLOBAL VARIABLES prints them).
 SETTINGS = ("version", "innodb_buffer_pool_size", "innodb_log_file_size", "innodb_log_files_in_group",
             "innodb_flush_log_at_trx_commit", "innodb_flush_method", "innodb_doublewrite", "sync_binlog",
@@ -30,7 +32,8 @@ CONFIGS = {
 
 
 def build(ctx) -> list[dict]:
-    tables = derive_published(published(ctx, "summary-table"))
+    parsed = published(ctx, "summary-table")
+    tables = derive_published(parsed) + [partitioning(parsed)]
     if ctx.files:
         tables += [hourly(ctx.files), hw_per_op(ctx), server_settings(ctx.files)]
     return tables
@@ -67,32 +70,55 @@ def hourly(files: dict) -> dict:
     ], rows)
 
 
+def elapsed_rate(series: dict, metric: str) -> tuple[float, float, int]:
+    """(operations over elapsed time, elapsed seconds, intervals) of a run whose per-interval
+    rates are differences of cumulative counts: the sum of rate x interval length is the count
+    at the last line, so uneven intervals weigh by their length (an unweighted mean would not)."""
+    t, rates = series["t"], series[metric]
+    ops, prev = 0.0, 0.0
+    for ti, r in zip(t, rates):
+        ops += r * (ti - prev)
+        prev = ti
+    return ops / t[-1], t[-1], len(t)
+
+
 def hw_per_op(ctx) -> dict:
-    """HW efficiency of the load and hour 1 from the raw vmstat/iostat, next to the wrapper's."""
+    """HW efficiency of the load and hour 1 from the raw vmstat/iostat, next to the wrapper's.
+    The rate is operations over elapsed time; storage is the data device (DEVICE), like the
+    wrapper's figures."""
     rows = []
     for phase, run_id, member_re in (("load", "load", r"l\.{}\.in"), ("Hour 1", "request-hour-1", r"r\.{}\.in\.L1\.P1")):
         run = next(r for r in ctx.runs if r["id"] == run_id)
         wrapper = _summary_row(one_file(ctx.files, member_re.format("r")))
         vmstat = one_file(ctx.files, member_re.format("vm")).sessions[0]
         iostat = one_file(ctx.files, member_re.format("io")).sessions
+        rate, elapsed, intervals = elapsed_rate(ctx.series[run_id], run["metric"])
         # OS samples span the phase: their interval is the phase length over the sample count.
         os_interval = round(wrapper["seconds"] / wrapper["samples"])
         hw = osmetrics.hw_efficiency(ctx.series[run_id], run["metric"], 0, wrapper["seconds"],
-                                     os_interval_s=os_interval, vmstat=vmstat, iostat=iostat)
-        rows.append({"phase": phase, "seconds": wrapper["seconds"], "ops_per_s": round(hw["ops_per_s"], 1),
+                                     os_interval_s=os_interval, vmstat=vmstat, iostat=iostat,
+                                     devices=[DEVICE], ops_per_s=rate)
+        rows.append({"phase": phase, "seconds": wrapper["seconds"], "ops_per_s": round(rate, 1),
+                     "tool_ops_per_s": run["summary"].get(run["metric"]),
+                     "interval_mean_s": round(elapsed / intervals, 2),
+                     "interval_min_s": round(min(b - a for a, b in zip([0.0, *ctx.series[run_id]["t"]], ctx.series[run_id]["t"])), 1),
+                     "interval_max_s": round(max(b - a for a, b in zip([0.0, *ctx.series[run_id]["t"]], ctx.series[run_id]["t"])), 1),
                      "cores": hw["cores"],
                      "cpu_us_per_op": _round(hw["cpu_s_per_op"], 1e6, 2),
                      "cs_per_op": _round(hw["cs_per_op"], 1, 3), "wrapper_cs_per_op": wrapper["cs_per_op"],
                      "kb_written_per_op": _round(hw["kb_written_per_op"], 1, 3),
                      "wrapper_wkb_per_op": wrapper["wkb_per_op"],
                      "kb_read_per_op": _round(hw["kb_read_per_op"], 1, 4), "wrapper_rkb_per_op": wrapper["rkb_per_op"]})
-    return table("hw-per-op", "HW efficiency per operation (load: per link; requests: per query)", [
+    return table("hw-per-op", f"HW efficiency per operation (load: per link; requests: per query; storage: {DEVICE})", [
         col("phase", "Phase", "label"), col("seconds", "Seconds", "number", 1),
-        col("ops_per_s", "Ops/s (client log)", "number", 0),
+        col("ops_per_s", "Ops/s (operations over elapsed time, client log)", "number", 0),
+        col("tool_ops_per_s", "Ops/s (LinkBench's own summary)", "number", 0),
+        col("interval_mean_s", "Log interval, mean s", "number", 2),
+        col("interval_min_s", "shortest s", "number", 1), col("interval_max_s", "longest s", "number", 1),
         col("cores", "CPUs", "number", 0), col("cpu_us_per_op", "CPU µs/op", "number", 2),
         col("cs_per_op", "Context switches/op", "number", 3), col("wrapper_cs_per_op", "… wrapper's figure", "number", 3),
-        col("kb_written_per_op", "KB written/op", "number", 3), col("wrapper_wkb_per_op", "… wrapper's figure", "number", 3),
-        col("kb_read_per_op", "KB read/op", "number", 4), col("wrapper_rkb_per_op", "… wrapper's figure", "number", 4),
+        col("kb_written_per_op", "KB written/op", "number", 3), col("wrapper_wkb_per_op", f"… wrapper's figure ({DEVICE}, with the since-boot sample)", "number", 3),
+        col("kb_read_per_op", "KB read/op", "number", 4), col("wrapper_rkb_per_op", f"… wrapper's figure ({DEVICE}, with the since-boot sample)", "number", 4),
     ], rows)
 
 
@@ -102,9 +128,39 @@ def _round(value, scale, digits):
 
 def server_settings(files: dict) -> dict:
     settings = one_file(files, r"l\.gv\.in").settings
-    rows = [{"variable": k, "value": settings.get(k)} for k in SETTINGS]
+    rows = [{"variable": k, "value": _gib(settings.get(k)) if k in BYTE_SETTINGS else settings.get(k)}
+            for k in SETTINGS]
     return table("server-settings", "Server settings of the 2017 run (SHOW GLOBAL VARIABLES)", [
         col("variable", "Variable", "label"), col("value", "Value", "text")], rows)
+
+
+def _gib(value):
+    """'12884901888' -> '12 GiB'; a size that is not whole GiB keeps its MiB or bytes."""
+    try:
+        n = int(value)
+    except (TypeError, ValueError):
+        return value
+    for unit, size in (("GiB", GB), ("MiB", 1024 ** 2)):
+        if n and n % size == 0:
+            return f"{n // size} {unit}"
+    return f"{n} bytes"
+
+
+def partitioning(parsed) -> dict:
+    """Load rate without and with partitioning, per binary and compression setting, and the
+    gain (with / without): which binaries partitioning speeds up, from the published tables."""
+    by_config = {t.name: {r["config"]: r["load ips"] for r in t.rows} for t in parsed.tables}
+    rows = []
+    for c in ("c0", "c1"):
+        without, with_ = by_config.get(f"p0.{c}", {}), by_config.get(f"p1.{c}", {})
+        for binary in without:
+            rows.append({"compression": "yes" if c == "c1" else "no", "binary": binary,
+                         "load_ips_p0": without[binary], "load_ips_p1": with_.get(binary),
+                         "gain": ratio(with_.get(binary), without[binary])})
+    return table("partitioning", "Load inserts/s without (p0) and with (p1) partitioning, from the published tables", [
+        col("compression", "Compression", "label"), col("binary", "Binary", "label"),
+        col("load_ips_p0", "Load inserts/s, p0", "number", 0), col("load_ips_p1", "Load inserts/s, p1", "number", 0),
+        col("gain", "p1 / p0", "ratio", 2)], rows)
 
 
 def derive_published(parsed) -> list[dict]:

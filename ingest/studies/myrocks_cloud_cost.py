@@ -6,16 +6,22 @@ cost            yearly cost per resource, read from published-tables.md
 tps-per-dollar  avg tps per $1000/year of instance + storage, per engine x tier x cache
 storage         dataset size per engine, from published-tables.md
 jitter          spread of per-second tps per run; runs: every run incl. extras
+latency         per published cell: the window statistics of sysbench's per-second p95 latency
 my-cnf          the server options of the archive's my.cnf
 """
 from __future__ import annotations
 
+from .. import metrics
 from ..tables import col, jitter_table, runs_table
 
 TIERS = ["5000", "10000", "15000", "20000", "30000", "10000gp2"]
 CACHES = [27, 54]
 ENGINES = ["innodb", "rocksdb"]
 INSTANCE = "c5.9xlarge"
+# Readers' names of the run labels (column headers, chart axes and legends).
+LABEL_NAMES = {"engine": "Engine", "iops": "IOPS tier", "cache_gb": "Cache GB", "threads": "Threads",
+               "variant": "Variant"}
+LATENCY = "lat_ms"  # sysbench's per-second 95th-percentile latency column
 # Each storage tier's row in the published cost table.
 TIER_COST_ROW = {
     "5000": "1TB io1 5000 IOPS", "10000": "1TB io1 10000 IOPS", "15000": "1TB io1 15000 IOPS",
@@ -29,7 +35,31 @@ def build(ctx) -> list[dict]:
     cells = _cells(ctx)
     cost = _cost_rows(ctx)
     return [_avg_tps(ctx, cells), _ratio(ctx, cells), _cost(ctx, cost), _per_dollar(ctx, cells, cost),
-            _storage(ctx), jitter_table(ctx), runs_table(ctx), _mycnf(ctx)]
+            _storage(ctx), jitter_table(ctx, names=LABEL_NAMES), runs_table(ctx, names=LABEL_NAMES),
+            _latency(ctx), _mycnf(ctx)]
+
+
+def _latency(ctx) -> dict:
+    """Per published run: mean, median and high percentiles over the window of the per-second
+    p95 latency sysbench printed (each second's own 95th percentile, in ms)."""
+    w = ctx.manifest.window
+    rows = []
+    for e in ENGINES:
+        for t in TIERS:
+            for c in CACHES:
+                run = next(r for r in ctx.runs if r["published"] and r["labels"].get("engine") == e
+                           and r["labels"].get("iops") == t and r["labels"].get("cache_gb") == c)
+                series = ctx.series[run["id"]]
+                if LATENCY not in series:
+                    raise ValueError(f"{run['source']['file']}:0: no {LATENCY} column in run {run['id']}")
+                st = metrics.stats(metrics.window_values(series["t"], series[LATENCY], w["start"], w["end"]))
+                rows.append({"run": run["id"], "engine": e, "iops": t, "cache_gb": c, "n": st["n"],
+                             "mean": st["mean"], "p50": st["p50"], "p99": st["p99"], "max": st["max"]})
+    return ctx.table("latency", f"Per-second p95 latency (ms), {w['start']} s to {w['end']} s", [
+        col("run", "Run", "label"), col("engine", "Engine", "label"), col("iops", "IOPS tier", "label"),
+        col("cache_gb", "Cache GB", "label"), col("n", "Seconds", "number", 0),
+        col("mean", "Mean of p95 ms", "number", 1), col("p50", "Median of p95 ms", "number", 1),
+        col("p99", "p99 of p95 ms", "number", 1), col("max", "Max of p95 ms", "number", 1)], rows)
 
 
 def _cells(ctx) -> dict:

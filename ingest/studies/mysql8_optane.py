@@ -3,8 +3,13 @@
 Raw data of this study is not public: every table comes from the published figures in
 `published-tables.md` (F13), with the post's qualifiers ("about") kept as cell notes.
 Derived here: storage MB/s relative to MySQL 5.7 and the Optane / SSD throughput ratio.
+Every row says where its figure comes from (`basis`): `published` (stated by the original) or
+`estimate` (inferred from a statement of the original, e.g. the Optane TPS from "2.5x slower").
+Rows list the servers in one order everywhere (that of the relative-throughput table).
 """
 from __future__ import annotations
+
+import re
 
 from .common import carry_notes, col, find, published, ratio, table
 
@@ -19,13 +24,25 @@ def derive(parsed) -> list[dict]:
     return [relative_throughput(parsed), storage_throughput(parsed), device_comparison(parsed)]
 
 
+def server_order(parsed) -> list[str]:
+    """The servers in the order of the relative-throughput table (the base first)."""
+    return [r["server"] for r in find(parsed, "Throughput relative to").rows]
+
+
+def basis_of(note) -> str:
+    """`estimate` for a figure the original only implies through a ratio ("about 2.5x the ..."),
+    else `published`."""
+    return "estimate" if note and re.search(r"\d(\.\d+)?x the ", note) else "published"
+
+
 def relative_throughput(parsed) -> dict:
     t = find(parsed, "Throughput relative to")
-    rows = [{"server": r["server"], "relative": r["relative throughput"], "note": r["note"]} for r in t.rows]
+    rows = [{"server": r["server"], "relative": r["relative throughput"], "basis": basis_of(r["note"]),
+             "note": r["note"]} for r in t.rows]
     return table("relative-throughput", f"{t.name}, as published", [
         col("server", "Server", "label"),
         col("relative", f"Throughput / {BASE_SERVER}", "ratio", 1),
-        col("note", "Note", "text"),
+        col("basis", "Figure", "label"), col("note", "Note", "text"),
     ], rows, carry_notes(t, {i: i for i in range(len(rows))}, {"relative throughput": "relative"}))
 
 
@@ -33,17 +50,18 @@ def storage_throughput(parsed) -> dict:
     """One row per server and direction (read/write), with the ratio to the base server."""
     t = find(parsed, "Storage throughput")
     base = next(r for r in t.rows if r["server"] == BASE_SERVER)
+    order = server_order(parsed)
     rows = []
     for direction in ("read", "write"):
         key = f"{direction} MB/s"
-        for r in t.rows:
+        for r in sorted(t.rows, key=lambda r: order.index(r["server"]) if r["server"] in order else len(order)):
             rows.append({"server": r["server"], "direction": direction, "mb_s": r[key],
                          "vs_base": ratio(r[key], base[key])})
     return table("storage-throughput", f"{t.name}, as published", [
         col("server", "Server", "label"),
         col("direction", "Direction", "label"),
         col("mb_s", "MB/s", "number", 0),
-        col("vs_base", f"/ {BASE_SERVER}", "ratio", 2),
+        col("vs_base", f"/ {BASE_SERVER} (computed)", "ratio", 2),
     ], rows)
 
 
@@ -52,7 +70,7 @@ def device_comparison(parsed) -> dict:
     t = find(parsed, "Device comparison")
     s = min(range(len(t.rows)), key=lambda i: t.rows[i]["tps"])
     rows = [{"device": r["device"], "tps": r["tps"], "vs_slowest": ratio(r["tps"], t.rows[s]["tps"], 1),
-             "note": r["note"]} for r in t.rows]
+             "basis": basis_of(r["note"]), "note": r["note"]} for r in t.rows]
     notes = carry_notes(t, {i: i for i in range(len(rows))}, {"tps": "tps"})
     for i in range(len(rows)):
         if i != s and (f"{i}/tps" in notes or f"{s}/tps" in notes):
@@ -61,5 +79,5 @@ def device_comparison(parsed) -> dict:
         col("device", "Device", "label"),
         col("tps", "TPS", "number", 0),
         col("vs_slowest", "/ slowest device", "ratio", 1),
-        col("note", "Note", "text"),
+        col("basis", "Figure", "label"), col("note", "Note", "text"),
     ], rows, notes)

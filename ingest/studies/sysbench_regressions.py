@@ -27,6 +27,18 @@ GROUPS = {
     "insert-delete": "Insert and delete",
 }
 TOLERANCE = 0.011  # the author's ratios have 2 decimals
+# "QPS in 8.0 is often 60% to 90% of 5.6": the band whose share of tests `qps-spread` counts.
+BAND = (0.60, 0.90)
+# The load step is not in the archive's reports: the figures the original states in its text
+# (8.0.22 and 5.7.31 relative to 5.6.49, and whether the version read from storage while
+# building the secondary index at the end of the prepare step), shown as published.
+PUBLISHED_LOAD = [  # ips_about: the original's rounded inserts/s ("about")
+    {"version": "5.6.49", "ips_about": 100000, "ips_ratio": None, "cpu_ratio": None, "index_reads": "yes"},
+    {"version": "5.7.31", "ips_about": None, "ips_ratio": 1.07, "cpu_ratio": None, "index_reads": "yes"},
+    {"version": "8.0.18", "ips_about": None, "ips_ratio": None, "cpu_ratio": None, "index_reads": "yes"},
+    {"version": "8.0.21", "ips_about": None, "ips_ratio": None, "cpu_ratio": None, "index_reads": "no"},
+    {"version": "8.0.22", "ips_about": 70000, "ips_ratio": 0.72, "cpu_ratio": 1.58, "index_reads": "no"},
+]
 
 
 def version_of(tag: str) -> str:
@@ -145,6 +157,7 @@ def derive(abs_parsed, met_parsed, cnfs: dict[str, dict], rel_parsed=None) -> tu
             [{"test": r["test"], "version": r["version"], "cpu_per_op": r["cpu_per_op"]}
              for r in hw if r["group"] == g]))
     tables += inlist_tables(tests, group, q, m)
+    tables += [qps_spread(relative, versions), load_table(versions)]
     tables.append(config_table(cnfs, versions))
     problems = cross_check(relative, rel_cpu_all=hw, rel_parsed=rel_parsed, met_parsed=met_parsed)
     return tables, problems
@@ -207,3 +220,35 @@ def ratio_pairs(relative, hw, rel_parsed, met_parsed) -> list[tuple]:
                         theirs.append((key, r[c], f"{parsed.file}:{t.line}"))
     return [(key, mine[key], value, where) for key, value, where in theirs
             if mine.get(key) is not None and value is not None]
+
+
+def qps_spread(relative: list[dict], versions: list[str]) -> dict:
+    """Per version at 1 client: how many tests have a QPS ratio to the base inside BAND, below
+    it and above it, and the median ratio (the original's "often 60% to 90% of 5.6")."""
+    rows = []
+    for v in versions:
+        r = sorted(x["qps_ratio"] for x in relative if x["version"] == v and x["clients"] == 1
+                   and x["qps_ratio"] is not None)
+        if not r:
+            continue
+        rows.append({"version": v, "tests": len(r), "in_band": sum(BAND[0] <= x <= BAND[1] for x in r),
+                     "below": sum(x < BAND[0] for x in r), "above": sum(x > BAND[1] for x in r),
+                     "median": r[len(r) // 2] if len(r) % 2 else round((r[len(r) // 2 - 1] + r[len(r) // 2]) / 2, 3),
+                     "band_low": BAND[0], "band_high": BAND[1]})
+    return table("qps-spread", f"QPS / {BASE_VERSION} at 1 client: tests inside {BAND[0]:.2f} to {BAND[1]:.2f}", [
+        col("version", "Version", "label"), col("tests", "Tests", "number", 0),
+        col("in_band", f"{BAND[0]:.2f} to {BAND[1]:.2f}", "number", 0), col("below", f"below {BAND[0]:.2f}", "number", 0),
+        col("above", f"above {BAND[1]:.2f}", "number", 0), col("median", "Median ratio", "ratio", 2),
+        col("band_low", "Band from", "ratio", 2), col("band_high", "to", "ratio", 2)], rows)
+
+
+def load_table(versions: list[str]) -> dict:
+    """The load step as the original states it (not in the archive), versions in run order."""
+    by = {r["version"]: r for r in PUBLISHED_LOAD}
+    rows = [by[v] for v in versions if v in by]
+    notes = {f"{i}/ips_about": "about" for i, r in enumerate(rows) if r["ips_about"] is not None}
+    return table("load", f"The load step, as published (relative to {BASE_VERSION})", [
+        col("version", "Version", "label"), col("ips_about", "Inserts/s", "number", 0),
+        col("ips_ratio", f"Inserts/s / {BASE_VERSION}", "ratio", 2),
+        col("cpu_ratio", f"CPU/insert / {BASE_VERSION}", "ratio", 2),
+        col("index_reads", "Read from storage during the index build", "text")], rows, notes)
