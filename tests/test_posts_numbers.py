@@ -1,7 +1,8 @@
 """Every number a post shows comes from data/: each rendered table cell is its data/ value
 formatted with the column's digits (same rows, same order, nothing added or dropped), each
-number quoted in prose (the `value` shortcode) is a value or a ratio of values of the study's
-tables, and each table's CSV has one line per data row. Uses the session's one site build."""
+number quoted in prose by the `value` shortcode is the text recomputed here from data/ for that
+shortcode, no other number is typed into the prose (only the setup figures and names the front
+matter lists), and each table's CSV has one line per data row. Uses the session's one site build."""
 from __future__ import annotations
 
 import csv
@@ -123,21 +124,151 @@ def test_table_cells_are_data(rendered, study, built_site):
         assert len(lines) == 1 + len(data["rows"]), f"{study}/{tid}.csv"
 
 
+# -- the value shortcode, recomputed from data/ ----------------------------------------------
+VALUE = re.compile(r"\{\{<\s*value\s+(.*?)\s*>\}\}", re.S)
+PARAM = re.compile(r'(\w+)=(?:"([^"]*)"|(\S+))')
+
+
+def hugo_string(v) -> str:
+    """`string $v` in Hugo: whole floats print without ".0"."""
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def matches(row: dict, where: str) -> bool:
+    for cond in filter(None, (c.strip() for c in where.split(","))):
+        key, op, want = re.fullmatch(r"(\w+)\s*(!?=)\s*(.*)", cond).groups()
+        v = row.get(key)
+        is_ = v is None if want == "null" else (v is not None and hugo_string(v) == want)
+        if is_ == (op == "!="):
+            return False
+    return True
+
+
+def half_up(x: float, digits: int) -> str:
+    exact = Decimal(repr(x)).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    return f"{exact:,.{digits}f}"
+
+
+def expected_value(tables: dict, display: dict, params: dict) -> str:
+    """The text `{{< value ... >}}` prints, computed here from data/ (docs/charts.md)."""
+    t = tables[params["table"]]
+    col_key = params["col"]
+    over_col = params.get("overcol", col_key)
+    column = next(c for c in t["columns"] if c["key"] == col_key)
+    where = params.get("where", "")
+    rows = [r for r in t["rows"] if matches(r, where)]
+    if params.get("agg"):
+        rows = sorted((r for r in rows if r.get(col_key) is not None), key=lambda r: r[col_key],
+                      reverse=params["agg"] == "max")
+    assert rows and (params.get("agg") or len(rows) == 1), f"value {params}: {len(rows)} rows"
+    v = rows[0][col_key]
+    over = params.get("over")
+    if over:
+        over_rows = [r for r in t["rows"] if matches(r, where if over == "same" else over)]
+        assert len(over_rows) == 1, f"value {params}: over matches {len(over_rows)} rows"
+        b = over_rows[0][over_col]
+        if v is None or not b:
+            return "n/a"
+        return half_up(v / b, int(params.get("digits", 2))) + "×"
+    column = dict(column)
+    if "digits" in params:
+        column["digits"] = int(params["digits"])
+    if "kind" in params:
+        column["kind"] = params["kind"]
+    return formatted(v, column, display)
+
+
+def value_calls(text: str) -> list[dict]:
+    return [{k: a if a or not b else b for k, a, b in PARAM.findall(m)} for m in VALUE.findall(text)]
+
+
 @pytest.mark.parametrize("study", STUDIES)
-def test_prose_numbers_are_data(rendered, study):
-    """A number quoted in prose is a table value, or the ratio of two (value shortcode's `over`)."""
-    numbers = [v for t in study_tables(study).values() for r in t["rows"] for v in r.values()
-               if isinstance(v, (int, float)) and not isinstance(v, bool)]
-    for text in rendered[study].values:
-        if text == "n/a":
-            continue
-        shown = number_of(text)
-        assert shown is not None, f"{study}: value {text!r} is not a number"
-        digits = len(text.rstrip("×").partition(".")[2])
-        tol = 0.5 * 10 ** -digits + 1e-9
-        direct = any(abs(n - shown) <= tol for n in numbers)
-        ratios = text.endswith("×") and any(b and abs(a / b - shown) <= tol for a in numbers for b in numbers)
-        assert direct or ratios, f"{study}: {text!r} in the prose is not in data/{study}/"
+def test_prose_values_are_recomputed_from_data(rendered, study):
+    """Each `value` the post renders is the text computed here from data/ for that shortcode's
+    parameters, in page order (a stale or wrong number fails; so does a changed selector)."""
+    text = (ROOT / "content" / "posts" / study / "index.md").read_text()
+    tables = study_tables(study)
+    display = yaml.safe_load((ROOT / "data" / study / "study.yaml").read_text()).get("display") or {}
+    calls = value_calls(text)
+    shown = rendered[study].values
+    assert calls and len(shown) == len(calls), f"{study}: {len(shown)} values rendered, {len(calls)} in the source"
+    for params, got in zip(calls, shown):
+        assert got == expected_value(tables, display, params), f"{study}: {params}"
+
+
+def test_value_check_catches_a_wrong_number():
+    """Negative control: a value computed from another row does not pass as this one."""
+    study = "myrocks-cloud-cost"
+    tables = study_tables(study)
+    right = expected_value(tables, {}, {"table": "avg-tps", "col": "avg_tps", "where": "engine=rocksdb,iops=5000,cache_gb=27"})
+    wrong = expected_value(tables, {}, {"table": "avg-tps", "col": "avg_tps", "where": "engine=rocksdb,iops=5000,cache_gb=54"})
+    assert right != wrong
+
+
+# -- numbers typed into prose -----------------------------------------------------------------
+SHORTCODE_TAG = re.compile(r"\{\{[<%].*?[>%]\}\}", re.S)
+NUMBER = re.compile(r"\d[\d,.]*\d|\d")
+
+
+def split_post(text: str) -> tuple[dict, str]:
+    _, front, body = text.split("---\n", 2)
+    return yaml.safe_load(front) or {}, body
+
+
+def prose_of(body: str) -> str:
+    """The post's own words, whitespace collapsed: no shortcode tags (the text inside a paired
+    shortcode such as `keyresult` stays), no code, no link targets, no list numbers, no HTML
+    comments."""
+    body = re.sub(r"```.*?```", " ", body, flags=re.S)
+    body = SHORTCODE_TAG.sub(" ", body)
+    body = re.sub(r"`[^`]*`", " ", body)
+    body = re.sub(r"\]\([^)]*\)", "]", body)
+    body = re.sub(r"^\s*\d+\.\s", " ", body, flags=re.M)  # numbered list markers
+    body = re.sub(r"<!--.*?-->", " ", body, flags=re.S)
+    return re.sub(r"\s+", " ", body)
+
+
+def typed_numbers(text: str) -> tuple[list[str], list[str]]:
+    """(numbers typed into the prose, front matter phrases the prose never uses). A number is
+    allowed only inside a phrase the front matter lists under `setup_figures` (figures of the
+    setup, the original's or its archive's) or `names` (names with digits: versions, binaries)."""
+    front, body = split_post(text)
+    prose = prose_of(body)
+    phrases = sorted({*(front.get("setup_figures") or []), *(front.get("names") or [])}, key=len, reverse=True)
+    unused = []
+    for phrase in phrases:
+        pattern = re.compile(r"(?<![\w.])" + re.escape(phrase) + r"(?!\w|\.\d)")
+        prose, n = pattern.subn(" ", prose)
+        if not n:
+            unused.append(phrase)
+    found = []
+    for m in NUMBER.finditer(prose):
+        found.append(f"{m.group()!r} in ...{prose[max(0, m.start() - 40):m.end() + 20]!r}...")
+    return found, unused
+
+
+@pytest.mark.parametrize("study", STUDIES)
+def test_no_number_is_typed_into_the_prose(study):
+    """Every number in a post's prose is rendered by `value` or is a listed setup figure/name."""
+    found, unused = typed_numbers((ROOT / "content" / "posts" / study / "index.md").read_text())
+    assert not found, f"{study}: numbers typed into the prose:\n" + "\n".join(found)
+    assert not unused, f"{study}: front matter lists phrases the prose does not use: {unused}"
+
+
+def test_a_planted_typed_number_is_caught():
+    """Negative control: a number typed into the prose (or into a key result) fails the check."""
+    text = (ROOT / "content" / "posts" / "myrocks-cloud-cost" / "index.md").read_text()
+    assert typed_numbers(text) == ([], [])
+    planted = text.replace("## Throughput\n", "## Throughput\n\nMyRocks is 4.78x faster on gp2.\n", 1)
+    found, _ = typed_numbers(planted)
+    assert len(found) == 1 and "'4.78'" in found[0]
+    inside = text.replace("{{< /keyresult >}}", " (about 2.5 times)\n{{< /keyresult >}}", 1)
+    assert len(typed_numbers(inside)[0]) == 1
+    # a number inside a listed phrase is fine, the same number on its own is not
+    assert typed_numbers(text.replace("## Throughput\n", "## Throughput\n\n54 GB\n", 1))[0] == []
+    assert len(typed_numbers(text.replace("## Throughput\n", "## Throughput\n\n54 rows\n", 1))[0]) == 1
 
 
 def test_every_post_table_is_in_data():
