@@ -28,6 +28,29 @@ function el(tag, attrs = {}, ...children) {
   return e;
 }
 
+/** The longest step between two points that still draws as one line: four of the run's
+ * typical (median) intervals, and never less than three downsampling buckets. */
+function gapOf(s, bucket) {
+  if (s.median === undefined) {
+    const steps = [];
+    for (let i = 1; i < s.t.length; i++) steps.push(s.t[i] - s.t[i - 1]);
+    steps.sort((a, b) => a - b);
+    s.median = steps.length ? steps[steps.length >> 1] : Infinity;
+  }
+  return Math.max(4 * s.median, 3 * bucket);
+}
+
+/** An emit callback for `downsample` that pushes {run, t, v} rows and, where the time between
+ * two points is a gap in the data, a row with v null first, so that the line breaks there. */
+function gapBreaker(rows, id, gap, ok) {
+  let prev = null;
+  return (ti, vi) => {
+    if (prev !== null && ti - prev > gap) rows.push({ run: id, t: (prev + ti) / 2, v: null });
+    prev = ti;
+    if (ok(vi)) rows.push({ run: id, t: ti, v: vi });
+  };
+}
+
 export class TimeSeriesChart {
   constructor(figure, spec) {
     this.figure = figure;
@@ -157,14 +180,16 @@ export class TimeSeriesChart {
     const detail = [], overview = [];
     const ok = (v) => v !== null && (!this.log || v > 0);
     for (const id of this.visible()) {
-      const { t, v } = this.series(id);
-      downsample(t, v, x0, x1, Math.max(50, Math.round(width / 2)), (ti, vi) => { if (ok(vi)) detail.push({ run: id, t: ti, v: vi }); });
-      downsample(t, v, full[0], full[1], Math.max(40, Math.round(width / 5)), (ti, vi) => { if (ok(vi)) overview.push({ run: id, t: ti, v: vi }); });
+      const s = this.series(id);
+      const { t, v } = s;
+      const dBuckets = Math.max(50, Math.round(width / 2)), oBuckets = Math.max(40, Math.round(width / 5));
+      downsample(t, v, x0, x1, dBuckets, gapBreaker(detail, id, gapOf(s, (x1 - x0) / dBuckets), ok));
+      downsample(t, v, full[0], full[1], oBuckets, gapBreaker(overview, id, gapOf(s, (full[1] - full[0]) / oBuckets), ok));
     }
     const step = Math.max(this.spec.interval, (x1 - x0) / Math.max(50, Math.round(width / 4)));
     const grid = [];
     for (let x = Math.ceil(x0 / step) * step; x <= x1; x += step) grid.push({ t: x });
-    this.plotted = detail.map((r) => ({ run: r.run, t: r.t, value: r.v }));
+    this.plotted = detail.filter((r) => r.v !== null).map((r) => ({ run: r.run, t: r.t, value: r.v }));
     return { detail, overview, grid };
   }
 

@@ -1,0 +1,143 @@
+"""Issue 9 §1 §2: each study post opens with its key results (on the first screen of a desktop
+and of a phone, each linking to the figure that shows it), names its original exactly as the
+study's FACTS "Origin" does (title, link, authors, publisher, date; the dated archive page
+where the exact URL is not confirmed), shows dates at the precision known everywhere, and
+labels every figure and table with where its numbers come from. Uses the session's site build
+and Chromium."""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+import yaml
+
+from browser_kit import serve
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "studies"
+STUDIES = sorted(p.parent.name for p in (ROOT / "content" / "posts").glob("*/index.md")
+                 if (ROOT / "data" / p.parent.name / "study.yaml").exists())
+SOURCES = {"derived", "published", "computed", "estimate"}
+
+
+def front(study) -> dict:
+    return yaml.safe_load((ROOT / "content" / "posts" / study / "index.md").read_text().split("---\n", 2)[1])
+
+
+def origin_section(study) -> str:
+    facts = (SHARED / study / "FACTS.md").read_text()
+    return facts.split("## Origin", 1)[1].split("\n## ", 1)[0]
+
+
+def facts_or_skip(study) -> str:
+    if not (SHARED / study / "FACTS.md").exists():
+        pytest.skip("../shared/studies is not here")
+    return re.sub(r"\s+", " ", origin_section(study))
+
+
+@pytest.mark.parametrize("study", STUDIES)
+def test_byline_is_the_origin_in_facts(study):
+    """Title, authors, publisher, date and link are those FACTS "Origin" gives; a link FACTS
+    does not confirm is its dated archive page, said so; every credit link is in FACTS too."""
+    o = front(study)["original"]
+    origin = facts_or_skip(study)
+    assert f'"{o["title"]}"' in origin, (study, o["title"])
+    assert o["url"] in origin, (study, o["url"])
+    for author in o["authors"]:
+        assert author in origin, (study, author)
+    assert o["publisher"].split(" (")[0] in origin, (study, o["publisher"])
+    assert str(o["date"]) in origin, (study, o["date"])
+    not_confirmed = "exact URL is not confirmed" in origin
+    assert (o.get("url_is") == "archive") == not_confirmed, study
+    for credit in front(study).get("credits") or []:
+        if credit.get("url"):
+            assert credit["url"] in origin or credit["url"] in re.sub(r"\s+", " ", (SHARED / study / "FACTS.md").read_text()), credit
+
+
+def test_the_byline_check_catches_an_invented_slug():
+    """Negative control: the made-up cloud slug of the old post is not in FACTS."""
+    origin = facts_or_skip("myrocks-cloud-cost")
+    assert "https://www.percona.com/blog/2018/08/01/myrocks-and-innodb-in-the-cloud/" not in origin
+
+
+@pytest.mark.parametrize("study", STUDIES)
+def test_byline_and_key_results_open_the_post(study, built_site):
+    html = built_site.page(f"posts/{study}/index.html")
+    o = front(study)["original"]
+    header = html.split('<header class="post-header">', 1)[1].split("</header>", 1)
+    link = re.search(r'<a class="original" href="([^"]+)">([^<]+)</a>', header[0])
+    assert link and link.group(1) == o["url"] and link.group(2) == o["title"].replace("&", "&amp;"), study
+    # the first thing after the header is the key results block
+    after = header[1].lstrip()
+    assert after.startswith('<section class="key-results"'), after[:200]
+    block = after.split("</section>", 1)[0]
+    items = re.findall(r'<li class="key-result">(.*?)</li>', block, re.S)
+    assert 3 <= len(items) <= 5, study
+    ids = set(re.findall(r'<figure class="(?:chart|table)" id="([^"]+)"', html))
+    for item in items:
+        assert '<span class="value">' in item, item  # its numbers come from data/
+        refs = re.findall(r'<a class="key-ref" href="#([^"]+)"', item)
+        assert len(refs) == 1 and refs[0] in ids, (study, refs)
+
+
+@pytest.mark.parametrize("study", STUDIES)
+def test_every_figure_and_table_says_where_its_numbers_come_from(study, built_site):
+    html = built_site.page(f"posts/{study}/index.html")
+    figures = re.findall(r'<figure class="(chart|table)" id="([^"]+)".*?</figure>', html, re.S)
+    assert figures
+    for kind, fid in figures:
+        body = re.search(rf'<figure class="{kind}" id="{fid}".*?</figure>', html, re.S).group(0)
+        tag = "figcaption" if kind == "chart" else "caption"  # a chart's data table has its own caption
+        caption = re.search(rf"<{tag}[^>]*>(.*?)</{tag}>", body, re.S)
+        assert caption, (study, fid)
+        label = re.search(r'<span class="source source-([a-z]+)">', caption.group(1))
+        assert label and label.group(1) in SOURCES, (study, fid)
+
+
+def test_dates_at_the_precision_known(built_site):
+    """Post, home card, feed and sitemap carry the original's date, never a placeholder day."""
+    home = built_site.page("index.html")
+    feed = ET.fromstring(built_site.page("index.xml"))
+    pub = {i.findtext("link").rstrip("/").rsplit("/", 1)[-1]: i.findtext("pubDate") for i in feed.iter("item")}
+    sitemap = built_site.page("sitemap.xml")
+    for study in STUDIES:
+        f = front(study)
+        day = str(f["original"]["date"])
+        assert len(day) == 10, (study, day)  # every study's date is known to the day
+        assert str(f["date"])[:10] == day, study
+        assert f'<time datetime="{day}">' in built_site.page(f"posts/{study}/index.html"), study
+        assert f'<time datetime="{day}">' in home, study
+        y, m, d = day.split("-")
+        assert re.search(rf"\b{int(d):02d} \w+ {y}\b", pub[study]), (study, pub[study])
+        entry = re.search(rf"<loc>[^<]*/posts/{study}/</loc>\s*(<lastmod>([^<]+)</lastmod>)?", sitemap)
+        assert entry, study
+        if entry.group(2):
+            assert entry.group(2).startswith(day), (study, entry.group(2))
+
+
+@pytest.fixture(scope="module")
+def site_url(built_site):
+    server, base = serve(built_site.www)
+    yield f"{base}{built_site.base_path}"
+    server.shutdown()
+
+
+@pytest.mark.parametrize("viewport", [(1280, 900), (375, 812)], ids=["desktop", "phone"])
+def test_key_results_are_on_the_first_screen(browser, site_url, viewport):
+    """The last key result's box ends within the viewport's height, for every post, and the
+    page does not scroll sideways."""
+    width, height = viewport
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        for study in STUDIES:
+            page.goto(f"{site_url}posts/{study}/")
+            boxes = page.evaluate("""() => [...document.querySelectorAll('.key-results li')]
+                .map(li => li.getBoundingClientRect().bottom)""")
+            assert 3 <= len(boxes) <= 5, study
+            assert max(boxes) <= height, (study, viewport, max(boxes))
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, study
+    finally:
+        context.close()
