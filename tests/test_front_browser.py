@@ -123,8 +123,8 @@ def test_window_statistics_are_the_ingests_and_follow_the_window(browser, www):
         for key in ("mean", "p1", "p50", "p99", "cv"):
             assert stats[key] == pytest.approx(w[key], rel=1e-5), (run, key)
     # keyboard path: type a window; the statistics are recomputed for it and the hash keeps it
-    page.get_by_label("Window start (s)").fill("3000")
-    page.get_by_label("Window start (s)").press("Enter")
+    page.locator(f"#{TS}").get_by_label("Window start (s)").fill("3000")
+    page.locator(f"#{TS}").get_by_label("Window start (s)").press("Enter")
     page.wait_for_function(f"() => document.querySelector('#{TS} .ts-stats caption').textContent.includes('3,000')")
     assert all(s["mean"] != dict(shown)[r]["mean"] for r, s in ts_stats(page))
     page.wait_for_function("() => location.hash.includes('tps-over-time.w=3000-3600')")
