@@ -179,6 +179,8 @@ def _run_record(m: Manifest, rule: Rule, member: str, match, session, n_sessions
         "published": rule.published,
         "source": {"file": member, "line": session.line, "session": meta.get("session", 1), "sessions": n_sessions},
         "format": fmt, "tool": tool, "metric": metric, "intervals": session.intervals,
+        # time of the last interval's end: how long the run lasted, as its log says
+        "end_s": t[-1] if t else None,
         "window": window, "full": full, "summary": summary or None,
         "check": metrics.cross_check(full["mean"], session.summary.get(metric) if metric else None),
     }
