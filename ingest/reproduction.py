@@ -242,7 +242,7 @@ def _quoted(m, c: Check, candidates) -> dict:
     elif derived is None:
         reason = f"the derived table leaves {col} missing in this row"
     return _row(c, f"{col} at {_cell(c.where)}", text, derived, agrees, digits,
-                f"{Path(m.path).name}:{c.line} (quoted: {c.quote})", _with_quote(reason, c.quote, text))
+                f"{Path(m.path).name} (quoted: {c.quote})", _with_quote(reason, c.quote, text))
 
 
 def _with_quote(reason: str, quote: str, number: str) -> str:
