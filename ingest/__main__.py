@@ -136,7 +136,7 @@ def _parse(path: str, fmt: str) -> int:
         out["tables"] = [{"name": t.name, "columns": t.columns, "rows": len(t.rows)} for t in parsed.tables]
     if parsed.settings:
         out["settings"] = len(parsed.settings)
-    out["problems"] = parsed.problems
+    out["problems"] = [str(p) for p in parsed.problems]
     sys.stdout.write(dump(out))
     for p in parsed.problems:
         print(p, file=sys.stderr)

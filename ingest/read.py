@@ -2,20 +2,21 @@
 UTF-8 text, not empty, a known (or detected) format, at least one result."""
 from __future__ import annotations
 
-from .parsers import ParseError, Parsed, by_name, detect
+from .parsers import Parsed, by_name, detect
+from .problems import Problem
 
 HEAD = 64 * 1024
 
 
 def decode(data: bytes, file: str) -> str:
-    """UTF-8 text of `data` (a BOM is dropped); ParseError naming the line of a bad byte."""
+    """UTF-8 text of `data` (a BOM is dropped); Problem naming the line of a bad byte."""
     if not data or data.isspace():
-        raise ParseError(file, 0, "empty file")
+        raise Problem(file, 0, "empty file")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
-        raise ParseError(file, line, f"not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})") from None
+        raise Problem(file, line, f"not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})") from None
     return text.removeprefix("\ufeff").replace("\r\n", "\n")
 
 
@@ -28,8 +29,8 @@ def parse_bytes(data: bytes, file: str, fmt: str = "auto") -> Parsed:
         try:
             parser = by_name(fmt)
         except KeyError as e:
-            raise ParseError(file, 0, e.args[0]) from None
+            raise Problem(file, 0, e.args[0]) from None
     parsed = parser.parse(text, file)
     if not parsed.sessions and not parsed.tables and not parsed.settings:
-        raise ParseError(file, 0, f"no results found ({parser.name})")
+        raise Problem(file, 0, f"no results found ({parser.name})")
     return parsed

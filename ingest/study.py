@@ -226,7 +226,7 @@ def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None):
             progress(i, len(jobs), member)
         file = f"{arc.name}/{member}"
         parsed = parse_bytes(arc.read(member), file, rule.format)
-        problems.extend(parsed.problems)
+        problems.extend(map(str, parsed.problems))
         if rule in m.files:
             files[member] = parsed
             continue

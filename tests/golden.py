@@ -31,7 +31,7 @@ def parsed_as_data(parsed) -> dict:
     if parsed.settings:
         data["settings"] = parsed.settings
     if parsed.problems:
-        data["problems"] = parsed.problems
+        data["problems"] = [str(p) for p in parsed.problems]
     return data
 
 

@@ -75,7 +75,7 @@ def test_input_errors_exit_1_with_file_line_reason(capsys, tmp_path):
     assert cli(capsys, "parse", tmp_path / "nope.log") == (1, "", f"{tmp_path / 'nope.log'}:0: cannot read (No such file or directory)\n")
     empty = tmp_path / "empty.log"
     empty.write_bytes(b"")
-    assert cli(capsys, "detect", empty) == (1, "", f"{empty}:0: empty file\n")
+    assert cli(capsys, "detect", empty) == (1, "", f"{empty}: empty file\n")
     other = tmp_path / "other.log"
     other.write_bytes(b"\x00\x01 hello\n")
     assert cli(capsys, "parse", other)[0] == 1

@@ -17,7 +17,7 @@ def test_golden(path):
 
 @pytest.mark.parametrize("case, line, reason", [
     ("broken-row", 4, "4 fields, the table header has 3"),
-    ("no-table", 0, "no table"),
+    ("no-table", None, "no table"),
 ])
 def test_errors(case, line, reason):
     path = FIXTURES / "summary-table" / f"{case}.txt"

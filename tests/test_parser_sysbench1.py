@@ -56,7 +56,7 @@ def test_truncated_anywhere_keeps_complete_records_and_reports_once(path):
             assert cut < _first_record_end(text), (cut, e)
             assert "no sysbench results" in str(e)
             continue
-        new = [p for p in got.problems if p not in full.problems]
+        new = [p for p in map(str, got.problems) if p not in list(map(str, full.problems))]
         assert len(new) <= 1, (cut, new)
         assert all(re.match(rf"^{re.escape(path.name)}:\d+: ", p) for p in new)
         for s in got.sessions:
@@ -93,7 +93,7 @@ def test_not_utf8_is_an_error_naming_the_line():
 
 @pytest.mark.parametrize("data", [b"", b"\n\n  \n"])
 def test_empty_file_is_an_error(data):
-    with pytest.raises(ParseError, match=r"^e\.log:0: empty file$"):
+    with pytest.raises(ParseError, match=r"^e\.log: empty file$"):
         parse_bytes(data, "e.log")
 
 
@@ -110,7 +110,7 @@ def test_broken_interval_line_is_reported_not_guessed():
     text = (FIXTURES / "sysbench1" / "oltp-lua.log").read_text().replace("tps: 100.00 qps", "tps: 1x0.00 qps")
     got = by_name("sysbench1").parse(text, "b.log")
     assert got.sessions[0].series["t"] == [1, 2, 4, 5]
-    assert got.problems == ["b.log:15: unreadable interval line"]
+    assert list(map(str, got.problems)) == ["b.log:15: unreadable interval line"]
 
 
 def test_unknown_format_is_an_error():

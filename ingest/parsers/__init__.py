@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 
+from ..problems import Problem
 from .base import Parsed, ParseError, Parser, Session, Table
 
 # module -> the format names it registers (in registration order), in detection order
@@ -71,7 +72,7 @@ def detect(head: str, file: str = "<input>") -> tuple[Parser, str]:
             reason = p.detect(head)
             if reason:
                 return p, reason
-    raise ParseError(file, 1, "unknown format (no parser recognises this file; see `python -m ingest list-formats`)")
+    raise Problem(file, 1, "unknown format (no parser recognises this file; see `python -m ingest list-formats`)")
 
 
 __all__ = ["REGISTRY", "all_parsers", "register", "by_name", "detect", "Parsed", "ParseError", "Parser", "Session",

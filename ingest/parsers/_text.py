@@ -8,11 +8,18 @@ row closed by its last `|`) passes `whole`, and keeps a whole last line that onl
 """
 from __future__ import annotations
 
+import ast
+import re
+from contextvars import ContextVar
 from datetime import datetime
 
-from .base import ParseError
+from ..problems import Problem, clean
 
 NUMBER = r"-?\d+(?:\.\d+)?"
+# The `Lines` a parse is reading, so that a value Python cannot convert is reported at its line.
+position: ContextVar = ContextVar("position", default=None)
+_LITERAL = re.compile(r": ('.*'|\".*\")$", re.S)
+_LONG_INT = re.compile(r"\d{4301}")
 
 
 class Lines:
@@ -20,12 +27,14 @@ class Lines:
 
     def __init__(self, text: str, file: str, whole=None):
         if not text.strip():
-            raise ParseError(file, 0, "empty file")
+            raise Problem(file, None, "empty file")
         parts = text.split("\n")
         tail = parts.pop()
         self.file = file
         self.lines = [p[:-1] if p.endswith("\r") else p for p in parts]
-        self.problems: list[str] = []
+        self.problems: list[Problem] = []
+        self.at: int | None = None          # the line being read
+        position.set(self)
         tail = tail.removesuffix("\r")
         if tail.strip() and whole and self.lines and whole(tail, self.lines[-1]):
             self.lines.append(tail)
@@ -33,16 +42,17 @@ class Lines:
             self.problem(len(self.lines) + 1, "incomplete last line (the file ends mid-line, cut short?): ignored")
 
     def __iter__(self):
-        return iter(enumerate(self.lines, start=1))
+        for self.at, line in enumerate(self.lines, start=1):
+            yield self.at, line
 
     def __len__(self) -> int:
         return len(self.lines)
 
     def problem(self, line: int, reason: str) -> None:
-        self.problems.append(f"{self.file}:{line}: {reason}")
+        self.problems.append(Problem(self.file, line, reason))
 
-    def error(self, line: int, reason: str) -> ParseError:
-        return ParseError(self.file, line, reason)
+    def error(self, line: int, reason: str) -> Problem:
+        return Problem(self.file, line, reason)
 
     def missing_end(self, line: int, what: str) -> None:
         """Note a run that stops before `what` (one problem per file: a cut mid-line says it already)."""
@@ -68,3 +78,35 @@ def rate(count: float, seconds: float) -> float | None:
 def columnar(rows: list[dict], columns: list[str]) -> dict[str, list]:
     """Row dicts as a columnar series in `columns` order (a missing value is None)."""
     return {c: [r.get(c) for r in rows] for c in columns}
+
+
+def _line_of(text: str, index: int) -> int:
+    return text.count("\n", 0, index) + 1
+
+
+def where_is(text: str, error: Exception, lines: Lines | None) -> tuple[int | None, str]:
+    """(line, reason) for a value Python could not convert while parsing `text`: the line
+    being read, or the line where the unconvertible text occurs (a parser may convert a
+    block of lines at once)."""
+    message = str(error)
+    at = lines.at if lines is not None else None
+    if "integer string conversion" in message:       # Python's limit on int("9" * 4301)
+        m = _LONG_INT.search(text)
+        return (_line_of(text, m.start()) if m else at), "an integer of more than 4,300 digits"
+    if isinstance(error, OverflowError):
+        return at, "a number out of range"
+    m = _LITERAL.search(message)
+    literal = None
+    if m:
+        try:
+            literal = ast.literal_eval(m[1])
+        except (ValueError, SyntaxError):
+            literal = None
+    what = "unreadable date or time" if ("time data" in message or "unconverted data" in message
+                                         or "format" in message) else "not a number"
+    if isinstance(literal, str) and literal:
+        if not (at is not None and literal in lines.lines[at - 1]):
+            hit = re.search(rf"(?<![\w.]){re.escape(literal)}(?![\w.])", text) or re.search(re.escape(literal), text)
+            at = _line_of(text, hit.start()) if hit else at
+        return at, f"{what}: {clean(literal, 80)!r}"
+    return at, f"{what} ({clean(message, 120)})"

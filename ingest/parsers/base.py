@@ -3,20 +3,24 @@
 A parser turns the text of one file into a `Parsed`: benchmark sessions (`Session`, with
 columnar per-interval series and the tool's own summary), named tables (`Table`), and
 settings (key/value, for my.cnf and SHOW GLOBAL VARIABLES captures). A parser never guesses:
-a line it cannot read either stops the parse with `ParseError` ("file:line: reason") or, when
-the records before it are complete (a file cut mid-line), is reported in `Parsed.problems`.
+a line it cannot read either stops the parse with `Problem` ("file:line: reason") or, when
+the records before it are complete (a file cut mid-line), is reported in `Parsed.problems`
+(as `Problem` values).
+
+Every subclass's `parse` is wrapped (`Parser.__init_subclass__`) so that no input ends in a
+traceback: a value Python cannot convert (`95..1`, an integer of more than 4,300 digits, a
+date with non-ASCII digits) becomes `Problem(file, line, reason)` at the line being read
+(see `_text.position`), and a number that overflows to inf or NaN is an error too.
 """
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass, field
 
+from ..problems import Problem, clean
 
-class ParseError(Exception):
-    """Unreadable input, reported as `file:line: reason` (line 0 when no line applies)."""
-
-    def __init__(self, file: str, line: int, reason: str):
-        self.file, self.line, self.reason = file, line, reason
-        super().__init__(f"{file}:{line}: {reason}")
+ParseError = Problem   # the old name, kept for the code that still imports it
 
 
 @dataclass
@@ -73,7 +77,7 @@ class Parsed:
     sessions: list[Session] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     settings: dict[str, str] = field(default_factory=dict)
-    problems: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
 
 
 class Parser:
@@ -82,10 +86,55 @@ class Parser:
     name = ""
     description = ""
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "parse" in cls.__dict__:
+            cls.parse = _guarded(cls.__dict__["parse"])
+
     def detect(self, head: str) -> str | None:
         """Return a short reason if `head` (the first ~64 KiB of a file) is this format."""
         raise NotImplementedError
 
     def parse(self, text: str, file: str) -> Parsed:
-        """Parse the whole text of `file`; raise ParseError on unreadable input."""
+        """Parse the whole text of `file`; raise Problem on unreadable input."""
         raise NotImplementedError
+
+
+def _guarded(parse):
+    """`parse` that turns a value Python cannot convert into `Problem(file, line, reason)`
+    and rejects a result holding inf or NaN."""
+    from ._text import position, where_is
+
+    @functools.wraps(parse)
+    def guarded(self, text: str, file: str) -> Parsed:
+        token = position.set(None)
+        try:
+            parsed = parse(self, text, file)
+        except (ValueError, ArithmeticError) as e:
+            if isinstance(e, Problem):
+                raise
+            line, reason = where_is(text, e, position.get())
+            raise Problem(file, line, f"{reason} ({self.name})") from None
+        finally:
+            position.reset(token)
+        _check_finite(parsed)
+        return parsed
+    return guarded
+
+
+def _bad_number(value) -> bool:
+    return isinstance(value, float) and not math.isfinite(value)
+
+
+def _check_finite(parsed: Parsed) -> None:
+    """Problem at the session's (table's) line for a number too large for a float (inf) or NaN."""
+    for s in parsed.sessions:
+        for key, values in [*s.series.items(), *((k, [v]) for k, v in s.summary.items())]:
+            if any(map(_bad_number, values)):
+                raise Problem(parsed.file, s.line, f"{clean(key, 40)}: a number out of range (inf or NaN)")
+    for t in parsed.tables:
+        for row in t.rows:
+            for key, value in row.items():
+                if _bad_number(value):
+                    raise Problem(parsed.file, t.line, f"table {clean(t.name, 40)}, {clean(key, 40)}: "
+                                                       "a number out of range (inf or NaN)")

@@ -96,6 +96,9 @@ class LinkbenchParser(Parser):
                         load.extra.append({"ids": 0})
                     else:
                         load.start = when
+                elif load.start is None:
+                    raise lines.error(no, "LinkBench load progress after the LOAD PHASE COMPLETED line "
+                                          "(lines out of order?)")
                 load.points.append((load.since_start(when), int(p[5])))
                 load.extra.append({"ids": int(p[1])})
                 load.meta["ids_expected"] = int(p[2])

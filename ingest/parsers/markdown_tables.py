@@ -17,7 +17,8 @@ from markdown.extensions.tables import TableExtension
 
 from . import register
 from ._text import Lines
-from .base import Parsed, ParseError, Parser, Table
+from ..problems import Problem
+from .base import Parsed, Parser, Table
 from .values import parse_cell
 
 QUALIFIERS = ("approximately", "about", "around", "roughly", "up to", "at least", "at most", "~")
@@ -93,13 +94,13 @@ def table_from_cells(name: str, cells: list[list[str]], file: str, line: int, ca
     header = cells[0]
     body = [row for row in cells[1:] if any(row)]  # python-markdown renders a header-only table with one empty row
     if not body:
-        raise ParseError(file, line, f"table {name!r} has a header but no rows")
+        raise Problem(file, line, f"table {name!r} has a header but no rows")
     if len(set(header)) != len(header) or "" in header:
-        raise ParseError(file, line, f"table {name!r}: column names must be unique and non-empty: {header}")
+        raise Problem(file, line, f"table {name!r}: column names must be unique and non-empty: {header}")
     table = Table(name=name, columns=list(header), rows=[], line=line, caption=caption)
     for i, row in enumerate(body):
         if len(row) != len(header):
-            raise ParseError(file, line, f"table {name!r} row {i + 1}: {len(row)} cells, header has {len(header)}")
+            raise Problem(file, line, f"table {name!r} row {i + 1}: {len(row)} cells, header has {len(header)}")
         record = {}
         for col, text in zip(header, row):
             if col == NOTE_COLUMN:
@@ -145,11 +146,11 @@ class MarkdownTables(Parser):
                 caption.append(payload)
             elif kind == "table":
                 if heading is None:
-                    raise ParseError(file, 0, "a table without a ## heading to name it")
+                    raise Problem(file, 0, "a table without a ## heading to name it")
                 if any(t.name == heading for t in parsed.tables):
-                    raise ParseError(file, lines.get(heading, 0), f"two tables named {heading!r}")
+                    raise Problem(file, lines.get(heading, 0), f"two tables named {heading!r}")
                 parsed.tables.append(table_from_cells(heading, payload, file, lines.get(heading, 0), " ".join(caption)))
                 heading = None
         if not parsed.tables:
-            raise ParseError(file, 0, "no Markdown table under a ## heading")
+            raise Problem(file, 0, "no Markdown table under a ## heading")
         return parsed

@@ -21,7 +21,8 @@ import re
 
 from . import register
 from ._text import Lines
-from .base import Parsed, ParseError, Parser, Table
+from ..problems import Problem
+from .base import Parsed, Parser, Table
 from .values import is_numeric_cell, parse_cell
 
 MAX_HEADING_CHARS = 60
@@ -102,19 +103,19 @@ class SummaryTable(Parser):
                            lines[h + 1:end], h + 2, file)
             table.line = top + 1
             if any(t.name == table.name for t in parsed.tables):
-                raise ParseError(file, top + 1, f"two tables named {table.name!r}")
+                raise Problem(file, top + 1, f"two tables named {table.name!r}")
             parsed.tables.append(table)
             self._check_row_after(lines, end, width, file)
             floor = h = end
         if not parsed.tables:
-            raise ParseError(file, 0, "no table (a header line followed by rows with the same number of fields)")
+            raise Problem(file, 0, "no table (a header line followed by rows with the same number of fields)")
         return parsed
 
     @staticmethod
     def _check_row_after(lines, end, width, file):
         """A numeric line right after a table with another field count is a broken row."""
         if end < len(lines) and _looks_like_data(lines[end].split()):
-            raise ParseError(file, end + 1, f"{len(lines[end].split())} fields, the table header has {width}")
+            raise Problem(file, end + 1, f"{len(lines[end].split())} fields, the table header has {width}")
 
 
 def _headings_above(lines: list[str], top: int, floor: int) -> list[str]:
@@ -139,7 +140,7 @@ def _nest(path: list[str], headings: list[str]) -> list[str]:
 
 def _table(name: str, columns: list[str], rows: list[str], first_line: int, file: str) -> Table:
     if len(set(columns)) != len(columns):
-        raise ParseError(file, first_line - 1, f"duplicate column names in header: {columns}")
+        raise Problem(file, first_line - 1, f"duplicate column names in header: {columns}")
     table = Table(name=name, columns=columns, rows=[])
     for i, line in enumerate(rows):
         record = {}

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 
 from . import register
-from .base import Parsed, ParseError, Parser, Session
+from ..problems import Problem
+from .base import Parsed, Parser, Session
 
 BANNER = re.compile(r"^sysbench (\d+\.\d+[\w.\-]*)")
 THREADS = re.compile(r"^Number of threads: (\d+)")
@@ -79,7 +80,7 @@ class Sysbench1(Parser):
             metric = "eps"
             series["eps"] = list(map(float, eps))
         else:
-            raise ParseError(file, line, "session mixes tps and eps interval lines")
+            raise Problem(file, line, "session mixes tps and eps interval lines")
         series["lat_ms"] = list(map(float, lat))
         if metric == "tps":
             series["err_s"] = [float(x) if x else None for x in err] if "" in err else list(map(float, err))
@@ -111,9 +112,9 @@ class Sysbench1(Parser):
         self._lines(builder, body[pos:], no)
         last_incomplete = builder.close(body.count("\n"))
         if cut and not last_incomplete:
-            out.problems.append(f"{file}:{cut}: last line has no end of line (file cut short?); ignored")
+            out.problems.append(Problem(file, cut, "last line has no end of line (file cut short?); ignored"))
         if not any(s.intervals or s.summary for s in out.sessions):
-            raise ParseError(file, 1, f"no sysbench results (no interval line, no summary; {builder.count} session(s))")
+            raise Problem(file, 1, f"no sysbench results (no interval line, no summary; {builder.count} session(s))")
         return out
 
     def _lines(self, builder, piece: str, no: int):
@@ -147,7 +148,7 @@ class _SessionBuilder:
         self.count = 0
         self.cur: Session | None = None
         self.in_summary = False
-        self.pending_problems: list[str] = []
+        self.pending_problems: list[Problem] = []
 
     def start(self, no: int, version: str | None):
         self.finish(no - 1)
@@ -207,7 +208,7 @@ class _SessionBuilder:
             self.summary_done = True
 
     def problem(self, no: int, reason: str):
-        self.out.problems.append(f"{self.file}:{no}: {reason}")
+        self.out.problems.append(Problem(self.file, no, reason))
 
     def finish(self, last_no: int):
         cur = self.cur

@@ -5,6 +5,8 @@
 - a plain number becomes an int (no decimal point) or a float: `"0.85"` -> `(0.85, None)`;
 - a number with a size suffix keeps the number as written and the suffix as its unit:
   `"9.49G"` -> `(9.49, "G")` (see `UNIT_SCALE` to compare values in different units);
+- an integer too long for Python's `int` (more than 4,300 digits) becomes inf, which the
+  parser wrapper reports as a number out of range;
 - anything else is text: `("inno5717.none.150g.redo4", None)`.
 """
 from __future__ import annotations
@@ -24,7 +26,10 @@ def parse_number(text: str) -> int | float | None:
     if not NUMBER.match(text):
         return None
     if re.fullmatch(r"[+-]?\d+", text):
-        return int(text)
+        try:
+            return int(text)
+        except ValueError:   # more than 4,300 digits: inf, which the parse reports as out of range
+            return float(text)
     return float(text)
 
 
