@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import hashlib
 import importlib
 import importlib.util
 import operator
@@ -19,9 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import __version__, defaults, metrics, report, reproduction
-from .archive import Archive, sha256_file
+from .archive import Archive, dir_sha256, sha256_file
 from .manifest import InputError, Manifest, Rule, _typed, load
 from .parsers import Parsed
+from .problems import Problem, clean
 from .read import parse_bytes
 from .seriesfiles import series_csv, series_json
 from .writer import dump, write_study
@@ -104,17 +104,10 @@ def _no_cyclic_gc():
 
 
 # -- inputs ----------------------------------------------------------------------------------
-def _dir_sha256(path: Path) -> str:
-    """sha256 of a directory input: over its `sha256sum`-style listing, sorted by path."""
-    lines = sorted(f"{sha256_file(p)}  {p.relative_to(path).as_posix()}\n"
-                   for p in path.rglob("*") if p.is_file())
-    return hashlib.sha256("".join(lines).encode()).hexdigest()
-
-
 def _check_input(m: Manifest, inp, path: Path):
     if not path.exists():
         raise InputError(m.path, inp.line, f"input {inp.name} not found at {path}")
-    got = _dir_sha256(path) if path.is_dir() else sha256_file(path)
+    got = dir_sha256(path) if path.is_dir() else sha256_file(path)   # the archive reader's safe walk
     if got != inp.sha256:
         raise InputError(m.path, inp.line, f"sha256 mismatch for {inp.name}: manifest says {inp.sha256}, file has {got}")
 
@@ -123,6 +116,11 @@ def _check_input(m: Manifest, inp, path: Path):
 def _select(rule: Rule, sessions: list, file: str, problems: list[str]) -> list:
     complete = [s for s in sessions if s.complete]
     if rule.session == "all":
+        if len(complete) > 1 and any("session" not in s.meta for s in complete):
+            # sessions of different kinds (LinkBench phases, iostat devices) are not runs of one tool
+            kinds = ", ".join(str(s.meta.get("phase") or s.meta.get("device") or s.meta.get("tool")) for s in complete)
+            raise Problem(file, complete[1].line, f"{len(complete)} sessions of different kinds ({clean(kinds, 80)}) "
+                                                  "in one file: a `runs:` rule needs one (`session: last`) or a `files:` rule")
         return complete
     if rule.session == "last":
         return complete[-1:]
