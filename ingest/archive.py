@@ -3,7 +3,7 @@
 Archives are untrusted. Members are read into memory, never extracted, and the whole
 archive is rejected with a `Problem` (`archive: member: reason`) when any member:
 - has an absolute name, a name that climbs out with `..` (also `x/../../y`), a name that is
-  not UTF-8, longer than `Limits.name` characters or deeper than `Limits.depth` directories;
+  not UTF-8 or holds control characters (ESC, newline, ...), longer than `Limits.name` characters or deeper than `Limits.depth` directories;
 - appears twice (both positions are named);
 - is a symlink or hardlink whose target lies outside the archive root (a sibling such as
   `/tmp/x-evil` next to `/tmp/x` is outside), is missing, or is a chain of links longer than
@@ -36,7 +36,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .problems import Problem, clean
+from .problems import _CONTROL, Problem, clean
 
 ArchiveError = Problem   # the old name, kept for the code that still imports it
 BLOCK = 512
@@ -78,6 +78,8 @@ def _clean_name(archive: str, name: str, limits: Limits = Limits(), is_dir: bool
     except UnicodeEncodeError:
         raise _error(archive, name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace"),
                      "member name is not UTF-8") from None
+    if _CONTROL.search(name):
+        raise _error(archive, name, "member name has control characters (they would reach pages and terminals)")
     if name.startswith(("/", "\\")) or (len(name) > 1 and name[1] == ":"):
         raise _error(archive, name, "absolute member name")
     parts = [p for p in name.replace("\\", "/").split("/") if p not in ("", ".")]

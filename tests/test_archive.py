@@ -5,12 +5,15 @@ from __future__ import annotations
 import io
 import os
 import stat
+import subprocess
 import tarfile
+import warnings
 import zipfile
 
 import pytest
 
-from ingest.archive import Archive, ArchiveError, Limits
+from ingest.archive import Archive, ArchiveError, Limits, dir_sha256
+from ingest.problems import Problem
 
 
 def make_tar(path, members, mode="w:gz"):
@@ -178,3 +181,129 @@ def test_corrupt_and_unknown_archives(tmp_path):
     odd.write_bytes(b"x")
     with pytest.raises(ArchiveError, match=r"^odd\.rar: unknown archive type"):
         Archive(odd)
+
+
+# -- issue 11: valid archives, duplicates, hostile directories --------------------------------
+def test_members_under_dot_slash_are_read(tmp_path):
+    """`tar -C dir -czf x.tar.gz .` writes `./` and `./a.log`; a zip may hold a `./` entry."""
+    src = tmp_path / "src"
+    (src / "sub").mkdir(parents=True)
+    (src / "a.log").write_bytes(b"alpha\n")
+    (src / "sub" / "b.log").write_bytes(b"beta\n")
+    tgz = tmp_path / "x.tar.gz"
+    subprocess.run(["tar", "-C", str(src), "-czf", str(tgz), "."], check=True)
+    assert Archive(tgz).names() == ["a.log", "sub/b.log"]
+    zp = tmp_path / "x.zip"
+    with zipfile.ZipFile(zp, "w") as zf:
+        zf.writestr(zipfile.ZipInfo("./"), b"")
+        zf.writestr("./a.log", b"alpha\n")
+    assert Archive(zp).names() == ["a.log"]
+
+
+def test_link_chains_are_followed_and_bounded(tmp_path):
+    chain = make_tar(tmp_path / "chain.tar.gz", [("r/a.log", b"data\n"), link("r/l1", "l2"), link("r/l2", "sub/l3"),
+                                                  link("r/sub/l3", "../a.log")])
+    arc = Archive(chain)
+    assert arc.read("l1") == arc.read("l2") == arc.read("sub/l3") == b"data\n"
+    loop = make_tar(tmp_path / "loop.tar.gz", [("r/a.log", b"x"), link("r/l1", "l2"), link("r/l2", "l1")])
+    with pytest.raises(Problem, match=r"^loop\.tar\.gz: r/l1: link chain longer than 32 links, or a loop$"):
+        Archive(loop)
+    long = make_tar(tmp_path / "long.tar.gz", [("r/a.log", b"x")] + [link(f"r/l{i}", f"l{i + 1}") for i in range(40)]
+                    + [link("r/l40", "a.log")])
+    with pytest.raises(Problem, match=r"link chain longer than 32 links"):
+        Archive(long)
+    zp = make_zip(tmp_path / "chain.zip", [("r/a.log", b"data\n"), ("r/l1", b"l2", stat.S_IFLNK | 0o777),
+                                           ("r/l2", b"a.log", stat.S_IFLNK | 0o777)])
+    assert Archive(zp).read("l1") == b"data\n"
+
+
+def test_duplicate_member_names_are_an_error_naming_both(tmp_path):
+    tgz = make_tar(tmp_path / "dup.tar.gz", [("r/a.log", b"1"), ("r/b.log", b"2"), ("r/./a.log", b"3")])
+    with pytest.raises(Problem, match=r"^dup\.tar\.gz: r/a\.log: duplicate member name \(entries 1 and 3\)$"):
+        Archive(tgz)
+    zp = tmp_path / "dup.zip"
+    with zipfile.ZipFile(zp, "w") as zf, warnings.catch_warnings():
+        warnings.simplefilter("ignore")          # zipfile warns about the duplicate it writes
+        zf.writestr("r/a.log", b"1")
+        zf.writestr("r/a.log", b"2")
+    with pytest.raises(Problem, match=r"^dup\.zip: r/a\.log: duplicate member name \(entries 1 and 2\)$"):
+        Archive(zp)
+
+
+def test_encrypted_zip_member_is_an_error(tmp_path):
+    path = make_zip(tmp_path / "enc.zip", [("r/a.log", b"secret\n")])
+    raw = bytearray(path.read_bytes())
+    for sig, off in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):   # general purpose flags: bit 0 = encrypted
+        at = raw.find(sig)
+        raw[at + off] |= 1
+    path.write_bytes(bytes(raw))
+    with pytest.raises(Problem, match=r"^enc\.zip: r/a\.log: encrypted member \(not supported\)$"):
+        Archive(path)
+
+
+def test_member_names_are_bounded_and_cleaned(tmp_path):
+    tgz = make_tar(tmp_path / "ctl.tar.gz", [("r/\x1b[31mred\nx.log", b"x"), ("r/\x1b[31mred\nx.log", b"y")])
+    with pytest.raises(Problem) as e:
+        Archive(tgz)
+    assert "\x1b" not in str(e.value) and "\n" not in str(e.value)
+    assert str(e.value) == "ctl.tar.gz: r/\\x1b[31mred\\x0ax.log: member name has control characters (they would reach pages and terminals)"
+    deep = make_tar(tmp_path / "deep.tar.gz", [("/".join(["d"] * 1200) + "/a.log", b"x")])
+    with pytest.raises(Problem, match=r"^deep\.tar\.gz: d/d/d.*…: member name longer than 4096|nested deeper than 100"):
+        Archive(deep)
+    bad = tmp_path / "bad.tar"
+    with tarfile.open(bad, "w", format=tarfile.GNU_FORMAT, encoding="utf-8", errors="surrogateescape") as tf:
+        info = tarfile.TarInfo("r/caf\udce9.log")
+        tf.addfile(info, io.BytesIO(b""))
+    with pytest.raises(Problem, match=r"^bad\.tar: r/caf\\xe9\.log: member name is not UTF-8$"):
+        Archive(bad)
+
+
+@pytest.mark.parametrize("case", ["dangling", "loop", "self", "special", "deep", "not-utf8", "dir-link"])
+def test_hostile_directory_input(tmp_path, case):
+    root = tmp_path / "in"
+    root.mkdir()
+    (root / "ok.log").write_text("ok\n")
+    expect = {
+        "dangling": (lambda: os.symlink(root / "missing", root / "l"), r"^in: l: dangling symlink"),
+        "loop": (lambda: (os.symlink("l2", root / "l1"), os.symlink("l1", root / "l2")), r"^in: l1: symlink loop"),
+        "self": (lambda: os.symlink("me", root / "me"), r"^in: me: symlink loop"),
+        "special": (lambda: os.symlink("/dev/zero", root / "z"), r"^in: z: link points outside the directory"),
+        "deep": (lambda: [os.mkdir(root / "/".join(["d"] * n)) for n in range(1, 1201)],
+                 r"^in: d/d/.*: nested deeper than 100"),
+        "not-utf8": (lambda: open(os.path.join(os.fsencode(root), b"caf\xe9.log"), "w").close(),
+                     r"^in: caf\\xe9\.log: member name is not UTF-8"),
+        "dir-link": (lambda: (os.mkdir(root / "sub"), os.symlink("sub", root / "alias")), r"^in: alias: link to a directory"),
+    }
+    make, pattern = expect[case]
+    make()
+    with pytest.raises(Problem, match=pattern):
+        Archive(root)
+    with pytest.raises(Problem, match=pattern):
+        dir_sha256(root)                         # the manifest's checksum walks the same way
+
+
+def test_directory_checksum_reads_nothing_outside(tmp_path, monkeypatch):
+    """A link to a FIFO outside the input would block a reader: the walk rejects it unopened."""
+    root = tmp_path / "in"
+    root.mkdir()
+    os.mkfifo(tmp_path / "pipe")
+    os.symlink(tmp_path / "pipe", root / "p")
+    opened = []
+    real_open = open
+    monkeypatch.setattr("builtins.open", lambda f, *a, **k: opened.append(f) or real_open(f, *a, **k))
+    with pytest.raises(Problem, match=r"^in: p: link points outside the directory"):
+        dir_sha256(root)
+    assert opened == []
+
+
+def test_directory_checksum_is_unchanged(tmp_path):
+    """Same value as the `sha256sum`-style listing the manifests were written with."""
+    import hashlib
+    root = tmp_path / "in"
+    (root / "sub").mkdir(parents=True)
+    (root / "a.log").write_bytes(b"a\n")
+    (root / "sub" / "b.log").write_bytes(b"b\n")
+    os.symlink("../a.log", root / "sub" / "l.log")
+    listing = "".join(sorted(f"{hashlib.sha256(p.read_bytes()).hexdigest()}  {p.relative_to(root).as_posix()}\n"
+                             for p in root.rglob("*") if p.is_file()))
+    assert dir_sha256(root) == hashlib.sha256(listing.encode()).hexdigest()
