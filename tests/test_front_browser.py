@@ -247,3 +247,17 @@ def test_phone_width_dark_mode_and_keyboard(browser, www):
     expect(page.locator("#avg-tps-table tbody tr").first.locator("td").nth(3)).to_have_text("132.67", timeout=WAIT)
     assert not problems
     page.context.close()
+
+
+@pytest.mark.parametrize("fragment", ["#x=%", f"#{TS}.s=%E0%A4%A&{TS}.z=3000-3100", "#%=1&=&&x"])
+def test_a_malformed_fragment_is_ignored(browser, www, fragment):
+    """Issue 11 §8: `decodeURIComponent` throws on `%`; hash.js ignores the bad pair and every
+    figure of the post still renders, with no page error; the good pairs still apply."""
+    page, states, problems = load(browser, www, CLOUD + fragment)
+    figures = page.evaluate("document.querySelectorAll('figure.chart').length")
+    assert states and len(states) == figures and set(states.values()) == {"rendered"}, states
+    assert not problems, problems
+    if ".z=3000-3100" in fragment:
+        ts = page.evaluate(f"document.getElementById('{TS}').benchlogChart.view.data('detail').map(r => r.t)")
+        assert ts and min(ts) > 2900 and max(ts) < 3200 and set(range(3001, 3101)) <= set(ts)   # the zoom applied
+    page.context.close()

@@ -65,3 +65,19 @@ def test_hostile_labels_show_as_text_and_never_run(built_site):
         assert label in visible, label  # shown as the text it is (title, terms, table)
     assert [c.text for c in text.find("caption")][:1] == [HOSTILE[1]]  # table title from data/
     assert "<img src=x" not in hostile and "<script>alert" not in hostile
+
+
+def test_csv_text_cells_cannot_run_as_formulas(built_site):
+    """Issue 11 §8: a text cell starting with = + - @ (tab, CR) gets a leading ' in every CSV the
+    site serves; numbers, negative ones too, stay numbers (the hostile study's table)."""
+    import csv
+    import io
+    rows = list(csv.reader(io.StringIO(built_site.page("posts/hostile-study/avg-tps.csv"))))
+    assert rows[0] == ["engine", "avg_tps", "ratio"]
+    assert ["'=HYPERLINK(\"http://example.invalid/\",\"x\")", "-3.5", "-0.5"] in rows
+    assert ["'@SUM(1+1)", "7", ""] in rows
+    for path in built_site.site.rglob("*.csv"):
+        for row in csv.reader(io.StringIO(path.read_text(encoding="utf-8"))):
+            for cell in row:
+                assert not cell.startswith(("=", "+", "@", "\t", "\r")), (path, cell)
+                assert not cell.startswith("-") or re.fullmatch(r"-(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", cell), (path, cell)

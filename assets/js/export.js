@@ -9,16 +9,19 @@ function download(href, name) {
   a.remove();
 }
 
-/** Quotes a CSV field when needed; null/undefined/NaN become an empty field. */
-function field(v) {
+/** Quotes a CSV field when needed; null/undefined/NaN become an empty field. Text a spreadsheet
+ * would run as a formula (=, +, -, @, tab, CR first: OWASP) gets a leading ' unless it is a plain
+ * number (the rule of layouts/_partials/csv/field.html and ingest/csvsafe.py). */
+export function field(v) {
   if (v === null || v === undefined || (typeof v === 'number' && !Number.isFinite(v))) return '';
-  const s = String(v);
+  let s = String(v);
+  if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s) && !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** CSV text from column keys and row objects. */
 export function toCsv(columns, rows) {
-  return [columns.join(','), ...rows.map((r) => columns.map((c) => field(r[c])).join(','))].join('\n') + '\n';
+  return [columns.map(field).join(','), ...rows.map((r) => columns.map((c) => field(r[c])).join(','))].join('\n') + '\n';
 }
 
 /**

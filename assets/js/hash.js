@@ -1,13 +1,25 @@
 // Interactive state in the URL hash: `<chart-id>.<key>=<value>` pairs joined by `&`
 // (docs/charts.md). Writes use history.replaceState, so they neither scroll nor add history.
 
+/** `s` percent-decoded, or null when it is malformed (`#x=%`): a bad pair is ignored. */
+function decode(s) {
+  try {
+    return decodeURIComponent(s);
+  } catch (e) {
+    return null;
+  }
+}
+
 function parse() {
   const out = new Map();
   const raw = window.location.hash.slice(1);
   if (!raw.includes('=')) return out;
   for (const part of raw.split('&')) {
     const eq = part.indexOf('=');
-    if (eq > 0) out.set(decodeURIComponent(part.slice(0, eq)), decodeURIComponent(part.slice(eq + 1)));
+    if (eq <= 0) continue;
+    const key = decode(part.slice(0, eq));
+    const value = decode(part.slice(eq + 1));
+    if (key !== null && value !== null) out.set(key, value);
   }
   return out;
 }
