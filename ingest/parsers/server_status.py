@@ -32,7 +32,8 @@ from datetime import datetime
 
 from . import register
 from ._text import Lines
-from .base import Parsed, ParseError, Parser, Session, Table
+from ..problems import Problem
+from .base import Parsed, Parser, Session, Table
 
 TAB_HEADER = re.compile(r"^Variable_name\tValue\s*$")
 BOX_HEADER = re.compile(r"^\|\s*Variable_name\s*\|\s*Value\s*\|\s*$")
@@ -189,7 +190,7 @@ def _clock(snaps: list[_Snapshot], totals: list[dict], file: str) -> list[float]
         return [_whole(round(s.stamp - snaps[0].stamp, 3)) for s in snaps]
     ups = [t.get("uptime") for t in totals]
     if not all(isinstance(u, (int, float)) for u in ups):
-        raise ParseError(file, snaps[0].line, "periodic snapshots need a time stamp line before each, or Uptime")
+        raise Problem(file, snaps[0].line, "periodic snapshots need a time stamp line before each, or Uptime")
     return [u - ups[0] for u in ups]
 
 
@@ -208,8 +209,8 @@ def _rates(snaps: list[_Snapshot], relative: bool, file: str, problems: list) ->
             if not isinstance(a, (int, float)) or not isinstance(b, (int, float)) or dt <= 0:
                 col.append(None)
             elif b < a:
-                problems.append(f"{file}:{snaps[i].lines.get(k, snaps[i].line)}: {k} fell from {a} to {b} "
-                                "(FLUSH STATUS or a restart?): no rate for this interval")
+                problems.append(Problem(file, snaps[i].lines.get(k, snaps[i].line), f"{k} fell from {a} to {b} "
+                                        "(FLUSH STATUS or a restart?): no rate for this interval"))
                 col.append(None)
             else:
                 col.append(round((b - a) / dt, 3))
@@ -218,7 +219,7 @@ def _rates(snaps: list[_Snapshot], relative: bool, file: str, problems: list) ->
         series[k] = [t.get(k) if isinstance(t.get(k), (int, float)) else None for t in totals[1:]]
     for i in range(1, len(clock)):
         if clock[i] <= clock[i - 1]:
-            problems.append(f"{file}:{snaps[i].line}: the clock does not advance ({clock[i - 1]} -> {clock[i]} s)")
+            problems.append(Problem(file, snaps[i].line, f"the clock does not advance ({clock[i - 1]} -> {clock[i]} s)"))
     steps = sorted(b - a for a, b in zip(clock, clock[1:]))
     meta = {"tool": "mysql status", "mode": "relative" if relative else "absolute",
             "snapshots": len(snaps), "interval_s": steps[len(steps) // 2],
