@@ -166,7 +166,7 @@ def test_mutated_manifests_load_or_raise_problem(manifest, tmp_path):
 
 # -- regression corpus: inputs that once crashed -------------------------------------------------
 def crashers() -> list[Path]:
-    return sorted(p for p in CRASHERS.iterdir() if p.suffix != ".txt-expected") if CRASHERS.is_dir() else []
+    return sorted(p for p in CRASHERS.iterdir() if not p.name.endswith(".expected")) if CRASHERS.is_dir() else []
 
 
 @pytest.mark.parametrize("path", crashers(), ids=lambda p: p.name)

@@ -19,6 +19,7 @@ NUMBER = r"-?\d+(?:\.\d+)?"
 # The `Lines` a parse is reading, so that a value Python cannot convert is reported at its line.
 position: ContextVar = ContextVar("position", default=None)
 _LITERAL = re.compile(r": ('.*'|\".*\")$", re.S)
+_TIME_DATA = re.compile(r"^time data ('.*?'|\".*?\") does not match")
 _LONG_INT = re.compile(r"\d{4301}")
 
 
@@ -95,15 +96,16 @@ def where_is(text: str, error: Exception, lines: Lines | None) -> tuple[int | No
         return (_line_of(text, m.start()) if m else at), "an integer of more than 4,300 digits"
     if isinstance(error, OverflowError):
         return at, "a number out of range"
-    m = _LITERAL.search(message)
+    m = _TIME_DATA.search(message) or _LITERAL.search(message)
     literal = None
     if m:
         try:
             literal = ast.literal_eval(m[1])
         except (ValueError, SyntaxError):
             literal = None
-    what = "unreadable date or time" if ("time data" in message or "unconverted data" in message
-                                         or "format" in message) else "not a number"
+    what = ("unreadable date or time" if ("time data" in message or "unconverted data" in message
+                                          or "format" in message) else
+            "not a whole number" if "for int()" in message else "not a number")
     if isinstance(literal, str) and literal:
         if not (at is not None and literal in lines.lines[at - 1]):
             hit = re.search(rf"(?<![\w.]){re.escape(literal)}(?![\w.])", text) or re.search(re.escape(literal), text)
