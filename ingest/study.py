@@ -320,6 +320,7 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
         if where:
             raise InputError(where[1], int(where[2]), where[3]) from e
         raise InputError(module.__file__ if module else m.path, 0, str(e)) from e
+    _no_control_text(m, runs, tables)
     out = {
         "study.yaml": dump(_study_doc(m, ids, ctx.problems)),
         "runs.yaml": dump({"runs": runs}),
@@ -336,6 +337,29 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
     files_out = {k: v.encode("utf-8") for k, v in out.items()}
     files_out[None] = ctx.problems
     return files_out
+
+
+_CONTROL_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")   # tab and line ends are text
+
+
+def _no_control_text(m: Manifest, runs: list[dict], tables: list[dict]) -> None:
+    """Problem for a run name or label, or a table title, label or cell, holding a control
+    character (ESC would reach the pages and the terminal); data/ never holds one."""
+    def texts(obj):
+        if isinstance(obj, str):
+            yield obj
+        elif isinstance(obj, dict):
+            for k, v in obj.items():
+                yield from texts(k)
+                yield from texts(v)
+        elif isinstance(obj, list):
+            for v in obj:
+                yield from texts(v)
+    for what, obj in [*((f"run {r['id']}", {k: r[k] for k in ("id", "name", "labels")}) for r in runs),
+                      *((f"table {t['id']}", t) for t in tables)]:
+        for text in texts(obj):
+            if _CONTROL_TEXT.search(text):
+                raise Problem(m.path, None, f"{clean(what, 80)}: text {clean(text, 80)!r} has control characters")
 
 
 def _study_doc(m: Manifest, table_ids: list[str], problems: list[str]) -> dict:

@@ -63,3 +63,14 @@ def test_session_last_takes_one_of_them(tmp_path):
     man = study(tmp_path, {"both.log": both}, "  - glob: 'both.log'\n    labels: {name: x}\n    session: last\n")
     result = ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
     assert result["runs"] == 1
+
+
+def test_control_characters_never_reach_data(tmp_path):
+    """A label with ESC (here from the manifest) is a Problem naming the run, escaped; data/ is not written."""
+    log = (FIXTURES / "sysbench1" / "oltp-lua.log").read_bytes()
+    man = study(tmp_path, {"a.log": log}, "  - glob: 'a.log'\n    id: run-a\n    labels: {name: \"x\\e[31mred\"}\n")
+    with pytest.raises(Problem) as e:
+        ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
+    assert str(e.value).endswith("has control characters") and "\x1b" not in str(e.value), str(e.value)
+    assert "\\x1b[31mred" in str(e.value)
+    assert not (tmp_path / "data" / "mini").exists()
