@@ -178,3 +178,48 @@ def test_crasher(path):
     with pytest.raises(Problem) as e:
         parse_bytes(path.read_bytes(), path.name, fmt)
     assert str(e.value) == expected.read_text().strip()
+
+
+# -- the archive reader ------------------------------------------------------------------------
+def _small_archives(tmp: Path) -> dict[str, bytes]:
+    import io
+    import tarfile
+    import zipfile
+    files = {"r/a.log": b"alpha\n", "r/sub/b.log": b"beta\n" * 20}
+    out = {}
+    for fmt, name in ((tarfile.GNU_FORMAT, "gnu.tar"), (tarfile.PAX_FORMAT, "pax.tar")):
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w", format=fmt) as tf:
+            for n, data in files.items():
+                info = tarfile.TarInfo(n)
+                info.size = len(data)
+                tf.addfile(info, io.BytesIO(data))
+            link = tarfile.TarInfo("r/l")
+            link.type, link.linkname = tarfile.SYMTYPE, "a.log"
+            tf.addfile(link)
+        out[name] = buf.getvalue()
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for n, data in files.items():
+            zf.writestr(n, data)
+    out["small.zip"] = buf.getvalue()
+    return out
+
+
+def test_mutated_archives_read_or_raise_problem(tmp_path):
+    from ingest.archive import Archive, Limits
+    originals = _small_archives(tmp_path)
+    limits = Limits(members=50, total_bytes=1 << 20, header_bytes=4096)
+
+    @PROFILE
+    @given(st.sampled_from(sorted(originals)).flatmap(lambda n: st.tuples(st.just(n), mutated(originals[n]))))
+    def check(case):
+        name, data = case
+        path = tmp_path / name
+        path.write_bytes(data)
+        try:
+            Archive(path, limits)
+        except Problem as e:
+            assert "\n" not in str(e) and len(str(e)) < 2000, str(e)
+
+    check()
