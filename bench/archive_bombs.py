@@ -63,10 +63,11 @@ def pax_bomb(path: Path, size: int) -> Path:
 
 
 def gnu_longname_bomb(path: Path, size: int) -> Path:
-    """One GNU long-name header (`././@LongLink`, type L) with a `size`-byte name, then a file."""
+    """One GNU long-name header (`././@LongLink`, type L) with a `size`-byte name that climbs
+    out (`../aaa...`, so a reader that rejects it may echo it), then a file."""
     with gzip.open(path, "wb", compresslevel=9) as out:
         out.write(_header("././@LongLink", tarfile.GNUTYPE_LONGNAME, size + 1))
-        _payload(out, size + 1, end=b"\0")
+        _payload(out, size + 1, start=b"../", end=b"\0")
         _file(out, "r/a.log", b"x\n")
         out.write(b"\0" * BLOCK * 2)
     return path
@@ -74,9 +75,14 @@ def gnu_longname_bomb(path: Path, size: int) -> Path:
 
 def directory_bomb(path: Path, count: int) -> Path:
     """`count` directory entries, then a file."""
+    header = bytearray(_header("r/d0000000/", tarfile.DIRTYPE, 0))
+    checksum = sum(header[:148]) + 8 * 32 + sum(header[156:]) - 7 * ord("0")   # the name's digits vary
     with gzip.open(path, "wb", compresslevel=9) as out:
-        for i in range(count):
-            out.write(_header(f"r/d{i:07d}/", tarfile.DIRTYPE, 0))
+        for i in range(count):              # one header patched in place: 1M headers in seconds
+            digits = b"%07d" % i
+            header[3:10] = digits
+            header[148:156] = b"%06o\0 " % (checksum + sum(digits))
+            out.write(header)
         _file(out, "r/a.log", b"x\n")
         out.write(b"\0" * BLOCK * 2)
     return path
@@ -126,11 +132,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repo", type=Path, default=Path(__file__).resolve().parent.parent)
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every bomb's size")
+    ap.add_argument("--only", nargs="*", choices=sorted(BOMBS), help="these bombs only")
     args = ap.parse_args()
     base = probe(args.repo)["rss_mb"]
     print(f"repo {args.repo}: import alone {base:.0f} MB")
     with tempfile.TemporaryDirectory() as tmp:
         for name, (make, size) in BOMBS.items():
+            if args.only and name not in args.only:
+                continue
             path = make(Path(tmp) / f"{name}.{'zip' if 'zip' in name else 'tar.gz'}", int(size * args.scale))
             r = probe(args.repo, str(path))
             extra = f"{r['rss_mb'] - base:.0f} MB extra" if r["rss_mb"] else "?"
