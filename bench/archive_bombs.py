@@ -5,8 +5,10 @@
 Each bomb is generated (streamed through gzip, never held in memory) into a temporary
 directory and opened by `Archive` in a fresh subprocess run from `--repo` (default: this
 checkout; pass an older worktree to measure the code before a change). The peak resident
-memory of that subprocess is read with `resource.getrusage`, and the extra memory is the peak
-less that of a subprocess that only imports the module. Results are recorded in docs/formats.md.
+memory of that subprocess is its own high-water mark, `VmHWM` in /proc/self/status (not
+`getrusage`'s ru_maxrss: Linux carries the parent's peak over fork and exec into it, so a child
+of a large process reports at least the parent's size), and the extra memory is the peak less
+that of a subprocess that only imports the module. Results are recorded in docs/formats.md.
 """
 from __future__ import annotations
 
@@ -104,7 +106,7 @@ BOMBS = {
 }
 
 PROBE = """
-import resource, sys, time, json
+import sys, time, json
 t = time.monotonic()
 from ingest.archive import Archive
 result = "imported"
@@ -115,7 +117,8 @@ if len(sys.argv) > 1:
     except Exception as e:
         msg = str(e)
         result = f"rejected ({type(e).__name__}, message {len(msg)} chars): {msg[:160]}"
-print(json.dumps({"rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+hwm = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:"))
+print(json.dumps({"rss_mb": hwm / 1024,
                   "s": round(time.monotonic() - t, 2), "result": result}))
 """
 

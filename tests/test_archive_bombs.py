@@ -1,7 +1,9 @@
 """Archive bombs of a few hundred KB, generated at test time (bench/archive_bombs.py streams
-them through gzip): each is rejected by `Archive` in a fresh subprocess whose peak memory,
-read with `resource.getrusage`, stays within 64 MB of a subprocess that only imports it; the
-error is one short line naming the archive."""
+them through gzip): each is rejected by `Archive` in a fresh subprocess whose peak memory
+stays within 64 MB of a subprocess that only imports it; the error is one short line naming
+the archive. The peak is the subprocess's own `VmHWM` (/proc/self/status): `getrusage`'s
+ru_maxrss would include the pytest process's own peak, carried over fork and exec on Linux,
+and hide the child's."""
 from __future__ import annotations
 
 import json
@@ -18,7 +20,7 @@ import archive_bombs as bombs  # noqa: E402
 BUDGET_MB = 64
 
 PROBE = """
-import json, resource, sys
+import json, sys
 from ingest.archive import Archive
 result = None
 if len(sys.argv) > 1:
@@ -27,7 +29,8 @@ if len(sys.argv) > 1:
         result = "accepted"
     except Exception as e:
         result = f"{type(e).__name__}: {e}"
-print(json.dumps({"rss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "result": result}))
+hwm = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:"))
+print(json.dumps({"rss_kb": hwm, "result": result}))
 """
 
 
