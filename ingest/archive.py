@@ -117,7 +117,8 @@ def walk_dir(root: str | os.PathLike, limits: Limits = Limits()):
     while stack:
         rel_dir, path = stack.pop()
         try:
-            listing = sorted(os.scandir(path), key=lambda e: e.name)
+            with os.scandir(path) as it:
+                listing = sorted(it, key=lambda e: e.name)
         except OSError as e:
             raise _error(name, rel_dir or ".", f"cannot list ({e.strerror})") from None
         for entry in listing:
