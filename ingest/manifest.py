@@ -180,7 +180,7 @@ class _V:
 
 
 TOP = ("study", "title", "inputs", "interval_s", "metric", "window", "base", "labels", "label_types",
-       "display", "markers", "runs", "files", "views", "reproduction")
+       "display", "markers", "runs", "files", "views", "reproduction", "tables")   # tables: ingest/declared.py
 RULE = ("glob", "regex", "input", "format", "labels", "published", "session", "id", "name")
 
 

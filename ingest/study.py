@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import __version__, defaults, metrics, report, reproduction
+from . import __version__, declared, defaults, metrics, report, reproduction
 from .archive import Archive, dir_sha256, sha256_file
 from .manifest import InputError, Manifest, Rule, _typed, load
 from .parsers import Parsed
@@ -309,7 +309,9 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
     ctx = StudyContext(manifest=m, runs=runs, series=series, files=files, inputs=texts, problems=problems)
     module = study_module(m)
     try:
-        tables = [check_table(m, t) for t in (module.build(ctx) if module else defaults.build(ctx))]
+        # the manifest's `tables:`, then the study module's; the default tables when neither gives any
+        built = declared.build(m, runs) + (module.build(ctx) if module else [])
+        tables = [check_table(m, t) for t in (built or defaults.build(ctx))]
         check = reproduction.build(m, m.reproduction, tables, lambda c: reproduction.published_tables(ctx, c))
         tables += [check_table(m, check)] if check else []
         ids = [t["id"] for t in tables]

@@ -1,7 +1,7 @@
 """Derived tables of the myrocks-cloud-cost study (MyRocks vs InnoDB on AWS io1/gp2).
 
-avg-tps         mean tps over the window per published cell (engine x IOPS tier x cache)
-ratio           MyRocks / InnoDB per tier x cache
+(avg-tps, mean tps over the window per published cell, and ratio, MyRocks / InnoDB per tier x
+cache, are declared in the manifest's `tables:`; this module adds what a declaration cannot say)
 cost            yearly cost per resource, read from published-tables.md
 tps-per-dollar  avg tps per $1000/year of instance + storage, per engine x tier x cache
 storage         dataset size per engine, from published-tables.md
@@ -35,7 +35,7 @@ COST_KEYS = {"resource": "resource", "resource $/year": "resource_usd", "IO $/ye
 def build(ctx) -> list[dict]:
     cells = _cells(ctx)
     cost = _cost_rows(ctx)
-    return [_avg_tps(ctx, cells), _ratio(ctx, cells), _cost(ctx, cost), _per_dollar(ctx, cells, cost),
+    return [_cost(ctx, cost), _per_dollar(ctx, cells, cost),
             _storage(ctx), jitter_table(ctx, names=LABEL_NAMES), runs_table(ctx, names=LABEL_NAMES),
             _latency(ctx), _mycnf(ctx)]
 
@@ -78,26 +78,6 @@ def _cells(ctx) -> dict:
                                      f"found {len(runs)}")
                 cells[e, t, c] = runs[0]["window"]["mean"]
     return cells
-
-
-def _avg_tps(ctx, cells) -> dict:
-    w = ctx.manifest.window
-    rows = [{"engine": e, "iops": t, "cache_gb": c, "avg_tps": round(cells[e, t, c], 2)}
-            for e in ENGINES for t in TIERS for c in CACHES]
-    return ctx.table("avg-tps", f"Average TPS from {w['start']} s to {w['end']} s",
-                     [col("engine", "Engine", "label"), col("iops", "IOPS tier", "label"),
-                      col("cache_gb", "Cache GB", "label"), col("avg_tps", "Avg TPS", "number", 2)], rows)
-
-
-def _ratio(ctx, cells) -> dict:
-    rows = [{"iops": t, "cache_gb": c, "innodb_tps": round(cells["innodb", t, c], 2),
-             "rocksdb_tps": round(cells["rocksdb", t, c], 2),
-             "ratio": round(cells["rocksdb", t, c] / cells["innodb", t, c], 4)}
-            for t in TIERS for c in CACHES]
-    return ctx.table("ratio", "MyRocks / InnoDB average TPS per storage tier and cache",
-                     [col("iops", "IOPS tier", "label"), col("cache_gb", "Cache GB", "label"),
-                      col("innodb_tps", "InnoDB TPS", "number", 2), col("rocksdb_tps", "MyRocks TPS", "number", 2),
-                      col("ratio", "MyRocks / InnoDB", "ratio", 2)], rows)
 
 
 # -- published tables ------------------------------------------------------------------------

@@ -1,0 +1,126 @@
+"""Declared tables (`tables:` in the manifest, ingest/declared.py) on an archive written here:
+grouping, window statistics, pivot, ratio to a base chosen by label, filters, units, the
+missing cell left missing, and errors as file:line."""
+from __future__ import annotations
+
+import pytest
+import yaml
+
+from ingest.archive import sha256_file
+from ingest.manifest import InputError
+from ingest.study import ingest
+from sysbench_gen import sysbench_log, tar_gz
+
+RATES = {("innodb", 1000): 500, ("innodb", 2000): 600, ("rocksdb", 1000): 800, ("rocksdb", 2000): 1500,
+         ("rocksdb", 4000): 1700}   # no innodb at 4000 IOPS
+
+
+def make(tmp_path, tables: str):
+    (tmp_path / "archives").mkdir(exist_ok=True)
+    logs = {f"res_{e}_{i}iops.log": sysbench_log(r, seconds=30) for (e, i), r in RATES.items()}
+    logs["res_innodb_1000iops_again.log"] = sysbench_log(450, seconds=30)
+    arc = tar_gz(tmp_path / "archives" / "d.tar.gz", logs)
+    man = tmp_path / "content" / "d" / "manifest.yaml"
+    man.parent.mkdir(parents=True, exist_ok=True)
+    man.write_text(f"""\
+study: d
+title: Declared
+inputs:
+  - {{name: d.tar.gz, kind: archive, sha256: {sha256_file(arc)}, origin: https://example.org/d}}
+interval_s: 1
+window: {{start: 10, end: 30}}
+labels: [engine, iops, variant]
+label_types: {{iops: int}}
+display: {{engine: {{innodb: InnoDB, rocksdb: MyRocks}}}}
+runs:
+  - regex: 'res_(?P<engine>[a-z]+)_(?P<iops>\\d+)iops\\.log'
+  - regex: 'res_(?P<engine>[a-z]+)_(?P<iops>\\d+)iops_(?P<variant>again)\\.log'
+    published: false
+tables:
+{tables}""")
+    return man
+
+
+def tables(tmp_path, spec):
+    man = make(tmp_path, spec)
+    ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
+    doc = yaml.safe_load((tmp_path / "data" / "d" / "study.yaml").read_text())
+    runs = {r["id"]: r for r in yaml.safe_load((tmp_path / "data" / "d" / "runs.yaml").read_text())["runs"]}
+    return {t: yaml.safe_load((tmp_path / "data" / "d" / "tables" / f"{t}.yaml").read_text()) for t in doc["tables"]}, runs
+
+
+def test_group_statistic_order_filter_and_units(tmp_path):
+    got, runs = tables(tmp_path, """\
+  - id: mean-tps
+    title: "Mean from {start} s to {end} s"
+    where: {published: true, iops: [1000, 2000]}
+    rows: [iops, engine]
+    order: {engine: [rocksdb, innodb]}
+    columns: {iops: IOPS}
+    value: {key: tps, label: TPS, stat: mean, round: 1, digits: 1, unit: tps}
+  - id: p95
+    where: {published: true}
+    rows: [engine, iops]
+    value: {key: p95, label: p95, stat: p95}
+  - id: rate
+    where: {published: true, engine: innodb}
+    rows: [iops]
+    value: {key: rate, label: Rate, stat: rate}
+""")
+    assert list(got) == ["mean-tps", "p95", "rate"]    # declared tables replace the defaults
+    t = got["mean-tps"]
+    assert t["title"] == "Mean from 10 s to 30 s"
+    assert t["columns"] == [{"key": "iops", "label": "IOPS", "kind": "label"},
+                            {"key": "engine", "label": "engine", "kind": "label"},
+                            {"key": "tps", "label": "TPS", "kind": "number", "digits": 1, "unit": "tps"}]
+    want = [(i, e, round(runs[f"{e}-{i}"]["window"]["mean"], 1)) for i in (1000, 2000) for e in ("rocksdb", "innodb")]
+    assert [(r["iops"], r["engine"], r["tps"]) for r in t["rows"]] == want
+    # no order given: the values in run order; a missing cell (innodb, 4000) is missing, not 0
+    p95 = {(r["engine"], r["iops"]): r["p95"] for r in got["p95"]["rows"]}
+    assert p95[("innodb", 4000)] is None and p95[("rocksdb", 4000)] == runs["rocksdb-4000"]["window"]["p95"]
+    assert [r["rate"] for r in got["rate"]["rows"]] == [runs["innodb-1000"]["summary"]["tps"],
+                                                         runs["innodb-2000"]["summary"]["tps"]]
+
+
+def test_pivot_and_ratio_to_a_base_chosen_by_label(tmp_path):
+    got, runs = tables(tmp_path, """\
+  - id: pivot
+    where: {published: true}
+    rows: [iops]
+    pivot: engine
+    value: {key: "{engine}_tps", label: "{engine} TPS", stat: mean, round: 2, digits: 2}
+    ratio: {key: ratio, label: MyRocks / InnoDB, base: {engine: innodb}, round: 4, digits: 2}
+  - id: vs-1000
+    where: {published: true}
+    rows: [engine, iops]
+    value: {key: tps, label: TPS, stat: mean}
+    ratio: {key: vs_1000, label: vs 1000 IOPS, base: {iops: 1000}}
+""")
+    t = got["pivot"]
+    assert [c["key"] for c in t["columns"]] == ["iops", "innodb_tps", "rocksdb_tps", "ratio"]
+    assert [c["label"] for c in t["columns"]][1:] == ["InnoDB TPS", "MyRocks TPS", "MyRocks / InnoDB"]
+    mean = {i: r["window"]["mean"] for i, r in runs.items()}
+    assert t["rows"][0] == {"iops": 1000, "innodb_tps": round(mean["innodb-1000"], 2),
+                            "rocksdb_tps": round(mean["rocksdb-1000"], 2),
+                            "ratio": round(mean["rocksdb-1000"] / mean["innodb-1000"], 4)}
+    assert t["rows"][2] == {"iops": 4000, "innodb_tps": None, "rocksdb_tps": round(mean["rocksdb-4000"], 2),
+                            "ratio": None}     # no base: the ratio is missing
+    vs = {(r["engine"], r["iops"]): r["vs_1000"] for r in got["vs-1000"]["rows"]}
+    assert vs[("rocksdb", 2000)] == round(mean["rocksdb-2000"] / mean["rocksdb-1000"], 6)
+    assert vs[("innodb", 1000)] == 1.0 and vs[("innodb", 4000)] is None
+
+
+@pytest.mark.parametrize("spec, line, reason", [
+    ("  - {id: x, rows: [nope], value: {key: v, label: V, stat: mean}}", 15, "tables[0]: 'nope' is not one of labels"),
+    ("  - {id: x, rows: [engine], value: {key: v, label: V, stat: average}}", 15, "tables[0].value: stat must be one of"),
+    ("  - {id: x, rows: [engine, iops], value: {key: v, label: V, stat: mean}}", 15,
+     "tables[0] (x): runs innodb-1000 and innodb-1000-again fall in the same cell"),
+    ("  - {id: x, rows: [engine], colour: red, value: {key: v, label: V, stat: mean}}", 15,
+     "tables[0]: unknown field `colour`"),
+])
+def test_errors_name_the_manifest_line(tmp_path, spec, line, reason):
+    man = make(tmp_path, spec + "\n")
+    with pytest.raises(InputError) as e:
+        ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
+    assert (e.value.file, e.value.line) == (str(man), line) and e.value.reason.startswith(reason)
+    assert not (tmp_path / "data").exists()
