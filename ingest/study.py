@@ -28,6 +28,9 @@ from .writer import dump, write_study
 
 TABLE_KINDS = ("label", "number", "ratio", "text")
 ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+# table ids: the site's rule for table and chart ids (layouts/_partials/unique-id.html), so an
+# id the ingest writes is one a shortcode accepts
+TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
 @dataclass
@@ -272,8 +275,8 @@ def check_table(m: Manifest, t: dict) -> dict:
     """Validate a derived table; return it with keys in the schema's order."""
     tid = t.get("id")
     where = f"{m.path}:0: table {tid!r}"
-    if not isinstance(tid, str) or not ID.match(tid):
-        raise ValueError(f"{where}: id must be a slug")
+    if not isinstance(tid, str) or not TABLE_ID.match(tid):
+        raise ValueError(f"{where}: id must be lowercase letters, digits and dashes (the site's id rule)")
     keys = []
     for c in t.get("columns", []):
         if c.get("kind") not in TABLE_KINDS or not c.get("key") or not c.get("label"):

@@ -168,9 +168,24 @@ def test_study_module_errors_are_input_errors(tmp_path, monkeypatch):
     fake = type(sys)("ingest.studies.broken_tables")
     fake.build = lambda ctx: [ctx.table("Bad Id", "t", [{"key": "a", "label": "A", "kind": "number"}], [])]
     monkeypatch.setitem(sys.modules, "ingest.studies.broken_tables", fake)
-    with pytest.raises(InputError, match=rf"^{man}:0: table 'Bad Id': id must be a slug$"):
+    with pytest.raises(InputError, match=rf"^{man}:0: table 'Bad Id': id must be lowercase letters, digits and dashes"):
         run(tmp_path, man)
     assert not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize("tid", ["foo_bar", "v5.7", "-x"])
+def test_table_ids_follow_the_sites_id_rule(tmp_path, monkeypatch, tid):
+    """One id rule: a table id the ingest writes is one the table/chart shortcodes accept."""
+    import re
+    from conftest import ROOT
+    site = re.search(r"findRE `([^`]+)` \.id", (ROOT / "layouts/_partials/unique-id.html").read_text())[1]
+    assert site == study_mod.TABLE_ID.pattern
+    man = make_study(tmp_path, extra="views: odd_ids\n")
+    fake = type(sys)("ingest.studies.odd_ids")
+    fake.build = lambda ctx: [ctx.table(tid, "t", [{"key": "a", "label": "A", "kind": "number"}], [])]
+    monkeypatch.setitem(sys.modules, "ingest.studies.odd_ids", fake)
+    with pytest.raises(InputError, match="the site's id rule"):
+        run(tmp_path, man)
 
 
 @pytest.mark.parametrize("pick, ids", [("all", ["t-8-s1", "t-8-s2"]), ("last", ["t-8"]), (1, ["t-8"])])
