@@ -14,13 +14,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-import yaml
-
 from .manifest import Manifest
 from .parsers import ParseError
 from .read import parse_bytes
 
-ERROR_LINE = re.compile(r"^(?:FATAL|ERROR)\b|\bFATAL:|^\S*error: ", re.M)
+ERROR_LINE = re.compile(r"^(?:FATAL|ERROR)\b|\bFATAL:|^\S*error: ")
+MARKERS = (b"FATAL", b"ERROR", b"error: ")
 SHOWN = 10   # list items shown per section before "... and N more"
 
 
@@ -38,13 +37,15 @@ class Report:
     dry_run: bool = False
 
 
-def build(m: Manifest, files: dict[str, bytes], problems: list[str], archives: dict | None = None,
+def build(m: Manifest, files: dict[str, bytes], problems: list[str], kept: dict | None = None,
           dry_run: bool = False) -> Report:
-    """The report of one study from the files of data/<study>/ (`build_files` output) and the
-    opened archives (name -> `Archive`)."""
-    archives = archives or {}
+    """The report of one study from the files of data/<study>/ (`build_files` output) and what
+    `build_files` kept: the archives read, the run records and the tables."""
+    kept = kept or {}
+    archives = kept.get("archives", {})
     rep = Report(study=m.study, dry_run=dry_run)
-    runs = yaml.load(files["runs.yaml"], Loader=yaml.CSafeLoader)["runs"] if "runs.yaml" in files else []
+    runs = kept.get("runs", [])
+    rows = {t["id"]: len(t["rows"]) for t in kept.get("tables", [])}
     rep.runs = len(runs)
     taken = {}
     for rule in m.runs:
@@ -65,8 +66,8 @@ def build(m: Manifest, files: dict[str, bytes], problems: list[str], archives: d
             rep.bytes_series += len(data)
             rep.series_files += name.endswith(".yaml")   # one run: its .yaml, .json and .csv
         elif name.startswith("tables/"):
-            t = yaml.load(data, Loader=yaml.CSafeLoader)
-            rep.tables.append((t["id"], len(t["rows"])))
+            tid = name.removeprefix("tables/").removesuffix(".yaml")
+            rep.tables.append((tid, rows.get(tid)))
     rep.warnings = [*_error_lines(m, runs, taken), *_short_runs(m, runs), *_missing_bases(m, runs), *problems]
     return rep
 
@@ -102,9 +103,7 @@ def _error_lines(m: Manifest, runs: list[dict], archives: dict) -> list[str]:
             rs = by_file.get(member)
             if not rs:
                 continue
-            text = arc.read(member).decode("utf-8", "replace")
-            hits = [(text.count("\n", 0, mt.start()) + 1, text[mt.start():text.find("\n", mt.start())].strip())
-                    for mt in ERROR_LINE.finditer(text)]
+            hits = _error_hits(arc.read(member))
             if not hits:
                 continue
             starts = sorted({r["source"]["line"] for r in rs})
@@ -117,6 +116,27 @@ def _error_lines(m: Manifest, runs: list[dict], archives: dict) -> list[str]:
                     out.append(f"{inp.name}/{member}:{inside[0][0]}: run {r['id']}: {len(inside)} error line(s) "
                                f"in its session ({span}), first: {inside[0][1][:100]}")
     return out
+
+
+def _error_hits(data: bytes) -> list[tuple[int, str]]:
+    """(line number, text) of each error line: the lines holding a marker (found by plain
+    search, fast on a log of megabytes) that ERROR_LINE matches."""
+    starts = set()
+    for marker in MARKERS:
+        i = data.find(marker)
+        while i >= 0:
+            starts.add(data.rfind(b"\n", 0, i) + 1)
+            end = data.find(b"\n", i)
+            i = -1 if end < 0 else data.find(marker, end)
+    hits, line, pos = [], 1, 0
+    for start in sorted(starts):
+        end = data.find(b"\n", start)
+        text = data[start:end if end >= 0 else len(data)].decode("utf-8", "replace")
+        if ERROR_LINE.search(text):
+            line += data.count(b"\n", pos, start)
+            pos = start
+            hits.append((line, text.strip()))
+    return hits
 
 
 def _short_runs(m: Manifest, runs: list[dict]) -> list[str]:

@@ -82,13 +82,13 @@ def ingest(manifest_file: str | Path, archives: str | Path = "archives", studies
     """Ingest one study; returns {"study", "runs", "written", "removed", "problems", "report"}
     (`report`: ingest/report.py). `dry_run`: parse and report, write nothing."""
     m = load(manifest_file)
-    opened: dict = {}
+    kept: dict = {}
     with _no_cyclic_gc():
-        files = build_files(m, Path(archives), Path(studies), progress, opened)
+        files = build_files(m, Path(archives), Path(studies), progress, kept)
     problems = files.pop(None)
     result = {"written": [], "removed": []} if dry_run else write_study(data, m.study, files)
     return {"study": m.study, "runs": len([n for n in files if n.startswith("series/") and n.endswith(".yaml")]),
-            "problems": problems, **result, "report": report.build(m, files, problems, opened, dry_run)}
+            "problems": problems, **result, "report": report.build(m, files, problems, kept, dry_run)}
 
 
 @contextlib.contextmanager
@@ -295,10 +295,11 @@ def check_table(m: Manifest, t: dict) -> dict:
 
 
 # -- files -----------------------------------------------------------------------------------
-def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=None, opened: dict | None = None) -> dict:
+def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=None, kept: dict | None = None) -> dict:
     """All files of data/<study>/ as {relpath: bytes}, plus {None: problems}. Writes nothing.
-    `opened` (optional) receives the archives read, name -> Archive."""
-    archives, texts = {} if opened is None else opened, {}
+    `kept` (optional) receives what the report needs (ingest/report.py): "archives" (name ->
+    Archive), "runs" (the run records) and "tables" (the checked tables)."""
+    archives, texts = {}, {}
     for inp in m.inputs:
         if inp.kind == "archive":
             path = archives_dir / inp.name
@@ -339,6 +340,8 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
         out[f"series/{r['id']}.csv"] = series_csv(doc)
     for t in tables:
         out[f"tables/{t['id']}.yaml"] = dump(t)
+    if kept is not None:
+        kept.update(archives=archives, runs=runs, tables=tables)
     files_out = {k: v.encode("utf-8") for k, v in out.items()}
     files_out[None] = ctx.problems
     return files_out

@@ -39,3 +39,10 @@ def test_bad_parameters_fail_the_build_with_the_position(errors, post):
     assert message in errors
     line = next(x for x in errors.splitlines() if message in x)
     assert f"posts/{post}/index.md:9:1" in line     # the shortcode's own position
+
+
+def test_only_the_bad_posts_fail(errors):
+    """The project's own posts (with their valid parameters) build: every error is a strict-* post's."""
+    lines = [x for x in errors.splitlines() if x.startswith("ERROR") and "error building site" not in x]
+    assert len(lines) >= len(POSTS)
+    assert all("/posts/strict-" in x for x in lines), [x for x in lines if "/posts/strict-" not in x][:3]
