@@ -12,12 +12,11 @@ needed: `make ingest STUDY=<study> ARCHIVES=<dir>` and `make build` give a worki
 from __future__ import annotations
 
 import datetime
-import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .archive import Archive, sha256_file
+from .archive import Archive, dir_sha256, sha256_file
 from .manifest import InputError, SLUG
 from .parsers import ParseError
 from .read import parse_bytes
@@ -45,12 +44,9 @@ class Member:
 
 
 def sha256(path: Path) -> str:
-    """sha256 of a file archive; of a directory: over its sorted `sha256sum`-style listing
-    (the same digest the ingest checks)."""
-    if path.is_dir():
-        lines = sorted(f"{sha256(p)}  {p.relative_to(path).as_posix()}\n" for p in path.rglob("*") if p.is_file())
-        return hashlib.sha256("".join(lines).encode()).hexdigest()
-    return sha256_file(path)   # hashlib.file_digest
+    """sha256 of a file archive (hashlib.file_digest); of a directory: the digest the ingest
+    checks (ingest/archive.py `dir_sha256`)."""
+    return dir_sha256(path) if path.is_dir() else sha256_file(path)
 
 
 def survey(arc: Archive) -> list[Member]:
