@@ -261,3 +261,27 @@ def test_a_malformed_fragment_is_ignored(browser, www, fragment):
         ts = page.evaluate(f"document.getElementById('{TS}').benchlogChart.view.data('detail').map(r => r.t)")
         assert ts and min(ts) > 2900 and max(ts) < 3200 and set(range(3001, 3101)) <= set(ts)   # the zoom applied
     page.context.close()
+
+
+def test_run_files_are_the_ingests_and_only_the_shown_runs_are_fetched(browser, www):
+    """The time series links each run's CSV as the ingest wrote it (data/<study>/series/, served
+    as is, also without JavaScript), and the chart fetches the JSON of the runs it shows only."""
+    base, built = www
+    runs = yaml.safe_load((ROOT / "data/myrocks-cloud-cost/runs.yaml").read_text())["runs"]
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{base}{built.base_path}{CLOUD}")
+    links = page.locator(f"#{TS} ul.run-files a").evaluate_all("as => as.map(a => a.getAttribute('href'))")
+    context.close()
+    assert links == [f"{built.base_path}data/myrocks-cloud-cost/series/{r['id']}.csv" for r in runs]
+    for href in links[:2] + links[-1:]:
+        served = (built.site / href.removeprefix(built.base_path)).read_bytes()
+        assert served == (ROOT / href.removeprefix(built.base_path)).read_bytes()
+    assert not list(built.site.glob("data/*/series/*.yaml"))        # the archival YAML is not served
+    page, _, problems = load(browser, www, CLOUD)
+    fetched = page.evaluate("performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)"
+                            ".filter(p => p.includes('/series/'))")
+    shown = page.locator(f"#{TS} .ts-stats tbody tr").evaluate_all("trs => trs.map(tr => tr.dataset.run)")
+    assert sorted(fetched) == sorted(f"{built.base_path}data/myrocks-cloud-cost/series/{r}.json" for r in shown)
+    assert len(shown) == 4 and not problems
+    page.context.close()
