@@ -100,9 +100,16 @@ def fetch(url: str) -> str | None:
         return None
 
 
-def reload_times(site: Path, edits: int) -> tuple[float, list[float]]:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds a running process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def reload_times(site: Path, edits: int) -> tuple[float, list[tuple[float, float]]]:
     """Starts `make serve`'s server on `site`; returns its first-build time and, per edit of
-    one post's prose, the seconds until the served page shows the edit."""
+    one post's prose, the seconds until the served page shows the edit and the server's CPU
+    seconds meanwhile."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -124,13 +131,13 @@ def reload_times(site: Path, edits: int) -> tuple[float, list[float]]:
             for i in range(edits):
                 marker = f"Bench edit {i} {time.time_ns()}."
                 time.sleep(1.0)                      # let the watcher settle between edits
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), cpu_seconds(proc.pid)
                 page.write_text(original.rstrip("\n") + f"\n\n{marker}\n")
                 while marker not in (fetch(url) or ""):
                     if time.perf_counter() - t0 > 120:
                         raise SystemExit("the server did not show the edit within 120 s")
                     time.sleep(0.02)
-                times.append(time.perf_counter() - t0)
+                times.append((time.perf_counter() - t0, cpu_seconds(proc.pid) - c0))
         finally:
             page.write_text(original)
     finally:
@@ -155,6 +162,7 @@ def main() -> int:
     parser.add_argument("--copies", default="0,12,24", help="extra cloud-size studies per build (comma list)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--edits", type=int, default=5, help="prose edits per server round (0: no server)")
+    parser.add_argument("--serve-only", action="store_true", help="measure the server only, no builds")
     args = parser.parse_args()
     trees = [t.resolve() for t in (args.tree or [ROOT])]
     sizes = sorted({int(c) for c in args.copies.split(",")})
@@ -165,9 +173,9 @@ def main() -> int:
     firsts: dict[int, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="build-bench-") as tmp:
         sites = {(t, n): make_site(tree, Path(tmp) / f"t{t}-{n}", n)
-                 for t, tree in enumerate(trees) for n in sizes}
+                 for t, tree in enumerate(trees) for n in (sizes[-1:] if args.serve_only else sizes)}
         for r in range(args.rounds):
-            for n in sizes:
+            for n in ([] if args.serve_only else sizes):
                 for t in range(len(trees)):
                     wall, cpu, peak = build(sites[t, n])
                     walls.setdefault((t, n), []).append(wall)
@@ -181,13 +189,13 @@ def main() -> int:
                     firsts.setdefault(t, []).append(first)
                     reloads.setdefault(t, []).extend(times)
                     print(f"round {r + 1} tree {t} serve +{sizes[-1]}: first build {first:.1f} s, reloads "
-                          + " ".join(f"{x:.2f}" for x in times), file=sys.stderr)
+                          + " ".join(f"{w:.2f} s ({c:.2f} CPU)" for w, c in times), file=sys.stderr)
     print(f"medians of {args.rounds} interleaved rounds, {os.cpu_count()} CPUs, "
           f"load average {os.getloadavg()[0]:.1f}")
     for t, tree in enumerate(trees):
         print(f"tree {t}: {tree}")
     med = lambda d, t, n: statistics.median(d[t, n])
-    for label, d in (("wall s", walls), ("CPU s", cpus)):
+    for label, d in (() if args.serve_only else (("wall s", walls), ("CPU s", cpus))):
         head = "".join(f"{f'tree {t} {label}':>16}{'ratio':>7}" for t in range(len(trees)))
         print(f"{'studies':<10}{head}{'peak MB':>9}" + (f"{'1/0':>8}" if len(trees) > 1 else ""))
         for n in sizes:
@@ -197,17 +205,18 @@ def main() -> int:
             other = f"{med(d, 1, n) / med(d, 0, n):>8.2f}" if len(trees) > 1 else ""
             print(f"{'+' + str(n):<10}{cells}{mem:>9}{other}")
     for t in range(len(trees)):
-        per_s = slope([(n, w) for n in sizes for w in walls[t, n]])
-        per_cpu = slope([(n, c) for n in sizes for c in cpus[t, n]])
-        per_mb = slope([(n, m) for n in sizes for m in peaks[t, n]])
+        per_s = None if args.serve_only else slope([(n, w) for n in sizes for w in walls[t, n]])
         if per_s is not None:
+            per_cpu = slope([(n, c) for n in sizes for c in cpus[t, n]])
+            per_mb = slope([(n, m) for n in sizes for m in peaks[t, n]])
             print(f"tree {t}: growth per added cloud-size study {per_s:.3f} s wall, {per_cpu:.3f} s CPU, "
                   f"{per_mb:.1f} MB")
         if reloads.get(t):
-            xs = sorted(reloads[t])
+            xs = sorted(w for w, _ in reloads[t])
+            cs = sorted(c for _, c in reloads[t])
             print(f"tree {t}: server with +{sizes[-1]}: first build {statistics.median(firsts[t]):.1f} s; "
-                  f"reload after a prose edit median {statistics.median(xs):.2f} s, "
-                  f"max {xs[-1]:.2f} s ({len(xs)} edits)")
+                  f"reload after a prose edit median {statistics.median(xs):.2f} s wall "
+                  f"({statistics.median(cs):.2f} s CPU of the server), max {xs[-1]:.2f} s ({len(xs)} edits)")
     return 0
 
 
