@@ -3,7 +3,7 @@
 `built_site` builds the project (its config, layouts, assets, content and data) plus the
 test-only fixture studies in tests/fixtures/site (a hostile-input study and a benign one),
 mounted beside the project's own content and data, exactly as `make build` does: Hugo, then
-the chart previews, then Pagefind. The base URL is a GitHub project page's, so the same build
+the charts' SVG, then the chart previews, then Pagefind. The base URL is a GitHub project page's, so the same build
 serves the deploy-path test. The site lands in `<tmp>/www/benchlog/` so that a static server
 (or lychee's --root-dir) rooted at `<tmp>/www` sees it at the project page's path.
 """
@@ -49,6 +49,7 @@ def build(dest: Path, base_url: str, extra: Path | None = None) -> None:
     run = dict(capture_output=True, text=True, cwd=ROOT)
     _run([str(HUGO_BIN), "--source", str(ROOT), "--config", config, "--destination", str(dest),
           "--baseURL", base_url, "--panicOnWarning"], run)
+    _run(["node", str(ROOT / "publish" / "chart_svgs.js"), str(dest)], run)
     _run([sys.executable, "-m", "publish.previews", str(dest)], run)
     _run([str(PAGEFIND_BIN), "--site", str(dest), "--silent"], run)
 

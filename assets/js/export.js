@@ -25,10 +25,11 @@ export function toCsv(columns, rows) {
 }
 
 /**
- * Adds PNG / SVG / CSV buttons to `figure`. `getView()` returns a Vega view (or a promise of
- * one), `getCsv()` returns {columns, rows} of exactly what is plotted.
+ * Fills the figure's toolbar (a row the page reserves above the chart, so nothing moves):
+ * the chart's own `controls` (elements, optional), then PNG / SVG / CSV buttons. `getView()`
+ * returns a Vega view (or a promise of one), `getCsv()` {columns, rows} of exactly what is plotted.
  */
-export function addExportTools(figure, id, getView, getCsv) {
+export function addExportTools(figure, id, getView, getCsv, ...controls) {
   const tools = document.createElement('div');
   tools.className = 'chart-tools';
   tools.setAttribute('role', 'group');
@@ -55,7 +56,7 @@ export function addExportTools(figure, id, getView, getCsv) {
     download(url, `${id}-view.csv`);
     window.setTimeout(() => URL.revokeObjectURL(url), 1000);
   });
-  const links = figure.querySelector(':scope > .downloads');
-  figure.insertBefore(tools, links);
+  const bar = figure.querySelector(':scope > .chart-toolbar');
+  bar.append(...controls, tools);
   return tools;
 }

@@ -48,3 +48,8 @@ function write() {
   const url = window.location.pathname + window.location.search + (hash ? `#${hash}` : '');
   window.history.replaceState(null, '', url);
 }
+
+/** The ids of the charts the hash holds state for (their view must be restored at once). */
+export function chartIdsInHash() {
+  return new Set(Array.from(state.keys(), (k) => k.slice(0, k.indexOf('.'))));
+}

@@ -1,10 +1,14 @@
-// Page script for every page: marks JS as available and makes data tables sortable.
-// Small on purpose; charts live in charts.js, loaded only on pages with charts.
+// Page script for every page: marks JS as available, makes data tables sortable, and fetches
+// the chart bundle when a chart needs it (chart-loader.js; its URL is on this script's tag).
 import { enhanceSortable } from './tables.js';
+import { loadChartsWhenNeeded } from './chart-loader.js';
 
 document.documentElement.classList.add('js');
+const me = document.currentScript;
+const bundle = me ? { src: me.dataset.charts, integrity: me.dataset.chartsIntegrity } : {};
 function start() {
   document.querySelectorAll('table.sortable').forEach(enhanceSortable);
+  loadChartsWhenNeeded(bundle.src, bundle.integrity);
 }
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
 else start();

@@ -3,17 +3,19 @@
 
 export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#999999', '#F0E442'];
 
-function cssVar(name) {
+/** The page's value of a CSS custom property (e.g. `--fg`). */
+export function cssVar(name) {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }
 
-/** Vega-Lite config for the current colour scheme. */
-export function chartConfig() {
-  const fg = cssVar('--fg'), muted = cssVar('--muted'), rule = cssVar('--rule');
-  const font = cssVar('--font') || 'sans-serif';
+/** Vega-Lite config for the current colour scheme; `read` gives a CSS custom property's value
+ * (the page's by default; the build-time SVG renderer passes the light theme's from main.css). */
+export function chartConfig(read = cssVar) {
+  const fg = read('--fg'), muted = read('--muted'), rule = read('--rule');
+  const font = read('--font') || 'sans-serif';
   const guide = { labelColor: muted, titleColor: fg, labelFont: font, titleFont: font };
   return {
-    background: cssVar('--bg'), // the page's own: invisible on the page, readable in exports
+    background: read('--bg'), // the page's own: invisible on the page, readable in exports
     font,
     view: { stroke: null },
     axis: { ...guide, gridColor: rule, domainColor: rule, tickColor: rule, labelFontSize: 11, titleFontSize: 12, titleFontWeight: 600 },

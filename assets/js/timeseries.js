@@ -52,6 +52,12 @@ function gapBreaker(rows, id, gap, ok) {
 }
 
 export class TimeSeriesChart {
+  /** No build-time SVG yet: the runs' data is fetched by the page (see docs/charts.md). */
+  static initialView() { return null; }
+
+  /** Height (px) the chart will take: its placeholder keeps that room until it is drawn. */
+  static expectedHeight(figure) { return figure.clientWidth < 520 ? 820 : 700; }
+
   constructor(figure, spec) {
     this.figure = figure;
     this.spec = spec;

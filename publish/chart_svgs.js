@@ -1,0 +1,133 @@
+// Build-time SVG of every chart: `node publish/chart_svgs.js SITE_DIR`, run after Hugo (make
+// build, tests/sitebuild.py). For each figure.chart of each page it asks the kind's module
+// (assets/js/kinds.js) for the initial view, renders it with the page's own Vega and Vega-Lite
+// (node_modules, the versions of package.json) through Vega's headless SVG renderer, and
+//  - puts it into the figure's empty view (inline SVG), once for a desktop-wide figure and once
+//    for a phone-wide one (main.css shows the one that fits), so the chart is there at first
+//    paint, in print and without JavaScript; the chart bundle later replaces it in place;
+//  - writes the desktop one as <page dir>/<id>.svg (the previews' source, publish/previews.py).
+// Colours are the light theme's, read from assets/css/main.css; main.css maps them to the
+// page's custom properties, so the inline SVG follows dark mode. Text is escaped by Vega's
+// renderer; the result is checked for markup that could run (script, event handlers).
+import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse, View, logger, None } from 'vega';
+import { compile } from 'vega-lite';
+import { expressionInterpreter } from 'vega-interpreter';
+
+// the chart modules read the URL hash when loaded: a page without one
+globalThis.window = globalThis.window || { location: { hash: '', pathname: '/', search: '' } };
+const { KINDS } = await import('../assets/js/kinds.js');
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** Widths (px) of a chart's figure: desktop (main is 52rem less 2 x 1.25rem padding) and a
+ * 375 px phone (less 2 x .9rem), as main.css lays them out; the phone one shows below 560 px. */
+export const WIDTHS = { wide: 792, narrow: 346 };
+
+/** The light theme's custom properties (`--name: value`) from main.css's first :root block. */
+export function lightTheme(css) {
+  const root = /:root\s*{([^}]*)}/.exec(css)[1];
+  const vars = new Map();
+  for (const m of root.matchAll(/(--[\w-]+)\s*:\s*([^;]+);/g)) vars.set(m[1], m[2].trim());
+  return (name) => vars.get(name) || '';
+}
+
+/** Renders a Vega-Lite spec to an SVG string with the page's runtime (no eval). */
+async function toSvg(spec) {
+  const runtime = parse(compile(spec, { logger: logger(None) }).spec, null, { ast: true });
+  const view = new View(runtime, { expr: expressionInterpreter, renderer: 'none' });
+  try { return await view.toSVG(); } finally { view.finalize(); }
+}
+
+const size = (svg) => {
+  const m = /^<svg[^>]* width="([\d.]+)" height="([\d.]+)"/.exec(svg);
+  return { width: Number(m[1]), height: Number(m[2]) };
+};
+
+/** The SVG of a kind's initial view in a figure `hostWidth` px wide; like the page's
+ * renderFitted, narrows the plot once when axes and legend make it wider than the figure. */
+async function render(Kind, spec, hostWidth, read) {
+  const initial = Kind.initialView(spec, hostWidth, read);
+  if (!initial) return null;
+  let svg = await toSvg(initial.spec);
+  const over = Math.ceil(size(svg).width - hostWidth);
+  if (initial.width && over > 0) {
+    const narrower = Math.max(160, initial.width - over - 2);
+    svg = await toSvg(Kind.initialView(spec, hostWidth, read, narrower).spec);
+  }
+  return { svg, inline: initial.inline !== false };
+}
+
+const UNSAFE = /<script|<foreignObject|\son\w+\s*=|javascript:/i;
+
+/** The inline form: no namespace declarations, no ARIA of Vega's marks (the figure has its
+ * own label, summary and data table: the SVG is hidden from assistive technology), text in the
+ * page's font (main.css: .chart-svg) rather than repeated per text element, coordinates
+ * to 2 decimals, no empty paths; drawn from the top left when the figure is narrower. */
+export function inlineSvg(svg, variant, font) {
+  const { width, height } = size(svg);
+  const round = (v) => v.replace(/-?\d+\.\d{3,}/g, (n) => String(Number(Number(n).toFixed(2))));
+  const body = svg.replace(/^<svg[^>]*>/, '')
+    .replace(/ (?:role|aria-roledescription|aria-label|aria-hidden|class)="[^"]*"/g, '')
+    .replace(/ (?:opacity="1"|pointer-events="none")/g, '')
+    .replace(new RegExp(` font-family="${font.replace(/"/g, '&quot;').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`, 'g'), '')
+    .replace(/ (d|transform)="([^"]*)"/g, (m, name, v) => ` ${name}="${round(v)}"`)
+    .replace(/<path d="(?:M0,0h0v0h0Z)?"(?: pointer-events="none")?(?: display="none")?\/>/g, '');
+  return `<svg class="chart-svg ${variant}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" `
+    + `preserveAspectRatio="xMinYMin meet" aria-hidden="true" focusable="false">${body}`;
+}
+
+/** Fills the pending chart views of one page; returns the ids drawn. */
+async function drawPage(file, read) {
+  let html = readFileSync(file, 'utf8');
+  const drawn = [];
+  for (const m of html.matchAll(/<figure class="chart" id="([a-z0-9-]+)" data-kind="([a-z0-9-]+)"/g)) {
+    const [, id, kind] = m;
+    const Kind = KINDS[kind];
+    const block = new RegExp(`<script type="application/json" id="${id}-spec">([\\s\\S]*?)</script>`).exec(html);
+    if (!Kind || !block) throw new Error(`${file}: chart ${id}: no kind module or no spec`);
+    const spec = JSON.parse(block[1]);
+    const views = {};
+    for (const [variant, width] of Object.entries(WIDTHS)) views[variant] = await render(Kind, spec, width, read);
+    if (!views.wide) continue;
+    for (const v of Object.values(views)) if (UNSAFE.test(v.svg)) throw new Error(`${file}: chart ${id}: unsafe SVG`);
+    writeFileSync(join(dirname(file), `${id}.svg`), views.wide.svg);
+    if (views.wide.inline) {
+      const pending = `<div class="chart-view pending" id="${id}-view"></div>`;
+      if (!html.includes(pending)) throw new Error(`${file}: chart ${id}: no empty view to draw into`);
+      const inline = Object.entries(views).map(([variant, v]) => inlineSvg(v.svg, variant, read('--font'))).join('');
+      html = html.replace(pending, () => `<div class="chart-view" id="${id}-view">${inline}</div>`);
+    }
+    drawn.push(id);
+  }
+  if (drawn.length) writeFileSync(file, html);
+  return drawn;
+}
+
+function* pages(dir) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) yield* pages(path);
+    else if (e.name === 'index.html') yield path;
+  }
+}
+
+async function main(site) {
+  const read = lightTheme(readFileSync(join(ROOT, 'assets/css/main.css'), 'utf8'));
+  let charts = 0, files = 0;
+  for (const file of pages(site)) {
+    if (!readFileSync(file, 'utf8').includes('<figure class="chart"')) continue;
+    charts += (await drawPage(file, read)).length;
+    files += 1;
+  }
+  console.log(`chart svgs: ${charts} charts on ${files} pages`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.length !== 3) {
+    console.error('usage: node publish/chart_svgs.js SITE_DIR');
+    process.exit(2);
+  }
+  main(process.argv[2]).catch((err) => { console.error(`chart svgs: ${err.message}`); process.exit(1); });
+}
