@@ -35,8 +35,8 @@ def test_home_lists_posts_newest_first_with_summary_preview_and_link(built_site,
     previews = [i.attrs["src"] for i in home.find("img", **{"class": "card-preview"})]
     assert len(previews) == len(posts)
     for src in previews:
-        svg = resolve(built_site.site, built_site.base_url, built_site.base_url, src)
-        assert svg.name == "preview.svg" and svg.read_text().startswith("<svg")
+        png = resolve(built_site.site, built_site.base_url, built_site.base_url, src)
+        assert png.name == "preview-thumb.png" and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     links = {a.attrs["href"] for a in home.find("a")}
     for post in posts:
         assert built_site.base_path + post["dir"] in links
