@@ -12,7 +12,8 @@ export function loadChartsWhenNeeded(src, integrity) {
   if (!figures.length || !src) return;
   let observer = null;
   const touches = ['pointerdown', 'focusin', 'keydown'];
-  const load = () => {
+  const load = (event) => {
+    if (event && event.currentTarget) event.currentTarget.dataset.touched = ''; // charts.js draws it first
     if (!observer) return;
     observer.disconnect();
     observer = null;
@@ -23,12 +24,12 @@ export function loadChartsWhenNeeded(src, integrity) {
     document.head.append(script);
   };
   observer = new IntersectionObserver((entries) => {
-    if (entries.some((e) => e.isIntersecting)) load();
+    if (entries.some((e) => e.isIntersecting)) load(null);
   }, { rootMargin: NEAR });
   figures.forEach((f) => {
     observer.observe(f);
     touches.forEach((t) => f.addEventListener(t, load, { passive: true }));
   });
   const inHash = chartIdsInHash();
-  if (figures.some((f) => inHash.has(f.id))) load();
+  if (figures.some((f) => inHash.has(f.id))) load(null);
 }

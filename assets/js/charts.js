@@ -18,7 +18,7 @@ function holdRoom(figures) {
     if (!block || !Kind) continue;
     try {
       const px = Kind.expectedHeight(figure, JSON.parse(block.textContent));
-      if (px) host.style.minHeight = `${px}px`;
+      if (px) { host.style.minHeight = `${px}px`; host.dataset.held = ''; }
     } catch (err) { /* start() reports it */ }
   }
 }
@@ -30,7 +30,8 @@ async function start(figure) {
     if (!Kind) throw new Error(`unknown chart kind ${figure.dataset.kind}`);
     const chart = new Kind(figure, spec);
     await chart.draw();
-    figure.querySelector('.chart-view').style.minHeight = '';
+    const host = figure.querySelector('.chart-view[data-held]');
+    if (host) { host.style.minHeight = ''; delete host.dataset.held; }
     figure.dataset.state = 'rendered';
     figure.benchlogChart = chart; // for tests and the render benchmark
     figure.dataset.renderedAt = Math.round(performance.now());
@@ -109,7 +110,7 @@ function main() {
   figures.forEach((f) => observer.observe(f));
   // a chart whose view the URL hash sets, and one the reader touches, goes live at once
   const inHash = chartIdsInHash();
-  figures.filter((f) => inHash.has(f.id)).forEach(want);
+  figures.filter((f) => inHash.has(f.id) || 'touched' in f.dataset).forEach(want);
   for (const type of ['pointerdown', 'focusin', 'keydown']) {
     document.addEventListener(type, (e) => { const f = e.target.closest && e.target.closest('figure.chart[data-kind]'); if (f) want(f); }, { passive: true });
   }

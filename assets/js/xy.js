@@ -115,7 +115,11 @@ export class XYChart {
     }
     this.view = (await renderFitted(this.canvas, spec, width)).view;
     if (handover) {
-      this.host.querySelectorAll(':scope > svg').forEach((svg) => svg.remove());
+      // keep at least the SVG's height: a live chart a few pixels shorter (text is measured
+      // differently at build time) then moves nothing below it
+      const svg = Array.from(this.host.querySelectorAll(':scope > svg')).find((e) => e.getBoundingClientRect().height > 0);
+      if (svg) this.host.style.minHeight = `${svg.getBoundingClientRect().height}px`;
+      this.host.querySelectorAll(':scope > svg').forEach((e) => e.remove());
       this.host.classList.remove('pending');
       this.canvas.classList.remove('handover');
     }

@@ -1,0 +1,178 @@
+"""Charts drawn at build time (publish/chart_svgs.js) and the lazy chart bundle, in Chromium on
+the session build: every chart shows without JavaScript, the bundle is fetched only when a chart
+is near or touched (or the URL hash holds a chart's view), and the live chart takes over with
+no layout shift at desktop and phone width. Plus the SVG markup itself: well-formed, nothing
+that runs, hostile labels as text, and its light colours mapped to the page's in main.css."""
+from __future__ import annotations
+
+import os
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from browser_kit import open_page, serve, wait_for_charts
+
+ROOT = Path(__file__).resolve().parent.parent
+CLOUD = "posts/myrocks-cloud-cost/"
+BUNDLE = re.compile(r"/js/charts\.[0-9a-f]+\.js$|/js/charts\.js$")
+INLINE_SVG = re.compile(r'<svg class="chart-svg (wide|narrow)".*?</svg>', re.S)
+# the kinds whose figure shows its build-time drawing without JavaScript, and how
+SHOWN = "figure.chart .chart-view > svg.chart-svg, figure.chart .chart-view table.ratio-table"
+
+
+@pytest.fixture(scope="module")
+def site(built_site):
+    server, base = serve(built_site.www)
+    yield base + built_site.base_path, built_site
+    server.shutdown()
+
+
+def chart_posts(built):
+    return sorted(p.parent.name for p in built.site.glob("posts/*/index.html")
+                  if '<figure class="chart"' in p.read_text(encoding="utf-8")
+                  and (ROOT / "content" / "posts" / p.parent.name).is_dir())
+
+
+def test_every_chart_shows_without_javascript(browser, site):
+    """Each figure of each post has a visible, non-empty drawing with JavaScript off: the
+    build's SVG (bars, line) or the server-side heat-table (ratio)."""
+    base, built = site
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    counts, missing = {}, []
+    for post in chart_posts(built):
+        page.goto(f"{base}posts/{post}/")
+        figures = page.evaluate("""(sel) => Array.from(document.querySelectorAll('figure.chart')).map(f => {
+            const shown = Array.from(f.querySelectorAll(sel.split(', ').map(s => s.replace('figure.chart ', ':scope ')).join(', ')))
+              .filter(e => e.getBoundingClientRect().height > 40 && e.querySelectorAll('path, rect, line, text, td').length > 3);
+            return [f.id, f.dataset.kind, shown.length];
+        })""", SHOWN)
+        counts[post] = (sum(1 for _, _, n in figures if n), len(figures))
+        missing += [f"{post}#{fid} ({kind})" for fid, kind, n in figures if not n]
+    context.close()
+    total = sum(c for c, _ in counts.values()), sum(n for _, n in counts.values())
+    print("charts shown without JavaScript:", total, counts)
+    # the time series is drawn only by the chart bundle (its runs' data is fetched): see docs/charts.md
+    assert all(m.endswith("(timeseries)") for m in missing), missing
+    assert total[0] == total[1] - len(missing) and total[0] >= 28
+
+
+def test_the_bundle_is_fetched_only_when_a_chart_is_near_then_takes_over(browser, site):
+    base, _ = site
+    problems = []
+    context = browser.new_context(viewport={"width": 1280, "height": 500})
+    page = context.new_page()
+    from browser_kit import watch
+    watch(page, problems)
+    fetched = []
+    page.on("request", lambda r: BUNDLE.search(r.url.split("?")[0]) and fetched.append(r.url))
+    page.goto(base + CLOUD)
+    page.wait_for_load_state("load")
+    first = page.locator("figure.chart").first
+    top = first.evaluate("f => f.getBoundingClientRect().top")
+    assert top > 1.5 * 500, "precondition: the first chart is more than half a viewport below the fold"
+    page.wait_for_timeout(1000)  # the page settles: still no bundle
+    assert fetched == [] and first.get_attribute("data-state") is None
+    assert first.locator(".chart-view > svg.chart-svg.wide").is_visible()
+    first.scroll_into_view_if_needed()
+    page.wait_for_selector(f"figure#{first.get_attribute('id')}[data-state=rendered]", state="attached")
+    assert len(fetched) == 1
+    assert first.locator(".chart-view > svg").count() == 0 and first.locator("canvas").count() == 1
+    assert not problems, problems
+    context.close()
+
+
+def test_touching_a_chart_fetches_the_bundle(browser, site):
+    base, _ = site
+    context = browser.new_context(viewport={"width": 1280, "height": 500})
+    page = context.new_page()
+    fetched = []
+    page.on("request", lambda r: BUNDLE.search(r.url.split("?")[0]) and fetched.append(r.url))
+    page.goto(base + CLOUD)
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(500)
+    assert fetched == []
+    # a keyboard reader reaches the chart's data table: focus is inside the figure
+    first = page.locator("figure.chart").first.get_attribute("id")
+    page.evaluate("document.querySelector('figure.chart details summary').focus({preventScroll: true})")
+    page.wait_for_selector(f"figure#{first}[data-state=rendered]", state="attached")
+    assert page.evaluate("window.scrollY") == 0
+    assert len(fetched) == 1
+    context.close()
+
+
+def test_a_url_hash_with_a_charts_view_loads_the_bundle_at_once(browser, site):
+    """The ratio chart is far below the fold; the hash asks for its MyRocks base."""
+    base, _ = site
+    problems = []
+    page = open_page(browser, base + CLOUD + "#tps-ratio.base=rocksdb", problems, viewport={"width": 1280, "height": 500})
+    page.wait_for_selector("figure#tps-ratio[data-state=rendered]", state="attached")
+    assert page.locator("#tps-ratio select").input_value() == "rocksdb"
+    assert "(base)" in page.locator("#tps-ratio thead th").nth(3).inner_text()
+    assert page.evaluate("window.scrollY") == 0  # nothing scrolled there
+    assert not problems, problems
+    page.context.close()
+
+
+CLS = """window.__cls = 0; window.__shifts = [];
+new PerformanceObserver((list) => { for (const e of list.getEntries()) { window.__cls += e.value;
+  window.__shifts.push(e.sources.map(s => s.node && (s.node.id || s.node.className || s.node.nodeName)).join(' ')); } })
+  .observe({ type: 'layout-shift', buffered: true });"""
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_live_chart_takes_over_without_layout_shift(browser, site, width):
+    """Figure boxes before (build-time SVG) and after (live chart) are the same, and the page
+    records no layout shift, for every bars/line/ratio chart of two posts."""
+    base, _ = site
+    for post in ("posts/mysql8-optane/", "posts/innodb-redo-log-size/", CLOUD):
+        problems = []
+        context = browser.new_context(viewport={"width": width, "height": 800}, java_script_enabled=False)
+        static = context.new_page()
+        static.goto(base + post)
+        boxes = lambda p: p.evaluate("""Object.fromEntries(Array.from(document.querySelectorAll('figure.chart:not([data-kind=timeseries])'))
+            .map(f => [f.id, Math.round(f.getBoundingClientRect().height * 10) / 10]))""")
+        before = boxes(static)
+        context.close()
+        page = open_page(browser, "about:blank", problems, viewport={"width": width, "height": 800})
+        page.add_init_script(CLS)
+        page.goto(base + post)
+        states = wait_for_charts(page)
+        assert set(states.values()) == {"rendered"}, states
+        after = boxes(page)
+        assert after == before, (post, width)
+        assert page.evaluate("window.__cls") == 0, (post, width, page.evaluate("window.__shifts"))
+        assert not problems, problems
+        page.context.close()
+
+
+def test_inline_svgs_are_well_formed_text_only_and_escape_hostile_labels(built_site):
+    seen = 0
+    for page in built_site.site.glob("posts/*/index.html"):
+        html = page.read_text(encoding="utf-8")
+        for m in INLINE_SVG.finditer(html):
+            seen += 1
+            root = ET.fromstring(m.group(0).replace("&nbsp;", "\u00a0"))
+            for el in root.iter():
+                tag = el.tag.split("}")[-1]
+                assert tag in {"svg", "g", "path", "rect", "line", "text", "title"}, (page, tag)
+                assert not any(a.lower().startswith("on") or "javascript:" in v.lower() for a, v in el.attrib.items())
+    assert seen >= 2 * 18
+    hostile = (built_site.site / "posts" / "hostile-study" / "index.html").read_text(encoding="utf-8")
+    svgs = [ET.fromstring(m.group(0)) for m in INLINE_SVG.finditer(hostile)]
+    texts = {"".join(t.itertext()) for s in svgs for t in s.iter("{http://www.w3.org/2000/svg}text")} | \
+            {"".join(t.itertext()) for s in svgs for t in s.iter("text")}
+    assert any("<img src=x onerror=alert(1)>" in t or "<script>" in t for t in texts), texts
+
+
+def test_svg_light_colours_follow_the_page_theme():
+    """main.css maps the light theme colours the build draws with to the page's custom
+    properties (so the inline SVG follows dark mode); the map must match :root."""
+    css = (ROOT / "assets" / "css" / "main.css").read_text()
+    root = dict(re.findall(r"(--[\w-]+):\s*([^;]+);", re.search(r":root\s*{([^}]*)}", css).group(1)))
+    mapped = dict((v, (attr, var)) for attr, v, var in
+                  re.findall(r'\.chart-svg \[(fill|stroke)="(#[0-9a-f]+)"\] \{ \1: var\((--[\w-]+)\); \}', css))
+    for var in ("--bg", "--fg", "--muted", "--rule"):
+        assert root[var] in mapped and mapped[root[var]][1] == var, var
