@@ -1,6 +1,7 @@
-"""Render benchmark (issue #5): time until every chart of the cloud post has rendered, in
-headless Chromium, for the site as built against a naive baseline of the same page and data
-(default vega-embed, every point, no downsampling; bench/naive/naive.js), in the same run.
+"""Render benchmark (issue #5, #10): time until the charts of the cloud post are painted and
+live, in headless Chromium, for the site as built (build-time SVG, chart bundle fetched when a
+chart is near) against a naive baseline of the same page and data (no SVG, default vega-embed,
+every point, no downsampling; bench/naive/naive.js), in the same run.
 
 Usage: .venv/bin/python bench/render_bench.py [--rounds N] [--all-runs | --at FIGURE_ID]
 With --at the post is opened at one chart (the URL fragment #FIGURE_ID, as a link to a chart
@@ -10,7 +11,8 @@ points) instead of the four the post shows first (through the URL-hash state `ru
 Builds the site and the naive bundle with Hugo into bench/out/, serves bench/out/www, loads
 each page N times (alternating, fresh context each time, warm HTTP cache of the server only)
 and prints the medians and the ratios naive / built of: the time until the charts on the first
-screen are drawn, the time until every chart is drawn while scrolling through the post (the
+screen are painted (the first animation frame in which each has a drawing: the build's SVG,
+or the naive page's canvas/SVG), until they are live (drawn by the bundle), the time until every chart is drawn while scrolling through the post (the
 built page draws a chart when it nears the viewport; the naive one draws all at once), and
 the main-thread task time until then. Record results in docs/performance.md.
 """
@@ -34,7 +36,8 @@ OUT = ROOT / "bench" / "out" / "render"
 
 
 def build():
-    """The site (as `make build`) and the naive bundle, into OUT/www; returns the naive page path."""
+    """The site (as `make build`: Hugo, then the charts' SVG) and the naive bundle, into OUT/www;
+    the naive page is the post as Hugo wrote it (no SVG) with naive.js instead of the loader."""
     if OUT.exists():
         shutil.rmtree(OUT)
     www = OUT / "www"
@@ -53,14 +56,27 @@ def build():
     shutil.copy(OUT / "naive-out" / "naive.js", www / POST / "naive.js")
     html = (www / POST / "index.html").read_text()
     html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)  # naive needs eval
-    html = re.sub(r'<script defer src="/js/charts\.[^"]+"[^>]*></script>', '<script defer src="naive.js"></script>', html)
-    assert 'src="naive.js"' in html
+    html, n = re.subn(r' data-charts="[^"]+" data-charts-integrity="[^"]+"></script>',
+                      '></script><script defer src="naive.js"></script>', html)
+    assert n == 1
     (www / POST / "naive.html").write_text(html)
+    subprocess.run(["node", str(ROOT / "publish" / "chart_svgs.js"), str(www)], check=True, capture_output=True)
     return www
 
 
 FIRST_SCREEN = """Array.from(document.querySelectorAll('figure.chart')).filter(f => {
     const r = f.getBoundingClientRect(); return r.bottom > 0 && r.top < window.innerHeight; }).map(f => f.id)"""
+# the first animation frame in which each chart has a drawing (set before the page's scripts)
+SHOWN = """window.__shownAt = {};
+(function tick() {
+  for (const f of document.querySelectorAll('figure.chart')) {
+    if (f.id in window.__shownAt) continue;
+    const drawn = Array.from(f.querySelectorAll('.chart-view svg, .chart-view canvas, .chart-view table'))
+      .some((e) => e.getBoundingClientRect().height > 40);
+    if (drawn) window.__shownAt[f.id] = performance.now();
+  }
+  requestAnimationFrame(tick);
+})();"""
 RENDERED_AT = "Object.fromEntries(Array.from(document.querySelectorAll('figure.chart')).map(f => [f.id, Number(f.dataset.renderedAt)]))"
 
 
@@ -75,6 +91,7 @@ def measure(browser, url):
     cdp.send("Performance.enable")
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.add_init_script(SHOWN)
     page.goto(url, wait_until="domcontentloaded")
     first = page.evaluate(FIRST_SCREEN)
     for fid in first:
@@ -84,14 +101,16 @@ def measure(browser, url):
         page.wait_for_selector(f"figure#{figure.get_attribute('id')}[data-state=rendered]", state="attached", timeout=120000)
     page.wait_for_selector("html[data-charts=rendered]", state="attached", timeout=120000)
     at = page.evaluate(RENDERED_AT)
+    shown = page.evaluate("window.__shownAt")
     first_ms = max(at[f] for f in first) if first else 0.0
+    painted_ms = max(shown[f] for f in first) if first else 0.0
     every_ms = page.evaluate("window.benchlogRenderedAt")
     # main-thread busy time so far (steadier than wall time on a loaded machine)
     metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
     context.close()
     if errors:
         raise SystemExit(f"{url}: {errors}")
-    return {"first": first_ms, "every": every_ms, "task": metrics["TaskDuration"] * 1000,
+    return {"painted": painted_ms, "first": first_ms, "every": every_ms, "task": metrics["TaskDuration"] * 1000,
             "script": metrics["ScriptDuration"] * 1000}, len(at)
 
 
@@ -127,7 +146,8 @@ def main():
         browser.close()
     server.shutdown()
     print(f"charts on the page: {charts}; rounds: {args.rounds}; viewport 1280x900")
-    for key, title in (("first", "charts of the first screen drawn"),
+    for key, title in (("painted", "charts of the first screen painted"),
+                       ("first", "charts of the first screen live (drawn by the chart bundle)"),
                        ("every", "every chart drawn, scrolling through the post"),
                        ("task", "main-thread task time until every chart is drawn"),
                        ("script", "of which script execution")):
