@@ -1,6 +1,7 @@
 // Build-time SVG of every chart: `node publish/chart_svgs.js SITE_DIR`, run after Hugo (make
 // build, tests/sitebuild.py). For each figure.chart of each page it asks the kind's module
-// (assets/js/kinds.js) for the initial view, renders it with the page's own Vega and Vega-Lite
+// (assets/js/kinds.js) for the initial view (a time series reads its runs' JSON files from
+// the site), renders it with the page's own Vega and Vega-Lite
 // (node_modules, the versions of package.json) through Vega's headless SVG renderer, and
 //  - puts it into the figure's empty view (inline SVG), once for a desktop-wide figure and once
 //    for a phone-wide one (main.css shows the one that fits), so the chart is there at first
@@ -9,16 +10,18 @@
 // Colours are the light theme's, read from assets/css/main.css; main.css maps them to the
 // page's custom properties, so the inline SVG follows dark mode. Text is escaped by Vega's
 // renderer; the result is checked for markup that could run (script, event handlers).
-import { readFileSync, writeFileSync, readdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, View, logger, None } from 'vega';
 import { compile } from 'vega-lite';
 import { expressionInterpreter } from 'vega-interpreter';
 
-// the chart modules read the URL hash when loaded: a page without one
-globalThis.window = globalThis.window || { location: { hash: '', pathname: '/', search: '' } };
+// the chart modules read the URL hash when loaded (a page without one); then no window again,
+// so that Vega's headless views listen to no events
+globalThis.window = { location: { hash: '', pathname: '/', search: '' } };
 const { KINDS } = await import('../assets/js/kinds.js');
+delete globalThis.window;
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Widths (px) of a chart's figure: desktop (main is 52rem less 2 x 1.25rem padding) and a
@@ -47,14 +50,14 @@ const size = (svg) => {
 
 /** The SVG of a kind's initial view in a figure `hostWidth` px wide; like the page's
  * renderFitted, narrows the plot once when axes and legend make it wider than the figure. */
-async function render(Kind, spec, hostWidth, read) {
-  const initial = Kind.initialView(spec, hostWidth, read);
+async function render(Kind, spec, hostWidth, read, load) {
+  const initial = Kind.initialView(spec, hostWidth, read, { load });
   if (!initial) return null;
   let svg = await toSvg(initial.spec);
   const over = Math.ceil(size(svg).width - hostWidth);
   if (initial.width && over > 0) {
-    const narrower = Math.max(160, initial.width - over - 2);
-    svg = await toSvg(Kind.initialView(spec, hostWidth, read, narrower).spec);
+    const plotWidth = Math.max(160, initial.width - over - 2);
+    svg = await toSvg(Kind.initialView(spec, hostWidth, read, { load, plotWidth }).spec);
   }
   return { svg, inline: initial.inline !== false };
 }
@@ -65,31 +68,47 @@ function unsafe(svg) {
   for (const [tag] of svg.matchAll(/<[a-zA-Z][^>]*>/g)) {
     const name = /^<([a-zA-Z]+)/.exec(tag)[1];
     const attrs = tag.replace(/"[^"]*"/g, '""');
-    if (!DRAWING.has(name) || /\s(?:on\w+|href|xlink:href|style)\s*=/i.test(attrs)) return true;
+    if (!DRAWING.has(name) || /\s(?:on\w+|href|xlink:href|style)\s*=/i.test(attrs)) return tag.slice(0, 80);
   }
-  return false;
+  return null;
 }
-const DRAWING = new Set(['svg', 'g', 'path', 'rect', 'line', 'text', 'title']);
+const DRAWING = new Set(['svg', 'g', 'path', 'rect', 'line', 'text', 'title', 'defs', 'clipPath']);
 
 /** The inline form: no namespace declarations, no ARIA of Vega's marks (the figure has its
  * own label, summary and data table: the SVG is hidden from assistive technology), text in the
  * page's font (main.css: .chart-svg) rather than repeated per text element, coordinates
- * to 2 decimals, no empty paths; drawn from the top left when the figure is narrower. */
-export function inlineSvg(svg, variant, font) {
+ * to 1 decimal, no empty paths, ids prefixed with `prefix` (unique in the page); drawn from
+ * the top left when the figure is narrower. */
+export function inlineSvg(svg, variant, font, prefix) {
   const { width, height } = size(svg);
-  const round = (v) => v.replace(/-?\d+\.\d{3,}/g, (n) => String(Number(Number(n).toFixed(2))));
+  const round = (v) => v.replace(/-?\d+\.\d{2,}/g, (n) => String(Number(Number(n).toFixed(1))));
   const body = svg.replace(/^<svg[^>]*>/, '')
     .replace(/ (?:role|aria-roledescription|aria-label|aria-hidden|class)="[^"]*"/g, '')
     .replace(/ (?:opacity="1"|pointer-events="none")/g, '')
     .replace(new RegExp(` font-family="${font.replace(/"/g, '&quot;').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`, 'g'), '')
     .replace(/ (d|transform)="([^"]*)"/g, (m, name, v) => ` ${name}="${round(v)}"`)
-    .replace(/<path d="(?:M0,0h0v0h0Z)?"(?: pointer-events="none")?(?: display="none")?\/>/g, '');
+    .replace(/<path d="(?:M0,0h0v0h0Z)?"(?: pointer-events="none")?(?: display="none")?\/>/g, '')
+    .replace(/<(?:line|path|rect)\b[^>]* opacity="0"[^>]*\/>/g, '') // invisible (e.g. hover rules)
+    // ids (Vega's clip paths) are unique in the page, not only in one SVG
+    .replace(/ id="([\w-]+)"/g, ` id="${prefix}-$1"`).replace(/url\(#([\w-]+)\)/g, `url(#${prefix}-$1)`);
   return `<svg class="chart-svg ${variant}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" `
     + `preserveAspectRatio="xMinYMin meet" aria-hidden="true" focusable="false">${body}`;
 }
 
 /** Fills the pending chart views of one page; returns the ids drawn. */
-async function drawPage(file, read) {
+/** Reads a file of the site by its URL (root-relative, under the site's base path). */
+function siteFile(site, url) {
+  const parts = decodeURIComponent(url.split(/[?#]/)[0]).split('/').filter(Boolean);
+  if (parts.includes('..')) throw new Error(`${url}: not a file of the site`);
+  for (let i = 0; i < parts.length; i += 1) {
+    const path = join(site, ...parts.slice(i));
+    if (existsSync(path)) return readFileSync(path, 'utf8');
+  }
+  throw new Error(`${url}: no such file in ${site}`);
+}
+
+async function drawPage(file, read, site) {
+  const load = (url) => JSON.parse(siteFile(site, url));
   let html = readFileSync(file, 'utf8');
   const drawn = [];
   for (const m of html.matchAll(/<figure class="chart" id="([a-z0-9-]+)" data-kind="([a-z0-9-]+)"/g)) {
@@ -99,14 +118,14 @@ async function drawPage(file, read) {
     if (!Kind || !block) throw new Error(`${file}: chart ${id}: no kind module or no spec`);
     const spec = JSON.parse(block[1]);
     const views = {};
-    for (const [variant, width] of Object.entries(WIDTHS)) views[variant] = await render(Kind, spec, width, read);
+    for (const [variant, width] of Object.entries(WIDTHS)) views[variant] = await render(Kind, spec, width, read, load);
     if (!views.wide) continue;
-    for (const v of Object.values(views)) if (unsafe(v.svg)) throw new Error(`${file}: chart ${id}: unsafe SVG`);
+    for (const v of Object.values(views)) if (unsafe(v.svg)) throw new Error(`${file}: chart ${id}: unsafe SVG (${unsafe(v.svg)})`);
     writeFileSync(join(dirname(file), `${id}.svg`), views.wide.svg);
     if (views.wide.inline) {
       const pending = `<div class="chart-view pending" id="${id}-view"></div>`;
       if (!html.includes(pending)) throw new Error(`${file}: chart ${id}: no empty view to draw into`);
-      const inline = Object.entries(views).map(([variant, v]) => inlineSvg(v.svg, variant, read('--font'))).join('');
+      const inline = Object.entries(views).map(([variant, v]) => inlineSvg(v.svg, variant, read('--font'), `${id}-${variant}`)).join('');
       html = html.replace(pending, () => `<div class="chart-view" id="${id}-view">${inline}</div>`);
     }
     drawn.push(id);
@@ -128,7 +147,7 @@ async function main(site) {
   let charts = 0, files = 0;
   for (const file of pages(site)) {
     if (!readFileSync(file, 'utf8').includes('<figure class="chart"')) continue;
-    charts += (await drawPage(file, read)).length;
+    charts += (await drawPage(file, read, site)).length;
     files += 1;
   }
   console.log(`chart svgs: ${charts} charts on ${files} pages`);

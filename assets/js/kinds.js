@@ -1,8 +1,10 @@
 // The chart kinds: the registry of the JS module of each kind. A kind is a Hugo partial
 // (layouts/_partials/charts/<kind>.html, found by the chart shortcode) plus its module here.
 // A module's class has:
-//   static initialView(spec, hostWidth, read) -> {spec: Vega-Lite, inline?} or null: the build
-//     draws it as SVG (publish/chart_svgs.js) into the figure (inline: false = file only);
+//   static initialView(spec, hostWidth, read, {load, plotWidth}) -> {spec: Vega-Lite, width?,
+//     inline?} or null: the build draws it as SVG (publish/chart_svgs.js) into the figure
+//     (inline: false = file only); `read(name)` gives a CSS custom property, `load(url)` a
+//     published JSON file, `plotWidth` narrows the plot when the first drawing overflowed;
 //   static expectedHeight(figure, spec) -> px or null: room kept while nothing is drawn;
 //   constructor(figure, spec): adds its controls (export.js addExportTools), no drawing;
 //   async draw(): draws (first: takes over from the build's SVG), and redraws on a new

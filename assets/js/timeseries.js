@@ -5,7 +5,7 @@
 // Run data is fetched per run, only when shown, from the ingest's series files (docs/data-schema.md).
 // State round-trips through the URL hash.
 import { renderFitted, plotWidth } from './render.js';
-import { PALETTE } from './theme.js';
+import { PALETTE, chartConfig, cssVar } from './theme.js';
 import { getState, setState } from './hash.js';
 import { smooth, downsample, windowStats, lowerBound } from './series.js';
 import { addExportTools } from './export.js';
@@ -51,30 +51,53 @@ function gapBreaker(rows, id, gap, ok) {
   };
 }
 
-export class TimeSeriesChart {
-  /** No build-time SVG yet: the runs' data is fetched by the page (see docs/charts.md). */
-  static initialView() { return null; }
+/** A run's series as the chart keeps it: t and the metric's values (raw and smoothed). */
+function runData(data, metric, where) {
+  const v = data[metric];
+  if (!Array.isArray(data.t) || !Array.isArray(v) || v.length !== data.t.length) throw new Error(`${where} has no column ${metric} beside t`);
+  return { t: data.t, raw: v, width: 1, v };
+}
 
-  /** Height (px) the chart will take: its placeholder keeps that room until it is drawn. */
-  static expectedHeight(figure) { return figure.clientWidth < 520 ? 820 : 700; }
+export class TimeSeriesChart {
+  /** The initial view for the build's SVG (runs shown first, whole runs, unsmoothed, the
+   * post's scale) in a figure `hostWidth` px wide; `load(url)` returns a run's series JSON
+   * (the build reads the published file). Without `load`, none. */
+  static initialView(spec, hostWidth, read, { load } = {}) {
+    if (!load) return null;
+    const chart = Object.create(TimeSeriesChart.prototype);
+    chart.setState(spec, () => null);
+    chart.read = read;
+    for (const id of chart.shown) chart.cache.set(id, runData(load(chart.runs.get(id).url), spec.metric, id));
+    const width = Math.max(160, Math.floor(hostWidth - 95));
+    return { spec: { ...chart.vegaLiteSpec(width, chart.datasets(width)), config: chartConfig(read) }, width };
+  }
+
+  /** The room the live chart takes (controls, legend, chart, statistics) is kept by main.css
+   * (figure.chart[data-kind=timeseries] > .chart-view), with or without the build's SVG. */
+  static expectedHeight() { return null; }
 
   constructor(figure, spec) {
     this.figure = figure;
-    this.spec = spec;
-    this.id = spec.id;
-    this.runs = new Map(spec.runs.map((r) => [r.id, r]));
-    const listed = (getState(this.id, 'runs') || '').split(',').filter((id) => this.runs.has(id));
-    this.shown = listed.length ? listed : spec.show.slice();
-    this.hidden = new Set((getState(this.id, 'hide') || '').split(',').filter((id) => this.runs.has(id)));
-    this.smoothing = SMOOTHING.includes(Number(getState(this.id, 's'))) ? Number(getState(this.id, 's')) : 1;
-    this.log = getState(this.id, 'log') === null ? !!spec.log : getState(this.id, 'log') === '1';
-    this.defaultWindow = spec.window;
-    this.window = range(getState(this.id, 'w')) || spec.window.slice();
-    this.zoom = range(getState(this.id, 'z'));
-    this.cache = new Map();
+    this.setState(spec, (key) => getState(spec.id, key));
     this.plotted = [];
     this.view = null;
     this.build();
+  }
+
+  /** The view's state: the spec's defaults, or what `fromHash(key)` says (URL hash). */
+  setState(spec, fromHash) {
+    this.spec = spec;
+    this.id = spec.id;
+    this.runs = new Map(spec.runs.map((r) => [r.id, r]));
+    const listed = (fromHash('runs') || '').split(',').filter((id) => this.runs.has(id));
+    this.shown = listed.length ? listed : spec.show.slice();
+    this.hidden = new Set((fromHash('hide') || '').split(',').filter((id) => this.runs.has(id)));
+    this.smoothing = SMOOTHING.includes(Number(fromHash('s'))) ? Number(fromHash('s')) : 1;
+    this.log = fromHash('log') === null ? !!spec.log : fromHash('log') === '1';
+    this.defaultWindow = spec.window;
+    this.window = range(fromHash('w')) || spec.window.slice();
+    this.zoom = range(fromHash('z'));
+    this.cache = new Map();
   }
 
   color(id) { return PALETTE[this.shown.indexOf(id) % PALETTE.length]; }
@@ -84,6 +107,7 @@ export class TimeSeriesChart {
   /** Creates the controls, legend, chart, readout, statistics and run picker. */
   build() {
     const host = this.figure.querySelector('.chart-view');
+    const drawnAtBuild = Array.from(host.querySelectorAll(':scope > svg'));
     host.classList.remove('pending');
     host.textContent = '';
     const smoothSel = el('select', { 'aria-label': 'Smoothing (rolling mean width)' });
@@ -113,7 +137,8 @@ export class TimeSeriesChart {
     this.readout = el('div', { class: 'ts-readout', 'aria-live': 'off' }, 'Hover the chart to read every series at one time; drag in the chart to set the window, in the strip below it to zoom.');
     this.stats = el('div', { class: 'ts-stats table-wrap' });
     this.picker = this.buildPicker();
-    host.append(controls, this.legend, this.canvas, this.readout, this.stats, this.picker);
+    host.append(controls, this.legend, ...drawnAtBuild, this.canvas, this.readout, this.stats, this.picker);
+    this.drawnAtBuild = drawnAtBuild; // shown until the live chart is drawn
     addExportTools(this.figure, this.id, () => this.view, () => ({
       columns: ['run', 't', 'value'], rows: this.plotted,
     }));
@@ -155,12 +180,7 @@ export class TimeSeriesChart {
     await Promise.all(this.shown.filter((id) => !this.cache.has(id)).map(async (id) => {
       const res = await fetch(this.runs.get(id).url);
       if (!res.ok) throw new Error(`${res.status} fetching ${res.url}`);
-      const data = await res.json();
-      const v = data[metric];
-      if (!Array.isArray(data.t) || !Array.isArray(v) || v.length !== data.t.length) {
-        throw new Error(`${res.url} has no column ${metric} beside t`);
-      }
-      this.cache.set(id, { t: data.t, raw: v, width: 1, v });
+      this.cache.set(id, runData(await res.json(), metric, res.url));
     }));
   }
 
@@ -201,9 +221,8 @@ export class TimeSeriesChart {
 
   vegaLiteSpec(width, data) {
     const shown = this.shown;
-    const css = getComputedStyle(document.documentElement);
-    const muted = css.getPropertyValue('--muted').trim(), fg = css.getPropertyValue('--fg').trim();
-    const accent = css.getPropertyValue('--accent').trim(), shade = css.getPropertyValue('--shade').trim();
+    const read = this.read || cssVar;
+    const muted = read('--muted'), fg = read('--fg'), accent = read('--accent'), shade = read('--shade');
     const x = { field: 't', type: 'quantitative', scale: { domain: { param: 'zoom' }, nice: false }, title: null };
     const color = { field: 'run', type: 'nominal', legend: null, scale: { domain: shown, range: shown.map((id) => this.color(id)) } };
     const dash = { field: 'run', type: 'nominal', legend: null, scale: { domain: shown, range: shown.map((id) => this.dash(id)) } };
@@ -264,6 +283,7 @@ export class TimeSeriesChart {
     const result = await renderFitted(this.canvas, this.vegaLiteSpec(width, data), width, { renderer: 'canvas', tooltip: false });
     if (token !== this.token) { result.view.finalize(); return; }
     this.view = result.view;
+    this.drawnAtBuild.forEach((e) => e.remove());
     this.view.addSignalListener('zoom', (_, v) => this.onZoom(v && v.t ? v.t : null));
     this.view.addSignalListener('win', (_, v) => this.onWindow(v && v.t ? v.t : null));
     this.view.addSignalListener('hover', (_, v) => this.onHover(v && v.t ? v.t[0] : null));

@@ -62,7 +62,7 @@ export class XYChart {
   /** The initial view (the post's own scale) in a figure `hostWidth` px wide, themed by `read`
    * (a CSS custom property's value), at the layout's plot width or `plotWidth`: what the build
    * draws as the figure's SVG. */
-  static initialView(spec, hostWidth, read, plotWidth) {
+  static initialView(spec, hostWidth, read, { plotWidth } = {}) {
     const { spec: drawn, width } = xyLayout(spec, hostWidth);
     return { spec: withWidth({ ...drawn, config: chartConfig(read) }, plotWidth || width), width: plotWidth || width };
   }
