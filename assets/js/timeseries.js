@@ -69,7 +69,18 @@ export class TimeSeriesChart {
     chart.read = read;
     for (const id of chart.shown) chart.cache.set(id, runData(load(chart.runs.get(id).url), spec.metric, id));
     const width = Math.max(160, Math.floor(hostWidth - 95));
-    return { spec: { ...chart.vegaLiteSpec(width, chart.datasets(width)), config: chartConfig(read) }, width };
+    const vl = chart.vegaLiteSpec(width, chart.datasets(width));
+    // the live chart's legend is HTML; the drawing alone names its runs in a Vega legend
+    // (runs by name: data, drawn as text, never part of an expression)
+    const name = (id) => chart.runs.get(id).name;
+    for (const set of ['detail', 'overview']) vl.datasets[set] = vl.datasets[set].map((r) => ({ ...r, run: name(r.run) }));
+    const named = (enc, legend) => ({ ...enc, legend, scale: { ...enc.scale, domain: enc.scale.domain.map(name) } });
+    const detail = vl.vconcat[0].layer[1];
+    detail.encoding = { ...detail.encoding, strokeDash: named(detail.encoding.strokeDash, null),
+      color: named(detail.encoding.color, { orient: 'top', title: null, columns: width < 420 ? 1 : 2, labelLimit: 0, symbolType: 'stroke' }) };
+    const overview = vl.vconcat[1];
+    overview.encoding = { ...overview.encoding, color: named(overview.encoding.color, null), strokeDash: named(overview.encoding.strokeDash, null) };
+    return { spec: { ...vl, config: chartConfig(read) }, width };
   }
 
   /** The room the live chart takes (controls, legend, chart, statistics) is kept by main.css
