@@ -1,5 +1,5 @@
 // The chart kinds: the registry of the JS module of each kind. A kind is a Hugo partial
-// (layouts/_partials/charts/<kind>.html, found by the chart shortcode) plus its module here.
+// (layouts/_partials/chart-kinds/<kind>.html, found by the chart shortcode) plus its module here.
 // A module's class has:
 //   static initialView(spec, hostWidth, read, {load, plotWidth}) -> {spec: Vega-Lite, width?,
 //     inline?} or null: the build draws it as SVG (publish/chart_svgs.js) into the figure

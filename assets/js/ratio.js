@@ -1,8 +1,8 @@
-// The "ratio" chart kind: the heat-table is rendered server-side (chart/ratio-table.html);
+// The "ratio" chart kind: the heat-table is rendered server-side (chart-parts/ratio-table.html);
 // this adds the base picker (hash key `base`), redraws the cells with the same rules, and
 // exports: CSV of the ratios shown, PNG/SVG through an off-screen Vega heatmap (the same
 // heatmap is the build's SVG of the chart, for previews). The class edges come in the spec
-// (`edges`, from chart/ratio-edges.html); the class colours are the page's --d-5 .. --d5.
+// (`edges`, from chart-parts/ratio-edges.html); the class colours are the page's --d-5 .. --d5.
 import { compile } from 'vega-lite';
 import { parse, View } from 'vega';
 import { expressionInterpreter } from 'vega-interpreter';
@@ -110,7 +110,7 @@ export class RatioChart {
     }), label);
   }
 
-  /** Redraws header and cells for the current base (same rules as chart/ratio-table.html). */
+  /** Redraws header and cells for the current base (same rules as chart-parts/ratio-table.html). */
   draw() {
     const { spec, base } = this;
     if (!this.drawn && base === spec.base) { this.drawn = true; return; } // as the server drew it

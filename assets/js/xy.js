@@ -1,4 +1,4 @@
-// The "bars" and "line" chart kinds: a Vega-Lite spec made by the Hugo partial (chart/xy.html).
+// The "bars" and "line" chart kinds: a Vega-Lite spec made by the Hugo partial (chart-parts/xy.html).
 // The layout (log y, bars on their side, plot width) is a pure function of the spec and the
 // width of the figure, so the build-time SVG (publish/chart_svgs.js) and the live chart agree.
 import { renderFitted, withWidth } from './render.js';
