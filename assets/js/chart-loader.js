@@ -3,8 +3,10 @@
 // the URL hash holds a chart's view. Until then each chart is the SVG the build drew into it.
 import { chartIdsInHash } from './hash.js';
 
-/** How far outside the viewport a chart makes the page fetch the bundle. */
-const NEAR = '50% 0px';
+/** How far outside the viewport a chart makes the page fetch the bundle: little, since the
+ * build's SVG already shows the chart; the bundle only adds interaction (and costs ~1 s of
+ * main-thread work on a slow phone, which a first screen without a chart should not pay). */
+const NEAR = '20% 0px';
 
 /** Watches the page's charts; `src` and `integrity` are the bundle's (from the main script tag). */
 export function loadChartsWhenNeeded(src, integrity) {
