@@ -1,13 +1,17 @@
-"""Command line: `python -m ingest --help`. Exit codes: 0 ok, 1 input error, 2 usage."""
+"""Command line: `python -m ingest --help`. Exit codes: 0 ok, 1 input error, 2 usage,
+3 internal error, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
+from pathlib import Path
 
-from . import __version__
+from . import __version__, writer
 from .archive import ArchiveError
-from .manifest import InputError
 from .parsers import ParseError, all_parsers, by_name
+from .problems import Problem, clean
 from .read import HEAD, decode, parse_bytes
 from .writer import dump
 
@@ -29,9 +33,30 @@ commands:
   detect FILE    the format of FILE and why
   parse FILE     parse FILE and print a YAML summary (format, intervals, rate_mean, summary_rate)
 
-exit codes: 0 ok, 1 input error (file:line: reason on stderr), 2 usage error"""
+exit codes: 0 ok, 1 input error (file:line: reason on stderr), 2 usage error,
+  3 internal error (please report), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM)"""
 
-EXIT_OK, EXIT_INPUT, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_SIGNAL = {signal.SIGINT: 130, signal.SIGTERM: 143}     # 128 + the signal number
+
+
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM: unwinds like KeyboardInterrupt (the writer cleans up on the way)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _on_signal(signum, frame):
+    raise Interrupted(signum)
+
+
+def _interrupted_line() -> str:
+    """One true line: which study was being written and whether it was switched in yet."""
+    if writer.status["target"] is None:
+        return "interrupted"
+    return f"interrupted; {writer.status['target']} {'replaced' if writer.status['switched'] else 'unchanged'}"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -55,6 +80,32 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    return guarded(lambda: _main(argv))
+
+
+def guarded(run) -> int:
+    """`run()` with SIGINT and SIGTERM turned into one line and exit 130/143 (our handlers for
+    the duration, restored after)."""
+    writer.status.update(target=None, switched=False)
+    saved = {}
+    try:
+        for s in EXIT_SIGNAL:
+            saved[s] = signal.signal(s, _on_signal)
+    except ValueError:          # not the main thread: leave the handlers alone
+        pass
+    try:
+        return run()
+    except (Interrupted, KeyboardInterrupt) as e:
+        for s in saved:                           # a second Ctrl-C must not cut the line short
+            signal.signal(s, signal.SIG_IGN)
+        print(_interrupted_line(), file=sys.stderr)
+        return EXIT_SIGNAL[getattr(e, "signum", signal.SIGINT)]
+    finally:
+        for s, h in saved.items():
+            signal.signal(s, h)
+
+
+def _main(argv: list[str] | None) -> int:
     ap = _parser()
     args = ap.parse_args(argv)
     cmd = args.command
@@ -84,9 +135,14 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"wrote {path}")
         else:
             return _ingest(cmd, args)
-    except (InputError, ParseError, ArchiveError) as e:
-        print(str(e), file=sys.stderr)
+    except (Problem, ParseError, ArchiveError) as e:
+        if not isinstance(e, Problem) and isinstance(e, ParseError):   # until parsers raise Problem
+            e = Problem(e.file, e.line, e.reason)
+        print(clean(e, 2000), file=sys.stderr)
         return EXIT_INPUT
+    except Exception as e:      # the final guard, for what nobody foresaw; each known case has its message
+        print(f"internal error, please report: {clean(f'{type(e).__name__}: {e}', 200)}", file=sys.stderr)
+        return EXIT_INTERNAL
     return EXIT_OK
 
 
@@ -95,7 +151,7 @@ def _read(path: str) -> bytes:
         with open(path, "rb") as f:
             return f.read()
     except OSError as e:
-        raise InputError(path, 0, f"cannot read ({e.strerror})") from None
+        raise Problem(path, None, f"cannot read ({e.strerror})") from None
 
 
 def _detect(path: str) -> int:
@@ -139,30 +195,42 @@ def _parse(path: str, fmt: str) -> int:
     out["problems"] = [str(p) for p in parsed.problems]
     sys.stdout.write(dump(out))
     for p in parsed.problems:
-        print(p, file=sys.stderr)
+        print(clean(p, 2000), file=sys.stderr)
     return EXIT_OK
 
 
 def _ingest(cmd: str, args) -> int:
+    """Every manifest is loaded and checked before any study is written; the data directory's
+    lock is held for the whole command."""
     from .at_hand import absent
     from .report import text as report_text
     from .manifest import load
-    from .study import find_manifests, ingest, manifest_path, progress_bar
+    from .study import check_folder, check_unique, find_manifests, ingest, manifest_path, progress_bar
     paths = find_manifests(args.content) if cmd == "all" else [manifest_path(cmd, args.content)]
     if not paths:
-        raise InputError(args.content, 0, "no */manifest.yaml found")
-    for path in paths:
-        if cmd == "all" and (why := absent(load(path), args.archives, args.studies)):
-            print(f"warning: {path}: skipped, {why}", file=sys.stderr)   # one line per absent study
-            continue
-        res = ingest(path, args.archives, args.studies, args.data, progress_bar(), args.dry_run)
-        for p in res["problems"]:
-            print(p, file=sys.stderr)
-        sys.stdout.write(report_text(res["report"]))   # what was done: runs, unmatched files, sizes, warnings
-        if sys.stderr.isatty():
-            print(f"{res['study']}: {res['runs']} runs, {len(res['written'])} file(s) written, "
-                  f"{len(res['removed'])} removed", file=sys.stderr)
+        raise Problem(args.content, None, "no */manifest.yaml found")
+    manifests = [load(p) for p in paths]
+    check_unique(manifests)
+    for m in manifests:
+        check_folder(m)
+    with contextlib.nullcontext() if args.dry_run else writer.locked(args.data):
+        for path, m in zip(paths, manifests):
+            if cmd == "all" and (why := absent(m, args.archives, args.studies)):
+                print(f"warning: {clean(path)}: skipped, {clean(why, 2000)}", file=sys.stderr)   # one line each
+                continue
+            writer.status.update(target=str(Path(args.data) / m.study), switched=False)
+            res = ingest(path, args.archives, args.studies, args.data, progress_bar(), args.dry_run, manifest=m)
+            _report(res, report_text)
     return EXIT_OK
+
+
+def _report(res: dict, report_text):
+    for p in res["problems"]:
+        print(clean(p, 2000), file=sys.stderr)
+    sys.stdout.write(report_text(res["report"]))   # what was done: runs, unmatched files, sizes, warnings
+    if sys.stderr.isatty():
+        print(f"{res['study']}: {res['runs']} runs, {len(res['written'])} file(s) written, "
+              f"{len(res['removed'])} removed", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -2,23 +2,33 @@
 
 YAML is parsed with PyYAML's safe loader, and before that every event is checked: tags
 (`!x`, `!!python/...`), anchors (`&a`) and aliases (`*a`) are rejected, as are duplicate
-keys. Every error is `file:line: reason`. Field reference: docs/manifest.md.
+keys, and so is nesting deeper than MAX_DEPTH (before PyYAML's recursive composer sees it).
+Every error is an `ingest.problems.Problem`: `file:line: reason`. Limits and field reference:
+docs/manifest.md.
+
+Patterns (`regex:`, `glob:`) are compiled with the `regex` package and matched with a time
+budget (`match()`), so a catastrophic pattern is reported, not run for minutes. Name and id
+templates may only name labels (`{engine}`), with a format spec of bounded width.
 """
 from __future__ import annotations
 
+import math
 import re
+import string
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import regex
 import yaml
 
+from .problems import Problem, clean
 
-class InputError(Exception):
-    """Bad input (manifest, missing or altered input): `file:line: reason`."""
-
-    def __init__(self, file: str, line: int, reason: str):
-        self.file, self.line, self.reason = file, line, reason
-        super().__init__(f"{file}:{line}: {reason}")
+InputError = Problem            # the former name, kept importable
+MAX_DEPTH = 32                  # nesting levels of a manifest (real ones use 4)
+MAX_SCALAR = 10_000             # characters of one scalar
+MATCH_BUDGET_S = 0.1            # time budget of one pattern match against one member name
+MAX_SPEC_NUMBER = 200           # largest width or precision in a template's format spec
+RESERVED_VIEWS = {"common", "__init__"}   # modules of ingest/studies/ that are not study modules
 
 
 class LDict(dict):
@@ -42,12 +52,21 @@ def load_yaml(path: str | Path, text: str | None = None):
         try:
             text = Path(path).read_bytes().decode("utf-8")
         except UnicodeDecodeError as e:
-            raise InputError(path, 0, f"not UTF-8 text ({e.reason} at byte {e.start})") from None
+            raise InputError(path, None, f"not UTF-8 text ({e.reason} at byte {e.start})") from None
         except OSError as e:
-            raise InputError(path, 0, f"cannot read ({e.strerror})") from None
+            raise InputError(path, None, f"cannot read ({e.strerror})") from None
     try:
+        depth = 0
         for ev in yaml.parse(text, Loader=yaml.SafeLoader):
             line = ev.start_mark.line + 1
+            if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise InputError(path, line, f"nesting deeper than {MAX_DEPTH} levels")
+            elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+            elif isinstance(ev, yaml.ScalarEvent) and len(ev.value) > MAX_SCALAR:
+                raise InputError(path, line, f"value longer than {MAX_SCALAR} characters")
             if isinstance(ev, yaml.AliasEvent):
                 raise InputError(path, line, f"YAML aliases are not allowed (*{ev.anchor})")
             if getattr(ev, "anchor", None):
@@ -57,9 +76,9 @@ def load_yaml(path: str | Path, text: str | None = None):
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
-        raise InputError(path, mark.line + 1 if mark else 0, f"invalid YAML: {e.problem or e.context}") from None
+        raise InputError(path, mark.line + 1 if mark else None, f"invalid YAML: {e.problem or e.context}") from None
     except yaml.YAMLError as e:
-        raise InputError(path, 0, f"invalid YAML: {e}") from None
+        raise InputError(path, None, f"invalid YAML: {e}") from None
     if node is None:
         raise InputError(path, 1, "empty manifest")
     return _build(node, yaml.constructor.SafeConstructor(), path)
@@ -84,9 +103,14 @@ def _build(node, ctor, path):
         items.line, items.item_lines = line, [v.start_mark.line + 1 for v in node.value]
         return items
     try:
-        return ctor.construct_object(node)
+        value = ctor.construct_object(node)
     except yaml.YAMLError as e:
         raise InputError(path, line, f"invalid value: {e}") from None
+    except (ValueError, OverflowError) as e:     # 2020-13-45, an int of more than 4300 digits
+        raise InputError(path, line, f"invalid value {clean(node.value, 40)!r} ({e})") from None
+    if isinstance(value, float) and not math.isfinite(value):
+        raise InputError(path, line, f"{node.value!r} is not a finite number")
+    return value
 
 
 # ---------------------------------------------------------------------------------------
@@ -110,7 +134,7 @@ class Input:
 class Rule:
     """A `runs:` or `files:` entry: which archive members it takes and how."""
 
-    pattern: re.Pattern
+    pattern: regex.Pattern
     source: str          # the glob or regex as written
     input: str
     format: str = "auto"
@@ -120,6 +144,14 @@ class Rule:
     id: str | None = None
     name: str | None = None
     line: int = 0
+
+    def match(self, manifest: str, member: str):
+        """`pattern.fullmatch(member)` within MATCH_BUDGET_S; a Problem when it takes longer."""
+        try:
+            return self.pattern.fullmatch(member, timeout=MATCH_BUDGET_S)
+        except TimeoutError:
+            raise Problem(manifest, self.line, f"pattern {clean(self.source, 80)!r} too slow (over "
+                          f"{MATCH_BUDGET_S:g} s on {clean(member, 80)!r}); simplify it") from None
 
 
 @dataclass
@@ -151,7 +183,7 @@ class _V:
 
     def __init__(self, path: str, d, where: str):
         if not isinstance(d, LDict):
-            raise InputError(path, getattr(d, "line", 0), f"{where} must be a mapping")
+            raise InputError(path, getattr(d, "line", None), f"{where} must be a mapping")
         self.path, self.d, self.where = path, d, where
 
     def line(self, key=None) -> int:
@@ -169,14 +201,18 @@ class _V:
         if isinstance(v, bool) and bool not in (types if isinstance(types, tuple) else (types,)):
             self.fail(key, f"{self.where}: `{key}` has the wrong type (bool)")
         if not isinstance(v, types):
-            want = " or ".join(t.__name__ for t in (types if isinstance(types, tuple) else (types,)))
-            self.fail(key, f"{self.where}: `{key}` must be {want}, not {type(v).__name__}")
+            want = " or ".join(_type_name(t) for t in (types if isinstance(types, tuple) else (types,)))
+            self.fail(key, f"{self.where}: `{key}` must be {want}, not {_type_name(type(v))}")
         return v
 
     def only(self, allowed):
         for k in self.d:
             if k not in allowed:
                 self.fail(k, f"{self.where}: unknown field `{k}` (allowed: {', '.join(allowed)})")
+
+
+def _type_name(t) -> str:
+    return "a mapping" if issubclass(t, dict) else "a list" if issubclass(t, list) else t.__name__
 
 
 TOP = ("study", "title", "inputs", "interval_s", "metric", "window", "base", "labels", "label_types",
@@ -214,6 +250,11 @@ def load(path: str | Path) -> Manifest:
         if t not in LABEL_TYPES:
             v.fail("label_types", f"label_types: {k}: type must be one of {', '.join(LABEL_TYPES)}")
     display = v.get("display", LDict, default=LDict())
+    for k, names in display.items():
+        dv = _V(path, names, f"display: {k}")
+        for value, shown in names.items():
+            if not isinstance(shown, (str, int, float)) or isinstance(shown, bool):
+                dv.fail(value, f"display: {k}: {value}: the display name must be a string")
     markers = []
     for i, m in enumerate(v.get("markers", LList, default=LList())):
         mv = _V(path, m, f"markers[{i}]")
@@ -232,13 +273,14 @@ def load(path: str | Path) -> Manifest:
         if k not in labels:
             v.fail("base", f"base: {k!r} is not one of labels ({', '.join(labels)})")
     views = v.get("views", str)
-    if views is not None and not re.match(r"^[a-z_][a-z0-9_]*$", views):
-        v.fail("views", f"views: {views!r} must be a Python module name under ingest/studies/")
+    if views is not None and (not re.match(r"^[a-z][a-z0-9_]*$", views) or views in RESERVED_VIEWS):
+        v.fail("views", f"views: {clean(views, 80)!r} must name a study module under ingest/studies/ "
+                        f"(not {', '.join(sorted(RESERVED_VIEWS))})")
     return Manifest(
         path=path, study=study, title=title, inputs=inputs,
         interval_s=interval, metric=v.get("metric", str, default="tps"),
         window={"start": start, "end": end} if window is not None else None, base=base, labels=list(labels), label_types=label_types,
-        display={k: dict(x) for k, x in display.items()}, markers=markers, runs=runs, files=files,
+        display={k: {str(a): b for a, b in x.items()} for k, x in display.items()}, markers=markers, runs=runs, files=files,
         views=views, line_of=dict(doc.key_lines),
         reproduction=_reproduction(path, doc.get("reproduction"), inputs))
 
@@ -278,13 +320,13 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
         where = f"{key}[{i}]"
         rv = _V(path, d, where)
         rv.only(RULE if key == "runs" else ("glob", "regex", "input", "format"))
-        glob_, regex = rv.get("glob", str), rv.get("regex", str)
-        if (glob_ is None) == (regex is None):
+        glob_, regex_src = rv.get("glob", str), rv.get("regex", str)
+        if (glob_ is None) == (regex_src is None):
             rv.fail(None, f"{where}: give exactly one of `glob` or `regex`")
         try:
-            pattern = re.compile(regex) if regex is not None else re.compile(_glob_re(glob_))
-        except re.error as e:
-            rv.fail("regex", f"{where}: bad regex ({e})")
+            pattern = regex.compile(regex_src if regex_src is not None else _glob_re(glob_), regex.VERSION0)
+        except (regex.error, RecursionError, OverflowError, ValueError) as e:
+            rv.fail("regex", f"{where}: bad regex ({clean(e, 120)})")
         inp = rv.get("input", str, default=archives[0] if archives else None)
         if inp not in archives:
             rv.fail("input" if "input" in d else None, f"{where}: input {inp!r} is not an archive input")
@@ -297,19 +339,43 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
         if session not in ("all", "last") and not (isinstance(session, int) and session >= 1):
             rv.fail("session", f"{where}: session must be all, last or a session number >= 1")
         fmt = rv.get("format", str, default="auto" if key == "runs" else None, required=key == "files")
-        out.append(Rule(pattern=pattern, source=regex or glob_, input=inp, format=fmt, labels=labels,
+        templates = {k: rv.get(k, str) for k in ("id", "name")}
+        for k, t in templates.items():
+            if t is not None:
+                _check_template(rv, k, t, where)
+        out.append(Rule(pattern=pattern, source=regex_src or glob_, input=inp, format=fmt, labels=labels,
                         published=rv.get("published", bool, default=True), session=session,
-                        id=rv.get("id", str), name=rv.get("name", str), line=d.line))
+                        id=templates["id"], name=templates["name"], line=d.line))
     return out
 
 
+def _check_template(rv: _V, key: str, template: str, where: str):
+    """An `id`/`name` template may only name labels (no `.attr`, no `[index]`, no conversion)
+    and format them with widths and precisions up to MAX_SPEC_NUMBER."""
+    try:
+        fields = list(string.Formatter().parse(template))
+    except ValueError as e:
+        rv.fail(key, f"{where}: {key} template: {e}")
+    for _, name, spec, conversion in fields:
+        if name is None:
+            continue
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or conversion:
+            rv.fail(key, f"{where}: {key} template: {{{clean(name, 40)}}} must be a plain label name")
+        if "{" in (spec or "") or any(len(n) > 4 or int(n) > MAX_SPEC_NUMBER for n in re.findall(r"\d+", spec or "")):
+            rv.fail(key, f"{where}: {key} template: format spec {clean(spec, 40)!r} too wide "
+                         f"(widths up to {MAX_SPEC_NUMBER})")
+
+
 def _typed(path, line, key, value, label_types):
-    """Coerce a label value to its declared type (str by default)."""
+    """Coerce a label value to its declared type (str by default); NaN and inf are errors."""
     t = LABEL_TYPES[label_types.get(key, "str")]
     try:
-        return t(value)
-    except (TypeError, ValueError):
-        raise InputError(path, line, f"label {key}={value!r} is not a {t.__name__}") from None
+        out = t(value)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError(path, line, f"label {key}={clean(value, 80)!r} is not a {t.__name__}") from None
+    if isinstance(out, float) and not math.isfinite(out):
+        raise InputError(path, line, f"label {key}={clean(value, 80)!r} is not a finite number")
+    return out
 
 
 def _glob_re(pattern: str) -> str:

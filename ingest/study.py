@@ -3,7 +3,8 @@ tables -> the files of `data/<study>/`, written atomically.
 
 The study-module hook: when the manifest names `views: <module>` (or a module
 `ingest/studies/<study with _ for ->.py` exists), its `build(ctx: StudyContext) -> list[dict]`
-returns derived tables in the `tables/<id>.yaml` shape of docs/data-schema.md.
+returns derived tables in the `tables/<id>.yaml` shape of docs/data-schema.md. Bad input is a
+`Problem` (a study module raises it too); warnings are `Problem` values.
 """
 from __future__ import annotations
 
@@ -19,18 +20,19 @@ from pathlib import Path
 
 from . import __version__, declared, defaults, metrics, report, reproduction
 from .archive import Archive, dir_sha256, sha256_file
-from .manifest import InputError, Manifest, Rule, _typed, load
+from .manifest import Manifest, Rule, _typed, load
 from .parsers import Parsed
 from .problems import Problem, clean
-from .read import parse_bytes
+from .read import decode, parse_bytes
 from .seriesfiles import series_csv, series_json
-from .writer import dump, write_study
+from .writer import NAME_MAX, dump, locked, write_study
 
 TABLE_KINDS = ("label", "number", "ratio", "text")
 ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 # table ids: the site's rule for table and chart ids (layouts/_partials/unique-id.html), so an
 # id the ingest writes is one a shortcode accepts
 TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+ID_MAX = NAME_MAX - 55     # bytes of a run id: room for any file suffix of data/<study>/series/
 
 
 @dataclass
@@ -39,7 +41,8 @@ class StudyContext:
 
     manifest: the validated Manifest; runs: run records as in runs.yaml (in manifest order);
     series: run id -> columnar series; files: archive member -> Parsed for `files:` rules;
-    inputs: published-tables input name -> its text (`published(name)` parses it); problems: warnings so far (append to add).
+    inputs: published-tables input name -> its text (`published(name)` parses it);
+    problems: warnings so far, `Problem` values (append to add). Bad data: raise `Problem`.
     """
 
     manifest: Manifest
@@ -47,7 +50,7 @@ class StudyContext:
     series: dict[str, dict]
     files: dict[str, Parsed] = field(default_factory=dict)
     inputs: dict[str, str] = field(default_factory=dict)
-    problems: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
 
     def published(self, name: str, fmt: str = "auto") -> Parsed:
         """A published-tables input parsed (format detected unless given), e.g. its `tables`."""
@@ -57,7 +60,7 @@ class StudyContext:
         """The one run whose labels include all of `labels` (values compared as strings)."""
         hits = [r for r in self.runs if all(str(r["labels"].get(k)) == str(v) for k, v in labels.items())]
         if len(hits) > 1:
-            raise ValueError(f"{len(hits)} runs match {labels}: {[r['id'] for r in hits]}")
+            raise Problem(self.manifest.path, None, f"{len(hits)} runs match {labels}: {[r['id'] for r in hits]}")
         return hits[0] if hits else None
 
     @staticmethod
@@ -73,20 +76,42 @@ def find_manifests(content: str | Path = "content/posts") -> list[Path]:
 def manifest_path(study: str, content: str | Path = "content/posts") -> Path:
     p = Path(content) / study / "manifest.yaml"
     if not p.is_file():
-        raise InputError(str(p), 0, f"no manifest for study {study!r}")
+        raise Problem(p, None, f"no manifest for study {clean(study, 80)!r}")
     return p
 
 
+def check_folder(m: Manifest):
+    """A manifest writes only the study of its own folder: `study:` must be the folder name."""
+    folder = Path(m.path).parent.name
+    if m.study != folder:
+        raise Problem(m.path, m.line_of.get("study"),
+                      f"study {m.study!r} must equal its folder name {clean(folder, 80)!r}")
+
+
+def check_unique(manifests: list[Manifest]):
+    """With `all`: two manifests naming one study is an error naming both."""
+    seen: dict[str, Manifest] = {}
+    for m in manifests:
+        if m.study in seen:
+            first = seen[m.study]
+            raise Problem(m.path, m.line_of.get("study"), f"study {m.study!r} is also named by "
+                          f"{first.path}:{first.line_of.get('study')}")
+        seen[m.study] = m
+
+
 def ingest(manifest_file: str | Path, archives: str | Path = "archives", studies: str | Path = "../shared/studies",
-           data: str | Path = "data", progress=None, dry_run: bool = False) -> dict:
+           data: str | Path = "data", progress=None, dry_run: bool = False, manifest: Manifest | None = None) -> dict:
     """Ingest one study; returns {"study", "runs", "written", "removed", "problems", "report"}
-    (`report`: ingest/report.py). `dry_run`: parse and report, write nothing."""
-    m = load(manifest_file)
+    (`report`: ingest/report.py). `dry_run`: parse and report, write nothing. Holds the data
+    directory's lock from before reading the inputs to after the switch."""
+    m = manifest or load(manifest_file)
+    check_folder(m)
     kept: dict = {}
-    with _no_cyclic_gc():
-        files = build_files(m, Path(archives), Path(studies), progress, kept)
-    problems = files.pop(None)
-    result = {"written": [], "removed": []} if dry_run else write_study(data, m.study, files)
+    with contextlib.nullcontext() if dry_run else locked(data):
+        with _no_cyclic_gc():
+            files = build_files(m, Path(archives), Path(studies), progress, kept)
+        problems = files.pop(None)
+        result = {"written": [], "removed": []} if dry_run else write_study(data, m.study, files)
     return {"study": m.study, "runs": len([n for n in files if n.startswith("series/") and n.endswith(".yaml")]),
             "problems": problems, **result, "report": report.build(m, files, problems, kept, dry_run)}
 
@@ -109,14 +134,16 @@ def _no_cyclic_gc():
 # -- inputs ----------------------------------------------------------------------------------
 def _check_input(m: Manifest, inp, path: Path):
     if not path.exists():
-        raise InputError(m.path, inp.line, f"input {inp.name} not found at {path}")
+        raise Problem(m.path, inp.line, f"input {inp.name} not found at {path}")
+    if inp.kind == "published-tables" and not path.is_file():
+        raise Problem(m.path, inp.line, f"input {inp.name}: a published-tables input must be a file ({path})")
     got = dir_sha256(path) if path.is_dir() else sha256_file(path)   # the archive reader's safe walk
     if got != inp.sha256:
-        raise InputError(m.path, inp.line, f"sha256 mismatch for {inp.name}: manifest says {inp.sha256}, file has {got}")
+        raise Problem(m.path, inp.line, f"sha256 mismatch for {inp.name}: manifest says {inp.sha256}, file has {got}")
 
 
 # -- runs ------------------------------------------------------------------------------------
-def _select(rule: Rule, sessions: list, file: str, problems: list[str]) -> list:
+def _select(rule: Rule, sessions: list, file: str) -> list:
     complete = [s for s in sessions if s.complete]
     if rule.session == "all":
         if len(complete) > 1 and any("session" not in s.meta for s in complete):
@@ -129,7 +156,7 @@ def _select(rule: Rule, sessions: list, file: str, problems: list[str]) -> list:
         return complete[-1:]
     chosen = [s for s in sessions if s.meta.get("session") == rule.session]
     if not chosen or not chosen[0].complete:
-        raise InputError(file, 0, f"session {rule.session} (picked by the manifest) is not a complete session")
+        raise Problem(file, None, f"session {rule.session} (picked by the manifest) is not a complete session")
     return chosen
 
 
@@ -146,10 +173,12 @@ def _labels(m: Manifest, rule: Rule, match: re.Match, session) -> dict:
 
 def _fmt(m: Manifest, rule: Rule, template: str, labels: dict, display: bool) -> str:
     values = {k: (m.display.get(k, {}).get(str(v), v) if display else v) for k, v in labels.items()}
-    try:
+    try:                  # the manifest checked the fields are plain names with bounded widths
         return template.format(**values)
-    except (KeyError, IndexError, ValueError) as e:
-        raise InputError(m.path, rule.line, f"template {template!r}: unknown label {e}") from None
+    except KeyError as e:
+        raise Problem(m.path, rule.line, f"template {template!r}: unknown label {e}") from None
+    except (IndexError, ValueError, TypeError, AttributeError) as e:
+        raise Problem(m.path, rule.line, f"template {template!r}: {e}") from None
 
 
 def _run_record(m: Manifest, rule: Rule, member: str, match, session, n_sessions: int, multi: bool, fmt: str):
@@ -165,11 +194,18 @@ def _run_record(m: Manifest, rule: Rule, member: str, match, session, n_sessions
         name += f", session {session.meta['session']}"
     rid = rid.lower()
     if not ID.match(rid):
-        raise InputError(m.path, rule.line, f"run id {rid!r} (from {member}) is not a slug")
+        raise Problem(m.path, rule.line, f"run id {clean(rid, 80)!r} (from {member}) is not a slug")
+    if len(rid.encode()) > ID_MAX:
+        raise Problem(m.path, rule.line, f"run id {clean(rid, 60)!r} (from {member}) is longer than "
+                                          f"{ID_MAX} bytes (it names a file; NAME_MAX is {NAME_MAX})")
     metric = session.metric
     series = session.series
     t, values = series.get("t", []), series.get(metric, []) if metric else []
     window = metrics.window_stats(t, values, m.window["start"], m.window["end"])
+    if values and not window["n"]:
+        span = f"t from {t[0]} to {t[-1]} s" if t else "no interval times"
+        raise Problem(m.path, m.line_of.get("window"), f"window ({m.window['start']}, {m.window['end']}] "
+                                                       f"holds no interval of run {rid} ({member}: {span})")
     full = metrics.full_mean(values)
     summary = {k: session.summary[k] for k in sorted(session.summary)}
     meta = session.meta
@@ -187,7 +223,7 @@ def _run_record(m: Manifest, rule: Rule, member: str, match, session, n_sessions
     }
 
 
-def _time_notes(where: str, run_id: str, t: list, interval: float) -> list[str]:
+def _time_notes(file: str, line: int, run_id: str, t: list, interval: float) -> list[Problem]:
     """Warnings about interval times that repeat, go back, or (fixed-clock reports) skip
     intervals; the series keeps them as printed."""
     steps = list(map(operator.sub, t[1:], t))
@@ -197,11 +233,11 @@ def _time_notes(where: str, run_id: str, t: list, interval: float) -> list[str]:
     gaps = [d for d in steps if d > interval * 1.5] if fixed and steps and max(steps) > interval * 1.5 else []
     notes = []
     if back:
-        notes.append(f"{where}: run {run_id}: interval time(s) {', '.join(map(str, back[:5]))} s printed again or "
-                     f"out of order ({len(back)} in all); kept as printed")
+        notes.append(Problem(file, line, f"run {run_id}: interval time(s) {', '.join(map(str, back[:5]))} s printed "
+                                         f"again or out of order ({len(back)} in all); kept as printed"))
     if gaps:
-        notes.append(f"{where}: run {run_id}: {len(gaps)} gap(s) in the interval times, "
-                     f"{sum(gaps) - len(gaps) * interval:g} s without a report; kept as printed")
+        notes.append(Problem(file, line, f"run {run_id}: {len(gaps)} gap(s) in the interval times, "
+                                         f"{sum(gaps) - len(gaps) * interval:g} s without a report; kept as printed"))
     return notes
 
 
@@ -216,12 +252,12 @@ def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None):
         arc = archives[inp.name]
         for member in arc.names():
             for rule in [*m.runs, *m.files]:
-                if rule.input == inp.name and (mt := rule.pattern.fullmatch(member)):
+                if rule.input == inp.name and (mt := rule.match(m.path, member)):
                     jobs.append((arc, member, rule, mt))
                     break
     for rule in [*m.runs, *m.files]:
         if not any(j[2] is rule for j in jobs):
-            raise InputError(m.path, rule.line, f"rule `{rule.source}` matches no file of {rule.input}")
+            raise Problem(m.path, rule.line, f"rule `{rule.source}` matches no file of {rule.input}")
     for i, (arc, member, rule, mt) in enumerate(jobs):
         if progress:
             progress(i, len(jobs), member)
@@ -231,25 +267,27 @@ def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None):
         if rule in m.files:
             files[member] = parsed
             continue
-        chosen = _select(rule, parsed.sessions, file, problems)
+        chosen = _select(rule, parsed.sessions, file)
         if not chosen:
-            raise InputError(file, 0, "no complete session (every session lacks its final summary)")
+            raise Problem(file, None, "no complete session (every session lacks its final summary)")
         for s in chosen:
             rec = _run_record(m, rule, member, mt, s, len(parsed.sessions), len(chosen) > 1, parsed.format)
             if rec["id"] in taken:
-                raise InputError(m.path, rule.line, f"duplicate run id {rec['id']!r} ({member}; "
+                raise Problem(m.path, rule.line, f"duplicate run id {rec['id']!r} ({member}; "
                                                     f"also from the rule at line {taken[rec['id']]})")
             taken[rec["id"]] = rule.line
             same = [r for r in runs if r["labels"] == rec["labels"]]
             if same:
-                raise InputError(m.path, rule.line, f"duplicate run labels {rec['labels']} ({member} and "
+                raise Problem(m.path, rule.line, f"duplicate run labels {rec['labels']} ({member} and "
                                                     f"{same[0]['source']['file']})")
             runs.append(rec)
             series[rec["id"]] = s.series
-            problems.extend(_time_notes(f"{file}:{s.line}", rec["id"], s.series.get("t", []),
+            problems.extend(_time_notes(file, s.line, rec["id"], s.series.get("t", []),
                                         s.meta.get("interval_s") or m.interval_s))
     if progress:
         progress(len(jobs), len(jobs), "")
+    if m.base and runs and not any(all(str(r["labels"].get(k)) == str(v) for k, v in m.base.items()) for r in runs):
+        raise Problem(m.path, m.line_of.get("base"), f"base {m.base}: no run has these labels")
     base_of = metrics.base_counterparts(runs, m.base) if m.base else {}
     by_id = {r["id"]: r for r in runs}
     for r in runs:
@@ -266,29 +304,34 @@ def study_module(m: Manifest):
     if m.views is None and importlib.util.find_spec(full) is None:
         return None
     try:
-        return importlib.import_module(full)
+        module = importlib.import_module(full)
     except ModuleNotFoundError:
-        raise InputError(m.path, m.line_of.get("views", 0), f"study module {full} not found") from None
+        raise Problem(m.path, m.line_of.get("views"), f"study module {full} not found") from None
+    if not callable(getattr(module, "build", None)):
+        raise Problem(m.path, m.line_of.get("views"), f"study module {full} has no build(ctx)")
+    return module
 
 
 def check_table(m: Manifest, t: dict) -> dict:
     """Validate a derived table; return it with keys in the schema's order."""
     tid = t.get("id")
-    where = f"{m.path}:0: table {tid!r}"
+
+    def bad(reason):
+        return Problem(m.path, None, f"table {clean(tid, 80)!r}: {reason}")
     if not isinstance(tid, str) or not TABLE_ID.match(tid):
-        raise ValueError(f"{where}: id must be lowercase letters, digits and dashes (the site's id rule)")
+        raise bad("id must be lowercase letters, digits and dashes (the site's id rule)")
     keys = []
     for c in t.get("columns", []):
         if c.get("kind") not in TABLE_KINDS or not c.get("key") or not c.get("label"):
-            raise ValueError(f"{where}: column {c} needs key, label and kind in {TABLE_KINDS}")
+            raise bad(f"column {c} needs key, label and kind in {TABLE_KINDS}")
         keys.append(c["key"])
     if len(set(keys)) != len(keys) or not keys:
-        raise ValueError(f"{where}: column keys must be unique and non-empty")
+        raise bad("column keys must be unique and non-empty")
     rows = []
     for r in t.get("rows", []):
         extra = set(r) - set(keys)
         if extra:
-            raise ValueError(f"{where}: row has keys not in columns: {sorted(extra)}")
+            raise bad(f"row has keys not in columns: {sorted(extra)}")
         rows.append({k: r.get(k) for k in keys})
     cols = [{k: c[k] for k in ("key", "label", "kind", "digits", "unit") if k in c} for c in t["columns"]]
     return {"id": tid, "title": t.get("title", tid), "columns": cols, "rows": rows, "notes": t.get("notes") or {}}
@@ -308,24 +351,18 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
         else:
             path = studies_dir / m.study / inp.name
             _check_input(m, inp, path)
-            texts[inp.name] = path.read_bytes().decode("utf-8")
+            texts[inp.name] = decode(path.read_bytes(), str(path))
     runs, series, files, problems = collect_runs(m, archives, progress)
     ctx = StudyContext(manifest=m, runs=runs, series=series, files=files, inputs=texts, problems=problems)
     module = study_module(m)
-    try:
-        # the manifest's `tables:`, then the study module's; the default tables when neither gives any
-        built = declared.build(m, runs) + (module.build(ctx) if module else [])
-        tables = [check_table(m, t) for t in (built or defaults.build(ctx))]
-        check = reproduction.build(m, m.reproduction, tables, lambda c: reproduction.published_tables(ctx, c))
-        tables += [check_table(m, check)] if check else []
-        ids = [t["id"] for t in tables]
-        if len(set(ids)) != len(ids):
-            raise ValueError(f"{m.path}:0: duplicate table ids from the study module: {ids}")
-    except ValueError as e:   # data the study module cannot use: an input error, not a crash
-        where = re.match(r"^(.+?):(\d+): (.*)$", str(e), re.S)
-        if where:
-            raise InputError(where[1], int(where[2]), where[3]) from e
-        raise InputError(module.__file__ if module else m.path, 0, str(e)) from e
+    # the manifest's `tables:`, then the study module's; the default tables when neither gives any
+    built = declared.build(m, runs) + (module.build(ctx) if module else [])   # may raise Problem
+    tables = [check_table(m, t) for t in (built or defaults.build(ctx))]
+    check = reproduction.build(m, m.reproduction, tables, lambda c: reproduction.published_tables(ctx, c))
+    tables += [check_table(m, check)] if check else []
+    ids = [t["id"] for t in tables]
+    if len(set(ids)) != len(ids):
+        raise Problem(m.path, None, f"duplicate table ids from the study module: {ids}")
     _no_control_text(m, runs, tables)
     out = {
         "study.yaml": dump(_study_doc(m, ids, ctx.problems)),
@@ -370,14 +407,14 @@ def _no_control_text(m: Manifest, runs: list[dict], tables: list[dict]) -> None:
                 raise Problem(m.path, None, f"{clean(what, 80)}: text {clean(text, 80)!r} has control characters")
 
 
-def _study_doc(m: Manifest, table_ids: list[str], problems: list[str]) -> dict:
+def _study_doc(m: Manifest, table_ids: list[str], problems: list) -> dict:
     return {
         "schema": 1, "study": m.study, "title": m.title, "ingest_version": __version__,
         "inputs": [{"name": i.name, "kind": i.kind, "sha256": i.sha256, "origin": i.origin,
                     **({"note": i.note} if i.note else {})} for i in m.inputs],
         "interval_s": m.interval_s, "metric": m.metric, "window": m.window, "base": m.base,
         "labels": m.labels, "display": m.display, "markers": m.markers, "tables": table_ids,
-        "problems": problems,
+        "problems": [str(p) for p in problems],
     }
 
 

@@ -72,7 +72,7 @@ def test_parse_warnings_go_to_stderr(capsys):
 
 
 def test_input_errors_exit_1_with_file_line_reason(capsys, tmp_path):
-    assert cli(capsys, "parse", tmp_path / "nope.log") == (1, "", f"{tmp_path / 'nope.log'}:0: cannot read (No such file or directory)\n")
+    assert cli(capsys, "parse", tmp_path / "nope.log") == (1, "", f"{tmp_path / 'nope.log'}: cannot read (No such file or directory)\n")
     empty = tmp_path / "empty.log"
     empty.write_bytes(b"")
     assert cli(capsys, "detect", empty) == (1, "", f"{empty}: empty file\n")
@@ -80,7 +80,7 @@ def test_input_errors_exit_1_with_file_line_reason(capsys, tmp_path):
     other.write_bytes(b"\x00\x01 hello\n")
     assert cli(capsys, "parse", other)[0] == 1
     code, out, err = cli(capsys, "no-such-study", "--content", tmp_path)
-    assert (code, out, err) == (1, "", f"{tmp_path}/no-such-study/manifest.yaml:0: no manifest for study 'no-such-study'\n")
+    assert (code, out, err) == (1, "", f"{tmp_path}/no-such-study/manifest.yaml: no manifest for study 'no-such-study'\n")
 
 
 def test_ingest_study_quiet_when_not_a_tty_and_exit_1_keeps_data(capsys, tmp_path):

@@ -150,16 +150,17 @@ def test_failing_replace_during_ingest_keeps_old_data(tmp_path, monkeypatch):
 
     def boom(src, dst):
         raise OSError(5, "Input/output error")
-    monkeypatch.setattr(study_mod.write_study.__globals__["os"], "replace", boom)
-    with pytest.raises(OSError):
+    monkeypatch.setattr(study_mod.write_study.__globals__["os"], "rename", boom)
+    monkeypatch.setenv("INGEST_NO_EXCHANGE", "1")          # the fallback switch: os.rename
+    with pytest.raises(InputError, match=r"/data/mini: cannot write \(Input/output error\); left unchanged$"):
         run(tmp_path, man)
     assert {p: p.read_bytes() for p in (tmp_path / "data").rglob("*") if p.is_file()} == before
-    assert sorted(p.name for p in (tmp_path / "data").iterdir()) == ["mini"]
+    assert sorted(p.name for p in (tmp_path / "data").iterdir()) == [".ingest.lock", "mini"]
 
 
 def test_session_pick(tmp_path):
     man = make_study(tmp_path, runs="  - glob: '*.log'\n    session: 2\n")
-    with pytest.raises(InputError, match=r"^mini.tar.gz/a-8.log:0: session 2 \(picked by the manifest\) is not a complete session$"):
+    with pytest.raises(InputError, match=r"^mini.tar.gz/a-8.log: session 2 \(picked by the manifest\) is not a complete session$"):
         run(tmp_path, man)
 
 
@@ -168,9 +169,9 @@ def test_study_module_errors_are_input_errors(tmp_path, monkeypatch):
     fake = type(sys)("ingest.studies.broken_tables")
     fake.build = lambda ctx: [ctx.table("Bad Id", "t", [{"key": "a", "label": "A", "kind": "number"}], [])]
     monkeypatch.setitem(sys.modules, "ingest.studies.broken_tables", fake)
-    with pytest.raises(InputError, match=rf"^{man}:0: table 'Bad Id': id must be lowercase letters, digits and dashes"):
+    with pytest.raises(InputError, match=rf"^{man}: table 'Bad Id': id must be lowercase letters, digits and dashes"):
         run(tmp_path, man)
-    assert not (tmp_path / "data").exists()
+    assert not (tmp_path / "data" / "mini").exists()
 
 
 @pytest.mark.parametrize("tid", ["foo_bar", "v5.7", "-x"])

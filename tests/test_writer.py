@@ -7,6 +7,7 @@ import pytest
 import yaml
 
 from ingest import writer
+from ingest.problems import Problem
 from ingest.writer import dump, write_study
 
 TRICKY = ["yes", "No", "null", "~", "1.0", "007", "a: b", "#x", "x #y", "- x", "[a]", "{a}", "a,b", "é ü 中",
@@ -40,35 +41,78 @@ def _tree(root):
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
 
 
+def _listing(root):
+    return sorted(p.name for p in root.iterdir() if p.name != writer.LOCK)
+
+
 def test_write_study_touches_only_what_changed(tmp_path):
     files = {"study.yaml": b"a\n", "series/r1.yaml": b"1\n", "series/r2.yaml": b"2\n"}
     assert write_study(tmp_path, "s", files)["written"] == sorted(files)
     old = 1_000_000_000
     for p in (tmp_path / "s").rglob("*.yaml"):
         os.utime(p, ns=(old, old))
+    inode = (tmp_path / "s/study.yaml").stat().st_ino
     res = write_study(tmp_path, "s", {"study.yaml": b"a\n", "series/r1.yaml": b"one\n"})
     assert res == {"written": ["series/r1.yaml"], "removed": ["series/r2.yaml"]}
     assert (tmp_path / "s/study.yaml").stat().st_mtime_ns == old          # unchanged: not rewritten
+    assert (tmp_path / "s/study.yaml").stat().st_ino == inode             # (the same file, hard-linked)
     assert _tree(tmp_path / "s") == {"study.yaml": b"a\n", "series/r1.yaml": b"one\n"}
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["s"]
+    assert _listing(tmp_path) == ["s"]
 
 
-@pytest.mark.parametrize("fail_at", [1, 2, 3])
-def test_failed_replace_leaves_old_data_and_no_temp_files(tmp_path, monkeypatch, fail_at):
+def test_rewriting_the_same_files_does_nothing(tmp_path):
+    files = {"study.yaml": b"a\n", "series/r1.yaml": b"1\n"}
+    write_study(tmp_path, "s", files)
+    before = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in tmp_path.rglob("*") if p.name != writer.LOCK}
+    assert write_study(tmp_path, "s", files) == {"written": [], "removed": []}
+    assert {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in tmp_path.rglob("*") if p.name != writer.LOCK} == before
+
+
+def test_the_study_dir_is_switched_as_a_whole(tmp_path):
+    write_study(tmp_path, "s", {"a.yaml": b"1\n"})
+    old_dir = (tmp_path / "s").stat().st_ino
+    write_study(tmp_path, "s", {"a.yaml": b"2\n"})
+    assert (tmp_path / "s").stat().st_ino != old_dir                      # a new directory, not edits
+    assert writer._renameat2() is not None                                # this machine has the exchange
+
+
+def test_no_files_removes_the_study(tmp_path):
+    write_study(tmp_path, "s", {"a.yaml": b"1\n"})
+    assert write_study(tmp_path, "s", {}) == {"written": [], "removed": ["a.yaml"]}
+    assert _listing(tmp_path) == []
+
+
+@pytest.mark.parametrize("fail", ["_write", "_exchange", "_fsync_dirs"])
+def test_failed_write_leaves_old_data_and_no_temp_files(tmp_path, monkeypatch, fail):
     old = {"study.yaml": b"old study\n", "series/a.yaml": b"old a\n", "series/gone.yaml": b"gone\n"}
     write_study(tmp_path, "s", old)
-    calls = {"n": 0}
-    real = os.replace
 
-    def flaky(src, dst):
-        calls["n"] += 1
-        if calls["n"] == fail_at:
-            raise OSError(28, "No space left on device")
-        return real(src, dst)
+    def full(*args):
+        raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(writer.os, "replace", flaky)
+    monkeypatch.setattr(writer, fail, full)
     new = {"study.yaml": b"new study\n", "series/a.yaml": b"new a\n", "series/b.yaml": b"new b\n"}
-    with pytest.raises(OSError, match="No space left"):
+    with pytest.raises(Problem, match=r"/s: cannot write \(No space left on device\); left unchanged$"):
         write_study(tmp_path, "s", new)
     assert _tree(tmp_path / "s") == old
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["s"]
+    assert _listing(tmp_path) == ["s"]
+
+
+def test_a_file_name_longer_than_name_max_is_a_problem(tmp_path):
+    with pytest.raises(Problem, match=r"cannot|longer than 255 bytes"):
+        write_study(tmp_path, "s", {f"series/{'x' * 252}.yaml": b"1\n"})
+    assert _listing(tmp_path) == []
+
+
+def test_leftovers_of_a_killed_run_are_removed_or_restored(tmp_path):
+    write_study(tmp_path, "s", {"a.yaml": b"1\n"})
+    (tmp_path / ".s.tmp-abc123").mkdir()                       # a half-built new tree
+    (tmp_path / ".t.tmp-x_1").mkdir()
+    (tmp_path / "t").mkdir()
+    (tmp_path / ".u.old-q9").mkdir()                           # the fallback cut between its renames
+    (tmp_path / ".u.old-q9/a.yaml").write_bytes(b"old u\n")
+    (tmp_path / "keep.txt").write_text("not ours")
+    with writer.locked(tmp_path):
+        pass
+    assert _listing(tmp_path) == ["keep.txt", "s", "t", "u"]
+    assert _tree(tmp_path / "u") == {"a.yaml": b"old u\n"}

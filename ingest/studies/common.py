@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from ingest.parsers import by_name
+from ingest.problems import Problem
 from ingest.study import StudyContext
 from ingest.tables import col  # noqa: F401  (re-exported for the study modules)
 
@@ -21,15 +22,15 @@ def published(ctx, fmt: str):
     """The study's one published-tables input, parsed with parser `fmt`."""
     names = [i.name for i in ctx.manifest.inputs if i.kind == "published-tables"]
     if len(names) != 1:
-        raise ValueError(f"{ctx.manifest.path}:0: expected one published-tables input, found {names}")
+        raise Problem(ctx.manifest.path, None, f"expected one published-tables input, found {names}")
     return parse_text(ctx.inputs[names[0]], names[0], fmt)
 
 
-def one_file(files: dict, pattern: str):
+def one_file(files: dict, pattern: str, manifest: str = "manifest.yaml"):
     """The `Parsed` of the one archive member (`ctx.files` key) that fully matches `pattern`."""
     hits = [parsed for member, parsed in files.items() if re.fullmatch(pattern, member)]
     if len(hits) != 1:
-        raise ValueError(f"expected one archive file matching {pattern}, found {len(hits)}")
+        raise Problem(manifest, None, f"files: expected one archive file matching {pattern}, found {len(hits)}")
     return hits[0]
 
 
@@ -37,7 +38,7 @@ def find(parsed, prefix: str):
     """The parsed table whose name starts with `prefix` (exactly one)."""
     hits = [t for t in parsed.tables if t.name.startswith(prefix)]
     if len(hits) != 1:
-        raise ValueError(f"{parsed.file}:0: expected one table named {prefix!r}..., found {[t.name for t in hits]}")
+        raise Problem(parsed.file, None, f"expected one table named {prefix!r}..., found {[t.name for t in hits]}")
     return hits[0]
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from ..problems import Problem
 from .common import col, published, table
 
 ENGINE = re.compile(r"^inno(?P<version>\d+)\.(?P<compression>[^.]+)\.(?P<pool>[^.]+)\.redo(?P<redo>\d+)$")
@@ -30,10 +31,10 @@ def key_of(column: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", column.lower().replace("/", "_per_")).strip("_")
 
 
-def engine_fields(engine: str, where: str) -> dict:
+def engine_fields(engine: str, file: str, line: int | None) -> dict:
     m = ENGINE.match(engine)
     if not m:
-        raise ValueError(f"{where}: engine {engine!r} is not inno<version>.<compression>.<pool>.redo<GB>")
+        raise Problem(file, line, f"engine {engine!r} is not inno<version>.<compression>.<pool>.redo<GB>")
     return {"version": version_of(m["version"]), "compression": m["compression"], "buffer_pool": m["pool"],
             "redo_gb": int(m["redo"])}
 
@@ -51,7 +52,7 @@ def derive(parsed) -> list[dict]:
         values = [c for c in t.columns if c != "engine"]
         rows = []
         for i, r in enumerate(t.rows):
-            fields = engine_fields(r["engine"], f"{parsed.file}:{t.line + 1 + i}")
+            fields = engine_fields(r["engine"], parsed.file, t.line + 1 + i)
             rows.append({"engine": r["engine"], "version": fields["version"], "redo_gb": fields["redo_gb"],
                          **{key_of(c): r[c] for c in values}})
             long_rows.append({"workload": workload, "storage": storage, "cell": f"{workload}, {storage}",

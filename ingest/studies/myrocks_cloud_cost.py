@@ -12,6 +12,7 @@ my-cnf          the server options of the archive's my.cnf
 from __future__ import annotations
 
 from .. import metrics
+from ..problems import Problem
 from ..tables import col, jitter_table, runs_table
 
 TIERS = ["5000", "10000", "15000", "20000", "30000", "10000gp2"]
@@ -74,7 +75,7 @@ def _cells(ctx) -> dict:
                 runs = [r for r in ctx.runs if r["published"] and r["labels"].get("engine") == e
                         and r["labels"].get("iops") == t and r["labels"].get("cache_gb") == c]
                 if len(runs) != 1:
-                    raise ValueError(f"{ctx.manifest.path}:0: expected one published run for {e} {t} {c} GB, "
+                    raise Problem(ctx.manifest.path, None, f"expected one published run for {e} {t} {c} GB, "
                                      f"found {len(runs)}")
                 cells[e, t, c] = runs[0]["window"]["mean"]
     return cells
@@ -85,7 +86,7 @@ def published_table(ctx, heading: str) -> list[dict]:
     """Rows of the Markdown table under `## heading` in published-tables.md (F13 parser)."""
     tables = {t.name: t for t in ctx.published("published-tables.md", "markdown-tables").tables}
     if heading not in tables:
-        raise ValueError(f"published-tables.md:0: no table under `## {heading}` (found: {sorted(tables)})")
+        raise Problem("published-tables.md", None, f"no table under `## {heading}` (found: {sorted(tables)})")
     return tables[heading].rows
 
 

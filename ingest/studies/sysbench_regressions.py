@@ -17,6 +17,7 @@ import re
 
 from ingest.parsers.mycnf import settings_diff
 
+from ..problems import Problem
 from .common import col, one_file, ratio, table
 
 BASE_VERSION = "5.6.49"
@@ -41,11 +42,11 @@ PUBLISHED_LOAD = [  # ips_about: the original's rounded inserts/s ("about")
 ]
 
 
-def version_of(tag: str) -> str:
+def version_of(tag: str, file: str = "sysbench-regressions", line: int | None = None) -> str:
     """'x.my5649.x6d.pk1' -> '5.6.49'."""
     m = re.search(r"\bmy(\d)(\d)(\d+)\b", tag)
     if not m:
-        raise ValueError(f"run tag {tag!r} has no my<version>")
+        raise Problem(file, line, f"run tag {tag!r} has no my<version>")
     return ".".join(m.groups())
 
 
@@ -63,7 +64,7 @@ def groups_of(tests: list[str]) -> dict[str, str]:
     rest = [t for t in tests if t not in pre]
     post_idx = [i for i, t in enumerate(rest) if t in twins]
     if not pre or not post_idx:
-        raise ValueError("cannot derive the run groups: no .pre tests or no read-only repeat of them")
+        raise Problem("o.qps.abs", None, "cannot derive the run groups: no .pre tests or no read-only repeat of them")
     groups = {t: "read-only-pre" for t in pre}
     for i, t in enumerate(rest):
         groups[t] = ("write-heavy" if i < post_idx[0] else
@@ -72,10 +73,11 @@ def groups_of(tests: list[str]) -> dict[str, str]:
 
 
 def build(ctx) -> list[dict]:
-    cnfs = {version_of("my" + m.rsplit(".", 1)[-1]): p.settings for m, p in ctx.files.items()
+    cnfs = {version_of("my" + m.rsplit(".", 1)[-1], p.file): p.settings for m, p in ctx.files.items()
             if re.search(r"my\.cnf\.[^/]*\.\d+$", m)}
-    tables, problems = derive(one_file(ctx.files, r"o\.qps\.abs"), one_file(ctx.files, r"o\.met"), cnfs,
-                              one_file(ctx.files, r"o\.qps\.rel"))
+    man = ctx.manifest.path
+    tables, problems = derive(one_file(ctx.files, r"o\.qps\.abs", man), one_file(ctx.files, r"o\.met", man), cnfs,
+                              one_file(ctx.files, r"o\.qps\.rel", man))
     ctx.problems.extend(problems)
     return tables
 
@@ -87,7 +89,8 @@ def qps_records(abs_parsed) -> list[dict]:
         clients = [c for c in t.columns if re.fullmatch(r"c\d+", c)]
         for r in t.rows:
             for c in clients:
-                out.append({"test": test_of(t.name), "version": version_of(r["dbms"]), "clients": int(c[1:]),
+                out.append({"test": test_of(t.name), "version": version_of(r["dbms"], abs_parsed.file, t.line),
+                            "clients": int(c[1:]),
                             "qps": r[c]})
     return out
 
@@ -98,7 +101,8 @@ def met_records(met_parsed) -> list[dict]:
         if not t.name.endswith("/ absolute"):
             continue
         for r in t.rows:
-            out.append({"test": test_of(t.name), "version": version_of(r["dbms"]), "cpu_per_op": r["cpu/o"],
+            out.append({"test": test_of(t.name), "version": version_of(r["dbms"], met_parsed.file, t.line),
+                        "cpu_per_op": r["cpu/o"],
                         "rkb_per_op": r["rKB/o"], "wkb_per_op": r["wKB/o"], "ops_per_s": r["o/s"]})
     return out
 
@@ -196,9 +200,9 @@ def config_table(cnfs: dict[str, dict], versions: list[str]) -> dict:
         col("setting", "Setting", "label"), *[col(f"v{v.replace('.', '_')}", v, "text") for v in order]], rows)
 
 
-def cross_check(relative, rel_cpu_all, rel_parsed, met_parsed) -> list[str]:
+def cross_check(relative, rel_cpu_all, rel_parsed, met_parsed) -> list[Problem]:
     """Problems where our ratios and the author's (o.qps.rel, o.met relative rows) disagree."""
-    return [f"{where}: {key[0]} {key[1]} {key[2]}: computed ratio {got} but the report says {value}"
+    return [Problem(*where, f"{key[0]} {key[1]} {key[2]}: computed ratio {got} but the report says {value}")
             for key, got, value, where in ratio_pairs(relative, rel_cpu_all, rel_parsed, met_parsed)
             if abs(got - value) > TOLERANCE]
 
@@ -215,9 +219,9 @@ def ratio_pairs(relative, hw, rel_parsed, met_parsed) -> list[tuple]:
                 continue
             for r in t.rows:
                 for c in t.columns[:-1]:
-                    key = (test_of(t.name), version_of(r["dbms"]), cols.get(c, c))
+                    key = (test_of(t.name), version_of(r["dbms"], parsed.file, t.line), cols.get(c, c))
                     if c in cols or re.fullmatch(r"c\d+", c):
-                        theirs.append((key, r[c], f"{parsed.file}:{t.line}"))
+                        theirs.append((key, r[c], (parsed.file, t.line)))
     return [(key, mine[key], value, where) for key, value, where in theirs
             if mine.get(key) is not None and value is not None]
 
