@@ -183,7 +183,7 @@ class _V:
 
     def __init__(self, path: str, d, where: str):
         if not isinstance(d, LDict):
-            raise InputError(path, getattr(d, "line", None), f"{where} must be a mapping")
+            raise InputError(path, getattr(d, "line", None), f"{where} must be a mapping, not {_type_name(type(d))}")
         self.path, self.d, self.where = path, d, where
 
     def line(self, key=None) -> int:
@@ -360,7 +360,8 @@ def _check_template(rv: _V, key: str, template: str, where: str):
         if name is None:
             continue
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or conversion:
-            rv.fail(key, f"{where}: {key} template: {{{clean(name, 40)}}} must be a plain label name")
+            shown = clean(name + (f"!{conversion}" if conversion else ""), 40)
+            rv.fail(key, f"{where}: {key} template: {{{shown}}} must be a plain label name")
         if "{" in (spec or "") or any(len(n) > 4 or int(n) > MAX_SPEC_NUMBER for n in re.findall(r"\d+", spec or "")):
             rv.fail(key, f"{where}: {key} template: format spec {clean(spec, 40)!r} too wide "
                          f"(widths up to {MAX_SPEC_NUMBER})")

@@ -158,7 +158,7 @@ def test_reingest_changes_nothing(cloud_ingest):
                  cloud_ingest["data"])
     assert res["written"] == [] and res["removed"] == []
     assert {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in out.rglob("*") if p.is_file()} == before
-    assert sorted(p.name for p in cloud_ingest["data"].iterdir()) == [STUDY]    # no temp dirs left
+    assert sorted(p.name for p in cloud_ingest["data"].iterdir()) == [".ingest.lock", STUDY]    # no temp dirs left
 
 
 def test_my_cnf_table_from_the_archive(cloud_ingest):
