@@ -213,6 +213,8 @@ def _ingest(cmd: str, args) -> int:
     check_unique(manifests)
     for m in manifests:
         check_folder(m)
+    first = Path(args.data) / manifests[0].study if cmd != "all" else Path(args.data)
+    writer.status.update(target=str(first), switched=False)
     with contextlib.nullcontext() if args.dry_run else writer.locked(args.data):
         for path, m in zip(paths, manifests):
             if cmd == "all" and (why := absent(m, args.archives, args.studies)):

@@ -52,9 +52,9 @@ def load_yaml(path: str | Path, text: str | None = None):
         try:
             text = Path(path).read_bytes().decode("utf-8")
         except UnicodeDecodeError as e:
-            raise InputError(path, None, f"not UTF-8 text ({e.reason} at byte {e.start})") from None
+            raise Problem(path, None, f"not UTF-8 text ({e.reason} at byte {e.start})") from None
         except OSError as e:
-            raise InputError(path, None, f"cannot read ({e.strerror})") from None
+            raise Problem(path, None, f"cannot read ({e.strerror})") from None
     try:
         depth = 0
         for ev in yaml.parse(text, Loader=yaml.SafeLoader):
@@ -62,25 +62,25 @@ def load_yaml(path: str | Path, text: str | None = None):
             if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    raise InputError(path, line, f"nesting deeper than {MAX_DEPTH} levels")
+                    raise Problem(path, line, f"nesting deeper than {MAX_DEPTH} levels")
             elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
             elif isinstance(ev, yaml.ScalarEvent) and len(ev.value) > MAX_SCALAR:
-                raise InputError(path, line, f"value longer than {MAX_SCALAR} characters")
+                raise Problem(path, line, f"value longer than {MAX_SCALAR} characters")
             if isinstance(ev, yaml.AliasEvent):
-                raise InputError(path, line, f"YAML aliases are not allowed (*{ev.anchor})")
+                raise Problem(path, line, f"YAML aliases are not allowed (*{ev.anchor})")
             if getattr(ev, "anchor", None):
-                raise InputError(path, line, f"YAML anchors are not allowed (&{ev.anchor})")
+                raise Problem(path, line, f"YAML anchors are not allowed (&{ev.anchor})")
             if getattr(ev, "tag", None) is not None:
-                raise InputError(path, line, f"YAML tags are not allowed ({ev.tag})")
+                raise Problem(path, line, f"YAML tags are not allowed ({ev.tag})")
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
-        raise InputError(path, mark.line + 1 if mark else None, f"invalid YAML: {e.problem or e.context}") from None
+        raise Problem(path, mark.line + 1 if mark else None, f"invalid YAML: {e.problem or e.context}") from None
     except yaml.YAMLError as e:
-        raise InputError(path, None, f"invalid YAML: {e}") from None
+        raise Problem(path, None, f"invalid YAML: {e}") from None
     if node is None:
-        raise InputError(path, 1, "empty manifest")
+        raise Problem(path, 1, "empty manifest")
     return _build(node, yaml.constructor.SafeConstructor(), path)
 
 
@@ -92,9 +92,9 @@ def _build(node, ctor, path):
         for k, v in node.value:
             key = _build(k, ctor, path)
             if not isinstance(key, (str, int, float, bool)):
-                raise InputError(path, k.start_mark.line + 1, "mapping keys must be scalars")
+                raise Problem(path, k.start_mark.line + 1, "mapping keys must be scalars")
             if key in d:
-                raise InputError(path, k.start_mark.line + 1, f"duplicate key {key!r}")
+                raise Problem(path, k.start_mark.line + 1, f"duplicate key {key!r}")
             d[key] = _build(v, ctor, path)
             d.key_lines[key] = k.start_mark.line + 1
         return d
@@ -105,11 +105,11 @@ def _build(node, ctor, path):
     try:
         value = ctor.construct_object(node)
     except yaml.YAMLError as e:
-        raise InputError(path, line, f"invalid value: {e}") from None
+        raise Problem(path, line, f"invalid value: {e}") from None
     except (ValueError, OverflowError) as e:     # 2020-13-45, an int of more than 4300 digits
-        raise InputError(path, line, f"invalid value {clean(node.value, 40)!r} ({e})") from None
+        raise Problem(path, line, f"invalid value {clean(node.value, 40)!r} ({e})") from None
     if isinstance(value, float) and not math.isfinite(value):
-        raise InputError(path, line, f"{node.value!r} is not a finite number")
+        raise Problem(path, line, f"{node.value!r} is not a finite number")
     return value
 
 
@@ -183,14 +183,14 @@ class _V:
 
     def __init__(self, path: str, d, where: str):
         if not isinstance(d, LDict):
-            raise InputError(path, getattr(d, "line", None), f"{where} must be a mapping, not {_type_name(type(d))}")
+            raise Problem(path, getattr(d, "line", None), f"{where} must be a mapping, not {_type_name(type(d))}")
         self.path, self.d, self.where = path, d, where
 
     def line(self, key=None) -> int:
         return self.d.key_lines.get(key, self.d.line) if key is not None else self.d.line
 
     def fail(self, key, reason):
-        raise InputError(self.path, self.line(key), reason)
+        raise Problem(self.path, self.line(key), reason)
 
     def get(self, key, types, required=False, default=None):
         if key not in self.d:
@@ -221,7 +221,7 @@ RULE = ("glob", "regex", "input", "format", "labels", "published", "session", "i
 
 
 def load(path: str | Path) -> Manifest:
-    """Load and validate a manifest; raise InputError (`file:line: reason`) on any problem."""
+    """Load and validate a manifest; raise Problem (`file:line: reason`) on any problem."""
     path = str(path)
     doc = load_yaml(path)
     v = _V(path, doc, "manifest")
@@ -244,7 +244,7 @@ def load(path: str | Path) -> Manifest:
     labels = v.get("labels", LList, required=has_runs, default=LList())
     for i, k in enumerate(labels):
         if not isinstance(k, str) or not k:
-            raise InputError(path, labels.item_lines[i], "labels: each label key must be a string")
+            raise Problem(path, labels.item_lines[i], "labels: each label key must be a string")
     label_types = dict(v.get("label_types", LDict, default=LDict()))
     for k, t in label_types.items():
         if t not in LABEL_TYPES:
@@ -373,9 +373,9 @@ def _typed(path, line, key, value, label_types):
     try:
         out = t(value)
     except (TypeError, ValueError, OverflowError):
-        raise InputError(path, line, f"label {key}={clean(value, 80)!r} is not a {t.__name__}") from None
+        raise Problem(path, line, f"label {key}={clean(value, 80)!r} is not a {t.__name__}") from None
     if isinstance(out, float) and not math.isfinite(out):
-        raise InputError(path, line, f"label {key}={clean(value, 80)!r} is not a finite number")
+        raise Problem(path, line, f"label {key}={clean(value, 80)!r} is not a finite number")
     return out
 
 

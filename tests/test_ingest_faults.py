@@ -161,3 +161,51 @@ def test_unwritable_data_dir_is_one_line(tmp_path):
         writer.write_study(target, STUDY, tree(NEW))
     with pytest.raises(Problem, match=r"file-not-dir/sub/\.ingest\.lock: cannot write \(Not a directory\)$"):
         writer.write_study(target / "sub", STUDY, tree(NEW))
+
+
+def _wait_for_lock(root: Path, pid: int):
+    for _ in range(400):
+        lock = root / writer.LOCK
+        if lock.exists() and lock.read_text().strip() == str(pid):
+            return
+        subprocess.run(["sleep", "0.05"])
+    raise AssertionError("the ingest never took the lock")
+
+
+def test_command_line_ctrl_c_and_sigterm_from_outside(tmp_path):
+    """The real command: a signal sent by another process while it holds the lock, then a
+    SIGINT right after the switch; one true line each, exit 130/143, old-or-new, no leftovers."""
+    from test_manifest import make_study
+    man = make_study(tmp_path)
+    data = tmp_path / "data"
+    cmd = [sys.executable, "-m", "ingest", "mini", "--content", tmp_path / "content", "--archives",
+           tmp_path / "archives", "--data", data, "--studies", tmp_path / "studies"]
+    assert subprocess.run(cmd, cwd=ROOT, capture_output=True).returncode == 0
+    old = tree(data / "mini")
+    man.write_text(man.read_text().replace("window: {start: 1, end: 4}", "window: {start: 2, end: 4}"))
+    for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+        p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env={**os.environ, "INGEST_FAULT": "1:sleep"})
+        try:
+            _wait_for_lock(data, p.pid)
+            p.send_signal(sig)
+            out, err = p.communicate(timeout=60)
+        finally:
+            p.kill()
+        assert (p.returncode, out, err) == (code, "", f"interrupted; {data / 'mini'} unchanged\n")
+        assert tree(data / "mini") == old and leftovers_of(data) == []
+    trace = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True,
+                           env={**os.environ, "INGEST_FAULT": "trace"})
+    assert trace.returncode == 0                 # (it wrote the new tree: put the old one back)
+    names = [line.split()[2] for line in trace.stderr.splitlines() if line.startswith("fault-step")]
+    new = tree(data / "mini")
+    assert new != old
+    writer.write_study(data, "mini", old)
+    res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True,
+                         env={**os.environ, "INGEST_FAULT": f"{names.index('switch-done') + 1}:SIGINT"})
+    assert (res.returncode, res.stderr) == (130, f"interrupted; {data / 'mini'} replaced\n")
+    assert tree(data / "mini") == new
+
+
+def leftovers_of(root: Path) -> list[str]:
+    return sorted(p.name for p in root.iterdir() if p.name not in ("mini", writer.LOCK))

@@ -1,0 +1,130 @@
+"""Fault-injection run of the study writer (issue 11 §1): counts of old / new / mixed studies
+and of leftovers after a fault at every step, and after signals at random moments of a real
+ingest.
+
+    .venv/bin/python bench/fault_bench.py [--random N] [--archives DIR]
+
+1. Every step (what tests/test_ingest_faults.py runs): the fixture study
+   tests/fixtures/fault-study/ written old, then replaced by new with SIGINT, SIGTERM, SIGKILL,
+   ENOSPC or EROFS at step n of the writer (INGEST_FAULT=n:ACTION), for every n, with the
+   RENAME_EXCHANGE switch and with its fallback (INGEST_NO_EXCHANGE=1).
+2. Random moments: `python -m ingest myrocks-cloud-cost` (the real archive, 70 series files)
+   replacing the committed data/ tree by the tree of a manifest whose window starts 1 s later,
+   signalled (SIGINT, SIGTERM, SIGKILL in turn) after a random delay drawn over the write phase
+   (from the trace's `tmpdir` step to its last step, timed in a traced run).
+After each fault: the study right away (old, new, missing = the fallback cut between its two
+renames), then after the next run's recovery (`writer.locked`): old, new or MIXED, and
+leftovers (anything but the study and the lock). Results: docs/manifest.md.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from fault_driver import tree  # noqa: E402
+from ingest import writer  # noqa: E402
+from test_ingest_faults import MODES, steps, trial  # noqa: E402
+
+STUDY = "myrocks-cloud-cost"
+
+
+def every_step(tmp: Path) -> Counter:
+    counts = Counter()
+    for mode in MODES:
+        names = steps(tmp, mode)
+        for action in ("SIGINT", "SIGTERM", "SIGKILL", "ENOSPC", "EROFS"):
+            for n in range(1, len(names) + 1):
+                seen = trial(tmp / f"{mode}-{action}-{n}", mode, n, action)
+                counts["trials"] += 1
+                counts[f"right after: {seen['after_fault']}"] += 1
+                counts[f"after recovery: {seen['after_recovery']}"] += 1
+                counts["leftovers after recovery"] += bool(seen["leftovers"])
+                counts["traceback"] += "Traceback" in seen["err"]
+    return counts
+
+
+def _state(study: Path, old: dict, new: dict) -> str:
+    if not study.exists():
+        return "missing"
+    got = tree(study)
+    return "old" if got == old else "new" if got == new else "mixed"
+
+
+def random_moments(tmp: Path, n: int, archives: Path) -> Counter:
+    content = tmp / "content" / STUDY
+    content.mkdir(parents=True)
+    text = (ROOT / "content/posts" / STUDY / "manifest.yaml").read_text()
+    assert "window: {start: 2000," in text
+    (content / "manifest.yaml").write_text(text.replace("window: {start: 2000,", "window: {start: 2001,"))
+    data = tmp / "data"
+    cmd = [sys.executable, "-m", "ingest", STUDY, "--content", tmp / "content", "--archives", archives, "--data", data]
+    old = tree(ROOT / "data" / STUDY)
+
+    def reset():
+        shutil.rmtree(data, ignore_errors=True)
+        shutil.copytree(ROOT / "data" / STUDY, data / STUDY)
+
+    reset()                                   # a traced run: when the write phase starts and ends
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, cwd=ROOT, stderr=subprocess.PIPE, text=True, env={**os.environ, "INGEST_FAULT": "trace"})
+    marks = {}
+    for line in p.stderr:
+        if line.startswith("fault-step"):
+            marks.setdefault(line.split()[2], time.monotonic() - t0)
+    assert p.wait() == 0
+    new = tree(data / STUDY)
+    lo, hi = marks["tmpdir"] * 0.95, marks["old-removed"] * 1.05
+    print(f"traced run: write phase {lo:.2f}-{hi:.2f} s of {time.monotonic() - t0:.2f} s", file=sys.stderr)
+    counts = Counter()
+    rng = random.Random(11)
+    sigs = [signal.SIGINT, signal.SIGTERM, signal.SIGKILL]
+    for i in range(n):
+        reset()
+        sig = sigs[i % 3]
+        p = subprocess.Popen(cmd, cwd=ROOT, stderr=subprocess.PIPE, text=True)
+        time.sleep(rng.uniform(lo, hi))
+        p.send_signal(sig)
+        _, err = p.communicate()
+        counts["trials"] += 1
+        counts[f"exit {p.returncode}"] += 1
+        right = _state(data / STUDY, old, new)
+        counts[f"right after: {right}"] += 1
+        if sig != signal.SIGKILL and p.returncode in (130, 143):
+            said = "replaced" if err.strip().endswith("replaced") else "unchanged"
+            counts["report false"] += (said == "replaced") != (right == "new")
+        with writer.locked(data):
+            pass
+        counts[f"after recovery: {_state(data / STUDY, old, new)}"] += 1
+        counts["leftovers after recovery"] += any(q.name not in (STUDY, writer.LOCK) for q in data.iterdir())
+        counts["traceback"] += "Traceback" in err
+    return counts
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--random", type=int, default=30, help="trials at random moments of a real ingest")
+    ap.add_argument("--archives", default=str(ROOT.parent / "shared" / "archives"))
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        for title, counts in (("every step, fixture study", every_step(Path(tmp) / "steps")),
+                              ("random moments, real ingest", random_moments(Path(tmp) / "random", args.random,
+                                                                             Path(args.archives)))):
+            print(f"## {title}")
+            for k in sorted(counts):
+                print(f"{k:28} {counts[k]}")
+
+
+if __name__ == "__main__":
+    main()
