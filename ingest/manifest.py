@@ -24,6 +24,7 @@ import yaml
 from .problems import Problem, clean
 
 InputError = Problem            # the former name, kept importable
+MAX_BYTES = 1 << 20             # a manifest file (real ones: 1-4 KB)
 MAX_DEPTH = 32                  # nesting levels of a manifest (real ones use 4)
 MAX_SCALAR = 10_000             # characters of one scalar
 MATCH_BUDGET_S = 0.1            # time budget of one pattern match against one member name
@@ -50,6 +51,8 @@ def load_yaml(path: str | Path, text: str | None = None):
     path = str(path)
     if text is None:
         try:
+            if Path(path).stat().st_size > MAX_BYTES:
+                raise Problem(path, None, f"larger than {MAX_BYTES} bytes (a manifest is a few KB)")
             text = Path(path).read_bytes().decode("utf-8")
         except UnicodeDecodeError as e:
             raise Problem(path, None, f"not UTF-8 text ({e.reason} at byte {e.start})") from None
@@ -247,7 +250,7 @@ def load(path: str | Path) -> Manifest:
             raise Problem(path, labels.item_lines[i], "labels: each label key must be a string")
     label_types = dict(v.get("label_types", LDict, default=LDict()))
     for k, t in label_types.items():
-        if t not in LABEL_TYPES:
+        if not isinstance(t, str) or t not in LABEL_TYPES:
             v.fail("label_types", f"label_types: {k}: type must be one of {', '.join(LABEL_TYPES)}")
     display = v.get("display", LDict, default=LDict())
     for k, names in display.items():

@@ -175,3 +175,13 @@ def test_ctrl_c_is_one_line_exit_130(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(study, "build_files", interrupt)
     code, out, err = cli(capsys, tmp_path)
     assert (code, out, err) == (130, "", f"interrupted; {tmp_path / 'data' / 'mini'} unchanged\n")
+
+
+def test_label_types_of_the_wrong_type_and_a_huge_manifest(tmp_path, capsys):
+    man = make_study(tmp_path)
+    edit(man, "label_types: {threads: int}", "label_types: {threads: [int]}")
+    code, out, err = cli(capsys, tmp_path)
+    assert (code, err) == (1, f"{man}:11: label_types: threads: type must be one of str, int, float\n")
+    man.write_text(man.read_text() + "# " + "x" * (1 << 20) + "\n")
+    code, out, err = cli(capsys, tmp_path)
+    assert (code, err) == (1, f"{man}: larger than 1048576 bytes (a manifest is a few KB)\n")
