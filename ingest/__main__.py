@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import signal
 import sys
 from pathlib import Path
+
+if __name__ == "__main__":  # a signal while the modules load: one line, 128+N (nothing written yet)
+    for _sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(_sig, lambda n, f: (print("interrupted", file=sys.stderr), os._exit(128 + n)))
 
 from . import __version__, writer
 from .archive import ArchiveError
@@ -79,13 +84,14 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
-    return guarded(lambda: _main(argv))
+def main(argv: list[str] | None = None, exiting: bool = False) -> int:
+    return guarded(lambda: _main(argv), exiting)
 
 
-def guarded(run) -> int:
+def guarded(run, exiting: bool = False) -> int:
     """`run()` with SIGINT and SIGTERM turned into one line and exit 130/143 (our handlers for
-    the duration, restored after)."""
+    the duration, restored after; `exiting`: ignored after, the process is about to exit with
+    the code already decided, so a late signal neither kills it silently nor prints a traceback)."""
     writer.status.update(target=None, switched=False)
     saved = {}
     try:
@@ -102,7 +108,7 @@ def guarded(run) -> int:
         return EXIT_SIGNAL[getattr(e, "signum", signal.SIGINT)]
     finally:
         for s, h in saved.items():
-            signal.signal(s, h)
+            signal.signal(s, signal.SIG_IGN if exiting else h)
 
 
 def _main(argv: list[str] | None) -> int:
@@ -236,4 +242,4 @@ def _report(res: dict, report_text):
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(exiting=True))

@@ -27,4 +27,4 @@ def run(root: str, study: str, spec: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(cli.guarded(lambda: run(*sys.argv[1:4])))
+    sys.exit(cli.guarded(lambda: run(*sys.argv[1:4]), exiting=True))
