@@ -165,7 +165,7 @@ def _missing_bases(m: Manifest, runs: list[dict]) -> list[str]:
         wanted = {**r["labels"], **m.base}
         shown = ", ".join(f"{k}={v}" for k, v in m.base.items())
         if not bases:
-            out.append(f"{m.path}:0: run {r['id']}: no base case ({shown}): no run has these labels")
+            out.append(f"{m.path}: run {r['id']}: no base case ({shown}): no run has these labels")
             continue
 
         def diff(b):
@@ -174,7 +174,7 @@ def _missing_bases(m: Manifest, runs: list[dict]) -> list[str]:
         closest = min(bases, key=lambda b: len(diff(b)))
         differs = ", ".join(f"{k} ({r['labels'].get(k, 'none')} here, {closest['labels'].get(k, 'none')} there)"
                             for k in diff(closest))
-        out.append(f"{m.path}:0: run {r['id']}: no base case ({shown}); closest base run {closest['id']} "
+        out.append(f"{m.path}: run {r['id']}: no base case ({shown}); closest base run {closest['id']} "
                    f"differs in {differs}")
     return out
 

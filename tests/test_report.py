@@ -63,7 +63,7 @@ def test_report_lists_runs_unmatched_files_sizes_and_warnings(capsys, tmp_path):
         "first: FATAL: mysql_stmt_execute() returned error 2013 (Lost connection to MySQL server) for query 0",
         "  rep.tar.gz/res_rocksdb_16.log:1: run rocksdb-16: 8 interval(s) in the window (2, 20] s, which holds 18: "
         "shorter than the window",
-        f"  {tmp_path}/content/rep/manifest.yaml:0: run rocksdb-16: no base case (engine=innodb); closest base run "
+        f"  {tmp_path}/content/rep/manifest.yaml: run rocksdb-16: no base case (engine=innodb); closest base run "
         "innodb-8 differs in threads (16 here, 8 there)"]
 
 
