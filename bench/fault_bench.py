@@ -78,7 +78,8 @@ def random_moments(tmp: Path, n: int, archives: Path) -> Counter:
 
     reset()                                   # a traced run: when the write phase starts and ends
     t0 = time.monotonic()
-    p = subprocess.Popen(cmd, cwd=ROOT, stderr=subprocess.PIPE, text=True, env={**os.environ, "INGEST_FAULT": "trace"})
+    p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         env={**os.environ, "INGEST_FAULT": "trace"})
     marks = {}
     for line in p.stderr:
         if line.startswith("fault-step"):
@@ -93,7 +94,7 @@ def random_moments(tmp: Path, n: int, archives: Path) -> Counter:
     for i in range(n):
         reset()
         sig = sigs[i % 3]
-        p = subprocess.Popen(cmd, cwd=ROOT, stderr=subprocess.PIPE, text=True)
+        p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         time.sleep(rng.uniform(lo, hi))
         p.send_signal(sig)
         _, err = p.communicate()
