@@ -15,6 +15,7 @@ import re
 
 from ingest import osmetrics
 
+from ..problems import Problem
 from .common import col, one_file, published, ratio, table
 
 GB = 1024 ** 3
@@ -95,9 +96,12 @@ def hw_per_op(ctx) -> dict:
         rate, elapsed, intervals = elapsed_rate(ctx.series[run_id], run["metric"])
         # OS samples span the phase: their interval is the phase length over the sample count.
         os_interval = round(wrapper["seconds"] / wrapper["samples"])
-        hw = osmetrics.hw_efficiency(ctx.series[run_id], run["metric"], 0, wrapper["seconds"],
-                                     os_interval_s=os_interval, vmstat=vmstat, iostat=iostat,
-                                     devices=[DEVICE], ops_per_s=rate)
+        try:
+            hw = osmetrics.hw_efficiency(ctx.series[run_id], run["metric"], 0, wrapper["seconds"],
+                                         os_interval_s=os_interval, vmstat=vmstat, iostat=iostat,
+                                         devices=[DEVICE], ops_per_s=rate)
+        except ValueError as e:          # the OS files lack what the table needs (osmetrics says what)
+            raise Problem(ctx.manifest.path, None, f"files: {phase}: {e}") from None
         rows.append({"phase": phase, "seconds": wrapper["seconds"], "ops_per_s": round(rate, 1),
                      "tool_ops_per_s": run["summary"].get(run["metric"]),
                      "interval_mean_s": round(elapsed / intervals, 2),

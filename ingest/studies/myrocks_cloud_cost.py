@@ -54,7 +54,7 @@ def _latency(ctx) -> dict:
                            and r["labels"].get("iops") == t and r["labels"].get("cache_gb") == c)
                 series = ctx.series[run["id"]]
                 if LATENCY not in series:
-                    raise ValueError(f"{run['source']['file']}:0: no {LATENCY} column in run {run['id']}")
+                    raise Problem(run["source"]["file"], None, f"no {LATENCY} column in run {run['id']}")
                 st = metrics.stats(metrics.window_values(series["t"], series[LATENCY], w["start"], w["end"]))
                 rows.append({"run": run["id"], "engine": e, "iops": t, "cache_gb": c,
                              **{k: st[k] for k in STAT_KEYS}})
