@@ -40,8 +40,8 @@ def published_input(tmp_path, man, content: bytes | None):
     if content is None:
         path.mkdir()
         (path / "x.md").write_text("# x\n")
-        from ingest.study import _dir_sha256
-        sha = _dir_sha256(path)
+        from ingest.archive import dir_sha256
+        sha = dir_sha256(path)
     else:
         path.write_bytes(content)
         sha = sha256_file(path)
