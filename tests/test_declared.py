@@ -123,4 +123,4 @@ def test_errors_name_the_manifest_line(tmp_path, spec, line, reason):
     with pytest.raises(InputError) as e:
         ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
     assert (e.value.file, e.value.line) == (str(man), line) and e.value.reason.startswith(reason)
-    assert not (tmp_path / "data").exists()
+    assert [p.name for p in (tmp_path / "data").iterdir()] == [".ingest.lock"]   # the lock only: no study written
