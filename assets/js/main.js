@@ -2,6 +2,7 @@
 // the chart bundle when a chart needs it (chart-loader.js; its URL is on this script's tag).
 import { enhanceSortable } from './tables.js';
 import { loadChartsWhenNeeded } from './chart-loader.js';
+import { enhanceLazyTables } from './lazytables.js';
 
 document.documentElement.classList.add('js');
 const me = document.currentScript;
@@ -9,6 +10,7 @@ const bundle = me ? { src: me.dataset.charts, integrity: me.dataset.chartsIntegr
 function start() {
   document.querySelectorAll('table.sortable').forEach(enhanceSortable);
   loadChartsWhenNeeded(bundle.src, bundle.integrity);
+  enhanceLazyTables();
 }
 if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
 else start();

@@ -4,6 +4,10 @@
 // downsampled (M4 per bucket) to the visible range, so zooming in reaches full resolution.
 // Run data is fetched per run, only when shown, from the ingest's series files (docs/data-schema.md).
 // State round-trips through the URL hash.
+// Hover is read from the pointer and the detail view's x scale, not from a Vega selection
+// (the window brush lies over the plot and would swallow the pointer): while the pointer is
+// over the plot, the figure carries data-hover-t (s), a rule marks that time and the readout
+// gives every visible series' value at the interval nearest to it.
 import { renderFitted, plotWidth } from './render.js';
 import { PALETTE, chartConfig, cssVar } from './theme.js';
 import { getState, setState } from './hash.js';
@@ -145,10 +149,15 @@ export class TimeSeriesChart {
       button('Full run', () => { this.zoom = null; this.saveState(); this.draw(); }));
     this.legend = el('ul', { class: 'chart-legend', 'aria-label': 'Series (press to hide or show)' });
     this.canvas = el('div', { class: 'ts-canvas' });
-    this.readout = el('div', { class: 'ts-readout', 'aria-live': 'off' }, 'Hover the chart to read every series at one time; drag in the chart to set the window, in the strip below it to zoom.');
+    this.rule = el('div', { class: 'ts-rule', hidden: '' });
+    this.hint = 'Hover the chart to read every series at one time; drag in the chart to set the window, in the strip below it to zoom.';
+    this.readout = el('div', { class: 'ts-readout', 'aria-live': 'off' }, this.hint);
+    const plot = el('div', { class: 'ts-plot' }, this.canvas, this.rule);
+    plot.addEventListener('pointermove', (e) => this.onPointer(e));
+    plot.addEventListener('pointerleave', () => this.onHover(null));
     this.stats = el('div', { class: 'ts-stats table-wrap' });
     this.picker = this.buildPicker();
-    host.append(controls, this.legend, ...drawnAtBuild, this.canvas, this.readout, this.stats, this.picker);
+    host.append(controls, this.legend, ...drawnAtBuild, plot, this.readout, this.stats, this.picker);
     this.drawnAtBuild = drawnAtBuild; // shown until the live chart is drawn
     addExportTools(this.figure, this.id, () => this.view, () => ({
       columns: ['run', 't', 'value'], rows: this.plotted,
@@ -210,7 +219,7 @@ export class TimeSeriesChart {
     return Number.isFinite(lo) ? [Math.max(0, lo), hi] : [0, 1];
   }
 
-  /** Rows for the detail, overview and hover-grid datasets for the current state. */
+  /** Rows for the detail and overview datasets for the current state. */
   datasets(width) {
     const full = this.extent();
     const [x0, x1] = this.zoom || full;
@@ -223,33 +232,30 @@ export class TimeSeriesChart {
       downsample(t, v, x0, x1, dBuckets, gapBreaker(detail, id, gapOf(s, (x1 - x0) / dBuckets), ok));
       downsample(t, v, full[0], full[1], oBuckets, gapBreaker(overview, id, gapOf(s, (full[1] - full[0]) / oBuckets), ok));
     }
-    const step = Math.max(this.spec.interval, (x1 - x0) / Math.max(50, Math.round(width / 4)));
-    const grid = [];
-    for (let x = Math.ceil(x0 / step) * step; x <= x1; x += step) grid.push({ t: x });
     this.plotted = detail.filter((r) => r.v !== null).map((r) => ({ run: r.run, t: r.t, value: r.v }));
-    return { detail, overview, grid };
+    return { detail, overview };
   }
 
   vegaLiteSpec(width, data) {
     const shown = this.shown;
     const read = this.read || cssVar;
-    const muted = read('--muted'), fg = read('--fg'), accent = read('--accent'), shade = read('--shade');
+    const muted = read('--muted'), accent = read('--accent'), shade = read('--shade');
+    this.detailHeight = width < 420 ? 210 : 280;
     const x = { field: 't', type: 'quantitative', scale: { domain: { param: 'zoom' }, nice: false }, title: null };
     const color = { field: 'run', type: 'nominal', legend: null, scale: { domain: shown, range: shown.map((id) => this.color(id)) } };
     const dash = { field: 'run', type: 'nominal', legend: null, scale: { domain: shown, range: shown.map((id) => this.dash(id)) } };
     const yTitle = `${this.spec.metric}${this.smoothing > 1 ? ` (rolling mean of ${this.smoothing})` : ''}`;
     const full = this.extent();
-    const narrow = width < 420;
     return {
       $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
       datasets: {
-        detail: data.detail, overview: data.overview, grid: data.grid,
+        detail: data.detail, overview: data.overview,
         warm: [{ a: full[0], b: this.defaultWindow[0] }],
         markers: this.spec.markers || [],
       },
       spacing: 8,
       vconcat: [{
-        width, height: narrow ? 210 : 280,
+        width, height: this.detailHeight,
         layer: [
           { data: { name: 'warm' }, mark: { type: 'rect', color: shade, clip: true }, encoding: { x: { ...x, field: 'a' }, x2: { field: 'b' } } },
           {
@@ -262,11 +268,6 @@ export class TimeSeriesChart {
           },
           { data: { name: 'markers' }, mark: { type: 'rule', strokeDash: [4, 3], color: muted, clip: true }, encoding: { x } },
           { data: { name: 'markers' }, mark: { type: 'text', align: 'left', baseline: 'top', dx: 4, dy: 4, color: muted, fontSize: 11, clip: true }, encoding: { x, y: { value: 0 }, text: { field: 'label' } } },
-          {
-            data: { name: 'grid' }, mark: { type: 'rule', color: fg, strokeWidth: 1, clip: true },
-            encoding: { x, opacity: { condition: { param: 'hover', empty: false, value: 0.45 }, value: 0 } },
-            params: [{ name: 'hover', select: { type: 'point', fields: ['t'], nearest: true, on: 'pointermove', clear: 'pointerout' } }],
-          },
         ],
       }, {
         width, height: 46,
@@ -297,7 +298,6 @@ export class TimeSeriesChart {
     this.drawnAtBuild.forEach((e) => e.remove());
     this.view.addSignalListener('zoom', (_, v) => this.onZoom(v && v.t ? v.t : null));
     this.view.addSignalListener('win', (_, v) => this.onWindow(v && v.t ? v.t : null));
-    this.view.addSignalListener('hover', (_, v) => this.onHover(v && v.t ? v.t[0] : null));
     this.updateLegend();
     this.updateStats();
     this.winFrom.value = this.window[0];
@@ -309,7 +309,7 @@ export class TimeSeriesChart {
   refresh() {
     if (!this.view) return;
     const data = this.datasets(this.width);
-    this.view.data('detail', data.detail).data('grid', data.grid).data('overview', data.overview);
+    this.view.data('detail', data.detail).data('overview', data.overview);
     this.view.runAsync();
     this.updateLegend();
     this.updateStats();
@@ -322,7 +322,7 @@ export class TimeSeriesChart {
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
       const data = this.datasets(this.width);
-      this.view.data('detail', data.detail).data('grid', data.grid).runAsync();
+      this.view.data('detail', data.detail).runAsync().then(() => this.onHover(this.hoverX));
     });
   }
 
@@ -334,14 +334,56 @@ export class TimeSeriesChart {
     this.updateStats();
   }
 
-  onHover(x) {
-    if (x === null) return;
+  /** Where the detail plot starts in the drawn canvas (px): Vega's padding plus origin. */
+  plotOrigin() {
+    const pad = this.view.padding(), [ox, oy] = this.view.origin();
+    return [pad.left + ox, pad.top + oy];
+  }
+
+  /** The time under the pointer from the detail view's x scale, or null off the plot. */
+  timeAt(e) {
+    if (!this.view) return null;
+    const canvas = this.canvas.querySelector('canvas, svg');
+    if (!canvas) return null;
+    const box = canvas.getBoundingClientRect();
+    const [ox, oy] = this.plotOrigin();
+    const x = e.clientX - box.left - ox, y = e.clientY - box.top - oy;
+    const scale = this.view.scale('concat_0_x');
+    const [r0, r1] = scale.range();
+    if (x < r0 || x > r1 || y < 0 || y > this.detailHeight) return null;
+    return scale.invert(x);
+  }
+
+  onPointer(e) {
+    this.hoverX = { clientX: e.clientX, clientY: e.clientY };
+    this.onHover(this.hoverX);
+  }
+
+  /** Sets data-hover-t, the rule and the readout for the pointer position `pos` (null: none). */
+  onHover(pos) {
+    const x = pos ? this.timeAt(pos) : null;
+    if (!pos) this.hoverX = null;
+    if (x === null || !Number.isFinite(x)) {
+      delete this.figure.dataset.hoverT;
+      this.rule.hidden = true;
+      if (this.readout.dataset.t) { this.readout.replaceChildren(this.hint); delete this.readout.dataset.t; }
+      return;
+    }
+    this.figure.dataset.hoverT = String(Math.round(x * 1000) / 1000);
+    const box = this.canvas.querySelector('canvas, svg').getBoundingClientRect();
+    const host = this.rule.parentElement.getBoundingClientRect();
+    const [ox, oy] = this.plotOrigin();
+    const left = box.left - host.left + ox + this.view.scale('concat_0_x')(x);
+    Object.assign(this.rule.style, { left: `${left}px`, top: `${box.top - host.top + oy}px`, height: `${this.detailHeight}px` });
+    this.rule.hidden = false;
+    this.readout.dataset.t = this.figure.dataset.hoverT;
     const parts = [el('b', { text: `t = ${fmt(x, 0)} s` })];
     for (const id of this.visible()) {
       const { t, v } = this.series(id);
       let i = lowerBound(t, x);
       if (i > 0 && (i === t.length || x - t[i - 1] < t[i] - x)) i -= 1;
-      parts.push(' · ', el('span', { class: 'swatch', style: `background:${this.color(id)}` }), ` ${this.runs.get(id).name}: `, el('b', { text: fmt(v[i]) }));
+      parts.push(' · ', el('span', { class: 'swatch', style: `background:${this.color(id)}` }), ` ${this.runs.get(id).name}: `,
+        el('b', { 'data-run': id, 'data-t': String(t[i]), text: fmt(v[i]) }));
     }
     this.readout.replaceChildren(...parts);
   }
