@@ -26,6 +26,7 @@ class _Cells(HTMLParser):
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.tables: dict[str, list[list[tuple[str, str]]]] = {}
+        self.keys: dict[str, list[str]] = {}
         self.values: list[str] = []
         self._table = self._cell = self._value = None
         self._in_body = False
@@ -39,6 +40,8 @@ class _Cells(HTMLParser):
         elif tag == "table" and "data" in (a.get("class") or "").split() and a.get("id", "").endswith("-table") and not self._chart:
             self._table = a["id"][: -len("-table")]
             self.tables[self._table] = []
+        elif tag == "th" and self._table and not self._in_body and a.get("data-key"):
+            self.keys.setdefault(self._table, []).append(a["data-key"])  # the columns shown
         elif tag == "tbody" and self._table:
             self._in_body = True
         elif tag == "tr" and self._in_body:
@@ -101,6 +104,10 @@ def rendered(built_site):
     for study in STUDIES:
         parser = _Cells()
         parser.feed(built_site.page(f"posts/{study}/index.html"))
+        # a lazy table (table lazy="true") is a page of its own beside the post
+        for page in sorted((built_site.site / "posts" / study).glob("*.table.html")):
+            if (ROOT / "data" / study / "tables" / f"{page.name[:-len('.table.html')]}.yaml").exists():
+                parser.feed(page.read_text(encoding="utf-8"))
         out[study] = parser
     return out
 
@@ -114,9 +121,13 @@ def test_table_cells_are_data(rendered, study, built_site):
     for tid, rows in shown.items():
         data = tables[tid]
         assert len(rows) == len(data["rows"]), f"{study}/{tid}: rendered rows != data rows"
+        # every column, or those left after hide= (in order; the CSV keeps them all)
+        keys = rendered[study].keys[tid]
+        columns = [c for c in data["columns"] if c["key"] in keys]
+        assert [c["key"] for c in columns] == keys, f"{study}/{tid}: columns not in data order"
         for i, (cells, row) in enumerate(zip(rows, data["rows"])):
-            assert len(cells) == len(data["columns"])
-            for (cls, text), column in zip(cells, data["columns"]):
+            assert len(cells) == len(columns)
+            for (cls, text), column in zip(cells, columns):
                 assert text == formatted(row[column["key"]], column, display), f"{study}/{tid} row {i} {column['key']}"
                 if row[column["key"]] is None:
                     assert "missing" in cls  # shown as n/a, never as 0
