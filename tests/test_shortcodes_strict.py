@@ -9,7 +9,7 @@ from sitebuild import build
 
 POSTS = {   # post -> (its shortcode line, the message expected)
     "strict-colr": ('{{< table id="avg-tps" colr="red" >}}',
-                    'table: unknown parameter "colr" (allowed: id, caption, collapsed, source)'),
+                    'table: unknown parameter "colr" (allowed: id, caption, collapsed, source, hide, lazy)'),
     "strict-collapsed": ('{{< table id="avg-tps" collapsed="yes" >}}', 'table: collapsed must be "true" or "false"'),
     "strict-value": ('{{< value table="ratio" col="ratio" agg="max" cols="x" >}}',
                      'value: unknown parameter "cols" (allowed: table, col, where, agg, over, overcol, digits, kind)'),
