@@ -9,6 +9,8 @@ import { downsample, windowStats } from './series.js';
 
 const ID = 'compare';
 const MAX_RUNS = 30;
+// ?points=all draws every point (no per-pixel downsampling): the baseline of bench/compare_bench.py.
+const ALL_POINTS = new URLSearchParams(window.location.search).get('points') === 'all';
 const figure = document.getElementById(ID);
 const view = document.getElementById('compare-view');
 const summary = document.getElementById('compare-summary');
@@ -81,6 +83,10 @@ function points(runs, width) {
     const t = run.t;
     if (!t.length) continue;
     const x0 = domain ? domain[0] : t[0], x1 = domain ? domain[1] : t[t.length - 1];
+    if (ALL_POINTS) {
+      t.forEach((x, i) => { if (run.v[i] !== null && (!log || run.v[i] > 0)) out.push({ run: run.name, t: x, v: run.v[i] }); });
+      continue;
+    }
     downsample(t, run.v, x0, x1, width, (x, y) => {
       if (y !== null && (!log || y > 0)) out.push({ run: run.name, t: x, v: y });
     });

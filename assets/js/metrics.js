@@ -1,0 +1,269 @@
+// The "metrics" chart kind (docs/charts.md): one run as a stack of linked panels on one time
+// axis: its throughput on top, then the other columns of its series (latency, errors, ...)
+// and its linked metrics (vmstat, iostat per device, server counters, efficiency per
+// operation; ingest/linked.py), each a small panel with its own y scale. Zooming (the strip at
+// the bottom), the window brush and the hover rule are shared by every panel; markers cross
+// them all. The window statistics table covers every panel shown. State: `<id>.run`,
+// `<id>.p` (panels), `<id>.w`, `<id>.z` in the URL hash.
+import { renderFitted, plotWidth } from './render.js';
+import { getState, setState } from './hash.js';
+import { downsample, windowStats, lowerBound } from './series.js';
+import { addExportTools } from './export.js';
+
+const fmt = (v, d = 2) => (v === null || v === undefined || !Number.isFinite(v) ? 'n/a'
+  : Math.abs(v) >= 1000 || v === 0 ? v.toLocaleString('en-US', { maximumFractionDigits: 1 })
+    : Number(v.toPrecision(4)).toLocaleString('en-US', { maximumSignificantDigits: 4 }));
+const range = (s) => {
+  const m = /^(-?[\d.]+)-(-?[\d.]+)$/.exec(s || '');
+  return m && Number(m[1]) < Number(m[2]) ? [Number(m[1]), Number(m[2])] : null;
+};
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') e.className = v; else if (k === 'text') e.textContent = v; else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+/** What a metric name means, for panel titles (docs/manifest.md, "Linked metrics"). */
+export function describe(name) {
+  const io = /^io\.(.+)\.(r\/s|w\/s|rMB\/s|wMB\/s|await|util)$/.exec(name);
+  if (io) return `${io[1]} ${{ 'r/s': 'reads/s', 'w/s': 'writes/s', 'rMB/s': 'MB read/s', 'wMB/s': 'MB written/s', await: 'await (ms)', util: 'util (%)' }[io[2]]}`;
+  const vm = { 'vm.us': 'CPU user (%)', 'vm.sy': 'CPU system (%)', 'vm.wa': 'CPU IO wait (%)', 'vm.cs': 'context switches/s', 'vm.r': 'runnable', 'vm.b': 'blocked' }[name];
+  if (vm) return vm;
+  if (name.startsWith('st.')) return `${name.slice(3)}${/^st\.(threads_|innodb_buffer_pool_pages|open_|max_used)/.test(name) ? '' : '/s'}`;
+  return { cpu_per_op: 'CPU s per op', kb_written_per_op: 'KB written per op', lat_ms: 'latency (ms)', err_s: 'errors/s', reconn_s: 'reconnects/s' }[name] || name;
+}
+
+export class MetricsChart {
+  /** No build-time SVG: the run's data is fetched by the page. */
+  static initialView() { return null; }
+
+  static expectedHeight(figure, spec) {
+    const n = (spec.panels || []).length || 3;
+    return 140 + 170 + n * 100;
+  }
+
+  constructor(figure, spec) {
+    this.figure = figure;
+    this.spec = spec;
+    this.id = spec.id;
+    this.runs = new Map(spec.runs.map((r) => [r.id, r]));
+    const fromHash = getState(this.id, 'run');
+    this.run = this.runs.has(fromHash) ? fromHash : spec.show;
+    this.panels = (getState(this.id, 'p') || '').split(',').filter(Boolean);
+    this.zoom = range(getState(this.id, 'z'));
+    this.window = range(getState(this.id, 'w'));
+    this.cache = new Map();
+    this.view = null;
+    this.build();
+  }
+
+  build() {
+    const host = this.figure.querySelector('.chart-view');
+    host.classList.remove('pending');
+    host.textContent = '';
+    this.runSel = el('select', { 'aria-label': 'Run' });
+    for (const r of this.runs.values()) this.runSel.append(el('option', { value: r.id, text: r.name }));
+    this.runSel.value = this.run;
+    this.runSel.addEventListener('change', () => {
+      this.run = this.runSel.value; this.panels = []; this.window = null; this.zoom = null; this.saveState(); this.draw();
+    });
+    this.pickList = el('div', { class: 'metrics-pick' });
+    this.canvas = el('div', { class: 'ts-canvas' });
+    this.readout = el('div', { class: 'ts-readout', 'aria-live': 'off' }, 'Hover a panel to read every metric at one time; drag in a panel to set the window, in the strip below to zoom.');
+    this.stats = el('div', { class: 'ts-stats table-wrap' });
+    host.append(el('div', { class: 'chart-controls', role: 'group', 'aria-label': 'Chart controls' },
+      el('label', {}, 'Run ', this.runSel),
+      el('details', { class: 'metrics-panels' }, el('summary', { text: 'Panels' }), this.pickList)),
+    this.canvas, this.readout, this.stats);
+    addExportTools(this.figure, this.id, () => this.view, () => this.plotted());
+  }
+
+  saveState() {
+    const r = this.runs.get(this.run);
+    setState(this.id, 'run', this.run === this.spec.show ? null : this.run);
+    setState(this.id, 'p', this.panels.join(',') === this.defaultPanels(r).join(',') ? null : this.panels.join(','));
+    setState(this.id, 'z', this.zoom ? this.zoom.map(Math.round).join('-') : null);
+    const w = this.window, d = r.window;
+    setState(this.id, 'w', !w || (d && w[0] === d[0] && w[1] === d[1]) ? null : w.join('-'));
+  }
+
+  /** The run's series and linked metrics as {name: {t, v}}; throughput first. */
+  async load(run) {
+    if (this.cache.has(run.id)) return this.cache.get(run.id);
+    const get = async (url) => {
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(`${res.status} fetching ${res.url}`);
+      return res.json();
+    };
+    const [own, linked] = await Promise.all([get(run.url), run.linked ? get(run.linked) : null]);
+    const metrics = new Map();
+    for (const doc of [own, linked]) {
+      if (!doc) continue;
+      for (const c of doc.columns) if (c !== 't') metrics.set(c, { t: doc.t, v: doc[c] });
+    }
+    const ordered = new Map([[run.metric, metrics.get(run.metric)], ...Array.from(metrics).filter(([k]) => k !== run.metric)]);
+    this.cache.set(run.id, ordered);
+    return ordered;
+  }
+
+  defaultPanels(run) {
+    const all = run.columns || [];
+    return (run.panels && run.panels.length ? run.panels : all.slice(0, 4)).filter((p) => all.includes(p) && p !== run.metric);
+  }
+
+  pickers(run, metrics) {
+    const names = Array.from(metrics.keys()).filter((k) => k !== run.metric);
+    this.figure.dataset.metrics = [run.metric, ...names].join(',');
+    const boxes = names.map((name) => {
+      const box = el('input', { type: 'checkbox', value: name });
+      box.checked = this.panels.includes(name);
+      box.addEventListener('change', () => {
+        this.panels = box.checked ? [...this.panels, name] : this.panels.filter((p) => p !== name);
+        this.saveState();
+        this.draw();
+      });
+      return el('label', {}, box, ` ${describe(name)}`);
+    });
+    this.pickList.replaceChildren(...boxes);
+  }
+
+  extent(metrics) {
+    const s = metrics.get(this.runs.get(this.run).metric);
+    const t = s.t;
+    return [0, t.length ? t[t.length - 1] : 1];
+  }
+
+  datasets(metrics, width) {
+    const full = this.extent(metrics);
+    const [x0, x1] = this.zoom || full;
+    const rows = [], overview = [];
+    const names = [this.runs.get(this.run).metric, ...this.panels];
+    for (const name of names) {
+      const s = metrics.get(name);
+      if (!s) continue;
+      downsample(s.t, s.v, x0, x1, Math.max(50, Math.round(width / 2)), (t, v) => { if (v !== null) rows.push({ panel: name, t, v }); });
+    }
+    const top = metrics.get(names[0]);
+    downsample(top.t, top.v, full[0], full[1], Math.max(40, Math.round(width / 5)), (t, v) => { if (v !== null) overview.push({ t, v }); });
+    const step = Math.max(0.5, (x1 - x0) / Math.max(50, Math.round(width / 4)));
+    const grid = [];
+    for (let x = Math.ceil(x0 / step) * step; x <= x1; x += step) grid.push({ t: x });
+    this.rows = rows;
+    return { rows, overview, grid, names };
+  }
+
+  plotted() { return { columns: ['panel', 't', 'value'], rows: (this.rows || []).map((r) => ({ panel: r.panel, t: r.t, value: r.v })) }; }
+
+  vegaLiteSpec(width, data, metrics) {
+    const css = getComputedStyle(document.documentElement);
+    const muted = css.getPropertyValue('--muted').trim(), fg = css.getPropertyValue('--fg').trim();
+    const accent = css.getPropertyValue('--accent').trim(), line = css.getPropertyValue('--accent').trim() || '#0072B2';
+    const run = this.runs.get(this.run);
+    const full = this.extent(metrics);
+    const x = { field: 't', type: 'quantitative', scale: { domain: { param: 'zoom' }, nice: false }, title: null };
+    const views = data.names.map((_, i) => `${this.id}-p${i}`);
+    const panel = (name, i) => ({
+      name: views[i], width, height: i === 0 ? 150 : 70,
+      layer: [
+        { data: { name: 'rows' }, transform: [{ filter: { field: 'panel', equal: name } }],
+          mark: { type: 'line', strokeWidth: 1, clip: true, color: line },
+          encoding: { x: { ...x, axis: i === data.names.length - 1 ? {} : { labels: false, title: null } },
+            y: { field: 'v', type: 'quantitative', title: describe(name), axis: { titleAngle: 0, titleAlign: 'left', titleAnchor: 'end', titleY: -6, titleX: 0, tickCount: 3 }, scale: { zero: false } } } },
+        { data: { name: 'markers' }, mark: { type: 'rule', strokeDash: [4, 3], color: muted, clip: true }, encoding: { x } },
+        { data: { name: 'grid' }, mark: { type: 'rule', color: fg, strokeWidth: 1, clip: true },
+          encoding: { x, opacity: { condition: { param: 'hover', empty: false, value: 0.45 }, value: 0 } } },
+      ],
+    });
+    return {
+      $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+      datasets: { rows: data.rows, overview: data.overview, grid: data.grid, markers: this.spec.markers || [] },
+      spacing: 6,
+      params: [
+        { name: 'win', views, value: { x: this.window || run.window || full }, select: { type: 'interval', encodings: ['x'], mark: { fill: accent, fillOpacity: 0.07, stroke: accent, strokeOpacity: 0.6 } } },
+        { name: 'hover', views: views.map((v) => v), select: { type: 'point', fields: ['t'], nearest: true, on: 'pointermove', clear: 'pointerout' } },
+      ],
+      vconcat: [...data.names.map(panel), {
+        width, height: 36, data: { name: 'overview' }, mark: { type: 'line', strokeWidth: 0.8, color: line },
+        encoding: {
+          x: { field: 't', type: 'quantitative', title: 'time (s) — drag here to zoom', scale: { domain: full, nice: false } },
+          y: { field: 'v', type: 'quantitative', axis: null },
+        },
+        params: [{ name: 'zoom', select: { type: 'interval', encodings: ['x'] }, ...(this.zoom ? { value: { x: this.zoom } } : {}) }],
+      }],
+    };
+  }
+
+  async draw() {
+    const token = (this.token = (this.token || 0) + 1);
+    const run = this.runs.get(this.run);
+    const metrics = await this.load(run);
+    if (token !== this.token) return;
+    if (!this.panels.length) this.panels = this.defaultPanels(run).filter((p) => metrics.has(p));
+    this.pickers(run, metrics);
+    const width = plotWidth(this.canvas, 110);
+    this.width = width;
+    const data = this.datasets(metrics, width);
+    if (this.view) this.view.finalize();
+    const result = await renderFitted(this.canvas, this.vegaLiteSpec(width, data, metrics), width, { renderer: 'canvas', tooltip: false });
+    if (token !== this.token) { result.view.finalize(); return; }
+    this.view = result.view;
+    this.metrics = metrics;
+    this.view.addSignalListener('zoom', (_, v) => this.onZoom(v && v.t ? v.t : null));
+    this.view.addSignalListener('win', (_, v) => this.onWindow(v && v.t ? v.t : null));
+    this.view.addSignalListener('hover', (_, v) => this.onHover(v && v.t ? v.t[0] : null));
+    this.updateStats();
+  }
+
+  onZoom(extent) {
+    this.zoom = extent && extent[1] - extent[0] > 1 ? extent : null;
+    this.saveState();
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      const data = this.datasets(this.metrics, this.width);
+      this.view.data('rows', data.rows).data('grid', data.grid).runAsync();
+    });
+  }
+
+  onWindow(extent) {
+    this.window = extent ? extent.map((x) => Math.round(x)) : null;
+    this.saveState();
+    this.updateStats();
+  }
+
+  /** The readout and `data-hover-t` on the figure follow the pointer over any panel. */
+  onHover(x) {
+    if (x === null || x === undefined) { delete this.figure.dataset.hoverT; return; }
+    this.figure.dataset.hoverT = String(x);
+    const parts = [el('b', { text: `t = ${fmt(x)} s` })];
+    for (const name of [this.runs.get(this.run).metric, ...this.panels]) {
+      const s = this.metrics.get(name);
+      if (!s || !s.t.length) continue;
+      let i = lowerBound(s.t, x);
+      if (i > 0 && (i === s.t.length || x - s.t[i - 1] < s.t[i] - x)) i -= 1;
+      parts.push(' · ', `${describe(name)}: `, el('b', { text: fmt(s.v[i]) }));
+    }
+    this.readout.replaceChildren(...parts);
+  }
+
+  updateStats() {
+    const run = this.runs.get(this.run);
+    const [a, b] = this.window || run.window || this.extent(this.metrics);
+    const keys = ['mean', 'p5', 'p50', 'p95', 'max'];
+    const rows = [run.metric, ...this.panels].filter((n) => this.metrics.has(n)).map((name) => {
+      const s = this.metrics.get(name);
+      const st = windowStats(s.t, s.v, a, b);
+      return el('tr', { 'data-metric': name }, el('th', { scope: 'row', text: describe(name) }), el('td', { class: 'number', text: String(st.n) }),
+        ...keys.map((k) => el('td', { class: 'number', 'data-stat': k, 'data-value': st[k] === null || st[k] === undefined ? '' : String(st[k]), text: fmt(st[k]) })));
+    });
+    const head = el('tr', {}, el('th', { scope: 'col', text: 'Metric' }), el('th', { scope: 'col', class: 'number', text: 'n' }),
+      ...keys.map((k) => el('th', { scope: 'col', class: 'number', text: k })));
+    this.stats.replaceChildren(el('table', { class: 'data' },
+      el('caption', { text: `Window ${fmt(a)}–${fmt(b)} s of ${run.name}: every panel shown, per sample` }),
+      el('thead', {}, head), el('tbody', {}, ...rows)));
+  }
+}
