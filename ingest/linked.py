@@ -147,3 +147,51 @@ def linked_series(run_t: list, ops: list, *, interval_s: float, offset_s: float 
 
 def _round(x):
     return None if x is None else float(f"{x:.6g}")
+
+
+def attach(m, runs: list[dict], series: dict, files: dict, fill) -> tuple[dict[str, dict], list[Problem]]:
+    """Linked series of every run whose rule has `linked:` (docs/manifest.md, "Linked metrics").
+
+    runs/series/files: what `study.collect_runs` gives (files: member -> Parsed, read by the
+    manifest's `files:` rules); fill(rule, template, labels) -> the member name. Sets each run's
+    `columns` (its own series) and, for a linked run, `linked` (columns, panels, interval and
+    offset, files); returns {run id: columnar series} and the problems found."""
+    docs, problems = {}, []
+    for rec in runs:
+        rec["columns"] = list(series[rec["id"]])
+        rule = next((r for r in m.runs if r.input is not None and r.match(m.path, rec["source"]["file"])), None)
+        spec = rule.linked if rule else None
+        if not spec:
+            continue
+        found = {}
+        for kind in ("vmstat", "iostat", "status"):
+            if kind in spec:
+                member = fill(rule, spec[kind], rec["labels"])
+                if member in files:
+                    found[kind] = (member, files[member])
+        if not found:
+            continue   # this run's monitors were not kept (e.g. LinkBench hours 2-23)
+        args = {}
+        for kind, (member, parsed) in found.items():
+            sessions = parsed.sessions
+            if kind == "iostat":
+                args[kind] = (member, sessions)
+            elif sessions:
+                args[kind] = (member, sessions[0])
+        t = series[rec["id"]].get("t", [])
+        ops = series[rec["id"]].get(rec["metric"], []) if rec["metric"] else []
+        doc, found_problems = linked_series(t, ops, interval_s=spec["interval_s"], offset_s=spec["offset_s"],
+                                            tol_s=spec["tolerance_s"], **args)
+        problems += [Problem(p.file, p.line, f"run {rec['id']}: {p.reason}") for p in found_problems]
+        if len(doc) <= 1:
+            continue
+        docs[rec["id"]] = doc
+        columns = [c for c in doc if c != "t"]
+        panels = [p for p in spec["panels"] if p in columns]
+        unknown = [p for p in spec["panels"] if p not in columns]
+        if unknown:
+            problems.append(Problem(m.path, rule.line, f"run {rec['id']}: linked panels {unknown} are not among its "
+                                                      f"metrics ({', '.join(columns[:12])}{', ...' if len(columns) > 12 else ''})"))
+        rec["linked"] = {"columns": columns, "panels": panels, "interval_s": spec["interval_s"],
+                         "offset_s": spec["offset_s"], "files": sorted(member for member, _ in found.values())}
+    return docs, problems

@@ -147,6 +147,7 @@ class Rule:
     id: str | None = None
     name: str | None = None
     line: int = 0
+    linked: dict | None = None    # docs/manifest.md, "Linked metrics"
 
     def match(self, manifest: str, member: str):
         """`pattern.fullmatch(member)` within MATCH_BUDGET_S; a Problem when it takes longer."""
@@ -220,7 +221,8 @@ def _type_name(t) -> str:
 
 TOP = ("study", "title", "inputs", "interval_s", "metric", "window", "base", "labels", "label_types",
        "display", "markers", "runs", "files", "views", "reproduction", "tables")   # tables: ingest/declared.py
-RULE = ("glob", "regex", "input", "format", "labels", "published", "session", "id", "name")
+RULE = ("glob", "regex", "input", "format", "labels", "published", "session", "id", "name", "linked")
+LINKED = ("vmstat", "iostat", "status", "interval_s", "offset_s", "tolerance_s", "panels")
 
 
 def load(path: str | Path) -> Manifest:
@@ -346,9 +348,38 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
         for k, t in templates.items():
             if t is not None:
                 _check_template(rv, k, t, where)
+        linked = _linked(path, rv, where) if "linked" in d else None
         out.append(Rule(pattern=pattern, source=regex_src or glob_, input=inp, format=fmt, labels=labels,
                         published=rv.get("published", bool, default=True), session=session,
-                        id=templates["id"], name=templates["name"], line=d.line))
+                        id=templates["id"], name=templates["name"], line=d.line, linked=linked))
+    return out
+
+
+def _linked(path, rv: _V, where: str) -> dict:
+    """A rule's `linked:` mapping: file templates, the monitors' interval and offset, panels."""
+    lv = _V(path, rv.get("linked", LDict), f"{where}.linked")
+    lv.only(LINKED)
+    out = {}
+    for k in ("vmstat", "iostat", "status"):
+        t = lv.get(k, str)
+        if t is not None:
+            _check_template(lv, k, t, f"{where}.linked")
+            out[k] = t
+    if not out:
+        lv.fail(None, f"{where}.linked: name at least one of vmstat, iostat, status")
+
+    def number(k, required=False, default=None, positive=False):
+        v = lv.get(k, (int, float), required=required, default=default)
+        if v is not None and (not math.isfinite(v) or (positive and v <= 0)):
+            lv.fail(k, f"{where}.linked: `{k}` must be a finite{' positive' if positive else ''} number")
+        return v
+    out["interval_s"] = number("interval_s", required=True, positive=True)
+    out["offset_s"] = number("offset_s", default=0)
+    out["tolerance_s"] = number("tolerance_s", positive=True)
+    panels = lv.get("panels", LList, default=LList())
+    if not all(isinstance(x, str) for x in panels):
+        lv.fail("panels", f"{where}.linked: `panels` must be a list of metric names")
+    out["panels"] = list(panels)
     return out
 
 

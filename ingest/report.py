@@ -186,8 +186,8 @@ def _size(n: int) -> str:
     return f"{n} bytes"
 
 
-def _listed(items: list[str], indent: str = "  ") -> list[str]:
-    out = [indent + i for i in items[:SHOWN]]
+def _listed(items: list, indent: str = "  ") -> list[str]:
+    out = [indent + str(i) for i in items[:SHOWN]]   # strings or Problem values
     if len(items) > SHOWN:
         out.append(f"{indent}... and {len(items) - SHOWN} more")
     return out

@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import __version__, declared, defaults, metrics, report, reproduction
+from . import __version__, declared, defaults, linked, metrics, report, reproduction
 from .archive import Archive, dir_sha256, sha256_file
 from .manifest import Manifest, Rule, _typed, load
 from .parsers import Parsed
@@ -353,6 +353,9 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
             _check_input(m, inp, path)
             texts[inp.name] = decode(path.read_bytes(), str(path))
     runs, series, files, problems = collect_runs(m, archives, progress)
+    linked_docs, linked_problems = linked.attach(m, runs, series, files,
+                                                 lambda rule, t, labels: _fmt(m, rule, t, labels, False))
+    problems.extend(linked_problems)
     ctx = StudyContext(manifest=m, runs=runs, series=series, files=files, inputs=texts, problems=problems)
     module = study_module(m)
     # the manifest's `tables:`, then the study module's; the default tables when neither gives any
@@ -375,6 +378,12 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
         out[f"series/{r['id']}.yaml"] = dump(doc)
         out[f"series/{r['id']}.json"] = series_json(doc)   # served as is (ingest/seriesfiles.py)
         out[f"series/{r['id']}.csv"] = series_csv(doc)
+        if r["id"] in linked_docs:   # docs/manifest.md, "Linked metrics"
+            lk = linked_docs[r["id"]]
+            ldoc = {"run": r["id"], "interval_s": r["linked"]["interval_s"], "columns": list(lk), **lk}
+            out[f"series/{r['id']}.linked.yaml"] = dump(ldoc)
+            out[f"series/{r['id']}.linked.json"] = series_json(ldoc)
+            out[f"series/{r['id']}.linked.csv"] = series_csv(ldoc)
     for t in tables:
         out[f"tables/{t['id']}.yaml"] = dump(t)
     if kept is not None:
