@@ -12,5 +12,6 @@
 import { XYChart } from './xy.js';
 import { RatioChart } from './ratio.js';
 import { TimeSeriesChart } from './timeseries.js';
+import { MetricsChart } from './metrics.js';
 
-export const KINDS = { bars: XYChart, line: XYChart, ratio: RatioChart, timeseries: TimeSeriesChart };
+export const KINDS = { bars: XYChart, line: XYChart, ratio: RatioChart, timeseries: TimeSeriesChart, metrics: MetricsChart };

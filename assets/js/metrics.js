@@ -9,6 +9,7 @@ import { renderFitted, plotWidth } from './render.js';
 import { getState, setState } from './hash.js';
 import { downsample, windowStats, lowerBound } from './series.js';
 import { addExportTools } from './export.js';
+import { chartConfig, cssVar } from './theme.js';
 
 const fmt = (v, d = 2) => (v === null || v === undefined || !Number.isFinite(v) ? 'n/a'
   : Math.abs(v) >= 1000 || v === 0 ? v.toLocaleString('en-US', { maximumFractionDigits: 1 })
@@ -38,8 +39,20 @@ export function describe(name) {
 }
 
 export class MetricsChart {
-  /** No build-time SVG: the run's data is fetched by the page. */
-  static initialView() { return null; }
+  /** The first run's default panels, drawn at build time from the published run files
+   * (`load(url)` reads them; publish/chart_svgs.js), so the chart shows without JavaScript. */
+  static initialView(spec, hostWidth, read, { load } = {}) {
+    if (!load) return null;
+    const chart = Object.create(MetricsChart.prototype);
+    Object.assign(chart, { spec, id: spec.id, read, runs: new Map(spec.runs.map((r) => [r.id, r])), run: spec.show,
+      panels: [], zoom: null, window: null });
+    const run = chart.runs.get(chart.run);
+    const metrics = chart.collect(run, load(run.url), run.linked ? load(run.linked) : null);
+    chart.panels = chart.defaultPanels(run).filter((p) => metrics.has(p));
+    const width = Math.max(160, Math.floor(hostWidth - 110));
+    const vl = chart.vegaLiteSpec(width, chart.datasets(metrics, width), metrics);
+    return { spec: { ...vl, config: chartConfig(read) }, width };
+  }
 
   static expectedHeight(figure, spec) {
     const n = (spec.panels || []).length || 3;
@@ -63,6 +76,7 @@ export class MetricsChart {
 
   build() {
     const host = this.figure.querySelector('.chart-view');
+    const drawnAtBuild = Array.from(host.querySelectorAll(':scope > svg'));
     host.classList.remove('pending');
     host.textContent = '';
     this.runSel = el('select', { 'aria-label': 'Run' });
@@ -78,7 +92,8 @@ export class MetricsChart {
     host.append(el('div', { class: 'chart-controls', role: 'group', 'aria-label': 'Chart controls' },
       el('label', {}, 'Run ', this.runSel),
       el('details', { class: 'metrics-panels' }, el('summary', { text: 'Panels' }), this.pickList)),
-    this.canvas, this.readout, this.stats);
+    ...drawnAtBuild, this.canvas, this.readout, this.stats);
+    this.drawnAtBuild = drawnAtBuild; // shown until the live chart is drawn
     addExportTools(this.figure, this.id, () => this.view, () => this.plotted());
   }
 
@@ -100,14 +115,19 @@ export class MetricsChart {
       return res.json();
     };
     const [own, linked] = await Promise.all([get(run.url), run.linked ? get(run.linked) : null]);
+    const ordered = this.collect(run, own, linked);
+    this.cache.set(run.id, ordered);
+    return ordered;
+  }
+
+  /** {name: {t, v}} from the run's own series and its linked one; throughput first. */
+  collect(run, own, linked) {
     const metrics = new Map();
     for (const doc of [own, linked]) {
       if (!doc) continue;
       for (const c of doc.columns) if (c !== 't') metrics.set(c, { t: doc.t, v: doc[c] });
     }
-    const ordered = new Map([[run.metric, metrics.get(run.metric)], ...Array.from(metrics).filter(([k]) => k !== run.metric)]);
-    this.cache.set(run.id, ordered);
-    return ordered;
+    return new Map([[run.metric, metrics.get(run.metric)], ...Array.from(metrics).filter(([k]) => k !== run.metric)]);
   }
 
   defaultPanels(run) {
@@ -159,22 +179,22 @@ export class MetricsChart {
   plotted() { return { columns: ['panel', 't', 'value'], rows: (this.rows || []).map((r) => ({ panel: r.panel, t: r.t, value: r.v })) }; }
 
   vegaLiteSpec(width, data, metrics) {
-    const css = getComputedStyle(document.documentElement);
-    const muted = css.getPropertyValue('--muted').trim(), fg = css.getPropertyValue('--fg').trim();
-    const accent = css.getPropertyValue('--accent').trim(), line = css.getPropertyValue('--accent').trim() || '#0072B2';
+    const read = this.read || cssVar;
+    const muted = read('--muted'), fg = read('--fg'), accent = read('--accent'), line = read('--accent') || '#0072B2';
     const run = this.runs.get(this.run);
     const full = this.extent(metrics);
     const x = { field: 't', type: 'quantitative', scale: { domain: { param: 'zoom' }, nice: false }, title: null };
-    const views = data.names.map((_, i) => `${this.id}-p${i}`);
+    // the window brush lives on each panel's line, the hover on each panel's time grid
+    const lines = data.names.map((_, i) => `p${i}-line`), grids = data.names.map((_, i) => `p${i}-grid`);
     const panel = (name, i) => ({
-      name: views[i], width, height: i === 0 ? 150 : 70,
+      width, height: i === 0 ? 150 : 70,
       layer: [
-        { data: { name: 'rows' }, transform: [{ filter: { field: 'panel', equal: name } }],
+        { name: lines[i], data: { name: 'rows' }, transform: [{ filter: { field: 'panel', equal: name } }],
           mark: { type: 'line', strokeWidth: 1, clip: true, color: line },
           encoding: { x: { ...x, axis: i === data.names.length - 1 ? {} : { labels: false, title: null } },
             y: { field: 'v', type: 'quantitative', title: describe(name), axis: { titleAngle: 0, titleAlign: 'left', titleAnchor: 'end', titleY: -6, titleX: 0, tickCount: 3 }, scale: { zero: false } } } },
         { data: { name: 'markers' }, mark: { type: 'rule', strokeDash: [4, 3], color: muted, clip: true }, encoding: { x } },
-        { data: { name: 'grid' }, mark: { type: 'rule', color: fg, strokeWidth: 1, clip: true },
+        { name: grids[i], data: { name: 'grid' }, mark: { type: 'rule', color: fg, strokeWidth: 1, clip: true },
           encoding: { x, opacity: { condition: { param: 'hover', empty: false, value: 0.45 }, value: 0 } } },
       ],
     });
@@ -183,8 +203,8 @@ export class MetricsChart {
       datasets: { rows: data.rows, overview: data.overview, grid: data.grid, markers: this.spec.markers || [] },
       spacing: 6,
       params: [
-        { name: 'win', views, value: { x: this.window || run.window || full }, select: { type: 'interval', encodings: ['x'], mark: { fill: accent, fillOpacity: 0.07, stroke: accent, strokeOpacity: 0.6 } } },
-        { name: 'hover', views: views.map((v) => v), select: { type: 'point', fields: ['t'], nearest: true, on: 'pointermove', clear: 'pointerout' } },
+        { name: 'win', views: lines, value: { x: this.window || run.window || full }, select: { type: 'interval', encodings: ['x'], mark: { fill: accent, fillOpacity: 0.07, stroke: accent, strokeOpacity: 0.6 } } },
+        { name: 'hover', views: grids, select: { type: 'point', fields: ['t'], nearest: true, on: 'pointermove', clear: 'pointerout' } },
       ],
       vconcat: [...data.names.map(panel), {
         width, height: 36, data: { name: 'overview' }, mark: { type: 'line', strokeWidth: 0.8, color: line },
@@ -212,6 +232,7 @@ export class MetricsChart {
     if (token !== this.token) { result.view.finalize(); return; }
     this.view = result.view;
     this.metrics = metrics;
+    this.drawnAtBuild.forEach((e) => e.remove());
     this.view.addSignalListener('zoom', (_, v) => this.onZoom(v && v.t ? v.t : null));
     this.view.addSignalListener('win', (_, v) => this.onWindow(v && v.t ? v.t : null));
     this.view.addSignalListener('hover', (_, v) => this.onHover(v && v.t ? v.t[0] : null));

@@ -1,0 +1,87 @@
+"""Issue 13 §1 in a browser: the `metrics` chart kind links a run's other metrics to its
+throughput on one time axis. The figure lists the metrics it can show (`data-metrics`, from
+runs.yaml), the hover follows the pointer over every panel (`data-hover-t`), and a window
+brushed in one panel sets the window of all (the statistics table). Expected values come
+from data/, never from the page."""
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from browser_kit import WAIT, open_page, serve
+from golden import ROOT
+
+LINKBENCH = "posts/linkbench-cached/"
+FIG = "load-metrics"
+
+
+def run_record(study, rid):
+    runs = yaml.safe_load((ROOT / "data" / study / "runs.yaml").read_text())["runs"]
+    return next(r for r in runs if r["id"] == rid)
+
+
+@pytest.fixture(scope="module")
+def base(built_site):
+    server, url = serve(built_site.www)
+    yield url + built_site.base_path
+    server.shutdown()
+
+
+@pytest.fixture
+def figure(browser, base):
+    problems = []
+    page = open_page(browser, f"{base}{LINKBENCH}#{FIG}", problems, viewport={"width": 1280, "height": 900})
+    fig = page.locator(f"#{FIG}")
+    fig.scroll_into_view_if_needed()
+    page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=WAIT)
+    yield page, fig, problems
+    assert not problems, problems
+
+
+def test_the_figure_lists_every_metric_of_the_run(figure):
+    page, fig, _ = figure
+    run = run_record("linkbench-cached", "load")
+    assert fig.get_attribute("data-metrics").split(",") == [*run["columns"][1:], *run["linked"]["columns"]]
+    panels = page.locator(f"#{FIG} .metrics-pick input:checked")
+    assert [panels.nth(i).get_attribute("value") for i in range(panels.count())] == run["linked"]["panels"]
+
+
+def test_hover_follows_the_pointer_over_every_panel(figure):
+    page, fig, _ = figure
+    box = page.locator(f"#{FIG} .ts-canvas canvas").bounding_box()
+    seen = []
+    # 16 positions: across the width, alternating between the top panel and the lower ones
+    for i in range(16):
+        x = box["x"] + 70 + i * (box["width"] - 140) / 15
+        y = box["y"] + (60 if i % 2 == 0 else 60 + 150 + 80 * (1 + i % 3))
+        page.mouse.move(x, y)
+        page.wait_for_function(f"document.getElementById('{FIG}').dataset.hoverT !== undefined", timeout=WAIT)
+        seen.append(float(fig.get_attribute("data-hover-t")))
+    assert seen == sorted(seen) and len(set(seen)) >= 12, seen
+    doc = json.loads((ROOT / "data" / "linkbench-cached" / "series" / "load.json").read_text())
+    assert 0 <= seen[0] < seen[-1] <= doc["t"][-1] + 5
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] - 40)   # off the chart
+    page.wait_for_function(f"document.getElementById('{FIG}').dataset.hoverT === undefined", timeout=WAIT)
+
+
+def test_a_window_brushed_in_a_lower_panel_sets_every_panels_statistics(figure):
+    page, fig, _ = figure
+    run = run_record("linkbench-cached", "load")
+    top = page.locator(f"#{FIG} .ts-stats tr[data-metric='{run['metric']}'] td").first
+    before = int(top.inner_text())
+    box = page.locator(f"#{FIG} .ts-canvas canvas").bounding_box()
+    y = box["y"] + 150 + 90   # inside the second panel
+    page.mouse.move(box["x"] + box["width"] * 0.45, y)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] * 0.7, y, steps=6)
+    page.mouse.up()
+    page.wait_for_function(f"""(() => {{
+        const td = document.querySelector("#{FIG} .ts-stats tr[data-metric='{run['metric']}'] td");
+        return td && Number(td.textContent) !== {before}; }})()""", timeout=WAIT)
+    after = int(top.inner_text())
+    assert 0 < after < before
+    rows = page.locator(f"#{FIG} .ts-stats tbody tr")
+    assert rows.count() == 1 + len(run["linked"]["panels"])
+    assert "w=" in page.evaluate("decodeURIComponent(location.hash)") or f"{FIG}.w=" in page.evaluate("location.hash")
