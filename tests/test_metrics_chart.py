@@ -17,6 +17,17 @@ LINKBENCH = "posts/linkbench-cached/"
 FIG = "load-metrics"
 
 
+def until(page, expr, timeout_ms=WAIT):
+    """Polls `expr` in the page until it is true (page.evaluate is not subject to the page's
+    CSP; wait_for_function would be, as it evaluates a string)."""
+    waited = 0
+    while not page.evaluate(expr):
+        if waited > timeout_ms:
+            raise AssertionError(f"timed out waiting for {expr}")
+        page.wait_for_timeout(50)
+        waited += 50
+
+
 def run_record(study, rid):
     runs = yaml.safe_load((ROOT / "data" / study / "runs.yaml").read_text())["runs"]
     return next(r for r in runs if r["id"] == rid)
@@ -55,15 +66,15 @@ def test_hover_follows_the_pointer_over_every_panel(figure):
     # 16 positions: across the width, alternating between the top panel and the lower ones
     for i in range(16):
         x = box["x"] + 70 + i * (box["width"] - 140) / 15
-        y = box["y"] + (60 if i % 2 == 0 else 60 + 150 + 80 * (1 + i % 3))
+        y = box["y"] + (60 if i % 2 == 0 else 150 + 6 + 35 + 76 * (i % 3))   # top panel, then lower ones
         page.mouse.move(x, y)
-        page.wait_for_function(f"document.getElementById('{FIG}').dataset.hoverT !== undefined", timeout=WAIT)
+        until(page, f"document.getElementById('{FIG}').dataset.hoverT !== undefined")
         seen.append(float(fig.get_attribute("data-hover-t")))
     assert seen == sorted(seen) and len(set(seen)) >= 12, seen
     doc = json.loads((ROOT / "data" / "linkbench-cached" / "series" / "load.json").read_text())
     assert 0 <= seen[0] < seen[-1] <= doc["t"][-1] + 5
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] - 40)   # off the chart
-    page.wait_for_function(f"document.getElementById('{FIG}').dataset.hoverT === undefined", timeout=WAIT)
+    until(page, f"document.getElementById('{FIG}').dataset.hoverT === undefined")
 
 
 def test_a_window_brushed_in_a_lower_panel_sets_every_panels_statistics(figure):
@@ -72,14 +83,14 @@ def test_a_window_brushed_in_a_lower_panel_sets_every_panels_statistics(figure):
     top = page.locator(f"#{FIG} .ts-stats tr[data-metric='{run['metric']}'] td").first
     before = int(top.inner_text())
     box = page.locator(f"#{FIG} .ts-canvas canvas").bounding_box()
-    y = box["y"] + 150 + 90   # inside the second panel
+    y = box["y"] + 150 + 6 + 35 + 76   # inside the third panel
     page.mouse.move(box["x"] + box["width"] * 0.45, y)
     page.mouse.down()
     page.mouse.move(box["x"] + box["width"] * 0.7, y, steps=6)
     page.mouse.up()
-    page.wait_for_function(f"""(() => {{
+    until(page, f"""(() => {{
         const td = document.querySelector("#{FIG} .ts-stats tr[data-metric='{run['metric']}'] td");
-        return td && Number(td.textContent) !== {before}; }})()""", timeout=WAIT)
+        return td && Number(td.textContent) !== {before}; }})()""")
     after = int(top.inner_text())
     assert 0 < after < before
     rows = page.locator(f"#{FIG} .ts-stats tbody tr")

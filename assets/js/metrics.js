@@ -14,6 +14,7 @@ import { chartConfig, cssVar } from './theme.js';
 const fmt = (v, d = 2) => (v === null || v === undefined || !Number.isFinite(v) ? 'n/a'
   : Math.abs(v) >= 1000 || v === 0 ? v.toLocaleString('en-US', { maximumFractionDigits: 1 })
     : Number(v.toPrecision(4)).toLocaleString('en-US', { maximumSignificantDigits: 4 }));
+const TOP_H = 150, PANEL_H = 70, SPACING = 6;
 const range = (s) => {
   const m = /^(-?[\d.]+)-(-?[\d.]+)$/.exec(s || '');
   return m && Number(m[1]) < Number(m[2]) ? [Number(m[1]), Number(m[2])] : null;
@@ -87,12 +88,19 @@ export class MetricsChart {
     });
     this.pickList = el('div', { class: 'metrics-pick' });
     this.canvas = el('div', { class: 'ts-canvas' });
-    this.readout = el('div', { class: 'ts-readout', 'aria-live': 'off' }, 'Hover a panel to read every metric at one time; drag in a panel to set the window, in the strip below to zoom.');
+    this.rule = el('div', { class: 'ts-rule', hidden: '' });
+    this.hint = 'Hover a panel to read every metric at one time; drag in a panel to set the window, in the strip below to zoom.';
+    this.readout = el('div', { class: 'ts-readout', 'aria-live': 'off' }, this.hint);
+    // the hover follows the pointer over every panel, inside the window brush too (DOM events:
+    // the brush's own mark would swallow a Vega pointer selection)
+    const plot = el('div', { class: 'ts-plot' }, this.canvas, this.rule);
+    plot.addEventListener('pointermove', (e) => this.onHover(this.timeAt(e)));
+    plot.addEventListener('pointerleave', () => this.onHover(null));
     this.stats = el('div', { class: 'ts-stats table-wrap' });
     host.append(el('div', { class: 'chart-controls', role: 'group', 'aria-label': 'Chart controls' },
       el('label', {}, 'Run ', this.runSel),
       el('details', { class: 'metrics-panels' }, el('summary', { text: 'Panels' }), this.pickList)),
-    ...drawnAtBuild, this.canvas, this.readout, this.stats);
+    ...drawnAtBuild, plot, this.readout, this.stats);
     this.drawnAtBuild = drawnAtBuild; // shown until the live chart is drawn
     addExportTools(this.figure, this.id, () => this.view, () => this.plotted());
   }
@@ -169,42 +177,36 @@ export class MetricsChart {
     }
     const top = metrics.get(names[0]);
     downsample(top.t, top.v, full[0], full[1], Math.max(40, Math.round(width / 5)), (t, v) => { if (v !== null) overview.push({ t, v }); });
-    const step = Math.max(0.5, (x1 - x0) / Math.max(50, Math.round(width / 4)));
-    const grid = [];
-    for (let x = Math.ceil(x0 / step) * step; x <= x1; x += step) grid.push({ t: x });
     this.rows = rows;
-    return { rows, overview, grid, names };
+    return { rows, overview, names };
   }
 
   plotted() { return { columns: ['panel', 't', 'value'], rows: (this.rows || []).map((r) => ({ panel: r.panel, t: r.t, value: r.v })) }; }
 
   vegaLiteSpec(width, data, metrics) {
     const read = this.read || cssVar;
-    const muted = read('--muted'), fg = read('--fg'), accent = read('--accent'), line = read('--accent') || '#0072B2';
+    const muted = read('--muted'), accent = read('--accent'), line = read('--accent') || '#0072B2';
     const run = this.runs.get(this.run);
     const full = this.extent(metrics);
     const x = { field: 't', type: 'quantitative', scale: { domain: { param: 'zoom' }, nice: false }, title: null };
-    // the window brush lives on each panel's line, the hover on each panel's time grid
-    const lines = data.names.map((_, i) => `p${i}-line`), grids = data.names.map((_, i) => `p${i}-grid`);
+    // the window brush lives on each panel's line
+    const lines = data.names.map((_, i) => `p${i}-line`);
     const panel = (name, i) => ({
-      width, height: i === 0 ? 150 : 70,
+      width, height: i === 0 ? TOP_H : PANEL_H,
       layer: [
         { name: lines[i], data: { name: 'rows' }, transform: [{ filter: { field: 'panel', equal: name } }],
           mark: { type: 'line', strokeWidth: 1, clip: true, color: line },
           encoding: { x: { ...x, axis: i === data.names.length - 1 ? {} : { labels: false, title: null } },
             y: { field: 'v', type: 'quantitative', title: describe(name), axis: { titleAngle: 0, titleAlign: 'left', titleAnchor: 'end', titleY: -6, titleX: 0, tickCount: 3 }, scale: { zero: false } } } },
         { data: { name: 'markers' }, mark: { type: 'rule', strokeDash: [4, 3], color: muted, clip: true }, encoding: { x } },
-        { name: grids[i], data: { name: 'grid' }, mark: { type: 'rule', color: fg, strokeWidth: 1, clip: true },
-          encoding: { x, opacity: { condition: { param: 'hover', empty: false, value: 0.45 }, value: 0 } } },
       ],
     });
     return {
       $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-      datasets: { rows: data.rows, overview: data.overview, grid: data.grid, markers: this.spec.markers || [] },
-      spacing: 6,
+      datasets: { rows: data.rows, overview: data.overview, markers: this.spec.markers || [] },
+      spacing: SPACING,
       params: [
         { name: 'win', views: lines, value: { x: this.window || run.window || full }, select: { type: 'interval', encodings: ['x'], mark: { fill: accent, fillOpacity: 0.07, stroke: accent, strokeOpacity: 0.6 } } },
-        { name: 'hover', views: grids, select: { type: 'point', fields: ['t'], nearest: true, on: 'pointermove', clear: 'pointerout' } },
       ],
       vconcat: [...data.names.map(panel), {
         width, height: 36, data: { name: 'overview' }, mark: { type: 'line', strokeWidth: 0.8, color: line },
@@ -235,7 +237,6 @@ export class MetricsChart {
     this.drawnAtBuild.forEach((e) => e.remove());
     this.view.addSignalListener('zoom', (_, v) => this.onZoom(v && v.t ? v.t : null));
     this.view.addSignalListener('win', (_, v) => this.onWindow(v && v.t ? v.t : null));
-    this.view.addSignalListener('hover', (_, v) => this.onHover(v && v.t ? v.t[0] : null));
     this.updateStats();
   }
 
@@ -246,7 +247,7 @@ export class MetricsChart {
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
       const data = this.datasets(this.metrics, this.width);
-      this.view.data('rows', data.rows).data('grid', data.grid).runAsync();
+      this.view.data('rows', data.rows).runAsync();
     });
   }
 
@@ -256,10 +257,46 @@ export class MetricsChart {
     this.updateStats();
   }
 
-  /** The readout and `data-hover-t` on the figure follow the pointer over any panel. */
+  plotOrigin() {
+    const pad = this.view.padding(), [ox, oy] = this.view.origin();
+    return [pad.left + ox, pad.top + oy];
+  }
+
+  /** Height (px) of the stacked panels, from the top of the first to the bottom of the last. */
+  panelsHeight() {
+    const n = 1 + this.panels.filter((p) => this.metrics.has(p)).length;
+    return TOP_H + (n - 1) * (PANEL_H + SPACING);
+  }
+
+  /** The time under the pointer (every panel shares the x scale), or null off the panels. */
+  timeAt(e) {
+    const canvas = this.view && this.canvas.querySelector('canvas, svg');
+    if (!canvas) return null;
+    const box = canvas.getBoundingClientRect();
+    const [ox, oy] = this.plotOrigin();
+    const x = e.clientX - box.left - ox, y = e.clientY - box.top - oy;
+    const scale = this.view.scale('concat_0_x');
+    const [r0, r1] = scale.range();
+    if (x < r0 || x > r1 || y < 0 || y > this.panelsHeight()) return null;
+    return scale.invert(x);
+  }
+
+  /** `data-hover-t` on the figure, the rule across every panel and the readout follow the
+   * pointer; null removes them. */
   onHover(x) {
-    if (x === null || x === undefined) { delete this.figure.dataset.hoverT; return; }
-    this.figure.dataset.hoverT = String(x);
+    if (x === null || x === undefined || !Number.isFinite(x)) {
+      delete this.figure.dataset.hoverT;
+      this.rule.hidden = true;
+      this.readout.replaceChildren(this.hint);
+      return;
+    }
+    this.figure.dataset.hoverT = String(Math.round(x * 1000) / 1000);
+    const box = this.canvas.querySelector('canvas, svg').getBoundingClientRect();
+    const host = this.rule.parentElement.getBoundingClientRect();
+    const [ox, oy] = this.plotOrigin();
+    Object.assign(this.rule.style, { left: `${box.left - host.left + ox + this.view.scale('concat_0_x')(x)}px`,
+      top: `${box.top - host.top + oy}px`, height: `${this.panelsHeight()}px` });
+    this.rule.hidden = false;
     const parts = [el('b', { text: `t = ${fmt(x)} s` })];
     for (const name of [this.runs.get(this.run).metric, ...this.panels]) {
       const s = this.metrics.get(name);
