@@ -122,3 +122,10 @@ def test_zoom_draws_full_resolution_in_range(page, server):
         page.mouse.wheel(0, -400)
     page.wait_for_function("document.querySelector('#compare').dataset.zoomed === '1'", timeout=WAIT)
     assert not page.problems, page.problems
+
+
+def test_each_posts_run_list_offers_compare(built_site):
+    """Every run drawn in a post's time series links the compare page with that run picked."""
+    for study, run in runs_with_series():
+        html = built_site.page(f"posts/{study}/index.html")
+        assert f'href="{built_site.base_path}compare/#compare.runs={study}/{run["id"]}"' in html, (study, run["id"])

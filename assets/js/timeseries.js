@@ -178,7 +178,8 @@ export class TimeSeriesChart {
       });
       this.boxes.set(r.id, box);
       list.append(el('li', {}, el('label', {}, box, ` ${r.name}${r.published ? '' : ' (extra run)'}`), ' ',
-        el('a', { href: r.csv, download: '', class: 'run-csv', text: 'CSV' })));
+        el('a', { href: r.csv, download: '', class: 'run-csv', text: 'CSV' }),
+        ...(r.compare ? [' ', el('a', { href: r.compare, class: 'run-compare', text: 'compare' })] : [])));
     }
     return el('details', { class: 'ts-more' }, el('summary', { text: `All runs (${this.runs.size}): choose what to draw` }), list);
   }
