@@ -87,7 +87,7 @@ function points(runs, width) {
       t.forEach((x, i) => { if (run.v[i] !== null && (!log || run.v[i] > 0)) out.push({ run: run.name, t: x, v: run.v[i] }); });
       continue;
     }
-    downsample(t, run.v, x0, x1, width, (x, y) => {
+    downsample(t, run.v, x0, x1, Math.max(50, Math.round(width / 2)), (x, y) => {
       if (y !== null && (!log || y > 0)) out.push({ run: run.name, t: x, v: y });
     });
   }

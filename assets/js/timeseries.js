@@ -62,6 +62,9 @@ function runData(data, metric, where) {
   return { t: data.t, raw: v, width: 1, v };
 }
 
+/** The compare page with this run picked, from the run's CSV URL (<base>data/<study>/series/<run>.csv). */
+const compareHref = (csv) => csv.replace(/data\/([^/]+)\/series\/([^/]+)\.csv$/, 'compare/#compare.runs=$1/$2');
+
 export class TimeSeriesChart {
   /** The initial view for the build's SVG (runs shown first, whole runs, unsmoothed, the
    * post's scale) in a figure `hostWidth` px wide; `load(url)` returns a run's series JSON
@@ -179,7 +182,7 @@ export class TimeSeriesChart {
       this.boxes.set(r.id, box);
       list.append(el('li', {}, el('label', {}, box, ` ${r.name}${r.published ? '' : ' (extra run)'}`), ' ',
         el('a', { href: r.csv, download: '', class: 'run-csv', text: 'CSV' }),
-        ...(r.compare ? [' ', el('a', { href: r.compare, class: 'run-compare', text: 'compare' })] : [])));
+        ' ', el('a', { href: compareHref(r.csv), class: 'run-compare', text: 'compare' })));
     }
     return el('details', { class: 'ts-more' }, el('summary', { text: `All runs (${this.runs.size}): choose what to draw` }), list);
   }
