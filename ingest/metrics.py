@@ -7,6 +7,12 @@ Conventions (also in docs/data-schema.md):
 - percentiles are nearest-rank on the sorted window values (p-th: the value at rank
   ceil(p/100 * n)), so each is a value that was actually printed;
 - cv is the population standard deviation divided by the mean;
+- a tool that reports on a fixed clock (sysbench's --report-interval) gets the plain mean of
+  its printed rates, as its authors compute it; a tool whose intervals differ in length
+  (LinkBench's progress lines, 0.7 to 12 s apart) gets the time-weighted mean and cv, each
+  rate weighted by its interval's length (t minus the previous t, the first from 0): the mean
+  is then the operations over the elapsed time, what the tool's own summary reports.
+  Percentiles stay nearest-rank on the printed rates either way;
 - derived numbers are rounded to 6 decimals so the YAML is stable and readable.
 """
 from __future__ import annotations
@@ -38,16 +44,27 @@ def nearest_rank(sorted_values: list[float], p: float) -> float:
     return sorted_values[max(1, math.ceil(p / 100 * n)) - 1]
 
 
-def stats(values: list[float]) -> dict:
-    """n, mean, min, p1..p99, max and cv of `values` (None skipped); all None when empty."""
-    vals = _present(values)
+def stats(values: list[float], weights: list[float] | None = None) -> dict:
+    """n, mean, min, p1..p99, max and cv of `values` (None skipped); all None when empty.
+    With `weights` (interval lengths, one per value) the mean and cv are weighted by them."""
+    if weights is None:
+        vals = _present(values)
+        wts = None
+    else:
+        pairs = [(v, w) for v, w in zip(values, weights) if v is not None]
+        vals, wts = [v for v, _ in pairs], [w for _, w in pairs]
     n = len(vals)
     keys = ["mean", "min", *(f"p{p}" for p in PERCENTILES), "max", "cv"]
     if n == 0:
         return {"n": 0, **{k: None for k in keys}}
-    mean = math.fsum(vals) / n
+    if wts is None or math.fsum(wts) <= 0:   # no weights, or no elapsed time to weight by
+        mean = math.fsum(vals) / n
+        var = math.fsum([(v - mean) ** 2 for v in vals]) / n
+    else:
+        total = math.fsum(wts)
+        mean = math.fsum([v * w for v, w in zip(vals, wts)]) / total
+        var = math.fsum([w * (v - mean) ** 2 for v, w in zip(vals, wts)]) / total
     ordered = sorted(vals)
-    var = math.fsum([(v - mean) ** 2 for v in vals]) / n
     out = {"n": n, "mean": _r(mean), "min": ordered[0]}
     out.update({f"p{p}": nearest_rank(ordered, p) for p in PERCENTILES})
     out["max"] = ordered[-1]
@@ -62,13 +79,25 @@ def window_values(t: list, values: list, start: float, end: float) -> list:
     return [v for ti, v in zip(t, values) if start < ti <= end]
 
 
-def window_stats(t: list, values: list, start: float, end: float) -> dict:
-    return {"start": start, "end": end, **stats(window_values(t, values, start, end))}
+def interval_lengths(t: list) -> list[float]:
+    """Each interval's length: its end time minus the previous one's (the first from 0)."""
+    return [b - a for a, b in zip([0, *t], t)]
 
 
-def full_mean(values: list) -> dict:
-    vals = _present(values)
-    return {"n": len(vals), "mean": _r(math.fsum(vals) / len(vals)) if vals else None}
+def window_stats(t: list, values: list, start: float, end: float, weighted: bool = False) -> dict:
+    """Statistics of the window (start, end]; `weighted`: mean and cv weighted by interval length."""
+    vals = window_values(t, values, start, end)
+    weights = window_values(t, interval_lengths(t), start, end) if weighted else None
+    return {"start": start, "end": end, **stats(vals, weights)}
+
+
+def full_mean(values: list, t: list | None = None) -> dict:
+    """n and mean of the whole run; with `t`, the time-weighted mean (operations over elapsed time)."""
+    if t is None:
+        vals = _present(values)
+        return {"n": len(vals), "mean": _r(math.fsum(vals) / len(vals)) if vals else None}
+    st = stats(values, interval_lengths(t))
+    return {"n": st["n"], "mean": st["mean"]}
 
 
 def cross_check(interval_mean: float | None, summary_rate: float | None) -> dict:

@@ -201,12 +201,13 @@ def _run_record(m: Manifest, rule: Rule, member: str, match, session, n_sessions
     metric = session.metric
     series = session.series
     t, values = series.get("t", []), series.get(metric, []) if metric else []
-    window = metrics.window_stats(t, values, m.window["start"], m.window["end"])
+    weighted = session.meta.get("intervals") == "uneven"   # mean = operations over elapsed time
+    window = metrics.window_stats(t, values, m.window["start"], m.window["end"], weighted)
     if values and not window["n"]:
         span = f"t from {t[0]} to {t[-1]} s" if t else "no interval times"
         raise Problem(m.path, m.line_of.get("window"), f"window ({m.window['start']}, {m.window['end']}] "
                                                        f"holds no interval of run {rid} ({member}: {span})")
-    full = metrics.full_mean(values)
+    full = metrics.full_mean(values, t if weighted else None)
     summary = {k: session.summary[k] for k in sorted(session.summary)}
     meta = session.meta
     tool = {"name" if k == "tool" else k: meta[k] for k in ("tool", "version", "threads", "interval_s", "lat_pct")
@@ -216,6 +217,7 @@ def _run_record(m: Manifest, rule: Rule, member: str, match, session, n_sessions
         "published": rule.published,
         "source": {"file": member, "line": session.line, "session": meta.get("session", 1), "sessions": n_sessions},
         "format": fmt, "tool": tool, "metric": metric, "intervals": session.intervals,
+        **({"mean": "time-weighted"} if weighted else {}),
         # time of the last interval's end: how long the run lasted, as its log says
         "end_s": t[-1] if t else None,
         "window": window, "full": full, "summary": summary or None,
@@ -373,7 +375,8 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
     }
     for r in runs:
         s = series[r["id"]]
-        doc = {"run": r["id"], "interval_s": r["tool"].get("interval_s", m.interval_s), "columns": list(s)}
+        doc = {"run": r["id"], "interval_s": r["tool"].get("interval_s", m.interval_s),
+               **({"mean": r["mean"]} if "mean" in r else {}), "columns": list(s)}
         doc.update(s)
         out[f"series/{r['id']}.yaml"] = dump(doc)
         out[f"series/{r['id']}.json"] = series_json(doc)   # served as is (ingest/seriesfiles.py)

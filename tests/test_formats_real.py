@@ -7,7 +7,7 @@ import tarfile
 import pytest
 
 from golden import SHARED
-from ingest import osmetrics
+from ingest import metrics, osmetrics
 from ingest.parsers import by_name, detect
 
 ARCHIVE = SHARED / "archives" / "mdcallag-linkbench-2017-inno5717-2m.tar.gz"
@@ -63,6 +63,23 @@ def test_load_phase(files, parse):
     assert sum(r * d for r, d in zip(rates, steps)) == pytest.approx(s.summary["links"], rel=1e-3)
     assert statistics.mean(rates) == pytest.approx(s.summary["links/s"], rel=0.05)
     assert t[-1] == pytest.approx(s.summary["time_s"], abs=0.5)
+
+
+@pytest.mark.parametrize("name", ["l.o.in", "r.o.in.L1.P1"])
+def test_uneven_intervals_mean_is_operations_over_elapsed_time(parse, name):
+    """LinkBench's intervals differ in length: the run's mean rate is weighted by them, so it is
+    the operations over the elapsed time (as the tool's summary), not the mean of the rates."""
+    s = parse(name).sessions[0]
+    assert s.meta["intervals"] == "uneven"
+    metric = s.metric
+    t, rates = s.series["t"], s.series[metric]
+    count = sum(r * d for r, d in zip(rates, metrics.interval_lengths(t)))
+    weighted = metrics.window_stats(t, rates, 0, t[-1], weighted=True)["mean"]
+    assert weighted == pytest.approx(count / t[-1], rel=1e-6)
+    assert metrics.full_mean(rates, t)["mean"] == weighted
+    assert weighted == pytest.approx(s.summary[metric], rel=2e-3)   # the tool rounds its figure
+    if name == "l.o.in":   # the load's intervals are very uneven (0.7 to 12 s): the plain mean is off
+        assert abs(statistics.mean(rates) - s.summary[metric]) > 10 * abs(weighted - s.summary[metric])
 
 
 @pytest.mark.parametrize("hour", [1, 24])

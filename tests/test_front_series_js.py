@@ -21,7 +21,9 @@ const all = []; downsample(t, v, 0, n, 300, (ti, vi) => all.push([ti, vi]));
 const zoom = []; downsample(t, v, 3000, 3100, 300, (ti, vi) => zoom.push([ti, vi]));
 const s = windowStats(t, v, 2000, 3600);
 const sm = smooth([1, null, 3, 5, null, null, 9], 3);
-console.log(JSON.stringify({ all, zoom, s, sm }));
+const ut = [2, 3, 10, 11], uv = [10, 20, 30, null];
+const weighted = windowStats(ut, uv, 0, 11, true), plain = windowStats(ut, uv, 0, 11);
+console.log(JSON.stringify({ all, zoom, s, sm, weighted, plain }));
 """
 
 
@@ -59,3 +61,16 @@ def test_window_statistics_match_the_ingest_definitions(out):
 
 def test_rolling_mean_skips_missing_values(out):
     assert out["sm"] == [1, None, 4, 4, None, None, 9]
+
+
+def test_uneven_intervals_weight_the_mean_like_the_ingest(out):
+    """A series whose intervals differ in length (LinkBench): mean and cv weighted by interval
+    length, percentiles unweighted, the same numbers as ingest/metrics.py."""
+    from ingest import metrics
+    t, v = [2, 3, 10, 11], [10, 20, 30, None]
+    want = metrics.window_stats(t, v, 0, 11, weighted=True)
+    got = out["weighted"]
+    assert got["mean"] == pytest.approx(want["mean"]) == pytest.approx((10 * 2 + 20 * 1 + 30 * 7) / 10)
+    assert got["cv"] == pytest.approx(want["cv"], abs=1e-6)
+    assert {k: got[k] for k in ("n", "p50", "min", "max")} == {k: want[k] for k in ("n", "p50", "min", "max")}
+    assert out["plain"]["mean"] == pytest.approx(20)

@@ -71,7 +71,7 @@ async function load(key) {
   const metric = row.dataset.metric;
   const [a, b] = (row.dataset.window || '').split(',').map(Number);
   const run = { key, t: doc.t, v: doc[metric] || [], metric, name: `${row.dataset.study}: ${row.cells[2].textContent}`,
-    window: Number.isFinite(a) && Number.isFinite(b) ? [a, b] : null };
+    window: Number.isFinite(a) && Number.isFinite(b) ? [a, b] : null, weighted: doc.mean === 'time-weighted' };
   loaded.set(key, run);
   return run;
 }
@@ -175,7 +175,7 @@ function stats(runs) {
   const baseKey = base || picked[0];
   const all = runs.map((r) => {
     const [a, b] = r.window || [r.t[0] - 1, r.t[r.t.length - 1]];
-    return { run: r, a, b, s: windowStats(r.t, r.v, a, b) };
+    return { run: r, a, b, s: windowStats(r.t, r.v, a, b, r.weighted) };
   });
   const baseMean = all.find((x) => x.run.key === baseKey).s.mean;
   const body = statsTable.tBodies[0];

@@ -7,9 +7,11 @@
 // `<id>.p` (panels), `<id>.w`, `<id>.z` in the URL hash.
 import { renderFitted, plotWidth } from './render.js';
 import { getState, setState } from './hash.js';
-import { downsample, windowStats, lowerBound } from './series.js';
+import { downsample, windowStats, lowerBound, gapOf, gapBreaker } from './series.js';
 import { addExportTools } from './export.js';
 import { chartConfig, cssVar } from './theme.js';
+
+const present = (v) => v !== null;
 
 const fmt = (v, d = 2) => (v === null || v === undefined || !Number.isFinite(v) ? 'n/a'
   : Math.abs(v) >= 1000 || v === 0 ? v.toLocaleString('en-US', { maximumFractionDigits: 1 })
@@ -133,7 +135,7 @@ export class MetricsChart {
     const metrics = new Map();
     for (const doc of [own, linked]) {
       if (!doc) continue;
-      for (const c of doc.columns) if (c !== 't') metrics.set(c, { t: doc.t, v: doc[c] });
+      for (const c of doc.columns) if (c !== 't') metrics.set(c, { t: doc.t, v: doc[c], weighted: doc.mean === 'time-weighted' });
     }
     return new Map([[run.metric, metrics.get(run.metric)], ...Array.from(metrics).filter(([k]) => k !== run.metric)]);
   }
@@ -173,10 +175,12 @@ export class MetricsChart {
     for (const name of names) {
       const s = metrics.get(name);
       if (!s) continue;
-      downsample(s.t, s.v, x0, x1, Math.max(50, Math.round(width / 2)), (t, v) => { if (v !== null) rows.push({ panel: name, t, v }); });
+      const buckets = Math.max(50, Math.round(width / 2));
+      downsample(s.t, s.v, x0, x1, buckets, gapBreaker(rows, { panel: name }, gapOf(s, (x1 - x0) / buckets), present));
     }
     const top = metrics.get(names[0]);
-    downsample(top.t, top.v, full[0], full[1], Math.max(40, Math.round(width / 5)), (t, v) => { if (v !== null) overview.push({ t, v }); });
+    const buckets = Math.max(40, Math.round(width / 5));
+    downsample(top.t, top.v, full[0], full[1], buckets, gapBreaker(overview, {}, gapOf(top, (full[1] - full[0]) / buckets), present));
     this.rows = rows;
     return { rows, overview, names };
   }
@@ -314,7 +318,7 @@ export class MetricsChart {
     const keys = ['mean', 'p5', 'p50', 'p95', 'max'];
     const rows = [run.metric, ...this.panels].filter((n) => this.metrics.has(n)).map((name) => {
       const s = this.metrics.get(name);
-      const st = windowStats(s.t, s.v, a, b);
+      const st = windowStats(s.t, s.v, a, b, s.weighted);
       return el('tr', { 'data-metric': name }, el('th', { scope: 'row', text: describe(name) }), el('td', { class: 'number', text: String(st.n) }),
         ...keys.map((k) => el('td', { class: 'number', 'data-stat': k, 'data-value': st[k] === null || st[k] === undefined ? '' : String(st[k]), text: fmt(st[k]) })));
     });

@@ -62,18 +62,45 @@ export function downsample(t, v, x0, x1, buckets, emit) {
 /**
  * Statistics of the values with a < t <= b: n, mean, p1, p5, p50, p95, p99 (nearest rank on the
  * sorted values), min, max and cv (population standard deviation / mean), like the ingest.
+ * `weighted` (a series whose `mean` is "time-weighted": intervals of uneven length): mean and cv
+ * weighted by each interval's length (t minus the previous t, the first from 0), as the ingest.
  */
-export function windowStats(t, v, a, b) {
-  const vals = [];
+export function windowStats(t, v, a, b, weighted = false) {
+  const vals = [], wts = [];
   for (let i = lowerBound(t, a); i < t.length && t[i] <= b; i++) {
-    if (t[i] > a && v[i] !== null && Number.isFinite(v[i])) vals.push(v[i]);
+    if (t[i] > a && v[i] !== null && Number.isFinite(v[i])) { vals.push(v[i]); wts.push(weighted ? t[i] - (i ? t[i - 1] : 0) : 1); }
   }
   const n = vals.length;
   if (!n) return { n: 0, mean: null, p1: null, p5: null, p50: null, p95: null, p99: null, cv: null };
+  let total = wts.reduce((s, w) => s + w, 0);
+  if (!(total > 0)) { wts.fill(1); total = n; }
+  const mean = vals.reduce((s, x, i) => s + x * wts[i], 0) / total;
+  const sd = Math.sqrt(vals.reduce((s, x, i) => s + wts[i] * (x - mean) ** 2, 0) / total);
   vals.sort((p, q) => p - q);
-  const mean = vals.reduce((s, x) => s + x, 0) / n;
-  const sd = Math.sqrt(vals.reduce((s, x) => s + (x - mean) ** 2, 0) / n);
   const pick = (p) => vals[Math.max(0, Math.ceil((p / 100) * n) - 1)];
   return { n, mean, p1: pick(1), p5: pick(5), p50: pick(50), p95: pick(95), p99: pick(99),
     min: vals[0], max: vals[n - 1], cv: mean ? sd / mean : null };
+}
+
+/** The longest step between two points that still draws as one line: four of the run's
+ * typical (median) intervals, and never less than three downsampling buckets. */
+export function gapOf(s, bucket) {
+  if (s.median === undefined) {
+    const steps = [];
+    for (let i = 1; i < s.t.length; i++) steps.push(s.t[i] - s.t[i - 1]);
+    steps.sort((a, b) => a - b);
+    s.median = steps.length ? steps[steps.length >> 1] : Infinity;
+  }
+  return Math.max(4 * s.median, 3 * bucket);
+}
+
+/** An emit callback for `downsample` that pushes {...fields, t, v} rows and, where the time between
+ * two points is a gap in the data, a row with v null first, so that the line breaks there. */
+export function gapBreaker(rows, fields, gap, ok) {
+  let prev = null;
+  return (ti, vi) => {
+    if (prev !== null && ti - prev > gap) rows.push({ ...fields, t: (prev + ti) / 2, v: null });
+    prev = ti;
+    if (ok(vi)) rows.push({ ...fields, t: ti, v: vi });
+  };
 }

@@ -11,7 +11,7 @@
 import { renderFitted, plotWidth } from './render.js';
 import { PALETTE, chartConfig, cssVar } from './theme.js';
 import { getState, setState } from './hash.js';
-import { smooth, downsample, windowStats, lowerBound } from './series.js';
+import { smooth, downsample, windowStats, lowerBound, gapOf, gapBreaker } from './series.js';
 import { addExportTools } from './export.js';
 
 const SMOOTHING = [1, 5, 15, 30, 60, 300];
@@ -32,34 +32,11 @@ function el(tag, attrs = {}, ...children) {
   return e;
 }
 
-/** The longest step between two points that still draws as one line: four of the run's
- * typical (median) intervals, and never less than three downsampling buckets. */
-function gapOf(s, bucket) {
-  if (s.median === undefined) {
-    const steps = [];
-    for (let i = 1; i < s.t.length; i++) steps.push(s.t[i] - s.t[i - 1]);
-    steps.sort((a, b) => a - b);
-    s.median = steps.length ? steps[steps.length >> 1] : Infinity;
-  }
-  return Math.max(4 * s.median, 3 * bucket);
-}
-
-/** An emit callback for `downsample` that pushes {run, t, v} rows and, where the time between
- * two points is a gap in the data, a row with v null first, so that the line breaks there. */
-function gapBreaker(rows, id, gap, ok) {
-  let prev = null;
-  return (ti, vi) => {
-    if (prev !== null && ti - prev > gap) rows.push({ run: id, t: (prev + ti) / 2, v: null });
-    prev = ti;
-    if (ok(vi)) rows.push({ run: id, t: ti, v: vi });
-  };
-}
-
 /** A run's series as the chart keeps it: t and the metric's values (raw and smoothed). */
 function runData(data, metric, where) {
   const v = data[metric];
   if (!Array.isArray(data.t) || !Array.isArray(v) || v.length !== data.t.length) throw new Error(`${where} has no column ${metric} beside t`);
-  return { t: data.t, raw: v, width: 1, v };
+  return { t: data.t, raw: v, width: 1, v, weighted: data.mean === 'time-weighted' };
 }
 
 /** The compare page with this run picked, from the run's CSV URL (<base>data/<study>/series/<run>.csv). */
@@ -233,8 +210,8 @@ export class TimeSeriesChart {
       const s = this.series(id);
       const { t, v } = s;
       const dBuckets = Math.max(50, Math.round(width / 2)), oBuckets = Math.max(40, Math.round(width / 5));
-      downsample(t, v, x0, x1, dBuckets, gapBreaker(detail, id, gapOf(s, (x1 - x0) / dBuckets), ok));
-      downsample(t, v, full[0], full[1], oBuckets, gapBreaker(overview, id, gapOf(s, (full[1] - full[0]) / oBuckets), ok));
+      downsample(t, v, x0, x1, dBuckets, gapBreaker(detail, { run: id }, gapOf(s, (x1 - x0) / dBuckets), ok));
+      downsample(t, v, full[0], full[1], oBuckets, gapBreaker(overview, { run: id }, gapOf(s, (full[1] - full[0]) / oBuckets), ok));
     }
     this.plotted = detail.filter((r) => r.v !== null).map((r) => ({ run: r.run, t: r.t, value: r.v }));
     return { detail, overview };
@@ -412,14 +389,15 @@ export class TimeSeriesChart {
     const head = el('tr', {}, el('th', { scope: 'col', text: 'Series' }), el('th', { scope: 'col', class: 'number', text: 'n' }),
       ...STATS.map((k) => el('th', { scope: 'col', class: 'number', text: k === 'cv' ? 'CV' : k })));
     const rows = this.visible().map((id) => {
-      const { t, raw } = this.cache.get(id);
-      const s = windowStats(t, raw, a, b);
+      const { t, raw, weighted } = this.cache.get(id);
+      const s = windowStats(t, raw, a, b, weighted);
       return el('tr', { 'data-run': id }, el('th', { scope: 'row' }, el('span', { class: 'swatch', style: `background:${this.color(id)}` }), ` ${this.runs.get(id).name}`),
         el('td', { class: 'number', text: String(s.n) }),
         ...STATS.map((k) => el('td', { class: 'number', 'data-stat': k, 'data-value': s[k] === null ? '' : String(s[k]), text: fmt(s[k], k === 'cv' ? 3 : 1) })));
     });
     const table = el('table', { class: 'data' },
-      el('caption', { text: `Window ${fmt(a, 0)}–${fmt(b, 0)} s: ${this.spec.metric} per interval, unsmoothed (CV = standard deviation / mean, the jitter)` }),
+      el('caption', { text: `Window ${fmt(a, 0)}–${fmt(b, 0)} s: ${this.spec.metric} per interval, unsmoothed (CV = standard deviation / mean, the jitter)`
+        + (this.visible().some((id) => this.cache.get(id).weighted) ? '; mean and CV weighted by interval length, as the intervals differ: the mean is the operations over the elapsed time' : '') }),
       el('thead', {}, head), el('tbody', {}, ...rows));
     this.stats.replaceChildren(table);
   }

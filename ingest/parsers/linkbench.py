@@ -185,6 +185,9 @@ class LinkbenchParser(Parser):
         steps = sorted(b[0] - a[0] for a, b in zip(phase.points, phase.points[1:]))
         if steps:
             phase.meta["interval_s"] = round(steps[len(steps) // 2], 1)
+            # progress lines come when a count is reached, not on a clock: intervals differ in
+            # length, so a run's mean rate is weighted by them (ingest/metrics.py)
+            phase.meta["intervals"] = "uneven"
         if not phase.summary:
             lines.missing_end(len(lines), f"the LinkBench {phase.name.upper()} PHASE COMPLETED line")
         return Session(series=columnar(rows, columns), metric=metric, summary=phase.summary or {},
