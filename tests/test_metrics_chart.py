@@ -5,6 +5,7 @@ brushed in one panel sets the window of all (the statistics table). Expected val
 from data/, never from the page."""
 from __future__ import annotations
 
+import csv
 import json
 
 import pytest
@@ -96,3 +97,25 @@ def test_a_window_brushed_in_a_lower_panel_sets_every_panels_statistics(figure):
     rows = page.locator(f"#{FIG} .ts-stats tbody tr")
     assert rows.count() == 1 + len(run["linked"]["panels"])
     assert "w=" in page.evaluate("decodeURIComponent(location.hash)") or f"{FIG}.w=" in page.evaluate("location.hash")
+
+
+def test_uneven_intervals_give_the_time_weighted_mean_and_gaps_break_the_line(figure):
+    """LinkBench's load intervals differ in length: the panel's mean over the whole run is the
+    ingest's time-weighted mean (runs.yaml), and the long interval (a gap in the progress
+    lines) breaks the drawn line: the CSV of what is shown has an empty value inside it."""
+    page, fig, _ = figure
+    run = run_record("linkbench-cached", "load")
+    assert run["mean"] == "time-weighted"
+    cell = page.locator(f"#{FIG} .ts-stats tr[data-metric='{run['metric']}'] td[data-stat=mean]")
+    assert float(cell.get_attribute("data-value")) == pytest.approx(run["full"]["mean"], rel=1e-6)
+    with page.expect_download() as dl:
+        page.locator(f"#{FIG} button", has_text="CSV (as shown)").click()
+    with open(dl.value.path(), encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    top = [r for r in rows if r["panel"] == run["metric"]]
+    doc = json.loads((ROOT / "data" / "linkbench-cached" / "series" / "load.json").read_text())
+    t = doc["t"]
+    longest = max(range(1, len(t)), key=lambda i: t[i] - t[i - 1])
+    breaks = [float(r["t"]) for r in top if r["value"] == ""]
+    assert any(t[longest - 1] < b < t[longest] for b in breaks), (breaks, t[longest - 1], t[longest])
+    assert len(breaks) <= 3   # only the real gaps break the line
