@@ -28,8 +28,11 @@ def runs_with_series():
 def window_mean(study, run):
     doc = json.loads((DATA / study / "series" / f"{run['id']}.json").read_text())
     a, b = run["window"]["start"], run["window"]["end"]
-    vals = [v for t, v in zip(doc["t"], doc[run["metric"]]) if a < t <= b and v is not None]
-    return sum(vals) / len(vals)
+    pairs = [(t, v, t - prev) for prev, t, v in zip([0, *doc["t"]], doc["t"], doc[run["metric"]])
+             if a < t <= b and v is not None]
+    if doc.get("mean") == "time-weighted":   # uneven intervals (docs/data-schema.md): operations / elapsed
+        return sum(v * dt for _, v, dt in pairs) / sum(dt for *_, dt in pairs)
+    return sum(v for _, v, _ in pairs) / len(pairs)
 
 
 def test_every_run_of_every_study_is_listed(built_site):
