@@ -13,7 +13,7 @@ if __name__ == "__main__":  # a signal while the modules load: one line, 128+N (
     for _sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(_sig, lambda n, f: (print("interrupted", file=sys.stderr), os._exit(128 + n)))
 
-from . import __version__, writer
+from . import __version__, metrics, writer
 from .archive import ArchiveError
 from .parsers import ParseError, all_parsers, by_name
 from .problems import Problem, clean
@@ -180,11 +180,11 @@ def _parse(path: str, fmt: str) -> int:
     parsed = parse_bytes(_read(path), path, fmt)
     out = {"format": parsed.format, "file": path, "sessions": []}
     for s in parsed.sessions:
-        values = [v for v in s.series.get(s.metric, [])] if s.metric else []
-        values = [v for v in values if v is not None]
+        values = s.series.get(s.metric, []) if s.metric else []
         d = {"line": s.line, "complete": s.complete, "metric": s.metric, "intervals": s.intervals}
-        if values:
-            d["rate_mean"] = round(sum(values) / len(values), 6)
+        if any(v is not None for v in values):   # the run's mean, by the ingest's rule (ingest/metrics.py)
+            uneven = s.meta.get("intervals") == "uneven"
+            d["rate_mean"] = metrics.full_mean(values, s.series["t"] if uneven else None)["mean"]
         if s.metric and s.summary.get(s.metric) is not None:
             d["summary_rate"] = s.summary[s.metric]
         out["sessions"].append(d)

@@ -25,7 +25,13 @@ def test_detect_and_parse(capsys, fmt, name):
     session = by_name(fmt).parse(path.read_text(), name).sessions[-1]
     assert out["format"] == fmt and out["intervals"] == session.intervals
     if session.metric and session.intervals:
-        assert out["rate_mean"] == pytest.approx(statistics.mean(session.series[session.metric]))
+        t, v = session.series["t"], session.series[session.metric]
+        if session.meta.get("intervals") == "uneven":   # LinkBench: operations over elapsed time
+            steps = [b - a for a, b in zip([0, *t], t)]
+            want = sum(x * d for x, d in zip(v, steps)) / sum(steps)
+        else:
+            want = statistics.mean(v)
+        assert out["rate_mean"] == pytest.approx(want)
     assert out.get("summary_rate") == (session.summary.get(session.metric) if session.metric else None)
 
 
