@@ -36,6 +36,8 @@ class Session:
     meta: tool name/version, threads, interval_s, latency percentile, ...
     line: 1-based line where the session starts.
     complete: False when the file ends (or the tool died) before the tool's final summary.
+    sample_lines: the 1-based line of each series row, for OS monitors (vmstat, iostat), so
+            that a gap or a repeated time stamp is reported at its line; empty otherwise.
     """
 
     series: dict[str, list] = field(default_factory=dict)
@@ -44,6 +46,7 @@ class Session:
     meta: dict = field(default_factory=dict)
     line: int = 1
     complete: bool = True
+    sample_lines: list[int] = field(default_factory=list)
 
     @property
     def intervals(self) -> int:

@@ -5,10 +5,20 @@ Columns are mapped by header name. Throughput is stored in kB/s whatever the too
 a block ended by a blank line; the first report (averages since boot) is dropped. One session
 per device plus one for the avg-cpu block (`meta.device` is the device, or None for the CPU);
 `t` counts reports (`meta.t_unit` is "sample"), as iostat prints no interval.
+
+`iostat -t` prints the date and time before each report (the end of its interval), in the
+locale's `%x %X` (`05/30/2017 08:17:45 AM` en_US, `05/30/17 08:17:45` C, `30.05.2017
+08:17:45` de_DE) or, with `S_TIME_FORMAT=ISO`, `2017-05-30T08:17:45+0200`. When every kept
+report has one, each session gets a `time` column (ISO `YYYY-MM-DDTHH:MM:SS`, local time as
+printed) and, for the ISO form, `meta.zone` the printed offset (`+0200`); the locale forms
+print no zone. A slashed date is month/day (C and en_US); one that does not read so (day 31
+in the month field), or stamps on only some reports, is reported and no time is kept.
 """
 from __future__ import annotations
 
 import re
+
+from datetime import datetime
 
 from . import register
 from ._text import Lines, columnar
@@ -16,6 +26,12 @@ from .base import Parsed, Parser, Session
 
 BANNER = re.compile(r"^Linux \S+ \((?P<host>[^)]*)\).*?(?:\((?P<cpus>\d+) CPU\))?\s*$")
 STAMP = re.compile(r"^\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}[ T]\d{1,2}:\d{2}:\d{2}")
+# locale forms of `%x %X` and sysstat's ISO form: regex -> strptime format
+STAMP_FORMS = [(re.compile(r"\d\d/\d\d/\d{4} \d\d:\d\d:\d\d [AP]M"), "%m/%d/%Y %I:%M:%S %p"),
+               (re.compile(r"\d\d/\d\d/\d{4} \d\d:\d\d:\d\d"), "%m/%d/%Y %H:%M:%S"),
+               (re.compile(r"\d\d/\d\d/\d\d \d\d:\d\d:\d\d(?: [AP]M)?"), None),
+               (re.compile(r"\d\d\.\d\d\.\d{4} \d\d:\d\d:\d\d"), "%d.%m.%Y %H:%M:%S"),
+               (re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?P<zone>[+-]\d\d:?\d\d|Z)?"), "iso")]
 DEVICE_HEADER = re.compile(r"^Device:?\s+\S")
 DECIMAL_COMMA = re.compile(r"^-?\d+,\d+$")
 # unit conversions to kB/s: header name -> (stored name, factor)
@@ -32,6 +48,22 @@ class _Report:
         self.cpu: dict | None = None
         self.devices: dict[str, dict] = {}
         self.closed = False  # its last block was ended by a blank line
+        self.time: str | None = None    # `iostat -t`: local date and time, ISO, as printed
+
+
+def _stamp(text: str) -> tuple[str, str | None]:
+    """(ISO local time, zone or None) of an `iostat -t` line; ValueError if it does not read."""
+    text = text.strip()
+    for pattern, fmt in STAMP_FORMS:
+        m = pattern.fullmatch(text)
+        if not m:
+            continue
+        if fmt == "iso":
+            return datetime.fromisoformat(text[:19].replace(" ", "T")).isoformat(), m["zone"]
+        if fmt is None:   # two-digit year: %y, 12-hour clock when AM/PM follows
+            fmt = "%m/%d/%y %I:%M:%S %p" if text.endswith("M") else "%m/%d/%y %H:%M:%S"
+        return datetime.strptime(text, fmt).isoformat(), None
+    raise ValueError(f"unknown time stamp form {text[:40]!r}")
 
 
 @register
@@ -53,6 +85,8 @@ class IostatParser(Parser):
         block = None  # "cpu-header", "cpu", "devices" or None (between blocks)
         cpu_names: list[str] = []
         dev_names: list[str] = []
+        stamp_problems: list[tuple[int, str]] = []
+        zones: dict[str, int] = {}   # printed zone -> first line
 
         def new_report(no: int) -> _Report:
             r = _Report(no)
@@ -74,6 +108,14 @@ class IostatParser(Parser):
                 continue
             if STAMP.match(line):
                 report, block = new_report(no), None
+                try:
+                    report.time, zone = _stamp(line)
+                except ValueError as e:
+                    stamp_problems.append((no, f"time stamp not read ({e}; set S_TIME_FORMAT=ISO): "
+                                               "no time stamps are kept for this file"))
+                    continue
+                if zone is not None:
+                    zones.setdefault(zone, no)
                 continue
             if line.startswith("avg-cpu:"):
                 if report is None or report.cpu is not None or report.devices:
@@ -105,7 +147,21 @@ class IostatParser(Parser):
             lines.missing_end(dropped.line, "the end of its last report (no blank line after it): report ignored")
         if len(reports) < 2:
             raise lines.error(0, "no iostat report after the since-boot report")
-        return Parsed(self.name, file, sessions=self._sessions(reports[1:], cpu_names, dev_names, meta),
+        kept = reports[1:]
+        stamped = [r for r in kept if r.time is not None]
+        if stamped and len(stamped) < len(kept) and not stamp_problems:
+            bare = next(r for r in kept if r.time is None)
+            stamp_problems.append((bare.line, "report without the time stamp line the others have: "
+                                              "no time stamps are kept for this file"))
+        if len(zones) > 1:
+            (z0, _), (z1, at) = list(zones.items())[:2]
+            stamp_problems.append((at, f"time zone changes from {z0} to {z1}: no time stamps are kept for this file"))
+        for no, reason in stamp_problems[:1]:
+            lines.problem(no, reason)
+        timed = bool(stamped) and not stamp_problems
+        if timed and zones:
+            meta["zone"] = next(iter(zones))
+        return Parsed(self.name, file, sessions=self._sessions(kept, cpu_names, dev_names, meta, timed),
                       problems=lines.problems)
 
     @staticmethod
@@ -118,15 +174,18 @@ class IostatParser(Parser):
             raise lines.error(no, "iostat values must be numbers") from None
 
     @staticmethod
-    def _sessions(reports: list[_Report], cpu_names, dev_names, meta) -> list[Session]:
+    def _sessions(reports: list[_Report], cpu_names, dev_names, meta, timed: bool) -> list[Session]:
         sessions = []
-        cpu_rows = [dict(r.cpu, t=i) for i, r in enumerate(reports, 1) if r.cpu is not None]
-        if cpu_rows:
-            sessions.append(Session(series=columnar(cpu_rows, ["t"] + cpu_names),
-                                    meta=dict(meta, device=None), line=reports[0].line))
+        extra = ["time"] if timed else []
+        cpu = [(i, r) for i, r in enumerate(reports, 1) if r.cpu is not None]
+        if cpu:
+            rows = [dict(r.cpu, t=i, time=r.time) for i, r in cpu]
+            sessions.append(Session(series=columnar(rows, ["t"] + cpu_names + extra), meta=dict(meta, device=None),
+                                    line=reports[0].line, sample_lines=[r.line for _, r in cpu]))
         devices = list(dict.fromkeys(d for r in reports for d in r.devices))
         for device in devices:
-            rows = [dict(r.devices[device], t=i) for i, r in enumerate(reports, 1) if device in r.devices]
-            sessions.append(Session(series=columnar(rows, ["t"] + dev_names),
-                                    meta=dict(meta, device=device), line=reports[0].line))
+            found = [(i, r) for i, r in enumerate(reports, 1) if device in r.devices]
+            rows = [dict(r.devices[device], t=i, time=r.time) for i, r in found]
+            sessions.append(Session(series=columnar(rows, ["t"] + dev_names + extra), meta=dict(meta, device=device),
+                                    line=reports[0].line, sample_lines=[r.line for _, r in found]))
         return sessions

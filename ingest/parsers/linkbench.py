@@ -14,6 +14,12 @@ thread, op and interval; microseconds, except RANGE_SIZE and *_NLINKS which are 
 `op-latency` (the final `OP count = ... p50 = [lo,hi]ms ... mean = Xms` lines, as printed).
 `LOAD PHASE COMPLETED` / `REQUEST PHASE COMPLETED` give the summaries. JVM and driver noise
 (`WARN ...`, `OpenJDK ... warning`, wrapper lines) is skipped.
+
+`meta.start` is the phase's t = 0 as a local date and time (ISO, milliseconds; log4j prints no
+zone): the load's first progress line less its elapsed time (links / average rate), the
+request phase's end of warm-up (or requester start, or first `requests finished` line less its
+elapsed seconds). Every `t` of the series is seconds after it, so OS samples with their own
+time stamps join the run at `time - start` (`ingest.linked`).
 """
 from __future__ import annotations
 
@@ -188,6 +194,8 @@ class LinkbenchParser(Parser):
             # progress lines come when a count is reached, not on a clock: intervals differ in
             # length, so a run's mean rate is weighted by them (ingest/metrics.py)
             phase.meta["intervals"] = "uneven"
+        if phase.start is not None:
+            phase.meta["start"] = phase.start.isoformat(timespec="milliseconds")
         if not phase.summary:
             lines.missing_end(len(lines), f"the LinkBench {phase.name.upper()} PHASE COMPLETED line")
         return Session(series=columnar(rows, columns), metric=metric, summary=phase.summary or {},

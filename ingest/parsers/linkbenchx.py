@@ -4,7 +4,8 @@ The `[Printer Thread]` prints, every interval, `Events: N, concurrency (min-max)
 throughput: R ops/sec` (events and rate of that interval) followed by one `Type: OP, count: ...,
 Time(us) max: ..., 95th: ..., 99th: ...` line per operation (table `op-intervals`). `t` is
 seconds from the start: the first line's timestamp less its own interval (events / rate).
-An optional `REQUEST PHASE COMPLETED` line gives the summary.
+An optional `REQUEST PHASE COMPLETED` line gives the summary. `meta.start` is that t = 0 as
+a local date and time (ISO, milliseconds), as for `linkbench`.
 """
 from __future__ import annotations
 
@@ -60,6 +61,7 @@ class LinkbenchxParser(Parser):
         if not rows:
             raise lines.error(0, "no LinkBenchX `Events: ..., throughput: ...` lines")
         session = Session(series=columnar(rows, SERIES), metric="requests/s", summary=summary, line=first,
-                          meta={"tool": "linkbenchx", "phase": "request"}, complete=bool(summary))
+                          meta={"tool": "linkbenchx", "phase": "request",
+                                "start": start.isoformat(timespec="milliseconds")}, complete=bool(summary))
         tables = [Table("op-intervals", TYPE_COLUMNS, types, line=types_line)] if types else []
         return Parsed(self.name, file, sessions=[session], tables=tables, problems=lines.problems)

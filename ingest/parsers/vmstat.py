@@ -2,11 +2,18 @@
 
 The first data row is the average since boot and is dropped; the column header may repeat
 mid-file. vmstat prints no interval, so `t` counts samples (1, 2, ...; `meta.t_unit` is
-"sample") and `ingest.osmetrics` puts the series on a run's clock.
+"sample") and `ingest.linked` / `ingest.osmetrics` put the series on a run's clock.
+
+`vmstat -t` ends every row with the local date and time the row was printed (the end of its
+interval) under a `-----timestamp-----` group, and the column header names the time zone
+(`UTC`, `CEST`). These are kept, never guessed: the series gets a `time` column (ISO
+`YYYY-MM-DDTHH:MM:SS`, as printed, without zone) and `meta.zone` the zone name as printed.
+A header that names another zone than the first (a DST switch, TZ changed) is reported.
 """
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from . import register
 from ._text import Lines, columnar
@@ -19,7 +26,7 @@ HEADER = re.compile(r"^\s*r\s+b\s+swpd\s+")
 @register
 class VmstatParser(Parser):
     name = "vmstat"
-    description = "vmstat: r b swpd free ... us sy id wa st, one row per interval (first row dropped: since boot)"
+    description = "vmstat: r b swpd free ... us sy id wa st [-t date time], one row per interval (first row dropped: since boot)"
 
     def detect(self, head: str) -> str | None:
         for line in head.splitlines()[:50]:
@@ -30,9 +37,10 @@ class VmstatParser(Parser):
     def parse(self, text: str, file: str) -> Parsed:
         lines = Lines(text, file)
         names: list[str] | None = None
-        stamped = False  # `vmstat -t`: each row ends with date and time under one header word
+        zone: str | None = None   # `vmstat -t`: each row ends with date and time, the header names the zone
+        stamped = False
         rows: list[dict] = []
-        first = None
+        at: list[int] = []
         since_boot_dropped = False
         for no, line in lines:
             if not line.strip() or GROUPS.match(line):
@@ -41,29 +49,39 @@ class VmstatParser(Parser):
                 names = line.split()
                 stamped = names[-1] not in KNOWN
                 if stamped:
+                    if zone is not None and names[-1] != zone:
+                        lines.problem(no, f"time zone changes from {zone} to {names[-1]} (DST or TZ changed?): "
+                                          "the time stamps are kept as printed")
+                    zone = zone or names[-1]
                     names = names[:-1]
                 continue
             if names is None:
                 raise lines.error(no, "vmstat row before the column header `r b swpd free ...`")
             values = line.split()
+            stamp = None
             if stamped:
-                values = values[:-2]
+                values, stamp = values[:-2], values[-2:]
             if len(values) != len(names) or not all(v.isdigit() for v in values):
-                raise lines.error(no, f"not a vmstat row: expected {len(names)} whole numbers under `{' '.join(names)}`")
+                raise lines.error(no, f"not a vmstat row: expected {len(names)} whole numbers under `{' '.join(names)}`"
+                                      + (" and a date and time" if stamped else ""))
             if not since_boot_dropped:
                 since_boot_dropped = True
                 continue
-            first = first or no
-            rows.append(dict(zip(names, map(int, values))))
+            row = dict(zip(names, map(int, values)))
+            if stamp:
+                row["time"] = datetime.strptime(" ".join(stamp), "%Y-%m-%d %H:%M:%S").isoformat()
+            rows.append(row)
+            at.append(no)
         if not rows:
             raise lines.error(0, "no vmstat rows after the since-boot row")
         for i, row in enumerate(rows, start=1):
             row["t"] = i
-        session = Session(
-            series=columnar(rows, ["t"] + names),
-            meta={"tool": "vmstat", "t_unit": "sample", "since_boot_row": "dropped"},
-            line=first,
-        )
+        meta = {"tool": "vmstat", "t_unit": "sample", "since_boot_row": "dropped"}
+        columns = ["t"] + names
+        if zone is not None:
+            meta["zone"] = zone
+            columns.append("time")
+        session = Session(series=columnar(rows, columns), meta=meta, line=at[0], sample_lines=at)
         return Parsed(self.name, file, sessions=[session], problems=lines.problems)
 
 
