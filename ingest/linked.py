@@ -9,14 +9,23 @@ run's throughput: one row per OS sample, `t` in seconds of the run, columns
     st.<counter>                                           server counters (per second)
     cpu_per_op kb_written_per_op                           derived, per interval
 
-Alignment (never silent, never stretched): no tool in the archives prints absolute times, so
-sample i (1-based; the since-boot sample is already dropped by the parsers and so never averaged
-in) ends at `offset_s + i * interval_s`, both declared in the manifest. A series whose span
-differs from the run's by more than the tolerance (default: two samples or 2% of the run,
-whichever is larger) is reported with its file, as are samples outside the run when they
-cover more than the tolerance (monitors often run a little before and after the benchmark).
-Server-status snapshots carry their own clock (time stamps or Uptime) and are put on the run's
-clock by `offset_s` only.
+Alignment (never silent, never stretched; docs/manifest.md, "Linked metrics"):
+- by time stamps, when both sides have them (`align: auto`, the default, or `timestamps`): an
+  OS sample printed at local time T (vmstat -t, iostat -t; the end of its interval) is placed
+  at T - start, `start` being the run's own t = 0 as its log gives it (LinkBench's
+  `meta.start`). Both are taken as the same host's clock; when the manifest declares the run
+  log's `zone` and the monitor printed one, they must be equal or both fixed offsets (UTC,
+  +02:00), else the zone cannot be matched: reported, and the join falls back to the offset.
+- otherwise (or `align: offset`): sample i (1-based; the since-boot sample is already dropped
+  by the parsers and so never averaged in) ends at `offset_s + i * interval_s`.
+Then, either way, with the file: a series whose span differs from the run's by more than the
+tolerance (default: two samples or 2% of the run, whichever is larger), samples outside the
+run when they cover more than the tolerance (monitors often run a little before and after the
+benchmark); and, with file:line, wherever the samples have time stamps: a time stamp repeated
+or going back, and a step that differs from the median step by more than the step tolerance
+(default half an interval, at least 1 s: the stamps have whole seconds), i.e. a gap, and a
+median step that differs from `interval_s`. Server-status snapshots carry their own clock
+(time stamps or Uptime) and are put on the run's clock by `offset_s` only.
 
 Derived per interval: the run's throughput over each OS interval (t - interval_s, t], its
 interval rates weighted by their overlap (None when the run covers less than half of it), then CPU seconds per operation = (us + sy) / 100 x cores /
@@ -24,6 +33,10 @@ ops per second, and KB written per operation = the devices' summed wkB/s / ops p
 A value the inputs cannot give is None, never 0.
 """
 from __future__ import annotations
+
+import re
+import statistics
+from datetime import datetime
 
 from .parsers.base import Session
 from .problems import Problem
@@ -42,6 +55,89 @@ def tolerance(run_span: float, interval_s: float, declared: float | None = None)
 def place(n: int, interval_s: float, offset_s: float) -> list[float]:
     """End times on the run's clock of samples 1..n."""
     return [round(offset_s + i * interval_s, 6) for i in range(1, n + 1)]
+
+
+def step_tolerance(interval_s: float, declared: float | None = None) -> float:
+    """The largest difference between a time-stamp step and the median step that is not a gap."""
+    return declared if declared is not None else max(interval_s / 2, 1.0)
+
+
+def zone_offset(zone: str | None) -> float | None:
+    """Seconds east of UTC of a zone written as UTC, GMT, Z, +02:00 or -0500; None otherwise
+    (a name like CEST or IST is ambiguous: it is matched by name only)."""
+    if zone is None:
+        return None
+    if zone.upper() in ("UTC", "GMT", "Z"):
+        return 0.0
+    m = re.fullmatch(r"(?:UTC|GMT)?([+-])(\d\d):?(\d\d)", zone.upper())
+    return None if not m else (1 if m[1] == "+" else -1) * (int(m[2]) * 3600 + int(m[3]) * 60)
+
+
+def zone_shift(monitor_zone: str | None, run_zone: str | None) -> float | None:
+    """Seconds to add to (monitor time - run start) so both are on one clock; None when the
+    two zones cannot be matched. Without either zone: the same host clock, no shift."""
+    if monitor_zone is None or run_zone is None or monitor_zone.upper() == run_zone.upper():
+        return 0.0
+    a, b = zone_offset(run_zone), zone_offset(monitor_zone)
+    return None if a is None or b is None else a - b
+
+
+def check_steps(file: str, what: str, times: list[datetime], lines: list[int], interval_s: float,
+                tol: float) -> list[Problem]:
+    """file:line problems of a monitor's time stamps: repeated, going back, gaps (a step beyond
+    `tol` from the median step) and a median step that is not `interval_s`. Nothing is moved."""
+    steps = [(b - a).total_seconds() for a, b in zip(times, times[1:])]
+    if not steps:
+        return []
+    median = statistics.median(steps)
+    out, odd = [], []
+    for i, step in enumerate(steps, start=1):
+        line = lines[i] if i < len(lines) else None
+        if step == 0:
+            odd.append(Problem(file, line, f"{what}: time stamp {times[i].isoformat(' ')} repeated (a duplicate sample?)"))
+        elif step < 0:
+            odd.append(Problem(file, line, f"{what}: time goes back {-step:g} s, to {times[i].isoformat(' ')}"))
+        elif abs(step - median) > tol:
+            kind = "gap" if step > median else "short step"
+            odd.append(Problem(file, line, f"{what}: {kind}: {step:g} s since the previous sample (median {median:g} s, "
+                                           f"tolerance {tol:g} s); kept at its time"))
+    out += odd[:5]
+    if len(odd) > 5:
+        out.append(Problem(file, None, f"{what}: {len(odd) - 5} more repeated, backward or irregular time stamps"))
+    if abs(median - interval_s) > tol:
+        out.append(Problem(file, lines[1] if len(lines) > 1 else None,
+                           f"{what}: the time stamps are {median:g} s apart (median), but interval_s is "
+                           f"{interval_s:g} s (tolerance {tol:g} s)"))
+    return out
+
+
+def stamps(s: Session) -> list[datetime] | None:
+    """A monitor session's per-sample local times (vmstat -t, iostat -t), or None."""
+    col = s.series.get("time")
+    if not col or any(x is None for x in col):
+        return None
+    return [datetime.fromisoformat(x) for x in col]
+
+
+def on_clock(file: str, what: str, s: Session, *, interval_s: float, offset_s: float, run_start: datetime | None,
+             zone: str | None, align: str, step_tol: float) -> tuple[list[float], str, list[Problem]]:
+    """The end times of a monitor's samples on the run's clock, how they were found
+    ("timestamps" or "offset"), and the problems found on the way."""
+    times, problems = stamps(s), []
+    n = len(s.series["t"])
+    if times:
+        problems += check_steps(file, what, times, s.sample_lines, interval_s, step_tol)
+    if align != "offset" and times and run_start is not None:
+        shift = zone_shift(s.meta.get("zone"), zone)
+        if shift is not None:
+            return [round((x - run_start).total_seconds() + shift, 3) for x in times], "timestamps", problems
+        problems.append(Problem(file, s.line, f"{what}: its time zone {s.meta.get('zone')} cannot be matched with the "
+                                              f"run's declared zone {zone}: placed by offset_s and interval_s instead"))
+    elif align == "timestamps":
+        missing = "the run's log has no start time" if times else f"{what} printed no time stamps"
+        problems.append(Problem(file, s.line, f"{what}: align: timestamps, but {missing}: placed by offset_s "
+                                              "and interval_s instead"))
+    return place(n, interval_s, offset_s), "offset", problems
 
 
 def check_span(file: str, what: str, t: list, run_t: list, interval_s: float, tol: float) -> list[Problem]:
@@ -87,20 +183,30 @@ def _div(a, b):
 def linked_series(run_t: list, ops: list, *, interval_s: float, offset_s: float = 0.0,
                   vmstat: tuple[str, Session] | None = None, iostat: tuple[str, list[Session]] | None = None,
                   status: tuple[str, Session] | None = None, cores: int | None = None,
-                  tol_s: float | None = None) -> tuple[dict[str, list], list[Problem]]:
+                  tol_s: float | None = None, run_start: str | None = None, zone: str | None = None,
+                  align: str = "auto", step_tol_s: float | None = None,
+                  how: dict | None = None) -> tuple[dict[str, list], list[Problem]]:
     """One columnar series of the run's linked metrics (see the module docstring), and problems.
 
-    vmstat/iostat/status: (file name, parsed session(s)); cores defaults to iostat's `(N CPU)`."""
+    vmstat/iostat/status: (file name, parsed session(s)); cores defaults to iostat's `(N CPU)`.
+    run_start: the run's t = 0 as local ISO time (its log's `meta.start`), or None; zone: the
+    run log's declared zone; align: auto, timestamps or offset. `how`, if given, receives
+    {"vmstat"|"iostat": "timestamps"|"offset"}."""
     problems: list[Problem] = []
     columns: dict[str, dict[float, object]] = {}
     tol = tolerance(run_t[-1] if run_t else 0, interval_s, tol_s)
+    how = {} if how is None else how
+    clock = dict(interval_s=interval_s, offset_s=offset_s, zone=zone, align=align,
+                 run_start=datetime.fromisoformat(run_start) if run_start else None,
+                 step_tol=step_tolerance(interval_s, step_tol_s))
 
     def add(name, t, values):
         columns[name] = dict(zip(t, values))
 
     if vmstat:
         file, s = vmstat
-        t = place(len(s.series["t"]), interval_s, offset_s)
+        t, how["vmstat"], found = on_clock(file, "vmstat", s, **clock)
+        problems += found
         problems += check_span(file, "vmstat", t, run_t, interval_s, tol)
         for c in VMSTAT:
             if c in s.series:
@@ -109,12 +215,13 @@ def linked_series(run_t: list, ops: list, *, interval_s: float, offset_s: float 
         file, sessions = iostat
         devices = [x for x in sessions if x.meta.get("device")]
         if devices:
-            t = place(len(devices[0].series["t"]), interval_s, offset_s)
+            t, how["iostat"], found = on_clock(file, "iostat", devices[0], **clock)
+            problems += found
             problems += check_span(file, "iostat", t, run_t, interval_s, tol)
         cores = cores or next((x.meta["cpus"] for x in sessions if x.meta.get("cpus")), None)
-        for dev in devices:
+        for i, dev in enumerate(devices):
             name = dev.meta["device"]
-            td = place(len(dev.series["t"]), interval_s, offset_s)
+            td = t if i == 0 else on_clock(file, "iostat", dev, **clock)[0]   # problems: once per file
             for src, (dst, factor) in IOSTAT.items():
                 col = dev.series.get(src)
                 if col is None and src == "await":   # sysstat 12 prints r_await/w_await only
@@ -156,7 +263,7 @@ def attach(m, runs: list[dict], series: dict, files: dict, fill) -> tuple[dict[s
     runs/series/files: what `study.collect_runs` gives (files: member -> Parsed, read by the
     manifest's `files:` rules); fill(rule, template, labels) -> the member name. Sets each run's
     `columns` (its own series) and, for a linked run, `linked` (columns, panels, interval and
-    offset, files); returns {run id: columnar series} and the problems found."""
+    offset, how each monitor was aligned, files); returns {run id: columnar series} and the problems found."""
     docs, problems = {}, []
     for rec in runs:
         rec["columns"] = list(series[rec["id"]])
@@ -181,8 +288,11 @@ def attach(m, runs: list[dict], series: dict, files: dict, fill) -> tuple[dict[s
                 args[kind] = (member, sessions[0])
         t = series[rec["id"]].get("t", [])
         ops = series[rec["id"]].get(rec["metric"], []) if rec["metric"] else []
+        how = {}
         doc, found_problems = linked_series(t, ops, interval_s=spec["interval_s"], offset_s=spec["offset_s"],
-                                            tol_s=spec["tolerance_s"], **args)
+                                            tol_s=spec["tolerance_s"], run_start=rec.get("start"),
+                                            zone=spec.get("zone"), align=spec.get("align", "auto"),
+                                            step_tol_s=spec.get("step_tolerance_s"), how=how, **args)
         problems += [Problem(p.file, p.line, f"run {rec['id']}: {p.reason}") for p in found_problems]
         if len(doc) <= 1:
             continue
@@ -194,5 +304,6 @@ def attach(m, runs: list[dict], series: dict, files: dict, fill) -> tuple[dict[s
             problems.append(Problem(m.path, rule.line, f"run {rec['id']}: linked panels {unknown} are not among its "
                                                       f"metrics ({', '.join(columns[:12])}{', ...' if len(columns) > 12 else ''})"))
         rec["linked"] = {"columns": columns, "panels": panels, "interval_s": spec["interval_s"],
-                         "offset_s": spec["offset_s"], "files": sorted(member for member, _ in found.values())}
+                         "offset_s": spec["offset_s"], "align": how,
+                         "files": sorted(member for member, _ in found.values())}
     return docs, problems

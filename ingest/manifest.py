@@ -222,7 +222,9 @@ def _type_name(t) -> str:
 TOP = ("study", "title", "inputs", "interval_s", "metric", "window", "base", "labels", "label_types",
        "display", "markers", "runs", "files", "views", "reproduction", "tables")   # tables: ingest/declared.py
 RULE = ("glob", "regex", "input", "format", "labels", "published", "session", "id", "name", "linked")
-LINKED = ("vmstat", "iostat", "status", "interval_s", "offset_s", "tolerance_s", "panels")
+LINKED = ("vmstat", "iostat", "status", "interval_s", "offset_s", "tolerance_s", "panels", "align", "zone",
+          "step_tolerance_s")
+ALIGN = ("auto", "timestamps", "offset")
 
 
 def load(path: str | Path) -> Manifest:
@@ -376,6 +378,15 @@ def _linked(path, rv: _V, where: str) -> dict:
     out["interval_s"] = number("interval_s", required=True, positive=True)
     out["offset_s"] = number("offset_s", default=0)
     out["tolerance_s"] = number("tolerance_s", positive=True)
+    out["step_tolerance_s"] = number("step_tolerance_s", positive=True)
+    out["align"] = lv.get("align", str, default="auto")
+    if out["align"] not in ALIGN:
+        lv.fail("align", f"{where}.linked: `align` must be one of {', '.join(ALIGN)}")
+    out["zone"] = lv.get("zone", (str, int), default=None)
+    if out["zone"] is not None:
+        out["zone"] = str(out["zone"])
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_/+-]{0,39}|[+-]\d\d:?\d\d", out["zone"]):
+            lv.fail("zone", f"{where}.linked: `zone` must be a zone name (UTC, CEST) or an offset like '+02:00' (quoted)")
     panels = lv.get("panels", LList, default=LList())
     if not all(isinstance(x, str) for x in panels):
         lv.fail("panels", f"{where}.linked: `panels` must be a list of metric names")

@@ -220,6 +220,8 @@ def _run_record(m: Manifest, rule: Rule, member: str, match, session, n_sessions
         **({"mean": "time-weighted"} if weighted else {}),
         # time of the last interval's end: how long the run lasted, as its log says
         "end_s": t[-1] if t else None,
+        # the run's t = 0 as a local date and time, when its log prints one (LinkBench's meta.start)
+        **({"start": meta["start"]} if meta.get("start") else {}),
         "window": window, "full": full, "summary": summary or None,
         "check": metrics.cross_check(full["mean"], session.summary.get(metric) if metric else None),
     }
