@@ -131,3 +131,93 @@ def test_a_vmstat_zone_change_is_reported():
     parsed = by_name("vmstat").parse(text, "vm.txt")
     assert [str(p) for p in parsed.problems] == [
         "vm.txt:9: time zone changes from CEST to CET (DST or TZ changed?): the time stamps are kept as printed"]
+
+
+# -- through the ingest: a small study of our own fixtures ---------------------------------------
+import io
+import json
+import tarfile
+
+import yaml
+
+from ingest.archive import sha256_file
+from ingest.manifest import load
+from ingest.problems import Problem
+from ingest.study import ingest
+
+MEMBERS = {"r.o.noon": ("linkbench", "noon.log"), "r.vm.noon": ("vmstat", "stamped-gap.txt"),
+           "r.io.noon": ("iostat", "stamped-us.txt")}
+
+
+def study(tmp_path, linked="{vmstat: r.vm.noon, iostat: r.io.noon, interval_s: 5}", extra_members=None, extra=""):
+    (tmp_path / "archives").mkdir(exist_ok=True)
+    arc = tmp_path / "archives" / "noon.tar.gz"
+    members = {name: (FIXTURES / d / f).read_bytes() for name, (d, f) in MEMBERS.items()}
+    members.update(extra_members or {})
+    with tarfile.open(arc, "w:gz") as tf:
+        for name, data in members.items():
+            info = tarfile.TarInfo(f"noon/{name}")
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    man = tmp_path / "content" / "noon" / "manifest.yaml"
+    man.parent.mkdir(parents=True, exist_ok=True)
+    man.write_text(f"""\
+study: noon
+title: A LinkBench hour at noon
+inputs:
+  - {{name: noon.tar.gz, kind: archive, sha256: {sha256_file(arc)}, origin: https://example.org/noon}}
+interval_s: 10
+metric: requests/s
+window: {{start: 0, end: 60}}
+labels: [phase]
+runs:
+  - regex: 'r\\.o\\.noon'
+    format: linkbench
+    labels: {{phase: request}}
+    id: noon
+    linked: {linked}
+files:
+  - {{glob: r.vm.noon, format: vmstat}}
+  - {{glob: r.io.noon, format: iostat}}
+{extra}""")
+    return man
+
+
+def test_ingest_joins_by_time_stamps_and_says_how(tmp_path):
+    man = study(tmp_path)
+    res = ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
+    data = tmp_path / "data" / "noon"
+    run = yaml.safe_load((data / "runs.yaml").read_text())["runs"][0]
+    assert run["start"] == "2019-06-12T12:00:00.000"
+    assert run["linked"]["align"] == {"vmstat": "timestamps", "iostat": "timestamps"}
+    doc = json.loads((data / "series" / "noon.linked.json").read_text())
+    # vmstat at 2, 7, ... (12:00:37 lost), iostat at 1, 6, ...: one row per distinct time
+    vm_t = [t for t, v in zip(doc["t"], doc["vm.us"]) if v is not None]
+    io_t = [t for t, v in zip(doc["t"], doc["io.nvme0n1.w/s"]) if v is not None]
+    assert vm_t == [2, 7, 12, 17, 22, 27, 32, 42, 47, 52, 57, 62]
+    assert io_t == [1, 6, 11, 16, 21, 26, 31, 36, 41, 46, 51, 56, 61]
+    assert [str(p) for p in res["problems"] if "r.vm.noon" in str(p) or "r.io.noon" in str(p)] == [
+        "r.vm.noon:11: run noon: vmstat: gap: 10 s since the previous sample (median 5 s, "
+        "tolerance 2.5 s); kept at its time"]
+
+
+def test_align_offset_in_the_manifest_wins(tmp_path):
+    man = study(tmp_path, linked="{vmstat: r.vm.noon, interval_s: 5, offset_s: -3, align: offset}")
+    ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
+    run = yaml.safe_load((tmp_path / "data" / "noon" / "runs.yaml").read_text())["runs"][0]
+    assert run["linked"]["align"] == {"vmstat": "offset"}
+    doc = json.loads((tmp_path / "data" / "noon" / "series" / "noon.linked.json").read_text())
+    assert doc["t"] == [2, 7, 12, 17, 22, 27, 32, 37, 42, 47, 52, 57]
+
+
+@pytest.mark.parametrize("linked, reason", [
+    ("{vmstat: r.vm.noon, interval_s: 5, align: stretch}", "runs[0].linked: `align` must be one of auto, timestamps, offset"),
+    ("{vmstat: r.vm.noon, interval_s: 5, zone: 'Europe Paris'}", "runs[0].linked: `zone` must be a zone name"),
+    ("{vmstat: r.vm.noon, interval_s: 5, zone: +10:00}", "or an offset like '+02:00' (quoted)"),   # YAML 1.1: 600
+    ("{vmstat: r.vm.noon, interval_s: 5, step_tolerance_s: 0}", "`step_tolerance_s` must be a finite positive number"),
+])
+def test_alignment_keys_are_validated_with_their_line(tmp_path, linked, reason):
+    man = study(tmp_path, linked=linked)
+    with pytest.raises(Problem) as err:
+        load(man)
+    assert str(err.value).startswith(f"{man}:") and reason in str(err.value)
