@@ -220,7 +220,8 @@ def _type_name(t) -> str:
 
 
 TOP = ("study", "title", "inputs", "interval_s", "metric", "window", "base", "labels", "label_types",
-       "display", "markers", "runs", "files", "views", "reproduction", "tables")   # tables: ingest/declared.py
+       "display", "markers", "runs", "files", "views", "reproduction", "tables",   # tables: ingest/declared.py
+       "counters")   # counters: ingest/counters.py
 RULE = ("glob", "regex", "input", "format", "labels", "published", "session", "id", "name", "linked")
 LINKED = ("vmstat", "iostat", "status", "interval_s", "offset_s", "tolerance_s", "panels", "align", "zone",
           "step_tolerance_s")

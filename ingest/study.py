@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import __version__, declared, defaults, linked, metrics, report, reproduction
+from . import __version__, counters, declared, defaults, linked, metrics, report, reproduction
 from .archive import Archive, dir_sha256, sha256_file
 from .manifest import Manifest, Rule, _typed, load
 from .parsers import Parsed
@@ -365,6 +365,9 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
     # the manifest's `tables:`, then the study module's; the default tables when neither gives any
     built = declared.build(m, runs) + (module.build(ctx) if module else [])   # may raise Problem
     tables = [check_table(m, t) for t in (built or defaults.build(ctx))]
+    counter_tables, counter_problems = counters.build(m, runs, files)   # the manifest's `counters:`
+    tables += [check_table(m, t) for t in counter_tables]
+    problems.extend(counter_problems)
     check = reproduction.build(m, m.reproduction, tables, lambda c: reproduction.published_tables(ctx, c))
     tables += [check_table(m, check)] if check else []
     ids = [t["id"] for t in tables]
