@@ -21,6 +21,7 @@ from .base import Parsed, Parser, Session
 
 GROUPS = re.compile(r"^\s*procs\s+-+\s*memory")
 HEADER = re.compile(r"^\s*r\s+b\s+swpd\s+")
+STAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
 
 
 @register
@@ -69,7 +70,13 @@ class VmstatParser(Parser):
                 continue
             row = dict(zip(names, map(int, values)))
             if stamp:
-                row["time"] = datetime.strptime(" ".join(stamp), "%Y-%m-%d %H:%M:%S").isoformat()
+                when = " ".join(stamp)
+                if not STAMP.fullmatch(when):
+                    raise lines.error(no, f"not a vmstat -t time stamp (YYYY-MM-DD HH:MM:SS): {when[:40]!r}")
+                try:   # fromisoformat checks the date, at ~10x strptime's speed
+                    row["time"] = datetime.fromisoformat(when).isoformat()
+                except ValueError as e:
+                    raise lines.error(no, f"unreadable date or time: {when!r} ({e})") from None
             rows.append(row)
             at.append(no)
         if not rows:
