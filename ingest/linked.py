@@ -25,7 +25,8 @@ benchmark); and, with file:line, wherever the samples have time stamps: a time s
 or going back, and a step that differs from the median step by more than the step tolerance
 (default half an interval, at least 1 s: the stamps have whole seconds), i.e. a gap, and a
 median step that differs from `interval_s`. Server-status snapshots carry their own clock
-(time stamps or Uptime) and are put on the run's clock by `offset_s` only.
+(time stamps or Uptime): when every snapshot has a time stamp (`meta.start`, the first one's)
+they join by time like the monitors, else they are put on the run's clock by `offset_s`.
 
 Derived per interval: the run's throughput over each OS interval (t - interval_s, t], its
 interval rates weighted by their overlap (None when the run covers less than half of it), then CPU seconds per operation = (us + sy) / 100 x cores /
@@ -230,7 +231,18 @@ def linked_series(run_t: list, ops: list, *, interval_s: float, offset_s: float 
                     add(f"io.{name}.{dst}", td, [None if v is None else round(v * factor, 3) for v in col])
     if status:
         file, s = status
-        t = [round(offset_s + x, 6) for x in s.series["t"]]
+        t, how["status"] = [round(offset_s + x, 6) for x in s.series["t"]], "offset"
+        if align != "offset" and clock["run_start"] is not None and s.meta.get("start"):
+            shift = zone_shift(s.meta.get("zone"), zone)
+            if shift is None:
+                problems.append(Problem(file, s.line, f"server status: its time zone {s.meta.get('zone')} cannot be "
+                                                      f"matched with the run's declared zone {zone}: placed by offset_s"))
+            else:   # the first snapshot's own time on the run's clock; t counts from it
+                first = (datetime.fromisoformat(s.meta["start"]) - clock["run_start"]).total_seconds() + shift
+                t, how["status"] = [round(first + x, 3) for x in s.series["t"]], "timestamps"
+        elif align == "timestamps":
+            missing = "the run's log has no start time" if s.meta.get("start") else "not every snapshot has a time stamp"
+            problems.append(Problem(file, s.line, f"server status: align: timestamps, but {missing}: placed by offset_s"))
         step = s.meta.get("interval_s") or interval_s
         problems += check_span(file, "server status", t, run_t, step, tolerance(run_t[-1] if run_t else 0, step, tol_s))
         for c, col in s.series.items():

@@ -221,3 +221,42 @@ def test_alignment_keys_are_validated_with_their_line(tmp_path, linked, reason):
     with pytest.raises(Problem) as err:
         load(man)
     assert str(err.value).startswith(f"{man}:") and reason in str(err.value)
+
+
+# -- server-status snapshots with `date` lines (tests/fixtures/global-status/periodic.txt) --------
+STATUS_TEXT = (FIXTURES / "global-status" / "periodic.txt").read_text()
+
+
+def status(text=STATUS_TEXT):
+    return by_name("global-status").parse(text, "st.txt")
+
+
+def test_status_snapshots_join_by_their_date_lines():
+    s = status().sessions[0]
+    assert s.meta["start"] == "2026-03-02T10:00:00" and s.meta["zone"] == "UTC"
+    how = {}
+    out, problems = linked_series([10, 20, 30, 40], [5, 5, 5, 5], interval_s=10, status=("st.txt", s),
+                                  run_start="2026-03-02T09:59:55.000", how=how)
+    assert how == {"status": "timestamps"}
+    assert out["t"] == [x + 5 for x in s.series["t"]]              # the first snapshot is 5 s into the run
+    # the run log at +01:00 local, the snapshots in UTC: 10:00:00 UTC is 11:00:00 there, 3605 s in
+    out, _ = linked_series([10, 20], [5, 5], interval_s=10, status=("st.txt", s), zone="+01:00",
+                           run_start="2026-03-02T09:59:55.000")
+    assert out["t"][0] == 3600 + 5 + s.series["t"][0]
+    out, problems = linked_series([10, 20], [5, 5], interval_s=10, status=("st.txt", s), zone="CET",
+                                  run_start="2026-03-02T09:59:55.000", how=how)
+    assert how["status"] == "offset" and out["t"] == s.series["t"]
+    assert any("its time zone UTC cannot be matched with the run's declared zone CET" in str(p) for p in problems)
+
+
+def test_date_lines_with_any_zone_name_are_read_as_printed():
+    """`date` prints the host's zone name; it was read only when it was the ingesting
+    machine's own zone (strptime's %Z). Now any name is kept as printed, never looked up."""
+    cest = STATUS_TEXT.replace(" UTC 2026", " CEST 2026")
+    s = status(cest).sessions[0]
+    assert s.meta["zone"] == "CEST" and s.series["t"] == status().sessions[0].series["t"]
+    one_changed = STATUS_TEXT.replace("10:00:20 UTC", "10:00:20 CEST")
+    parsed = status(one_changed)
+    assert [str(p) for p in parsed.problems if "zone" in str(p)] == [
+        f"st.txt:{parsed.tables[2].line}: this snapshot's time zone changes from UTC to CEST: "
+        "the time stamps are kept as printed"]

@@ -28,7 +28,7 @@ What a parse gives (names lower-cased, as in the rest of data/):
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from . import register
 from ._text import Lines
@@ -52,7 +52,13 @@ GAUGES = re.compile(
 # status output names that count since start: what makes a file status and not variables
 STATUS_NAMES = re.compile(r"^(\|\s*)?(Uptime|Com_select|Questions|Innodb_rows_read|Aborted_clients|Bytes_received)"
                           r"\s*(\t|\|)", re.M)
-STAMP_FORMATS = ("%a %b %d %H:%M:%S %Z %Y", "%a %d %b %Y %H:%M:%S %Z", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S")
+# `date` (C locale: `Mon Mar  2 10:00:00 CET 2026`; some: `Mon 02 Mar 2026 10:00:00 AM CET`), ISO
+DATE_C = re.compile(r"[A-Z][a-z]{2} (?P<mon>[A-Z][a-z]{2}) +(?P<day>\d{1,2}) (?P<clock>\d\d:\d\d:\d\d) "
+                    r"(?P<zone>[A-Za-z][\w+-]{0,9}) (?P<year>\d{4})")
+DATE_DMY = re.compile(r"[A-Z][a-z]{2} (?P<day>\d{1,2}) (?P<mon>[A-Z][a-z]{2}) (?P<year>\d{4}) (?P<clock>\d\d:\d\d:\d\d)"
+                      r"(?: (?P<ampm>[AP]M))? (?P<zone>[A-Za-z][\w+-]{0,9})")
+ISO = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d")
+EPOCH = datetime(1970, 1, 1)
 
 
 def _value(text: str):
@@ -64,22 +70,31 @@ def _value(text: str):
     return text
 
 
-def _stamp(text: str) -> float | None:
-    """Seconds since the epoch of a time stamp line, or None if the line is not one."""
+def _stamp(text: str) -> tuple[datetime, str | None] | None:
+    """(the local date and time as printed, its zone or None) of a time stamp line, or None if
+    the line is not one. Epoch seconds are UTC. The zone is kept as a name, never looked up."""
     text = text.strip()
     if re.fullmatch(r"\d{9,11}(\.\d{1,6})?", text):
-        return float(text)
-    for fmt in STAMP_FORMATS:
-        try:
-            return datetime.strptime(text.replace("  ", " "), fmt).timestamp()
-        except ValueError:
-            continue
+        return EPOCH + timedelta(seconds=float(text)), "UTC"
+    if ISO.fullmatch(text):
+        return datetime.fromisoformat(text), None
+    for pattern in (DATE_C, DATE_DMY):
+        if m := pattern.fullmatch(text):
+            clock = m["clock"] + (f" {m['ampm']}" if m.groupdict().get("ampm") else "")
+            fmt = "%Y %b %d %I:%M:%S %p" if m.groupdict().get("ampm") else "%Y %b %d %H:%M:%S"
+            try:
+                return datetime.strptime(f"{m['year']} {m['mon']} {m['day']} {clock}", fmt), m["zone"]
+            except ValueError:
+                return None
     return None
 
 
 class _Snapshot:
-    def __init__(self, line: int, stamp: float | None):
-        self.line, self.stamp, self.values, self.lines = line, stamp, {}, {}
+    def __init__(self, line: int, stamp: tuple[datetime, str | None] | None):
+        self.line, self.values, self.lines = line, {}, {}
+        self.when, self.zone = stamp if stamp else (None, None)
+        # seconds on the printed clock (naive: never the ingesting machine's zone)
+        self.stamp = None if self.when is None else (self.when - EPOCH).total_seconds()
 
 
 class _StatusParser(Parser):
@@ -106,7 +121,7 @@ class _StatusParser(Parser):
         lines = Lines(text, file)
         header = BOX_HEADER if self.boxed else TAB_HEADER
         snaps: list[_Snapshot] = []
-        stamp: float | None = None
+        stamp: tuple[datetime, str | None] | None = None
         in_table = False
         for n, raw in lines:
             if not raw.strip() or (self.boxed and BOX_RULE.match(raw)):
@@ -224,6 +239,15 @@ def _rates(snaps: list[_Snapshot], relative: bool, file: str, problems: list) ->
     meta = {"tool": "mysql status", "mode": "relative" if relative else "absolute",
             "snapshots": len(snaps), "interval_s": steps[len(steps) // 2],
             "first_snapshot": "dropped (starts the clock)"}
+    if all(s.when is not None for s in snaps):   # t = 0 as printed, to join a run by time (ingest/linked.py)
+        meta["start"] = snaps[0].when.isoformat()
+        zones = {s.zone for s in snaps}
+        if len(zones) > 1:
+            changed = next(s for s in snaps if s.zone != snaps[0].zone)
+            problems.append(Problem(file, changed.line, f"this snapshot's time zone changes from {snaps[0].zone} to "
+                                                             f"{changed.zone}: the time stamps are kept as printed"))
+        if snaps[0].zone:
+            meta["zone"] = snaps[0].zone
     return Session(series=series, meta=meta, line=snaps[1].line)
 
 
