@@ -141,16 +141,23 @@ def on_clock(file: str, what: str, s: Session, *, interval_s: float, offset_s: f
     return place(n, interval_s, offset_s), "offset", problems
 
 
-def check_span(file: str, what: str, t: list, run_t: list, interval_s: float, tol: float) -> list[Problem]:
-    """Problems when a series' span does not match the run's, beyond `tol` seconds."""
+def check_span(file: str, what: str, t: list, run_t: list, interval_s: float, tol: float,
+               by: str = "offset") -> list[Problem]:
+    """Problems when a series' span does not match the run's, beyond `tol` seconds (`by`: how
+    the samples were placed, "offset" or "timestamps", which says what to check)."""
     if not t or not run_t:
         return []
     out = []
     span, run_span = t[-1] - t[0] + interval_s, run_t[-1]
     if abs(span - run_span) > tol:
-        out.append(Problem(file, None, f"{what}: {len(t)} samples x {interval_s:g} s = {span:g} s, but the run "
-                                        f"lasts {run_span:g} s (tolerance {tol:g} s): check interval_s/offset_s; "
-                                        "the samples are kept at their declared times, not stretched"))
+        if by == "timestamps":
+            out.append(Problem(file, None, f"{what}: its time stamps span {span:g} s (last - first + {interval_s:g} s), "
+                                            f"but the run lasts {run_span:g} s (tolerance {tol:g} s): did the monitor "
+                                            "run for the whole run? The samples are kept at their own times, not stretched"))
+        else:
+            out.append(Problem(file, None, f"{what}: {len(t)} samples x {interval_s:g} s = {span:g} s, but the run "
+                                            f"lasts {run_span:g} s (tolerance {tol:g} s): check interval_s/offset_s; "
+                                            "the samples are kept at their declared times, not stretched"))
     outside = sum(1 for x in t if x <= 0 or x - interval_s >= run_span)   # no overlap with the run
     if outside * interval_s > tol:   # a monitor may run a little before and after the benchmark
         out.append(Problem(file, None, f"{what}: {outside} sample(s) fall outside the run (0, {run_span:g}] s"))
@@ -208,7 +215,7 @@ def linked_series(run_t: list, ops: list, *, interval_s: float, offset_s: float 
         file, s = vmstat
         t, how["vmstat"], found = on_clock(file, "vmstat", s, **clock)
         problems += found
-        problems += check_span(file, "vmstat", t, run_t, interval_s, tol)
+        problems += check_span(file, "vmstat", t, run_t, interval_s, tol, how["vmstat"])
         for c in VMSTAT:
             if c in s.series:
                 add(f"vm.{c}", t, s.series[c])
@@ -218,7 +225,7 @@ def linked_series(run_t: list, ops: list, *, interval_s: float, offset_s: float 
         if devices:
             t, how["iostat"], found = on_clock(file, "iostat", devices[0], **clock)
             problems += found
-            problems += check_span(file, "iostat", t, run_t, interval_s, tol)
+            problems += check_span(file, "iostat", t, run_t, interval_s, tol, how["iostat"])
         cores = cores or next((x.meta["cpus"] for x in sessions if x.meta.get("cpus")), None)
         for i, dev in enumerate(devices):
             name = dev.meta["device"]
@@ -244,7 +251,8 @@ def linked_series(run_t: list, ops: list, *, interval_s: float, offset_s: float 
             missing = "the run's log has no start time" if s.meta.get("start") else "not every snapshot has a time stamp"
             problems.append(Problem(file, s.line, f"server status: align: timestamps, but {missing}: placed by offset_s"))
         step = s.meta.get("interval_s") or interval_s
-        problems += check_span(file, "server status", t, run_t, step, tolerance(run_t[-1] if run_t else 0, step, tol_s))
+        problems += check_span(file, "server status", t, run_t, step, tolerance(run_t[-1] if run_t else 0, step, tol_s),
+                               how["status"])
         for c, col in s.series.items():
             if c != "t":
                 add(f"st.{c}", t, col)

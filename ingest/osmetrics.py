@@ -1,7 +1,8 @@
 """OS metrics for a benchmark run: vmstat/iostat joined to the run, HW efficiency per operation.
 
-No tool here prints absolute timestamps, so an OS series is put on the run's clock by interval
-index and interval length: sample i (1-based, the since-boot sample already dropped by the
+The archives' monitors print no per-sample time stamps, so here an OS series is put on the
+run's clock by interval index and interval length (`ingest.linked` also joins `vmstat -t` /
+`iostat -t` samples by their own times): sample i (1-based, the since-boot sample already dropped by the
 parser) ends at `offset_s + i * interval_s` seconds of the run. `offset_s` is where the monitor
 started relative to the run's t = 0 (e.g. -60 when vmstat started with a 60 s warm-up that the
 run's series leaves out).
