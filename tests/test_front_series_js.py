@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NODE = shutil.which("node")
 
 SCRIPT = """
-import { smooth, downsample, windowStats } from '%s';
+import { smooth, downsample, windowStats, nearestIndex } from '%s';
 const n = 3600, t = [], v = [];
 for (let i = 1; i <= n; i++) { t.push(i); v.push(i === 1234 ? 5000 : i === 2345 ? -7 : 100 + (i %% 17)); }
 v[99] = null;
@@ -23,7 +23,9 @@ const s = windowStats(t, v, 2000, 3600);
 const sm = smooth([1, null, 3, 5, null, null, 9], 3);
 const ut = [2, 3, 10, 11], uv = [10, 20, 30, null];
 const weighted = windowStats(ut, uv, 0, 11, true), plain = windowStats(ut, uv, 0, 11);
-console.log(JSON.stringify({ all, zoom, s, sm, weighted, plain }));
+const near = [0, 1, 2.4, 2.5, 2.6, 9.9, 10, 11, 99].map((x) => nearestIndex([1, 2, 3, 10], x));
+console.log(JSON.stringify({ all, zoom, s, sm, weighted, plain, near }));
+
 """
 
 
@@ -74,3 +76,8 @@ def test_uneven_intervals_weight_the_mean_like_the_ingest(out):
     assert got["cv"] == pytest.approx(want["cv"], abs=1e-6)
     assert {k: got[k] for k in ("n", "p50", "min", "max")} == {k: want[k] for k in ("n", "p50", "min", "max")}
     assert out["plain"]["mean"] == pytest.approx(20)
+
+
+def test_nearest_index_takes_the_closer_interval_and_the_later_on_a_tie(out):
+    # t = [1, 2, 3, 10]; x = 0, 1, 2.4, 2.5 (tie), 2.6, 9.9, 10, 11, 99
+    assert out["near"] == [0, 0, 1, 2, 2, 3, 3, 3, 3]

@@ -7,29 +7,14 @@
 // `<id>.p` (panels), `<id>.w`, `<id>.z` in the URL hash.
 import { renderFitted, plotWidth } from './render.js';
 import { getState, setState } from './hash.js';
-import { downsample, windowStats, lowerBound, gapOf, gapBreaker } from './series.js';
+import { downsample, windowStats, nearestIndex, gapOf, gapBreaker } from './series.js';
 import { addExportTools } from './export.js';
 import { chartConfig, cssVar } from './theme.js';
+import { el, range, significant as fmt, timeAt, placeRule } from './chartdom.js';
 
 const present = (v) => v !== null;
 
-const fmt = (v, d = 2) => (v === null || v === undefined || !Number.isFinite(v) ? 'n/a'
-  : Math.abs(v) >= 1000 || v === 0 ? v.toLocaleString('en-US', { maximumFractionDigits: 1 })
-    : Number(v.toPrecision(4)).toLocaleString('en-US', { maximumSignificantDigits: 4 }));
 const TOP_H = 150, PANEL_H = 70, SPACING = 6;
-const range = (s) => {
-  const m = /^(-?[\d.]+)-(-?[\d.]+)$/.exec(s || '');
-  return m && Number(m[1]) < Number(m[2]) ? [Number(m[1]), Number(m[2])] : null;
-};
-
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') e.className = v; else if (k === 'text') e.textContent = v; else e.setAttribute(k, v);
-  }
-  for (const c of children) e.append(c);
-  return e;
-}
 
 /** What a metric name means, for panel titles (docs/manifest.md, "Linked metrics"). */
 export function describe(name) {
@@ -96,7 +81,7 @@ export class MetricsChart {
     // the hover follows the pointer over every panel, inside the window brush too (DOM events:
     // the brush's own mark would swallow a Vega pointer selection)
     const plot = el('div', { class: 'ts-plot' }, this.canvas, this.rule);
-    plot.addEventListener('pointermove', (e) => this.onHover(this.timeAt(e)));
+    plot.addEventListener('pointermove', (e) => this.onHover(this.view ? timeAt(this.view, this.canvas, e, this.panelsHeight()) : null));
     plot.addEventListener('pointerleave', () => this.onHover(null));
     this.stats = el('div', { class: 'ts-stats table-wrap' });
     host.append(el('div', { class: 'chart-controls', role: 'group', 'aria-label': 'Chart controls' },
@@ -261,28 +246,10 @@ export class MetricsChart {
     this.updateStats();
   }
 
-  plotOrigin() {
-    const pad = this.view.padding(), [ox, oy] = this.view.origin();
-    return [pad.left + ox, pad.top + oy];
-  }
-
   /** Height (px) of the stacked panels, from the top of the first to the bottom of the last. */
   panelsHeight() {
     const n = 1 + this.panels.filter((p) => this.metrics.has(p)).length;
     return TOP_H + (n - 1) * (PANEL_H + SPACING);
-  }
-
-  /** The time under the pointer (every panel shares the x scale), or null off the panels. */
-  timeAt(e) {
-    const canvas = this.view && this.canvas.querySelector('canvas, svg');
-    if (!canvas) return null;
-    const box = canvas.getBoundingClientRect();
-    const [ox, oy] = this.plotOrigin();
-    const x = e.clientX - box.left - ox, y = e.clientY - box.top - oy;
-    const scale = this.view.scale('concat_0_x');
-    const [r0, r1] = scale.range();
-    if (x < r0 || x > r1 || y < 0 || y > this.panelsHeight()) return null;
-    return scale.invert(x);
   }
 
   /** `data-hover-t` on the figure, the rule across every panel and the readout follow the
@@ -295,19 +262,12 @@ export class MetricsChart {
       return;
     }
     this.figure.dataset.hoverT = String(Math.round(x * 1000) / 1000);
-    const box = this.canvas.querySelector('canvas, svg').getBoundingClientRect();
-    const host = this.rule.parentElement.getBoundingClientRect();
-    const [ox, oy] = this.plotOrigin();
-    Object.assign(this.rule.style, { left: `${box.left - host.left + ox + this.view.scale('concat_0_x')(x)}px`,
-      top: `${box.top - host.top + oy}px`, height: `${this.panelsHeight()}px` });
-    this.rule.hidden = false;
+    placeRule(this.rule, this.view, this.canvas, x, this.panelsHeight());
     const parts = [el('b', { text: `t = ${fmt(x)} s` })];
     for (const name of [this.runs.get(this.run).metric, ...this.panels]) {
       const s = this.metrics.get(name);
       if (!s || !s.t.length) continue;
-      let i = lowerBound(s.t, x);
-      if (i > 0 && (i === s.t.length || x - s.t[i - 1] < s.t[i] - x)) i -= 1;
-      parts.push(' · ', `${describe(name)}: `, el('b', { text: fmt(s.v[i]) }));
+      parts.push(' · ', `${describe(name)}: `, el('b', { text: fmt(s.v[nearestIndex(s.t, x)]) }));
     }
     this.readout.replaceChildren(...parts);
   }

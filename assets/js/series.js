@@ -30,6 +30,12 @@ export function lowerBound(t, x) {
   return lo;
 }
 
+/** Index of the t nearest to x (the later one on a tie); t sorted ascending, not empty. */
+export function nearestIndex(t, x) {
+  const i = lowerBound(t, x);
+  return i > 0 && (i === t.length || x - t[i - 1] < t[i] - x) ? i - 1 : i;
+}
+
 /**
  * Points to draw for the range [x0, x1] in `buckets` buckets: per bucket the minimum and the
  * maximum, in time order, so the drawn line keeps every spike. When the range holds few

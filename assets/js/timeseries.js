@@ -11,26 +11,12 @@
 import { renderFitted, plotWidth } from './render.js';
 import { PALETTE, chartConfig, cssVar } from './theme.js';
 import { getState, setState } from './hash.js';
-import { smooth, downsample, windowStats, lowerBound, gapOf, gapBreaker } from './series.js';
+import { smooth, downsample, windowStats, nearestIndex, gapOf, gapBreaker } from './series.js';
 import { addExportTools } from './export.js';
+import { el, range, fixed as fmt, timeAt, placeRule } from './chartdom.js';
 
 const SMOOTHING = [1, 5, 15, 30, 60, 300];
 const STATS = ['mean', 'p1', 'p5', 'p50', 'p95', 'p99', 'cv'];
-const fmt = (v, d = 1) => (v === null || v === undefined || !Number.isFinite(v) ? 'n/a'
-  : v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }));
-const range = (s) => {
-  const m = /^(-?[\d.]+)-(-?[\d.]+)$/.exec(s || '');
-  return m && Number(m[1]) < Number(m[2]) ? [Number(m[1]), Number(m[2])] : null;
-};
-
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') e.className = v; else if (k === 'text') e.textContent = v; else e.setAttribute(k, v);
-  }
-  for (const c of children) e.append(c);
-  return e;
-}
 
 /** A run's series as the chart keeps it: t and the metric's values (raw and smoothed). */
 function runData(data, metric, where) {
@@ -315,26 +301,6 @@ export class TimeSeriesChart {
     this.updateStats();
   }
 
-  /** Where the detail plot starts in the drawn canvas (px): Vega's padding plus origin. */
-  plotOrigin() {
-    const pad = this.view.padding(), [ox, oy] = this.view.origin();
-    return [pad.left + ox, pad.top + oy];
-  }
-
-  /** The time under the pointer from the detail view's x scale, or null off the plot. */
-  timeAt(e) {
-    if (!this.view) return null;
-    const canvas = this.canvas.querySelector('canvas, svg');
-    if (!canvas) return null;
-    const box = canvas.getBoundingClientRect();
-    const [ox, oy] = this.plotOrigin();
-    const x = e.clientX - box.left - ox, y = e.clientY - box.top - oy;
-    const scale = this.view.scale('concat_0_x');
-    const [r0, r1] = scale.range();
-    if (x < r0 || x > r1 || y < 0 || y > this.detailHeight) return null;
-    return scale.invert(x);
-  }
-
   onPointer(e) {
     this.hoverX = { clientX: e.clientX, clientY: e.clientY };
     this.onHover(this.hoverX);
@@ -342,7 +308,7 @@ export class TimeSeriesChart {
 
   /** Sets data-hover-t, the rule and the readout for the pointer position `pos` (null: none). */
   onHover(pos) {
-    const x = pos ? this.timeAt(pos) : null;
+    const x = pos ? timeAt(this.view, this.canvas, pos, this.detailHeight) : null;
     if (!pos) this.hoverX = null;
     if (x === null || !Number.isFinite(x)) {
       delete this.figure.dataset.hoverT;
@@ -351,18 +317,12 @@ export class TimeSeriesChart {
       return;
     }
     this.figure.dataset.hoverT = String(Math.round(x * 1000) / 1000);
-    const box = this.canvas.querySelector('canvas, svg').getBoundingClientRect();
-    const host = this.rule.parentElement.getBoundingClientRect();
-    const [ox, oy] = this.plotOrigin();
-    const left = box.left - host.left + ox + this.view.scale('concat_0_x')(x);
-    Object.assign(this.rule.style, { left: `${left}px`, top: `${box.top - host.top + oy}px`, height: `${this.detailHeight}px` });
-    this.rule.hidden = false;
+    placeRule(this.rule, this.view, this.canvas, x, this.detailHeight);
     this.readout.dataset.t = this.figure.dataset.hoverT;
     const parts = [el('b', { text: `t = ${fmt(x, 0)} s` })];
     for (const id of this.visible()) {
       const { t, v } = this.series(id);
-      let i = lowerBound(t, x);
-      if (i > 0 && (i === t.length || x - t[i - 1] < t[i] - x)) i -= 1;
+      const i = nearestIndex(t, x);
       parts.push(' · ', el('span', { class: 'swatch', style: `background:${this.color(id)}` }), ` ${this.runs.get(id).name}: `,
         el('b', { 'data-run': id, 'data-t': String(t[i]), text: fmt(v[i]) }));
     }

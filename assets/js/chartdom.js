@@ -1,0 +1,64 @@
+// Small DOM and plot helpers shared by the interactive charts (timeseries.js, metrics.js,
+// compare.js): element building, number formats, the `a-b` ranges of the URL state, and where a
+// Vega view's plot lies on the page (for the hover rule and the time under the pointer).
+
+/** A new element: `attrs` are attributes, except `class` (className) and `text` (textContent). */
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') e.className = v; else if (k === 'text') e.textContent = v; else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+/** [a, b] from a URL-state range `a-b` (a < b), or null. */
+export const range = (s) => {
+  const m = /^(-?[\d.]+)-(-?[\d.]+)$/.exec(s || '');
+  return m && Number(m[1]) < Number(m[2]) ? [Number(m[1]), Number(m[2])] : null;
+};
+
+const missingValue = (v) => v === null || v === undefined || !Number.isFinite(v);
+
+/** `v` with exactly `d` decimals and thousands separators; `missing` when there is no value. */
+export const fixed = (v, d = 1, missing = 'n/a') => (missingValue(v) ? missing
+  : v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }));
+
+/** `v` to four significant digits (from 1000 up, or 0: grouped, at most one decimal). */
+export const significant = (v) => (missingValue(v) ? 'n/a'
+  : Math.abs(v) >= 1000 || v === 0 ? v.toLocaleString('en-US', { maximumFractionDigits: 1 })
+    : Number(v.toPrecision(4)).toLocaleString('en-US', { maximumSignificantDigits: 4 }));
+
+/** Where the first plot of a Vega `view` starts in its drawing (px): padding plus origin. */
+export function plotOrigin(view) {
+  const pad = view.padding(), [ox, oy] = view.origin();
+  return [pad.left + ox, pad.top + oy];
+}
+
+/** The drawing (canvas or SVG) of the Vega view held in `host`, or null before it is drawn. */
+const drawingOf = (view, host) => (view ? host.querySelector('canvas, svg') : null);
+
+/** The time under the pointer event `e` from the first plot's x scale (`concat_0_x`), or null
+ * when the pointer is off the plot or below its first `height` px. */
+export function timeAt(view, host, e, height) {
+  const drawing = drawingOf(view, host);
+  if (!drawing) return null;
+  const box = drawing.getBoundingClientRect();
+  const [ox, oy] = plotOrigin(view);
+  const x = e.clientX - box.left - ox, y = e.clientY - box.top - oy;
+  const scale = view.scale('concat_0_x');
+  const [r0, r1] = scale.range();
+  if (x < r0 || x > r1 || y < 0 || y > height) return null;
+  return scale.invert(x);
+}
+
+/** Places the hover `rule` (absolutely positioned in its parent) at time `x`, `height` px tall
+ * from the top of the first plot. */
+export function placeRule(rule, view, host, x, height) {
+  const box = drawingOf(view, host).getBoundingClientRect();
+  const parent = rule.parentElement.getBoundingClientRect();
+  const [ox, oy] = plotOrigin(view);
+  Object.assign(rule.style, { left: `${box.left - parent.left + ox + view.scale('concat_0_x')(x)}px`,
+    top: `${box.top - parent.top + oy}px`, height: `${height}px` });
+  rule.hidden = false;
+}
