@@ -1,14 +1,18 @@
 """Compare-page benchmark (issue 13 §5): main-thread task time per interaction with 30 runs
-overlaid (~100 000 points), the page as built (per-pixel min/max downsampling, full resolution
-only for a short visible range) against the same page drawing every point (`?points=all`).
+overlaid (~108 000 points): the page as built against the same page drawing every point
+(`?points=all`), and against the page of another tree (the "before" of a change).
 
 Usage: .venv/bin/python bench/compare_bench.py [--rounds N] [--runs 30]
-Builds the site with Hugo into bench/out/compare/, serves it, and for each round opens both
-pages (alternating, fresh context each) with the same 30 runs picked through the URL, waits for
-the chart, then replays the same interactions: 10 wheel zooms, 10 drags (pan) and 40 hover
-moves over the plot. For each it reads Chrome's TaskDuration (CDP Performance metrics) before
-and after and prints the medians per interaction and the ratio baseline / built. Record results
-in docs/performance.md ("Compare page").
+           [--pages after,after-all] [--before-tree DIR]
+Pages: `after` (this tree as built), `after-all` (this tree, `?points=all`), `before` and
+`before-all` (the same for the tree at --before-tree, e.g. a `git worktree add` of main with
+node_modules linked in). Each tree is built with Hugo into bench/out/compare/<tree>/ and served.
+For each round every page is opened in a fresh context (in the order given) with the same runs
+picked through the URL; once the chart is drawn the same interactions are replayed: 10 wheel
+zooms, 10 drags (pan) and 40 hover moves over the middle of the plot. For each, Chrome's
+TaskDuration (CDP Performance metrics) is read before and after (after two animation frames and
+120 ms); the medians per interaction are printed with the ratio of each page to the first one.
+Record results in docs/performance.md ("Compare page").
 """
 import argparse
 import shutil
@@ -26,13 +30,15 @@ from browser_kit import launch, serve  # noqa: E402
 from front_site import hugo_binary  # noqa: E402
 
 OUT = ROOT / "bench" / "out" / "compare"
+PAGES = ("after", "after-all", "before", "before-all")
 
 
-def build() -> Path:
-    if OUT.exists():
-        shutil.rmtree(OUT)
-    subprocess.run([hugo_binary(), "--panicOnWarning", "--quiet", "-s", str(ROOT), "-d", str(OUT)], check=True)
-    return OUT
+def build(tree: Path, name: str) -> Path:
+    out = OUT / name
+    if out.exists():
+        shutil.rmtree(out)
+    subprocess.run([hugo_binary(), "--panicOnWarning", "--quiet", "-s", str(tree), "-d", str(out)], check=True)
+    return out
 
 
 def pick(n: int) -> list[str]:
@@ -54,17 +60,26 @@ def settle(page):
     page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 120))))")
 
 
+def plot_box(page) -> dict:
+    """The plot area: the canvas page's plot element, or (the Vega page) the top 300 px of the
+    Vega canvas, the legend of 30 runs being under it."""
+    own = page.locator("#compare-view .compare-plot")
+    if own.count():
+        return own.bounding_box()
+    box = page.locator("#compare-view canvas").bounding_box()
+    return {**box, "height": 300}
+
+
 def measure(browser, url: str) -> dict:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     cdp.send("Performance.enable")
     page.goto(url)
-    page.wait_for_selector("#compare[data-state=rendered]", timeout=120_000)
-    points = page.evaluate("document.querySelectorAll('#compare-stats tbody tr').length")
-    box = page.locator("#compare-view canvas").bounding_box()
-    # the plot is the top 300 px of the chart (the legend of 30 runs is under it)
-    cx, cy = box["x"] + box["width"] / 2, box["y"] + 150
+    page.wait_for_selector("#compare[data-state=rendered]", timeout=300_000)
+    runs = page.evaluate("document.querySelectorAll('#compare-stats tbody tr').length")
+    box = plot_box(page)
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     out = {"zoom": [], "pan": [], "hover": []}
     settle(page)
     for _ in range(10):
@@ -87,32 +102,45 @@ def measure(browser, url: str) -> dict:
         settle(page)
         out["hover"].append(task_ms(cdp) - before)
     context.close()
-    return {k: statistics.median(v) for k, v in out.items()} | {"runs": points}
+    return {k: statistics.median(v) for k, v in out.items()} | {"runs": runs}
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--pages", default="after,after-all", help=f"comma-separated, of {', '.join(PAGES)}")
+    ap.add_argument("--before-tree", type=Path, help="the tree of the `before` pages")
     args = ap.parse_args()
-    www = build()
+    pages = args.pages.split(",")
+    if not set(pages) <= set(PAGES):
+        ap.error(f"--pages: one of {', '.join(PAGES)}")
+    if any(p.startswith("before") for p in pages) and not args.before_tree:
+        ap.error("the before pages need --before-tree")
+    trees = {"after": ROOT, "before": args.before_tree}
     keys = pick(args.runs)
     hash_ = "#compare.runs=" + ",".join(keys)
-    server, base = serve(www)
-    results = {"built": [], "all points": []}
+    servers, urls = [], {}
+    for tree in sorted({p.split("-")[0] for p in pages}):
+        server, base = serve(build(trees[tree], tree))
+        servers.append(server)
+        urls[tree] = f"{base}/compare/"
+    results = {p: [] for p in pages}
     with sync_playwright() as p:
         browser = launch(p)
         for _ in range(args.rounds):
-            results["built"].append(measure(browser, f"{base}/compare/{hash_}"))
-            results["all points"].append(measure(browser, f"{base}/compare/?points=all{hash_}"))
+            for page in pages:
+                tree, _, all_points = page.partition("-")
+                results[page].append(measure(browser, urls[tree] + ("?points=all" if all_points else "") + hash_))
         browser.close()
-    server.shutdown()
+    for server in servers:
+        server.shutdown()
     print(f"{len(keys)} runs overlaid, {args.rounds} rounds; median main-thread task ms per interaction")
-    print(f"{'interaction':<12}{'built':>10}{'all points':>12}{'ratio':>8}")
+    print(f"{'interaction':<12}" + "".join(f"{p:>12}" for p in pages) + "".join(f"{p + '/' + pages[0]:>22}" for p in pages[1:]))
     for k in ("zoom", "pan", "hover"):
-        b = statistics.median(r[k] for r in results["built"])
-        a = statistics.median(r[k] for r in results["all points"])
-        print(f"{k:<12}{b:>10.1f}{a:>12.1f}{(a / b if b else float('nan')):>7.1f}x")
+        med = [statistics.median(r[k] for r in results[p]) for p in pages]
+        print(f"{k:<12}" + "".join(f"{m:>12.1f}" for m in med)
+              + "".join(f"{(m / med[0] if med[0] else float('nan')):>21.1f}x" for m in med[1:]))
 
 
 if __name__ == "__main__":
