@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 import yaml
@@ -115,15 +116,144 @@ def test_picking_runs_writes_the_url_and_filters_narrow_the_list(page, server):
     assert not page.problems, page.problems
 
 
-def test_zoom_draws_full_resolution_in_range(page, server):
+def until(page, expression):
+    """Polls `expression` in the page until it is true (wait_for_function polls with eval, which
+    the page's CSP forbids)."""
+    deadline = time.monotonic() + WAIT / 1000
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"timed out waiting for {expression}"
+        time.sleep(0.05)
+
+
+def series(study, run):
+    doc = json.loads((DATA / study / "series" / f"{run['id']}.json").read_text())
+    return doc["t"], doc[run["metric"]]
+
+
+def domain_of(page):
+    return [float(x) for x in page.get_attribute("#compare", "data-domain").split(",")]
+
+
+def drawn_at_full_resolution(t, v, x0, x1):
+    """The points a full-resolution drawing of [x0, x1] holds: every value in it and the one
+    beyond each end (missing values are not drawn)."""
+    lo = next((i for i, x in enumerate(t) if x >= x0), len(t))
+    hi = next((i for i, x in enumerate(t) if x >= x1), len(t))
+    return sum(1 for i in range(max(0, lo - 1), min(len(t), hi + 1)) if v[i] is not None)
+
+
+def open_pair(page, server, extra=""):
     (s1, r1), (s2, r2) = pick_across_studies()
-    page.goto(f"{server}compare/#compare.runs={s1}/{r1['id']},{s2}/{r2['id']}")
+    page.goto(f"{server}compare/#compare.runs={s1}/{r1['id']},{s2}/{r2['id']}{extra}")
     page.wait_for_selector("#compare[data-state=rendered]", timeout=WAIT)
-    box = page.locator("#compare-view canvas").bounding_box()
+    return [(s1, r1), (s2, r2)]
+
+
+def test_whole_runs_are_drawn_decimated_per_pixel_column(page, server):
+    pair = open_pair(page, server)
+    width = page.locator("#compare-view .compare-plot").bounding_box()["width"]
+    drawn = int(page.get_attribute("#compare", "data-drawn"))
+    total = sum(sum(1 for v in series(s, r)[1] if v is not None) for s, r in pair)
+    assert drawn <= 2 * 4 * width  # at most first, min, max and last per pixel column and run
+    if total > 2 * 4 * width:
+        assert drawn < total
+    assert page.get_attribute("#compare", "data-zoomed") == ""
+    x0, x1 = domain_of(page)
+    assert x0 <= 0 and x1 >= max(series(s, r)[0][-1] for s, r in pair)
+
+
+def test_zoom_narrows_the_visible_range_and_draws_every_point_in_it(page, server):
+    pair = open_pair(page, server)
+    whole = domain_of(page)
+    box = page.locator("#compare-view .compare-plot").bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     for _ in range(8):
         page.mouse.wheel(0, -400)
-    page.wait_for_function("document.querySelector('#compare').dataset.zoomed === '1'", timeout=WAIT)
+    page.wait_for_selector("#compare[data-zoomed='1']", timeout=WAIT)
+    until(page, f"+document.querySelector('#compare').dataset.domain.split(',')[1] < {whole[1] / 20}"
+                           f" + +document.querySelector('#compare').dataset.domain.split(',')[0]")
+    x0, x1 = domain_of(page)
+    assert whole[0] <= x0 < x1 <= whole[1] and x1 - x0 < (whole[1] - whole[0]) / 20
+    # few enough intervals per pixel: every value in range is drawn, none left out
+    expected = sum(drawn_at_full_resolution(*series(s, r), x0, x1) for s, r in pair)
+    assert int(page.get_attribute("#compare", "data-drawn")) == expected
+    # the zoom is in the URL, and a link with it opens at the same range
+    until(page, "location.hash.includes('compare.z=')")
+    hash_ = page.evaluate("location.hash")
+    page.goto("about:blank")
+    page.goto(f"{server}compare/{hash_}")
+    page.wait_for_selector("#compare[data-state=rendered]", timeout=WAIT)
+    y0, y1 = domain_of(page)
+    assert y0 == pytest.approx(round(x0), abs=1) and y1 == pytest.approx(round(x1), abs=1)
+    # the button shows every run whole again
+    page.get_by_role("button", name="Every run whole").click()
+    page.wait_for_selector("#compare[data-zoomed='']", timeout=WAIT)
+    assert domain_of(page) == whole
+    assert not page.problems, page.problems
+
+
+def test_drag_pans_the_visible_range(page, server):
+    open_pair(page, server, "&compare.z=1000-1400")
+    x0, x1 = domain_of(page)
+    assert (x0, x1) == (pytest.approx(1000), pytest.approx(1400))
+    box = page.locator("#compare-view .compare-plot").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(cx, cy)
+    page.mouse.down()
+    page.mouse.move(cx - 200, cy, steps=5)
+    page.mouse.up()
+    until(page, f"+document.querySelector('#compare').dataset.domain.split(',')[0] > {x0 + 1}")
+    y0, y1 = domain_of(page)
+    assert y1 - y0 == pytest.approx(x1 - x0, rel=1e-6)  # panned, not zoomed
+    assert not page.problems, page.problems
+
+
+def test_hover_reads_every_run_at_several_positions(page, server):
+    pair = open_pair(page, server)
+    box = page.locator("#compare-view .compare-plot").bounding_box()
+    seen = []
+    for frac in (0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95):
+        page.mouse.move(box["x"] + box["width"] * frac, box["y"] + box["height"] / 2)
+        page.wait_for_selector("#compare[data-hover-t]", timeout=WAIT)
+        t = float(page.get_attribute("#compare", "data-hover-t"))
+        x0, x1 = domain_of(page)
+        assert x0 <= t <= x1
+        seen.append(t)
+        for s, r in pair:
+            ts, vs = series(s, r)
+            reading = page.locator(f'#compare .compare-legend li[data-key="{s}/{r["id"]}"] .reading[data-t]')
+            step = sorted(b - a for a, b in zip(ts, ts[1:]))[(len(ts) - 1) // 2]
+            if not ts[0] <= t <= ts[-1]:
+                if t > ts[-1] + 2 * step:
+                    assert reading.count() == 0  # past the run's end: no reading
+                continue
+            nearest = min(range(len(ts)), key=lambda i: (abs(ts[i] - t), -i))
+            assert float(reading.get_attribute("data-t")) == ts[nearest]
+            value = reading.get_attribute("data-value")
+            assert (float(value) if value else None) == vs[nearest]
+    assert seen == sorted(seen) and len(set(seen)) == len(seen)
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] + 200)
+    page.wait_for_selector("#compare:not([data-hover-t])", timeout=WAIT)
+    assert page.locator("#compare .compare-legend .reading[data-t]").count() == 0
+    assert not page.problems, page.problems
+
+
+def test_keyboard_reads_zooms_and_resets(page, server):
+    open_pair(page, server)
+    whole = domain_of(page)
+    page.locator("#compare-view .compare-plot").focus()
+    page.keyboard.press("ArrowRight")
+    t0 = float(page.get_attribute("#compare", "data-hover-t"))
+    page.keyboard.press("ArrowRight")
+    assert float(page.get_attribute("#compare", "data-hover-t")) > t0
+    assert page.locator("#compare .compare-legend .reading[data-t]").count() >= 1
+    page.keyboard.press("+")
+    page.wait_for_selector("#compare[data-zoomed='1']", timeout=WAIT)
+    x0, x1 = domain_of(page)
+    assert x1 - x0 < whole[1] - whole[0]
+    page.keyboard.press("0")
+    page.wait_for_selector("#compare[data-zoomed='']", timeout=WAIT)
+    assert domain_of(page) == whole
     assert not page.problems, page.problems
 
 
