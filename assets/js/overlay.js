@@ -57,6 +57,7 @@ export class OverlayPlot {
     this.axes.setAttribute('class', 'compare-axes');
     this.axes.setAttribute('aria-hidden', 'true');
     this.plot = el('div', { class: 'compare-plot', tabindex: '0', role: 'application', 'aria-roledescription': 'chart',
+      'aria-label': 'The picked runs over time, from each run\'s start',
       'aria-describedby': 'compare-keys' }, this.lines, this.axes, this.marks);
     this.readout = el('p', { class: 'ts-readout', id: 'compare-readout' });
     this.legend = el('ul', { class: 'compare-legend', 'aria-label': 'Runs drawn, with their value at the reading' });
@@ -74,7 +75,8 @@ export class OverlayPlot {
     this.plot.addEventListener('pointermove', (e) => this.hoverAt(e));
     this.plot.addEventListener('pointerleave', () => this.setCursor(null));
     this.plot.addEventListener('keydown', (e) => this.onKey(e));
-    this.resizer = new ResizeObserver(() => this.schedule(true));
+    // a new width lays the plot out again (a legend that wraps anew changes only the height)
+    this.resizer = new ResizeObserver(() => { if (this.size && host.clientWidth !== this.hostWidth) this.schedule(true); });
     this.resizer.observe(host);
   }
 
@@ -102,7 +104,8 @@ export class OverlayPlot {
 
   /** Sizes the canvases to the host (device pixels) and sets the x base scale and zoom limits. */
   layout() {
-    const width = Math.max(200, this.plot.parentElement.clientWidth);
+    this.hostWidth = this.plot.parentElement.clientWidth;
+    const width = Math.max(200, this.hostWidth);
     const height = width < 600 ? 240 : 320;
     this.m = { top: 24, right: 14, bottom: 40, left: width < 600 ? 48 : 62 };
     this.size = [width, height];
