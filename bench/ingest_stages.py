@@ -3,9 +3,9 @@ fresh process (as the real command runs): prints {step: CPU seconds} as JSON.
 
     .venv/bin/python bench/ingest_stages.py     (bench/ingest_bench.py --stages runs it N times)
 
-The steps are the ingest's own functions, wrapped with a timer in the `ingest.study`
-namespace; each figure excludes the timed steps nested in it (the published-tables parse
-inside the study module is counted as parsing, not as study tables).
+The steps are the ingest's own functions, wrapped with a timer in the namespaces that call
+them; each figure excludes the timed steps nested in it (the published-tables parse inside
+the study module is counted as parsing, not as study tables).
 """
 import time
 
@@ -41,25 +41,26 @@ def main():
     t0 = time.process_time()
     sys.path.insert(0, str(ROOT))
     import ingest.__main__ as cli
-    from ingest import metrics, study
+    from ingest import at_hand, derive, manifest, metrics, runs, seriesfiles, study
     imports = time.process_time() - t0
 
-    study.load = timed("manifest (YAML load + checks)", study.load)
-    study.sha256_file = timed("sha256 of the inputs", study.sha256_file)
-    study.Archive = timed("gunzip + tar (in memory)", study.Archive)
-    study.parse_bytes = timed(lambda data, file, fmt="auto": "parse sysbench logs (decode + parser)"
-                              if fmt == "auto" else "parse my.cnf and published tables", study.parse_bytes)
+    manifest.load = timed("manifest (YAML load + checks)", manifest.load)
+    at_hand.sha256_file = timed("sha256 of the inputs", at_hand.sha256_file)
+    at_hand.Archive = timed("gunzip + tar (in memory)", at_hand.Archive)
+    runs.parse_bytes = timed("parse sysbench logs (decode + parser)", runs.parse_bytes)
+    derive.parse_bytes = timed("parse my.cnf and published tables", derive.parse_bytes)
     for f in ("window_stats", "full_mean", "cross_check"):
         setattr(metrics, f, timed("metrics (window stats, means, checks)", getattr(metrics, f)))
-    study._time_notes = timed("interval-time checks", study._time_notes)
-    real_module = study.study_module
+    runs._time_notes = timed("interval-time checks", runs._time_notes)
+    real_module = derive.study_module
 
     def study_module(m):
         module = real_module(m)
         module.build = timed("study module tables", module.build)
         return module
-    study.study_module = study_module
+    derive.study_module = study_module
     study.dump = timed("YAML text (dump)", study.dump)
+    seriesfiles.dump = timed("YAML text (dump)", seriesfiles.dump)
     study.write_study = timed("write data/ (atomic)", study.write_study)
 
     data = Path(tempfile.mkdtemp()) / "data"

@@ -9,6 +9,7 @@ import signal
 import sys
 from pathlib import Path
 
+
 if __name__ == "__main__":  # a signal while the modules load: one line, 128+N (nothing written yet)
     for _sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(_sig, lambda n, f: (print("interrupted", file=sys.stderr), os._exit(128 + n)))
@@ -210,8 +211,8 @@ def _ingest(cmd: str, args) -> int:
     lock is held for the whole command."""
     from .at_hand import absent
     from .report import text as report_text
-    from .manifest import load
-    from .study import check_folder, check_unique, find_manifests, ingest, manifest_path, progress_bar
+    from .manifest import check_folder, check_unique, find_manifests, load, manifest_path
+    from .study import ingest
     paths = find_manifests(args.content) if cmd == "all" else [manifest_path(cmd, args.content)]
     if not paths:
         raise Problem(args.content, None, "no */manifest.yaml found")
@@ -239,6 +240,23 @@ def _report(res: dict, report_text):
     if sys.stderr.isatty():
         print(f"{res['study']}: {res['runs']} runs, {len(res['written'])} file(s) written, "
               f"{len(res['removed'])} removed", file=sys.stderr)
+
+
+def progress_bar(stream=None):
+    """A progress callback drawing a one-line bar, or None when `stream` (default: the current
+    sys.stderr) is not a TTY."""
+    stream = stream or sys.stderr
+    if not stream.isatty():
+        return None
+
+    def draw(i, n, what):
+        width = 30
+        done = int(width * i / n) if n else width
+        stream.write(f"\r[{'#' * done}{'.' * (width - done)}] {i}/{n} {what[:40]:<40}")
+        if i >= n:
+            stream.write("\n")
+        stream.flush()
+    return draw
 
 
 if __name__ == "__main__":

@@ -1,11 +1,15 @@
-"""Which inputs of a study are at hand: `make ingest` (the `all` command) skips a study whose
-archive or published-tables input is absent, with one warning line, instead of stopping; the
-fresh-ingest test skips it with the same reason."""
+"""A study's inputs: where each is read from, which are at hand (`make ingest`, the `all`
+command, skips a study whose archive or published-tables input is absent, with one warning
+line, instead of stopping; the fresh-ingest test skips it with the same reason), and opening
+them with their sha256 checked."""
 from __future__ import annotations
 
 from pathlib import Path
 
+from .archive import Archive, dir_sha256, sha256_file
 from .manifest import Manifest
+from .problems import Problem
+from .read import decode
 
 
 def input_path(m: Manifest, inp, archives: str | Path, studies: str | Path) -> Path:
@@ -18,3 +22,27 @@ def absent(m: Manifest, archives: str | Path, studies: str | Path) -> str | None
     missing = [str(input_path(m, i, archives, studies)) for i in m.inputs
                if not input_path(m, i, archives, studies).exists()]
     return f"not at hand: {', '.join(missing)}" if missing else None
+
+
+def open_inputs(m: Manifest, archives: str | Path, studies: str | Path) -> tuple[dict, dict]:
+    """(archive name -> Archive, published-tables name -> its text), each input's sha256 checked
+    against the manifest's first."""
+    opened, texts = {}, {}
+    for inp in m.inputs:
+        path = input_path(m, inp, archives, studies)
+        _check_input(m, inp, path)
+        if inp.kind == "archive":
+            opened[inp.name] = Archive(path)
+        else:
+            texts[inp.name] = decode(path.read_bytes(), str(path))
+    return opened, texts
+
+
+def _check_input(m: Manifest, inp, path: Path):
+    if not path.exists():
+        raise Problem(m.path, inp.line, f"input {inp.name} not found at {path}")
+    if inp.kind == "published-tables" and not path.is_file():
+        raise Problem(m.path, inp.line, f"input {inp.name}: a published-tables input must be a file ({path})")
+    got = dir_sha256(path) if path.is_dir() else sha256_file(path)   # the archive reader's safe walk
+    if got != inp.sha256:
+        raise Problem(m.path, inp.line, f"sha256 mismatch for {inp.name}: manifest says {inp.sha256}, file has {got}")

@@ -29,7 +29,7 @@ MAX_DEPTH = 32                  # nesting levels of a manifest (real ones use 4)
 MAX_SCALAR = 10_000             # characters of one scalar
 MATCH_BUDGET_S = 0.1            # time budget of one pattern match against one member name
 MAX_SPEC_NUMBER = 200           # largest width or precision in a template's format spec
-RESERVED_VIEWS = {"common", "__init__"}   # modules of ingest/studies/ that are not study modules
+RESERVED_VIEWS = {"__init__"}   # modules of ingest/studies/ that are not study modules
 
 
 class LDict(dict):
@@ -178,9 +178,6 @@ class Manifest:
     line_of: dict = field(default_factory=dict)
     reproduction: list = field(default_factory=list)   # reproduction.Check, one per declared comparison
 
-    def input(self, name: str) -> Input:
-        return next(i for i in self.inputs if i.name == name)
-
 
 class _V:
     """Field validator bound to one mapping, raising `file:line: reason`."""
@@ -291,6 +288,38 @@ def load(path: str | Path) -> Manifest:
         display={k: {str(a): b for a, b in x.items()} for k, x in display.items()}, markers=markers, runs=runs, files=files,
         views=views, line_of=dict(doc.key_lines),
         reproduction=_reproduction(path, doc.get("reproduction"), inputs))
+
+
+def find_manifests(content: str | Path = "content/posts") -> list[Path]:
+    """Every study's manifest: content/posts/*/manifest.yaml."""
+    return sorted(Path(content).glob("*/manifest.yaml"))
+
+
+def manifest_path(study: str, content: str | Path = "content/posts") -> Path:
+    """The manifest of one study; a Problem when it has none."""
+    p = Path(content) / study / "manifest.yaml"
+    if not p.is_file():
+        raise Problem(p, None, f"no manifest for study {clean(study, 80)!r}")
+    return p
+
+
+def check_folder(m: Manifest):
+    """A manifest writes only the study of its own folder: `study:` must be the folder name."""
+    folder = Path(m.path).parent.name
+    if m.study != folder:
+        raise Problem(m.path, m.line_of.get("study"),
+                      f"study {m.study!r} must equal its folder name {clean(folder, 80)!r}")
+
+
+def check_unique(manifests: list[Manifest]):
+    """With `all`: two manifests naming one study is an error naming both."""
+    seen: dict[str, Manifest] = {}
+    for m in manifests:
+        if m.study in seen:
+            first = seen[m.study]
+            raise Problem(m.path, m.line_of.get("study"), f"study {m.study!r} is also named by "
+                          f"{first.path}:{first.line_of.get('study')}")
+        seen[m.study] = m
 
 
 def _reproduction(path, raw, inputs):

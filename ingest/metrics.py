@@ -110,11 +110,13 @@ def cross_check(interval_mean: float | None, summary_rate: float | None) -> dict
             "ok": rel <= CHECK_TOLERANCE, "tolerance": CHECK_TOLERANCE}
 
 
-def ratio(value: float | None, base: float | None) -> float | None:
-    """value / base, None when either is missing or base is 0."""
+def ratio(value: float | None, base: float | None, digits: int = DIGITS) -> float | None:
+    """value / base rounded to `digits` decimals; None (missing, never 0) when either is
+    missing or the base is 0. Study modules round like the published tables they reproduce
+    (`ratio(a, b, 2)` for the authors' 2-decimal ratios), so cross-checks compare like with like."""
     if value is None or not base:
         return None
-    return _r(value / base)
+    return round(value / base, digits)
 
 
 def base_counterparts(runs: list[dict], base: dict) -> dict[str, str | None]:

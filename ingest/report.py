@@ -32,20 +32,17 @@ class Report:
     tables: list[tuple[str, int]] = field(default_factory=list)        # (id, rows)
     bytes_total: int = 0
     bytes_series: int = 0
-    series_files: int = 0
+    series_files: int = 0                  # runs whose series were written
     warnings: list[str] = field(default_factory=list)
     dry_run: bool = False
 
 
-def build(m: Manifest, files: dict[str, bytes], problems: list[str], kept: dict | None = None,
-          dry_run: bool = False) -> Report:
-    """The report of one study from the files of data/<study>/ (`build_files` output) and what
-    `build_files` kept: the archives read, the run records and the tables."""
-    kept = kept or {}
-    archives = kept.get("archives", {})
+def build(m: Manifest, built, dry_run: bool = False) -> Report:
+    """The report of one study from what `study.build_files` built: the files of data/<study>/,
+    the warnings, the archives read, the run records and the tables."""
+    archives, files, runs = built.archives, built.files, built.runs
     rep = Report(study=m.study, dry_run=dry_run)
-    runs = kept.get("runs", [])
-    rows = {t["id"]: len(t["rows"]) for t in kept.get("tables", [])}
+    rows = {t["id"]: len(t["rows"]) for t in built.tables}
     rep.runs = len(runs)
     taken = {}
     for rule in m.runs:
@@ -60,15 +57,16 @@ def build(m: Manifest, files: dict[str, bytes], problems: list[str], kept: dict 
                 continue
             rep.unmatched.append((f"{inp.name}/{member}", _why_unmatched(arc.read(member), member)))
         taken[inp.name] = arc
+    run_yamls = {f"series/{r['id']}.yaml" for r in runs}   # one run: its .yaml, .json and .csv (and .linked.*)
     for name, data in sorted(files.items()):
         rep.bytes_total += len(data)
         if name.startswith("series/"):
             rep.bytes_series += len(data)
-            rep.series_files += name.endswith(".yaml")   # one run: its .yaml, .json and .csv
+            rep.series_files += name in run_yamls
         elif name.startswith("tables/"):
             tid = name.removeprefix("tables/").removesuffix(".yaml")
             rep.tables.append((tid, rows.get(tid)))
-    rep.warnings = [*_error_lines(m, runs, taken), *_short_runs(m, runs), *_missing_bases(m, runs), *problems]
+    rep.warnings = [*_error_lines(m, runs, taken), *_short_runs(m, runs), *_missing_bases(m, runs), *built.problems]
     return rep
 
 

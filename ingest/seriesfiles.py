@@ -7,6 +7,7 @@ array per column), compact separators, floats as their shortest round-trip repr,
 missing or non-finite value. CSV: a header row of the columns (`t` first), one row per
 interval, a missing value as an empty cell, `\\n` line ends; a text cell is neutralised so a
 spreadsheet never reads it as a formula.
+
 """
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import csv
 import io
 import json
 import math
+
+from .writer import dump
 
 try:   # the shared helper of the CSV publishers, where it exists
     from ingest.csvsafe import safe_cell
@@ -56,4 +59,10 @@ def series_csv(doc: dict) -> str:
     return buf.getvalue()
 
 
-__all__ = ["series_json", "series_csv"]
+def series_files(stem: str, doc: dict) -> dict[str, str]:
+    """The three files of one columnar series document: `<stem>.yaml` (archival), `.json` (the
+    charts fetch it) and `.csv` (download)."""
+    return {f"{stem}.yaml": dump(doc), f"{stem}.json": series_json(doc), f"{stem}.csv": series_csv(doc)}
+
+
+__all__ = ["series_json", "series_csv", "series_files"]

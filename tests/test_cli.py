@@ -106,7 +106,7 @@ def test_misused_arguments_are_usage_errors(argv):
 def test_progress_bar_only_on_a_tty():
     import io
 
-    from ingest.study import progress_bar
+    from ingest.__main__ import progress_bar
 
     class Tty(io.StringIO):
         def isatty(self):

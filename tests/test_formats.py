@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from golden import FIXTURES, check_golden, golden_cases
-from ingest.parsers import REGISTRY, ParseError, by_name, detect
+from ingest.parsers import ParseError, all_parsers, by_name, detect
 from ingest.read import decode
 
 FORMATS = ["sysbench05", "tpcc-mysql", "linkbench", "linkbench-summary", "db-size", "linkbenchx", "ibench",
@@ -36,7 +36,7 @@ def test_detect_fixture(path):
 
 
 def test_every_format_has_fixtures_and_registration():
-    assert set(FORMATS) <= {p.name for p in REGISTRY}
+    assert set(FORMATS) <= {p.name for p in all_parsers()}
     for fmt in FORMATS:
         assert golden_cases(fmt), fmt
         assert by_name(fmt).description
@@ -115,7 +115,7 @@ def test_iostat_units_normalised_to_kb():
 
 def test_every_registered_format_is_documented():
     doc = (FIXTURES.parent.parent / "docs" / "formats.md").read_text()
-    for parser in REGISTRY:
+    for parser in all_parsers():
         assert f"`{parser.name}`" in doc, f"docs/formats.md does not describe `{parser.name}`"
 
 

@@ -9,7 +9,7 @@ import tarfile
 import pytest
 
 from golden import FIXTURES
-from ingest import study as study_mod
+from ingest import checks, writer
 from ingest.archive import ArchiveError, sha256_file
 from ingest.manifest import InputError, load
 from ingest.study import ingest
@@ -150,7 +150,7 @@ def test_failing_replace_during_ingest_keeps_old_data(tmp_path, monkeypatch):
 
     def boom(src, dst):
         raise OSError(5, "Input/output error")
-    monkeypatch.setattr(study_mod.write_study.__globals__["os"], "rename", boom)
+    monkeypatch.setattr(writer.os, "rename", boom)
     monkeypatch.setenv("INGEST_NO_EXCHANGE", "1")          # the fallback switch: os.rename
     with pytest.raises(InputError, match=r"/data/mini: cannot write \(Input/output error\); left unchanged$"):
         run(tmp_path, man)
@@ -180,7 +180,7 @@ def test_table_ids_follow_the_sites_id_rule(tmp_path, monkeypatch, tid):
     import re
     from conftest import ROOT
     site = re.search(r"findRE `([^`]+)` \.id", (ROOT / "layouts/_partials/unique-id.html").read_text())[1]
-    assert site == study_mod.TABLE_ID.pattern
+    assert site == checks.TABLE_ID.pattern
     man = make_study(tmp_path, extra="views: odd_ids\n")
     fake = type(sys)("ingest.studies.odd_ids")
     fake.build = lambda ctx: [ctx.table(tid, "t", [{"key": "a", "label": "A", "kind": "number"}], [])]

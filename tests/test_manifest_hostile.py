@@ -66,7 +66,7 @@ CASES = {
                                 "display: name must be a mapping, not a list"),
     "display name is a list": (("labels: [name", "display: {name: {a: [1]}}\nlabels: [name"), 10,
                                "display: name: a: the display name must be a string"),
-    "views: common": (("labels: [name", "views: common\nlabels: [name"), 10, "views: 'common' must name a study module"),
+    "views: no module": (("labels: [name", "views: common\nlabels: [name"), 10, "study module ingest.studies.common not found"),
     "views: __init__": (("labels: [name", "views: __init__\nlabels: [name"), 10, "views: '__init__' must name a study module"),
     "id attribute": (("  - glob: 'multi.log'\n", "    id: '{name.nosuch}'\n  - glob: 'multi.log'\n"), 14,
                      "runs[0]: id template: {name.nosuch} must be a plain label name"),

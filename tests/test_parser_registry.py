@@ -36,6 +36,6 @@ def test_unknown_format_names_the_known_ones_in_detection_order():
     try:
         parsers.by_name("nope")
     except KeyError as e:
-        assert e.args[0].endswith("(known: " + ", ".join(p.name for p in parsers.REGISTRY) + ")")
+        assert e.args[0].endswith("(known: " + ", ".join(p.name for p in parsers.all_parsers()) + ")")
     else:
         raise AssertionError("no KeyError")

@@ -9,8 +9,8 @@ import yaml
 
 from golden import ROOT, SHARED
 from ingest.at_hand import absent
-from ingest.manifest import load
-from ingest.study import build_files, find_manifests, manifest_path
+from ingest.manifest import find_manifests, load, manifest_path
+from ingest.study import build_files
 
 POSTS = ROOT / "content" / "posts"
 ALL = [p.parent.name for p in find_manifests(POSTS)]
@@ -21,14 +21,20 @@ LINKBENCH = SHARED / "archives" / "mdcallag-linkbench-2017-inno5717-2m.tar.gz"
 
 
 class Fresh(dict):
-    """study -> build_files() output, built on first use; a study whose inputs are absent skips."""
+    """study -> its files as build_files() builds them, on first use; a study whose inputs are
+    absent skips. `problems[study]`: the warnings of its build."""
+
+    def __init__(self):
+        super().__init__()
+        self.problems = {}
 
     def __missing__(self, study):
         m = load(manifest_path(study, POSTS))
         why = absent(m, SHARED / "archives", SHARED / "studies")
         if why:
             pytest.skip(f"{study}: {why}")
-        self[study] = build_files(m, SHARED / "archives", SHARED / "studies")
+        built = build_files(m, SHARED / "archives", SHARED / "studies")
+        self[study], self.problems[study] = built.files, built.problems
         return self[study]
 
 
@@ -44,14 +50,14 @@ def test_every_post_with_a_manifest_is_checked():
 
 @pytest.mark.parametrize("study", ALL)
 def test_committed_data_is_a_fresh_ingest(fresh, study):
-    files = {k: v for k, v in fresh[study].items() if k is not None}
+    files = fresh[study]
     committed = {p.relative_to(ROOT / "data" / study).as_posix(): p.read_bytes()
                  for p in (ROOT / "data" / study).rglob("*") if p.is_file()}
     assert sorted(files) == sorted(committed)
     for name, data in files.items():
         assert data == committed[name], f"data/{study}/{name} differs from a fresh ingest (run make ingest)"
     if study in NOTED:
-        assert fresh[study][None] == []  # no problems (e.g. the sysbench ratio cross-check)
+        assert fresh.problems[study] == []  # no problems (e.g. the sysbench ratio cross-check)
 
 
 def test_study_notes_carried(fresh):

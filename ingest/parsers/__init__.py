@@ -51,12 +51,6 @@ def all_parsers() -> list[Parser]:
     return [p for module in MODULES for p in _parsers_of(module)]
 
 
-def __getattr__(name: str):
-    if name == "REGISTRY":   # every parser, in detection order (imports them all)
-        return all_parsers()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def by_name(name: str) -> Parser:
     for module, names in MODULES.items():
         if name in names:
@@ -75,5 +69,5 @@ def detect(head: str, file: str = "<input>") -> tuple[Parser, str]:
     raise Problem(file, 1, "unknown format (no parser recognises this file; see `python -m ingest list-formats`)")
 
 
-__all__ = ["REGISTRY", "all_parsers", "register", "by_name", "detect", "Parsed", "ParseError", "Parser", "Session",
+__all__ = ["all_parsers", "register", "by_name", "detect", "Parsed", "ParseError", "Parser", "Session",
            "Table"]

@@ -8,7 +8,7 @@ original's own derived claims beside our arithmetic on its counters (`original-c
 """
 from __future__ import annotations
 
-from .common import carry_notes, col, find, published, ratio, slug, table
+from ..tables import carry_notes, col, find, ratio, slug, table
 from ingest.parsers.values import in_base_unit
 
 BASE_SERVER = "MySQL 5.5"
@@ -28,7 +28,7 @@ FREE_CLAIM = ("buffer pool left free", "72%", "1 - Innodb_data_read of MySQL 5.6
 
 
 def build(ctx) -> list[dict]:
-    return derive(published(ctx, "markdown-tables"))
+    return derive(ctx.published(fmt="markdown-tables"))
 
 
 def derive(parsed) -> list[dict]:

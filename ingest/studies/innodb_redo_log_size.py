@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..problems import Problem
-from .common import col, published, table
+from ..tables import col, table
 
 ENGINE = re.compile(r"^inno(?P<version>\d+)\.(?P<compression>[^.]+)\.(?P<pool>[^.]+)\.redo(?P<redo>\d+)$")
 # Column legend of the published tables (the author's definitions, docs in the post).
@@ -40,7 +40,7 @@ def engine_fields(engine: str, file: str, line: int | None) -> dict:
 
 
 def build(ctx) -> list[dict]:
-    return derive(published(ctx, "summary-table"))
+    return derive(ctx.published(fmt="summary-table"))
 
 
 def derive(parsed) -> list[dict]:

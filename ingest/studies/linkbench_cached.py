@@ -16,7 +16,7 @@ import re
 from ingest import osmetrics
 
 from ..problems import Problem
-from .common import col, one_file, published, ratio, table
+from ..tables import col, one_file, ratio, table
 
 GB = 1024 ** 3
 DEVICE = "nvme0n1"  # the data device; the wrapper's per-operation IO figures are for it alone
@@ -33,7 +33,7 @@ CONFIGS = {
 
 
 def build(ctx) -> list[dict]:
-    parsed = published(ctx, "summary-table")
+    parsed = ctx.published(fmt="summary-table")
     tables = derive_published(parsed) + [partitioning(parsed)]
     if ctx.files:
         tables += [hourly(ctx.files), hw_per_op(ctx), server_settings(ctx.files)]
@@ -160,7 +160,7 @@ def partitioning(parsed) -> dict:
         for binary in without:
             rows.append({"compression": "yes" if c == "c1" else "no", "binary": binary,
                          "load_ips_p0": without[binary], "load_ips_p1": with_.get(binary),
-                         "gain": ratio(with_.get(binary), without[binary])})
+                         "gain": ratio(with_.get(binary), without[binary], 2)})
     return table("partitioning", "Load inserts/s without (p0) and with (p1) partitioning, from the published tables", [
         col("compression", "Compression", "label"), col("binary", "Binary", "label"),
         col("load_ips_p0", "Load inserts/s, p0", "number", 0), col("load_ips_p1", "Load inserts/s, p1", "number", 0),
@@ -174,7 +174,7 @@ def derive_published(parsed) -> list[dict]:
         for r in t.rows:
             row = {"binary": r["config"], "load_ips": r["load ips"], "load_gb": r["load gb"],
                    "qps_2h": r["2h qps"], "gb_2h": r["2h gb"], "qps_12h": r["12h qps"], "gb_12h": r["12h gb"],
-                   "qps_12h_vs_2h": ratio(r["12h qps"], r["2h qps"]),
+                   "qps_12h_vs_2h": ratio(r["12h qps"], r["2h qps"], 2),
                    "growth_gb": None if None in (r["12h gb"], r["load gb"]) else r["12h gb"] - r["load gb"]}
             rows.append(row)
             long_rows.append({"config": t.name, **row})

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 
-from .common import carry_notes, col, find, published, ratio, table
+from ..tables import carry_notes, col, find, ratio, table
 
 BASE_SERVER = "MySQL 5.7"
 
 
 def build(ctx) -> list[dict]:
-    return derive(published(ctx, "markdown-tables"))
+    return derive(ctx.published(fmt="markdown-tables"))
 
 
 def derive(parsed) -> list[dict]:
@@ -56,7 +56,7 @@ def storage_throughput(parsed) -> dict:
         key = f"{direction} MB/s"
         for r in sorted(t.rows, key=lambda r: order.index(r["server"]) if r["server"] in order else len(order)):
             rows.append({"server": r["server"], "direction": direction, "mb_s": r[key],
-                         "vs_base": ratio(r[key], base[key])})
+                         "vs_base": ratio(r[key], base[key], 2)})
     return table("storage-throughput", f"{t.name}, as published", [
         col("server", "Server", "label"),
         col("direction", "Direction", "label"),

@@ -18,7 +18,7 @@ import re
 from ingest.parsers.mycnf import settings_diff
 
 from ..problems import Problem
-from .common import col, one_file, ratio, table
+from ..tables import col, one_file, ratio, table
 
 BASE_VERSION = "5.6.49"
 GROUPS = {
@@ -119,7 +119,7 @@ def derive(abs_parsed, met_parsed, cnfs: dict[str, dict], rel_parsed=None) -> tu
     absolute = [{"test": r["test"], "group": group[r["test"]], "version": r["version"], "clients": r["clients"],
                  "qps": r["qps"]} for r in qps]
     relative = [{"test": r["test"], "version": r["version"], "clients": r["clients"],
-                 "qps_ratio": ratio(r["qps"], q.get((r["test"], BASE_VERSION, r["clients"])))}
+                 "qps_ratio": ratio(r["qps"], q.get((r["test"], BASE_VERSION, r["clients"])), 2)}
                 for r in qps if r["version"] != BASE_VERSION]
     hw = []
     for r in met:
@@ -127,7 +127,7 @@ def derive(abs_parsed, met_parsed, cnfs: dict[str, dict], rel_parsed=None) -> tu
         hw.append({"test": r["test"], "group": group[r["test"]], "version": r["version"],
                    "cpu_per_op": r["cpu_per_op"], "rkb_per_op": r["rkb_per_op"], "wkb_per_op": r["wkb_per_op"],
                    "ops_per_s": r["ops_per_s"],
-                   **{f"{k}_ratio": ratio(r[f"{k}_per_op"], b.get(f"{k}_per_op")) for k in ("cpu", "rkb", "wkb")}})
+                   **{f"{k}_ratio": ratio(r[f"{k}_per_op"], b.get(f"{k}_per_op"), 2) for k in ("cpu", "rkb", "wkb")}})
     rel_cpu = [{"test": r["test"], "version": r["version"], "cpu_ratio": r["cpu_ratio"]}
                for r in hw if r["version"] != BASE_VERSION]
 
@@ -182,8 +182,8 @@ def _inlist_wide(tests, group, q, m, old, new, pair) -> dict:
     rows = []
     for t in tests:
         rows.append({"test": t, "group": group[t], "qps_old": q.get((t, old, 1)), "qps_new": q.get((t, new, 1)),
-                     "qps_ratio": ratio(q.get((t, new, 1)), q.get((t, old, 1))),
-                     "cpu_ratio": ratio(m.get((t, new), {}).get("cpu_per_op"), m.get((t, old), {}).get("cpu_per_op"))})
+                     "qps_ratio": ratio(q.get((t, new, 1)), q.get((t, old, 1)), 2),
+                     "cpu_ratio": ratio(m.get((t, new), {}).get("cpu_per_op"), m.get((t, old), {}).get("cpu_per_op"), 2)})
     return table(pair, f"{new} against {old}, 1 client", [
         col("test", "Test", "label"), col("group", "Group", "label"),
         col("qps_old", f"QPS {old}", "number", 0), col("qps_new", f"QPS {new}", "number", 0),

@@ -1,0 +1,86 @@
+"""The derived tables of a study, in this order: the manifest's `tables:` (ingest/declared.py),
+then the study module's (the hook below), or the default tables when neither gives any
+(ingest/defaults.py); the counter tables of `counters:` (ingest/counters.py); each checked
+(ingest/checks.py); then the reproduction check's table (ingest/reproduction.py).
+
+The study-module hook (docs/manifest.md): when the manifest names `views: <module>` (or a
+module `ingest/studies/<study with _ for ->.py` exists), its `build(ctx: StudyContext) ->
+list[dict]` returns derived tables in the `tables/<id>.yaml` shape of docs/data-schema.md. Bad
+data is a `Problem` it raises; warnings are `Problem` values it appends to `ctx.problems`.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from dataclasses import dataclass, field
+
+from . import counters, declared, defaults, reproduction, tables
+from .checks import check_table
+from .manifest import Manifest
+from .parsers import Parsed
+from .problems import Problem
+from .read import parse_bytes
+
+
+@dataclass
+class StudyContext:
+    """What a study module's `build(ctx)` gets.
+
+    manifest: the validated Manifest; runs: run records as in runs.yaml (in manifest order);
+    series: run id -> columnar series; files: archive member -> Parsed for `files:` rules;
+    inputs: published-tables input name -> its text (`published()` parses it);
+    problems: warnings so far, `Problem` values (append to add). Bad data: raise `Problem`.
+    """
+
+    manifest: Manifest
+    runs: list[dict]
+    series: dict[str, dict]
+    files: dict[str, Parsed] = field(default_factory=dict)
+    inputs: dict[str, str] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    table = staticmethod(tables.table)   # ctx.table(id, title, columns, rows, notes=None)
+
+    def published(self, name: str | None = None, fmt: str = "auto") -> Parsed:
+        """A published-tables input parsed (format detected unless given), e.g. its `tables`;
+        without `name`, the study's one published-tables input."""
+        if name is None:
+            names = [i.name for i in self.manifest.inputs if i.kind == "published-tables"]
+            if len(names) != 1:
+                raise Problem(self.manifest.path, None, f"expected one published-tables input, found {names}")
+            name = names[0]
+        return parse_bytes(self.inputs[name].encode("utf-8"), name, fmt)
+
+    def run(self, **labels) -> dict | None:
+        """The one run whose labels include all of `labels` (values compared as strings)."""
+        hits = [r for r in self.runs if all(str(r["labels"].get(k)) == str(v) for k, v in labels.items())]
+        if len(hits) > 1:
+            raise Problem(self.manifest.path, None, f"{len(hits)} runs match {labels}: {[r['id'] for r in hits]}")
+        return hits[0] if hits else None
+
+
+def derived_tables(ctx: StudyContext) -> list[dict]:
+    """The study's tables, checked, in the order they are listed in study.yaml."""
+    m = ctx.manifest
+    module = study_module(m)
+    built = declared.build(m, ctx.runs) + (module.build(ctx) if module else [])   # may raise Problem
+    checked = [check_table(m, t) for t in (built or defaults.build(ctx))]
+    counter_tables, counter_problems = counters.build(m, ctx.runs, ctx.files)   # the manifest's `counters:`
+    checked += [check_table(m, t) for t in counter_tables]
+    ctx.problems.extend(counter_problems)
+    check = reproduction.build(m, m.reproduction, checked, lambda c: reproduction.published_tables(ctx, c))
+    return checked + ([check_table(m, check)] if check else [])
+
+
+def study_module(m: Manifest):
+    """The study's module (`views:`, else ingest/studies/<study_with_underscores>.py), or None."""
+    name = m.views or m.study.replace("-", "_").replace(".", "_")
+    full = f"{__package__}.studies.{name}"
+    if m.views is None and importlib.util.find_spec(full) is None:
+        return None
+    try:
+        module = importlib.import_module(full)
+    except ModuleNotFoundError:
+        raise Problem(m.path, m.line_of.get("views"), f"study module {full} not found") from None
+    if not callable(getattr(module, "build", None)):
+        raise Problem(m.path, m.line_of.get("views"), f"study module {full} has no build(ctx)")
+    return module
