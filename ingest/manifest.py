@@ -177,6 +177,7 @@ class Manifest:
     views: str | None
     line_of: dict = field(default_factory=dict)
     reproduction: list = field(default_factory=list)   # reproduction.Check, one per declared comparison
+    extra_series: str | int = "keep"   # `series: {extra: ...}`: keep, drop, or N (every N intervals, the mean)
 
 
 class _V:
@@ -218,7 +219,8 @@ def _type_name(t) -> str:
 
 TOP = ("study", "title", "inputs", "interval_s", "metric", "window", "base", "labels", "label_types",
        "display", "markers", "runs", "files", "views", "reproduction", "tables",   # tables: ingest/declared.py
-       "counters")   # counters: ingest/counters.py
+       "counters", "series")   # counters: ingest/counters.py; series: size control (seriesfiles.py)
+SERIES_EXTRA = ("keep", "drop")   # or {every: N}: docs/manifest.md, "Size control"
 RULE = ("glob", "regex", "input", "format", "labels", "published", "session", "id", "name", "linked")
 LINKED = ("vmstat", "iostat", "status", "interval_s", "offset_s", "tolerance_s", "panels", "align", "zone",
           "step_tolerance_s")
@@ -287,7 +289,25 @@ def load(path: str | Path) -> Manifest:
         window={"start": start, "end": end} if window is not None else None, base=base, labels=list(labels), label_types=label_types,
         display={k: {str(a): b for a, b in x.items()} for k, x in display.items()}, markers=markers, runs=runs, files=files,
         views=views, line_of=dict(doc.key_lines),
-        reproduction=_reproduction(path, doc.get("reproduction"), inputs))
+        reproduction=_reproduction(path, doc.get("reproduction"), inputs), extra_series=_series(path, v))
+
+
+def _series(path, v) -> str | int:
+    """`series: {extra: keep | drop | {every: N}}`: what is written of the per-interval series
+    of the runs outside the published comparison (`published: false`)."""
+    sv = _V(path, v.get("series", LDict, default=LDict()), "series")
+    sv.only(("extra",))
+    extra = sv.get("extra", (str, LDict), default="keep")
+    if isinstance(extra, str):
+        if extra not in SERIES_EXTRA:
+            sv.fail("extra", f"series: extra must be keep, drop or {{every: N}}, not {clean(extra, 40)!r}")
+        return extra
+    ev = _V(path, extra, "series.extra")
+    ev.only(("every",))
+    every = ev.get("every", int, required=True)
+    if every < 2:
+        ev.fail("every", f"series.extra: every must be an integer of at least 2 (intervals per point), not {every}")
+    return every
 
 
 def find_manifests(content: str | Path = "content/posts") -> list[Path]:

@@ -2,7 +2,8 @@
 
 - the runs each `runs:` rule took, and the archive members no rule took, with why
   (empty, interrupted, not a known format, or a complete result that no rule names);
-- the tables written (rows each) and the bytes written: the study, its per-interval series;
+- the tables written (rows each) and the bytes written: the study, its per-interval series,
+  and what the manifest's size control (`series: {extra: ...}`) saved;
 - warnings: error lines inside a run's session (e.g. sysbench `FATAL:`), a run with fewer
   intervals in the window than the window holds, a run without its base case (and the label
   that differs in the closest base run), then the ingest's own problems.
@@ -33,6 +34,9 @@ class Report:
     bytes_total: int = 0
     bytes_series: int = 0
     series_files: int = 0                  # runs whose series were written
+    extra_series: str | int = "keep"       # the manifest's `series: {extra: ...}`
+    reduced: int = 0                       # runs whose series it downsampled or dropped
+    series_saved: int = 0                  # bytes it did not write
     warnings: list[str] = field(default_factory=list)
     dry_run: bool = False
 
@@ -66,6 +70,8 @@ def build(m: Manifest, built, dry_run: bool = False) -> Report:
         elif name.startswith("tables/"):
             tid = name.removeprefix("tables/").removesuffix(".yaml")
             rep.tables.append((tid, rows.get(tid)))
+    rep.extra_series, rep.series_saved = m.extra_series, built.series_saved
+    rep.reduced = sum(1 for r in runs if "series" in r)
     rep.warnings = [*_error_lines(m, runs, taken), *_short_runs(m, runs), *_missing_bases(m, runs), *built.problems]
     return rep
 
@@ -207,6 +213,12 @@ def text(rep: Report) -> str:
     if rep.series_files:
         lines.append(f"per-interval series: {_size(rep.bytes_series)} in {rep.series_files} run(s) (YAML, JSON, CSV), "
                      f"{rep.bytes_series // rep.series_files} bytes per run on average")
+    if rep.reduced:
+        how = "dropped" if rep.extra_series == "drop" else f"downsampled to one point per {rep.extra_series} intervals"
+        full = rep.bytes_series + rep.series_saved
+        lines.append(f"size control (series: extra): {rep.reduced} run(s) outside the published comparison {how}: "
+                     f"series {_size(rep.bytes_series)} instead of {_size(full)}, saved {_size(rep.series_saved)} "
+                     f"({rep.series_saved / full:.0%})")
     if rep.warnings:
         lines.append(f"warnings ({len(rep.warnings)}):")
         lines += _listed(rep.warnings)

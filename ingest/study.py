@@ -5,9 +5,9 @@
    OS and server metrics linked to them (ingest/linked.py);
 3. derive the tables: declared, the study module's, or the defaults, and the reproduction
    check (ingest/derive.py), each checked (ingest/checks.py);
-4. lay out the files of `data/<study>/` (docs/data-schema.md; the runs' series files by
-   ingest/seriesfiles.py) and write them as a whole, atomically, under the data directory's
-   lock (ingest/writer.py);
+4. lay out the files of `data/<study>/` (docs/data-schema.md; the runs' series files, with
+   the manifest's size control, by ingest/seriesfiles.py) and write them as a whole,
+   atomically, under the data directory's lock (ingest/writer.py);
 5. report what was done (ingest/report.py).
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ from .derive import StudyContext, derived_tables
 from .manifest import Manifest, check_folder, load
 from .problems import Problem
 from .runs import collect_runs, fill
-from .seriesfiles import series_files
+from .seriesfiles import run_files
 from .writer import dump, locked, write_study
 
 
@@ -39,6 +39,7 @@ class Built:
     archives: dict[str, Archive] = field(default_factory=dict)
     runs: list[dict] = field(default_factory=list)
     tables: list[dict] = field(default_factory=list)
+    series_saved: int = 0   # bytes of series the manifest's `series:` option did not write
 
 
 def ingest(manifest_file: str | Path, archives: str | Path = "archives", studies: str | Path = "../shared/studies",
@@ -66,19 +67,20 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
     ctx = StudyContext(manifest=m, runs=runs, series=series, files=files, inputs=texts, problems=problems)
     tables = derived_tables(ctx)
     check_study(m, runs, tables)
-    out = {"study.yaml": dump(_study_doc(m, [t["id"] for t in tables], ctx.problems)),
-           "runs.yaml": dump({"runs": runs})}
-    for r in runs:
+    out, saved = {}, 0
+    for r in runs:   # the series files first: the size control marks the run records
+        s, lk = series[r["id"]], linked_docs.get(r["id"])   # linked: docs/manifest.md, "Linked metrics"
         doc = {"run": r["id"], "interval_s": r["tool"].get("interval_s", m.interval_s),
-               **({"mean": r["mean"]} if "mean" in r else {}), "columns": list(series[r["id"]])}
-        out.update(series_files(f"series/{r['id']}", {**doc, **series[r["id"]]}))
-        if r["id"] in linked_docs:   # docs/manifest.md, "Linked metrics"
-            lk = linked_docs[r["id"]]
-            out.update(series_files(f"series/{r['id']}.linked",
-                                    {"run": r["id"], "interval_s": r["linked"]["interval_s"], "columns": list(lk), **lk}))
+               **({"mean": r["mean"]} if "mean" in r else {}), "columns": list(s), **s}
+        ldoc = {"run": r["id"], "interval_s": r["linked"]["interval_s"], "columns": list(lk), **lk} if lk else None
+        files_of_run, saved_of_run = run_files(r, doc, ldoc, m.extra_series)
+        out.update(files_of_run)
+        saved += saved_of_run
+    out["study.yaml"] = dump(_study_doc(m, [t["id"] for t in tables], ctx.problems))
+    out["runs.yaml"] = dump({"runs": runs})
     out.update((f"tables/{t['id']}.yaml", dump(t)) for t in tables)
     return Built(files={k: v.encode("utf-8") for k, v in out.items()}, problems=ctx.problems,
-                 archives=archives, runs=runs, tables=tables)
+                 archives=archives, runs=runs, tables=tables, series_saved=saved)
 
 
 def _study_doc(m: Manifest, table_ids: list[str], problems: list) -> dict:
