@@ -280,7 +280,7 @@ def _round(x):
 def attach(m, runs: list[dict], series: dict, files: dict, fill) -> tuple[dict[str, dict], list[Problem]]:
     """Linked series of every run whose rule has `linked:` (docs/manifest.md, "Linked metrics").
 
-    runs/series/files: what `study.collect_runs` gives (files: member -> Parsed, read by the
+    runs/series/files: what `runs.collect_runs` gives (files: member -> Parsed, read by the
     manifest's `files:` rules); fill(rule, template, labels) -> the member name. Sets each run's
     `columns` (its own series) and, for a linked run, `linked` (columns, panels, interval and
     offset, how each monitor was aligned, files); returns {run id: columnar series} and the problems found."""
