@@ -25,10 +25,13 @@ def _stat_col(key: str, metric: str) -> dict:
     return col(key, f"{'Mean' if key == 'mean' else key} {metric}", "number", 2)
 
 
-def _table(ctx, id: str, title: str, stats: tuple, with_file: bool) -> dict:
+def _table(ctx, id: str, title: str, stats: tuple, with_file: bool, names: dict[str, str] | None = None) -> dict:
+    """One row per run: its labels (headed by `names`, label key -> reader's name, else the
+    key), its file when `with_file`, and the window statistics `stats`."""
     metric = ctx.manifest.metric
     labels = [k for k in ctx.manifest.labels if k not in FIXED and any(r["labels"].get(k) is not None for r in ctx.runs)]
-    columns = [col("run", "Run", "label"), col("name", "Name", "text"), *(col(k, k.replace("_", " "), "label") for k in labels),
+    columns = [col("run", "Run", "label"), col("name", "Name", "text"),
+               *(col(k, (names or {}).get(k, k.replace("_", " ")), "label") for k in labels),
                *([col("file", "File", "text")] if with_file else []), *(_stat_col(k, metric) for k in stats)]
     rows = []
     for r in ctx.runs:
@@ -46,8 +49,10 @@ def runs_table(ctx, id: str = "runs") -> dict:
     return _table(ctx, id, f"Every run: {ctx.manifest.metric} from {w['start']:g} s to {w['end']:g} s", RUNS, True)
 
 
-def jitter_table(ctx, id: str = "jitter") -> dict:
-    """Per run: the spread of the per-interval rate over the window."""
+def jitter_table(ctx, id: str = "jitter", names: dict[str, str] | None = None) -> dict:
+    """Per run: the spread of the per-interval rate over the window (a study module may reuse
+    it with its readers' names of the labels)."""
     w = ctx.manifest.window
-    return _table(ctx, id, f"Jitter: per-interval {ctx.manifest.metric} from {w['start']:g} s to {w['end']:g} s",
-                  JITTER, False)
+    per = "per-second" if ctx.manifest.interval_s == 1 else "per-interval"
+    return _table(ctx, id, f"Jitter: {per} {ctx.manifest.metric} from {w['start']:g} s to {w['end']:g} s",
+                  JITTER, False, names)

@@ -1,8 +1,9 @@
 """What study modules build their tables with (shape: docs/data-schema.md, `tables/<id>.yaml`):
 `table` and `col` make a table and its columns; `ratio` is a ratio that stays missing when a
 side is missing or the base is 0; `one_file` and `find` pick an archive file's or a published
-input's parsed table; `slug`, `carry_notes`; and the reusable tables `runs_table` and
-`jitter_table`. (A study's one published-tables input, parsed: `ctx.published(fmt=...)`.)"""
+input's parsed table; `slug`, `carry_notes`; and the reusable table `runs_table` (the jitter
+table: `defaults.jitter_table`). (A study's one published-tables input, parsed:
+`ctx.published(fmt=...)`.)"""
 from __future__ import annotations
 
 import re
@@ -52,23 +53,6 @@ def runs_table(ctx, id: str = "runs", names: dict[str, str] | None = None) -> di
         row.update({c["key"]: r["labels"].get(c["key"]) for c in labels})
         rows.append(row)
     return table(id, "All runs in the archive", columns, rows)
-
-
-def jitter_table(ctx, id: str = "jitter", names: dict[str, str] | None = None) -> dict:
-    """Per run: spread of the per-interval rate over the window (cv, min, p1 ... p99); label
-    columns headed by `names` (label key -> reader's name)."""
-    metric = ctx.manifest.metric
-    w = ctx.manifest.window
-    columns = [col("run", "Run", "label"), col("name", "Name", "text"), *_label_cols(ctx, names),
-               col("n", "Intervals in window", "number", 0), col("mean", f"Mean {metric}", "number", 2),
-               col("cv", "Coefficient of variation", "number", 3),  # a spread, not a ratio: no ×
-               *(col(k, f"{k} {metric}", "number", 2) for k in ("min", "p1", "p5", "p50", "p95", "p99", "max"))]
-    rows = []
-    for r in ctx.runs:
-        row = {"run": r["id"], "name": r["name"], **{c["key"]: r["labels"].get(c["key"]) for c in _label_cols(ctx, names)}}
-        row.update({k: r["window"][k] for k in ("n", "mean", "cv", "min", "p1", "p5", "p50", "p95", "p99", "max")})
-        rows.append(row)
-    return table(id, f"Jitter: per-second {metric} from {w['start']} s to {w['end']} s", columns, rows)
 
 
 def one_file(files: dict, pattern: str, manifest: str = "manifest.yaml"):

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from .. import metrics
 from ..problems import Problem
-from ..tables import col, jitter_table, runs_table
+from ..defaults import jitter_table
+from ..tables import col, runs_table
 
 TIERS = ["5000", "10000", "15000", "20000", "30000", "10000gp2"]
 CACHES = [27, 54]
