@@ -14,7 +14,9 @@ import { PALETTE, cssVar } from './theme.js';
 const SVG = 'http://www.w3.org/2000/svg';
 const DASHES = [[], [6, 3], [2, 2], [8, 3, 2, 3]];
 const HINT = 'Hover the chart (or focus it and use the arrow keys) to read every run at one time: the values show beside the run names.';
-const MIN_INTERVALS = 10; // the shortest visible range, in the runs' smallest typical interval
+const MIN_INTERVALS = 10;
+// one formatter for every reading (toLocaleString with options builds one per call: slow)
+const ONE_DECIMAL = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }); // the shortest visible range, in the runs' smallest typical interval
 
 /** A run as the plot keeps it: t, v (NaN where missing) as Float64Array, its typical step
  * (median interval) and the step that breaks its line. */
@@ -218,6 +220,7 @@ export class OverlayPlot {
     ctx.clearRect(0, 0, width, height);
     ctx.save();
     ctx.lineWidth = 1;
+    this.ink = cssVar('--fg'); // read once per redraw: getComputedStyle per hover move costs
     ctx.strokeStyle = cssVar('--rule');
     ctx.beginPath();
     for (const y of ys.ticks(height / 50)) { ctx.moveTo(m.left, Math.round(ys(y)) + 0.5); ctx.lineTo(width - m.right, Math.round(ys(y)) + 0.5); }
@@ -281,14 +284,14 @@ export class OverlayPlot {
     }
     this.figure.dataset.hoverT = String(round(t));
     const px = Math.round(this.xs(t)) + 0.5;
-    ctx.strokeStyle = cssVar('--fg');
+    ctx.strokeStyle = this.ink;
     ctx.globalAlpha = 0.5;
     ctx.beginPath();
     ctx.moveTo(px, m.top);
     ctx.lineTo(px, height - m.bottom);
     ctx.stroke();
     ctx.globalAlpha = 1;
-    this.readout.textContent = `t = ${t.toLocaleString('en-US', { maximumFractionDigits: 1 })} s from each run's start`;
+    this.readout.textContent = `t = ${ONE_DECIMAL.format(t)} s from each run's start`;
     this.runs.forEach((run, r) => {
       const b = this.readings[r];
       if (!run.t.length || t < run.t[0] - run.step || t > run.t[run.t.length - 1] + run.step) {
@@ -306,7 +309,7 @@ export class OverlayPlot {
       }
       b.dataset.t = String(run.t[i]);
       b.dataset.value = v === v ? String(v) : '';
-      b.textContent = v === v ? v.toLocaleString('en-US', { maximumFractionDigits: 1 }) : 'missing';
+      b.textContent = v === v ? ONE_DECIMAL.format(v) : 'missing';
     });
   }
 
