@@ -230,13 +230,13 @@ export class OverlayPlot {
     ctx.clip();
     const ya = (ys.range()[0] - ys.range()[1]) / (ys.domain()[0] - ys.domain()[1]);
     const yPx = this.log ? (v) => ys(v) : (v) => ys.range()[1] + ya * (v - ys.domain()[1]);
-    ctx.lineWidth = 1;
+    ctx.lineWidth = 1; // a hairline (strokeLine)
     const toX = (t) => a * t + b;
     out.forEach((pts, r) => {
       const { color, dash } = styleOf(r);
-      ctx.strokeStyle = ctx.fillStyle = color;
+      ctx.strokeStyle = color;
       ctx.setLineDash(dash);
-      if (this.everyPoint) strokeEveryPoint(ctx, pts, toX, yPx); else drawLine(ctx, pts, toX, yPx, dash);
+      strokeLine(ctx, pts, toX, yPx);
     });
     // each run's steady-state window: dashed rules in its colour
     ctx.setLineDash([4, 3]);
@@ -340,57 +340,11 @@ export class OverlayPlot {
 
 const round = (x) => Math.round(x * 1000) / 1000;
 
-/** Which pixel columns a dash pattern draws (for the bars), e.g. [6, 3]: 6 of every 9. */
-function dashMask(dash) {
-  const mask = [];
-  dash.forEach((len, i) => { for (let k = 0; k < len; k++) mask.push(i % 2 === 0); });
-  return mask.length ? (col) => mask[col % mask.length] : () => true;
-}
-
-/**
- * Draws a run's vertices [t, v, t, v, ...] (a NaN pair breaks the line) as the line through
- * them, cheaply: where it stays within a pixel column, or steps to the next column, what it
- * covers there is one vertical bar one pixel wide (a filled rectangle on whole pixels, no
- * anti-aliasing to compute); longer steps (a zoomed-in range) are line segments. Dashed runs
- * leave out the bars of the columns their dash pattern leaves out.
- */
-function drawLine(ctx, pts, toX, toY, dash) {
-  const drawn = dashMask(dash);
-  let col = NaN, lo = 0, hi = 0, lastX = 0, lastY = 0, pen = false;
-  const bar = () => {
-    if (col === col && drawn(col)) ctx.fillRect(col, Math.floor(lo), 1, Math.max(1, Math.ceil(hi) - Math.floor(lo)));
-  };
-  ctx.beginPath();
-  for (let i = 0; i < pts.length; i += 2) {
-    if (pts[i] !== pts[i]) { bar(); col = NaN; pen = false; continue; }
-    const x = toX(pts[i]), y = toY(pts[i + 1]), c = Math.floor(x);
-    if (c === col) {
-      if (y < lo) lo = y;
-      if (y > hi) hi = y;
-    } else if (col === col && c === col + 1) {
-      bar();
-      lo = Math.min(lastY, y);
-      hi = Math.max(lastY, y);
-      pen = false;
-    } else {
-      bar();
-      if (col === col) {
-        if (!pen) ctx.moveTo(lastX, lastY);
-        ctx.lineTo(x, y);
-        pen = true;
-      }
-      lo = hi = y;
-    }
-    col = c;
-    lastX = x;
-    lastY = y;
-  }
-  bar();
-  ctx.stroke();
-}
-
-/** The baseline of bench/compare_bench.py (`?points=all`): one path through every vertex. */
-function strokeEveryPoint(ctx, pts, toX, toY) {
+/** Strokes one path through a run's vertices [t, v, t, v, ...] (a NaN pair breaks it). The
+ * line is one pixel wide: Skia draws that as a hairline, far cheaper to rasterise than a wider
+ * stroke (1.2 px with round joins took ~10x the main-thread time of Chrome's commit per redraw
+ * with a software canvas, in a trace with 30 runs). */
+function strokeLine(ctx, pts, toX, toY) {
   ctx.beginPath();
   let pen = false;
   for (let i = 0; i < pts.length; i += 2) {
