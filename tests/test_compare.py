@@ -178,7 +178,7 @@ def test_zoom_narrows_the_visible_range_and_draws_every_point_in_it(page, server
     expected = sum(drawn_at_full_resolution(*series(s, r), x0, x1) for s, r in pair)
     assert int(page.get_attribute("#compare", "data-drawn")) == expected
     # the zoom is in the URL, and a link with it opens at the same range
-    until(page, "location.hash.includes('compare.z=')")
+    until(page, f"location.hash.includes('compare.z={int(x0 + .5)}-{int(x1 + .5)}')")  # the last zoom's (JS Math.round)
     hash_ = page.evaluate("location.hash")
     page.goto("about:blank")
     page.goto(f"{server}compare/{hash_}")
