@@ -1,6 +1,8 @@
-"""Strict shortcodes: table, value and provenance reject unknown or positional parameters and
-values they cannot use, with errorf and the position (file:line:col), instead of building a
-page that silently ignores them. (Chart shortcodes: docs/charts.md, their own tests.)"""
+"""Strict shortcodes: every shortcode (table, value, provenance, reproduction, keyresult(s) and
+chart of every kind) rejects unknown or positional parameters, unknown columns and values it
+cannot use, with errorf and the position (file:line:col), instead of building a page that
+silently ignores them. All cases are pages of one build: errorf does not stop Hugo, so every
+case reports (docs/charts.md, "Strict parameters")."""
 from __future__ import annotations
 
 import pytest
@@ -17,6 +19,41 @@ POSTS = {   # post -> (its shortcode line, the message expected)
                       'value: digits must be a whole number, not "abc"'),
     "strict-provenance": ('{{< provenance extra="1" >}}', 'provenance: unknown parameter "extra" (it takes none)'),
     "strict-positional": ('{{< table "avg-tps" >}}', "table: positional parameters are not accepted"),
+    "strict-table-source": ('{{< table id="avg-tps" source="guess" >}}', 'table: source must be derived, published, computed or estimate, not "guess"'),
+    "strict-reproduction": ('{{< reproduction all="1" >}}', 'reproduction: unknown parameter "all" (it takes none)'),
+    "strict-keyresults": ('{{< keyresults n="3" >}}{{< keyresult ref="a" >}}a{{< /keyresult >}}{{< keyresult ref="b" >}}b'
+                          '{{< /keyresult >}}{{< keyresult ref="c" >}}c{{< /keyresult >}}{{< /keyresults >}}',
+                          'keyresults: unknown parameter "n" (it takes none)'),
+    "strict-keyresult": ('{{< keyresults >}}{{< keyresult ref="a" to="b" >}}a{{< /keyresult >}}{{< keyresult ref="b" >}}b'
+                         '{{< /keyresult >}}{{< keyresult ref="c" >}}c{{< /keyresult >}}{{< /keyresults >}}',
+                         'keyresult: unknown parameter "to" (allowed: ref)'),
+    # charts: one shared check (chart-parts/params.html) with each kind's own list
+    "strict-chart-positional": ('{{< chart "bars" >}}', "chart: positional parameters are not accepted"),
+    "strict-bars-colr": ('{{< chart kind="bars" id="b" table="avg-tps" x="iops" y="avg_tps" colr="engine" >}}',
+                         'chart kind=bars: unknown parameter "colr" (allowed: kind, id, caption, source, table, x, y, '
+                         'color, facet, mark, log, order, where, basis)'),
+    "strict-bars-color": ('{{< chart kind="bars" id="b" table="avg-tps" x="iops" y="avg_tps" color="engin" >}}',
+                          'no column "engin" in table "avg-tps"'),
+    "strict-bars-order": ('{{< chart kind="bars" id="b" table="avg-tps" x="iops" y="avg_tps" order="5000,100,999" >}}',
+                          'bars: order value "100" is not a value of column "iops"'),
+    "strict-bars-log": ('{{< chart kind="bars" id="b" table="avg-tps" x="iops" y="avg_tps" log="yes" >}}',
+                        'chart kind=bars: log must be "true" or "false", not "yes"'),
+    "strict-bars-source": ('{{< chart kind="bars" id="b" table="avg-tps" x="iops" y="avg_tps" source="guess" >}}',
+                           'chart kind=bars: source must be derived, published, computed or estimate, not "guess"'),
+    "strict-line-xlgo": ('{{< chart kind="line" id="l" table="avg-tps" x="cache_gb" y="avg_tps" xlgo="true" >}}',
+                         'chart kind=line: unknown parameter "xlgo"'),
+    "strict-line-y": ('{{< chart kind="line" id="l" table="avg-tps" x="cache_gb" y="tps" >}}', 'no column "tps" in table "avg-tps"'),
+    "strict-ratio-noise": ('{{< chart kind="ratio" id="r" table="avg-tps" row="iops" col="engine" value="avg_tps" noise="no_such_column" >}}',
+                           'no column "no_such_column" in table "avg-tps"'),
+    "strict-ratio-digits": ('{{< chart kind="ratio" id="r" table="avg-tps" row="iops" col="engine" value="avg_tps" digits="two" >}}',
+                            'chart kind=ratio: digits must be a whole number, not "two"'),
+    "strict-ts-window": ('{{< chart kind="timeseries" id="t" window="abc" >}}',
+                         'timeseries: window must be "start-end" in seconds (e.g. "600-1800"), not "abc"'),
+    "strict-ts-window-order": ('{{< chart kind="timeseries" id="t" window="900-300" >}}', 'timeseries: window "900-300" starts at or after its end'),
+    "strict-ts-metric": ('{{< chart kind="timeseries" id="t" metric="tsp" >}}', 'timeseries: metric "tsp" is not a column of the chart\'s runs'),
+    "strict-ts-param": ('{{< chart kind="timeseries" id="t" windw="0-60" >}}', 'chart kind=timeseries: unknown parameter "windw"'),
+    "strict-metrics-param": ('{{< chart kind="metrics" id="m" panels="vm.us" >}}',
+                             'chart kind=metrics: unknown parameter "panels" (allowed: kind, id, caption, source, runs, show)'),
 }
 
 
