@@ -39,26 +39,31 @@ class BuiltSite:
         return (self.site / rel).read_text(encoding="utf-8")
 
 
-def build(dest: Path, base_url: str, extra: Path | None = None) -> None:
-    """Build the project into dest the way `make build` does, plus `extra`'s content/data."""
+def build(dest: Path, base_url: str, extra: Path | None = None, previews: bool = True,
+          own_content: bool = True) -> None:
+    """Build the project into dest the way `make build` does, plus `extra`'s content/data.
+    previews=False stops after the charts' SVG (no preview images, no search index);
+    own_content=False leaves the project's own posts out (extra's content only)."""
     config = f"{ROOT / 'config.toml'}"
     if extra is not None:
         mounts = dest.parent.parent / f"{dest.parent.name}-mounts.toml"
-        mounts.write_text(extra_mounts(extra), encoding="utf-8")
+        mounts.write_text(extra_mounts(extra, own_content), encoding="utf-8")
         config += f",{mounts}"
     run = dict(capture_output=True, text=True, cwd=ROOT)
     _run([str(HUGO_BIN), "--source", str(ROOT), "--config", config, "--destination", str(dest),
           "--baseURL", base_url, "--panicOnWarning"], run)
     _run(["node", str(ROOT / "publish" / "chart_svgs.js"), str(dest)], run)
+    if not previews:
+        return
     _run([sys.executable, "-m", "publish.previews", str(dest)], run)
     _run([str(PAGEFIND_BIN), "--site", str(dest), "--silent"], run)
 
 
-def extra_mounts(extra: Path) -> str:
+def extra_mounts(extra: Path, own_content: bool = True) -> str:
     """A config with the project's own mounts (config.toml) plus the same mounts of `extra`'s
     content and data (the series files served and kept out of hugo.Data as the project's)."""
     project = tomllib.loads((ROOT / "config.toml").read_text(encoding="utf-8"))["module"]["mounts"]
-    mounts = [dict(m, source=str(ROOT / m["source"])) for m in project]
+    mounts = [dict(m, source=str(ROOT / m["source"])) for m in project if own_content or m["source"] != "content"]
     mounts += [dict(m, source=str(extra / m["source"])) for m in project
                if m["source"] in ("content", "data") and (extra / m["source"]).is_dir()]
     # The hostile study has raw HTML on purpose: Hugo omits it (and warns, which
