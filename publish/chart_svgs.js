@@ -72,7 +72,7 @@ function unsafe(svg) {
   }
   return null;
 }
-const DRAWING = new Set(['svg', 'g', 'path', 'rect', 'line', 'text', 'title', 'defs', 'clipPath']);
+const DRAWING = new Set(['svg', 'g', 'path', 'rect', 'line', 'text', 'tspan', 'title', 'defs', 'clipPath']);
 
 /** The inline form: no namespace declarations, no ARIA of Vega's marks (the figure has its
  * own label, summary and data table: the SVG is hidden from assistive technology), text in the

@@ -156,7 +156,7 @@ def test_inline_svgs_are_well_formed_text_only_and_escape_hostile_labels(built_s
             root = ET.fromstring(m.group(0).replace("&nbsp;", "\u00a0"))
             for el in root.iter():
                 tag = el.tag.split("}")[-1]
-                assert tag in {"svg", "g", "path", "rect", "line", "text", "title", "defs", "clipPath"}, (page, tag)
+                assert tag in {"svg", "g", "path", "rect", "line", "text", "tspan", "title", "defs", "clipPath"}, (page, tag)
                 assert not any(a.lower().startswith("on") or "javascript:" in v.lower() or a in ("style", "href")
                                for a, v in el.attrib.items())
                 if "id" in el.attrib:  # unique in the page (several SVGs share it)

@@ -14,6 +14,7 @@ import { getState, setState } from './hash.js';
 import { smooth, downsample, windowStats, nearestIndex, gapOf, gapBreaker } from './series.js';
 import { addExportTools } from './export.js';
 import { el, range, fixed as fmt, timeAt, placeRule } from './chartdom.js';
+import { legendFor, withParams } from './labels.js';
 
 const SMOOTHING = [1, 5, 15, 30, 60, 300];
 const STATS = ['mean', 'p1', 'p5', 'p50', 'p95', 'p99', 'cv'];
@@ -46,11 +47,13 @@ export class TimeSeriesChart {
     for (const set of ['detail', 'overview']) vl.datasets[set] = vl.datasets[set].map((r) => ({ ...r, run: name(r.run) }));
     const named = (enc, legend) => ({ ...enc, legend, scale: { ...enc.scale, domain: enc.scale.domain.map(name) } });
     const detail = vl.vconcat[0].layer[1];
+    // long run names: in columns when whole names fit side by side, else one column, wrapped (labels.js)
+    const legend = legendFor(chart.shown.map(name), width, 'legendLines');
     detail.encoding = { ...detail.encoding, strokeDash: named(detail.encoding.strokeDash, null),
-      color: named(detail.encoding.color, { orient: 'top', title: null, columns: width < 420 ? 1 : 2, labelLimit: 0, symbolType: 'stroke' }) };
+      color: named(detail.encoding.color, { orient: 'top', title: null, symbolType: 'stroke', ...legend.props }) };
     const overview = vl.vconcat[1];
     overview.encoding = { ...overview.encoding, color: named(overview.encoding.color, null), strokeDash: named(overview.encoding.strokeDash, null) };
-    return { spec: { ...vl, config: chartConfig(read) }, width };
+    return { spec: withParams({ ...vl, config: chartConfig(read) }, [legend.param]), width };
   }
 
   /** The room the live chart takes (controls, legend, chart, statistics) is kept by main.css

@@ -5,6 +5,7 @@ import { renderFitted, withWidth } from './render.js';
 import { chartConfig } from './theme.js';
 import { getState, setState } from './hash.js';
 import { addExportTools } from './export.js';
+import { CHAR_PX, categoryAxis, legendFor, linesLabel, withParams, wrap } from './labels.js';
 
 const unitOf = (spec) => (spec.facet ? spec.spec : spec);
 
@@ -29,24 +30,75 @@ function crowded(spec, enc, hostWidth) {
   return letters * 7 > hostWidth - 100;
 }
 
+/** Room (px) beside a vertical category axis for its labels (wrapped to fit). */
+const categoryRoom = (narrow) => (narrow ? 110 : 240);
+
+/** Whether a facet's panel labels, written along the panel's side, would be longer than it. */
+function longHeaders(spec) {
+  const row = spec.facet && spec.facet.row;
+  if (!row) return false;
+  const longest = Math.max(0, ...spec.data.values.map((r) => String(r[row.field]).length));
+  return longest * CHAR_PX > (unitOf(spec).height || 200);
+}
+
 /** On narrow screens, or when their labels are crowded, grouped bars and dot plots lie on
- * their side (categories on y); on narrow screens panel labels go above the panels. */
+ * their side (categories on y); on narrow screens, or when they are longer than a panel, panel
+ * labels go above the panels, wrapped to the width. */
 function transposed(spec, hostWidth) {
   const unit = unitOf(spec);
   const enc = unit.encoding;
   const narrow = hostWidth < 520;
-  if (!narrow && !crowded(spec, enc, hostWidth)) return spec;
+  const onTop = spec.facet && (narrow || longHeaders(spec));
+  if (!narrow && !crowded(spec, enc, hostWidth) && !onTop) return spec;
   let patched = unit;
-  if (enc.x.type === 'nominal') {
+  if (enc.x.type === 'nominal' && (narrow || crowded(spec, enc, hostWidth))) {
     const { x, y, xOffset, ...rest } = enc;
-    patched = { ...unit, encoding: { ...rest, y: { ...x, title: null, axis: { labelLimit: narrow ? 110 : 240 } }, x: y, ...(xOffset ? { yOffset: xOffset } : {}) } };
+    patched = { ...unit, encoding: { ...rest, y: { ...x, title: null, axis: { labelLimit: categoryRoom(narrow) } }, x: y, ...(xOffset ? { yOffset: xOffset } : {}) } };
   }
-  if (!spec.facet || !narrow) return spec.facet ? { ...spec, spec: patched } : patched;
+  if (!onTop) return spec.facet ? { ...spec, spec: patched } : patched;
   // panel labels above each panel ("Cache GB 27") instead of a column on the left
   const row = spec.facet.row;
-  const header = { title: null, labelOrient: 'top', labelAnchor: 'start', labelAngle: 0, labelFontWeight: 600,
-    labelExpr: `${JSON.stringify(`${row.title} `)} + datum.label` };
-  return { ...spec, facet: { ...spec.facet, row: { ...row, header } }, spec: patched };
+  const chars = Math.floor((hostWidth - 20) / (CHAR_PX * 12 / 11)); // headers are 12 px
+  const lines = {};
+  for (const v of new Set(spec.data.values.map((r) => String(r[row.field])))) lines[v] = wrap(`${row.title} ${v}`, chars);
+  const { props, param } = linesLabel('headerLines', lines);
+  const header = { title: null, labelOrient: 'top', labelAnchor: 'start', labelAngle: 0, labelFontWeight: 600, labelLimit: 0, ...props };
+  return withParams({ ...spec, facet: { ...spec.facet, row: { ...row, header } }, spec: patched }, [param]);
+}
+
+const onTopOf = (spec) => Boolean(spec.facet && spec.facet.row.header && spec.facet.row.header.labelOrient === 'top');
+
+/** Long labels (labels.js): the colour legend in columns of whole labels or wrapped, category
+ * axis labels wrapped to their room, number axes thinned where their labels would touch. */
+function labelled(spec, hostWidth, plotWidth) {
+  const unit = unitOf(spec);
+  const enc = { ...unit.encoding };
+  const values = (field) => spec.data.values.map((r) => r[field]).filter((v) => v !== null && v !== undefined);
+  const narrow = hostWidth < 520;
+  const params = [];
+  if (enc.color && enc.color.type === 'nominal') {
+    // the legend starts where the plot does: its room is the plot's, right of the y axis labels
+    const left = enc.y.type === 'nominal' ? categoryRoom(narrow) + 30 : 70;
+    const room = Math.min(plotWidth, hostWidth - left - (spec.facet && !onTopOf(spec) ? 40 : 0));
+    const { props, param } = legendFor(values(enc.color.field), room, 'legendLines');
+    enc.color = { ...enc.color, legend: { ...(enc.color.legend || {}), ...props } };
+    params.push(param);
+  }
+  for (const ch of ['x', 'y']) {
+    const e = enc[ch];
+    if (!e) continue;
+    if (e.type === 'nominal') {
+      const cats = values(e.field);
+      const room = ch === 'y' ? categoryRoom(narrow) : plotWidth / Math.max(1, new Set(cats.map(String)).size) - 6;
+      const { props, param } = categoryAxis(cats, room, `${ch}Lines`);
+      enc[ch] = { ...e, axis: { ...(e.axis || {}), ...props } };
+      params.push(param);
+    } else if (ch === 'x') {
+      enc[ch] = { ...e, axis: { ...(e.axis || {}), labelOverlap: 'greedy', labelSeparation: 6 } };
+    }
+  }
+  const patched = { ...unit, encoding: enc };
+  return withParams(spec.facet ? { ...spec, spec: patched } : patched, params);
 }
 
 /** The Vega-Lite spec drawn in a figure `hostWidth` px wide, and its plot width (px). */
@@ -54,8 +106,9 @@ export function xyLayout(spec, hostWidth, log = specLog(spec)) {
   const drawn = transposed(withLog(spec, log), hostWidth);
   const enc = unitOf(drawn).encoding;
   // room for axes, legend and panel headers, so that one render usually fits
-  const reserve = (spec.facet ? 130 : 100) + (enc.yOffset ? 40 : 0);
-  return { spec: drawn, width: Math.max(160, Math.floor(hostWidth - reserve)) };
+  const reserve = (spec.facet && !onTopOf(drawn) ? 130 : 100) + (enc.yOffset ? 40 : 0);
+  const width = Math.max(160, Math.floor(hostWidth - reserve));
+  return { spec: labelled(drawn, hostWidth, width), width };
 }
 
 export class XYChart {

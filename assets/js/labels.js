@@ -1,0 +1,70 @@
+// Long labels (40 characters and more): legend entries and category axis labels are wrapped
+// into lines that fit, never cut off or drawn over each other. The layout is computed from the
+// data and the figure's width only, so the live chart and the build-time SVG
+// (publish/chart_svgs.js) wrap the same way. Widths are Vega's own estimate of text without a
+// canvas (0.8 x font size a character): an upper bound of the page's font, so what fits by this
+// measure fits in the browser too.
+
+const LABEL_FONT = 11; // px, the theme's axis and legend label size (theme.js)
+export const CHAR_PX = 0.8 * LABEL_FONT;
+const SYMBOL_PX = 30; // a legend entry's symbol, its gap and the space to the next column
+
+/** `text` as lines of at most `chars` characters, broken at spaces (a longer word is cut). */
+export function wrap(text, chars) {
+  const max = Math.max(4, chars);
+  const lines = [];
+  let line = '';
+  for (let word of String(text).split(/\s+/).filter(Boolean)) {
+    while (word.length > max) { // a word longer than a line gets lines of its own
+      if (line) { lines.push(line); line = ''; }
+      lines.push(word.slice(0, max));
+      word = word.slice(max);
+    }
+    if (line && line.length + 1 + word.length > max) { lines.push(line); line = word; }
+    else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.length ? lines : [''];
+}
+
+/** The lines of each label of `values` longer than `chars` (wrapped), or null when none is. */
+export function wrapped(values, chars) {
+  const map = {};
+  for (const v of new Set(values.map(String))) if (v.length > chars) map[v] = wrap(v, chars);
+  return Object.keys(map).length ? map : null;
+}
+
+/** Label properties that draw the labels of `map` (label -> lines) on several lines. The map
+ * is a Vega-Lite parameter `name` (a signal's value, JSON data): labels, which come from the
+ * data, never become part of an expression's text. Add `param` to the spec's `params`. */
+export function linesLabel(name, map) {
+  if (!map) return { props: {}, param: null };
+  return { props: { labelExpr: `${name}[datum.label] || datum.label` }, param: { name, value: map } };
+}
+
+/** `spec` with `params` added (null ones skipped). */
+export function withParams(spec, params) {
+  const add = params.filter(Boolean);
+  return add.length ? { ...spec, params: [...(spec.params || []), ...add] } : spec;
+}
+
+/** Legend properties for labels `values` in a chart `width` px wide: as many columns as
+ * whole labels fit side by side (wrapping onto rows), else one column with the labels
+ * wrapped to the width; no label limit (nothing is cut with an ellipsis). Returns
+ * { props, param } (see linesLabel; `name` names the parameter). */
+export function legendFor(values, width, name) {
+  const labels = Array.from(new Set(values.map(String)));
+  const longest = Math.max(1, ...labels.map((l) => l.length));
+  const entry = longest * CHAR_PX + SYMBOL_PX;
+  const columns = Math.max(1, Math.min(labels.length, Math.floor(width / entry)));
+  const { props, param } = linesLabel(name, wrapped(labels, Math.floor((width - SYMBOL_PX) / CHAR_PX)));
+  return { props: { columns, labelLimit: 0, direction: 'horizontal', ...props }, param };
+}
+
+/** Axis properties for category labels `values` given `px` of room each (the band across,
+ * or the room beside a vertical axis): wrapped to fit, no ellipsis, and labels that would
+ * still overlap dropped as a last resort. Returns { props, param }. */
+export function categoryAxis(values, px, name) {
+  const { props, param } = linesLabel(name, wrapped(values, Math.floor(px / CHAR_PX)));
+  return { props: { labelLimit: 0, labelOverlap: 'greedy', ...props }, param };
+}
