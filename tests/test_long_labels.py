@@ -11,9 +11,8 @@ laid over the canvas."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import sync_playwright
 
-from browser_kit import launch, open_page, serve, wait_for_charts
+from browser_kit import open_page, serve, wait_for_charts
 from long_labels import STUDY, make
 from sitebuild import build
 
@@ -54,16 +53,14 @@ SIDEWAYS = "() => document.scrollingElement.scrollWidth - innerWidth"
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def site(tmp_path_factory, browser):
+    """(the session's Chromium, the post's URL) of the generated study, built and served."""
     tmp = tmp_path_factory.mktemp("long-labels")
     make(tmp)
     www = tmp / "www"
     build(www / "benchlog", "https://example.github.io/benchlog/", extra=tmp, previews=False, own_content=False)
     server, base = serve(www)
-    with sync_playwright() as p:
-        browser = launch(p)
-        yield browser, f"{base}/benchlog/posts/{STUDY}/"
-        browser.close()
+    yield browser, f"{base}/benchlog/posts/{STUDY}/"
     server.shutdown()
 
 
@@ -104,6 +101,10 @@ def test_live_charts_show_every_long_label_whole(site, width):
         return { text: e.textContent, ok: r.left >= Math.max(0, f.left) - 1 && r.right <= Math.min(innerWidth, f.right) + 1
           && e.scrollWidth <= e.clientWidth + 1 }; }); }""")
     assert legend and all(e["ok"] for e in legend), legend
+    # every chart's toolbar (export buttons, the ratio's base picker named by a long label) fits its row
+    toolbars = page.evaluate("""() => Array.from(document.querySelectorAll('figure.chart .chart-toolbar'))
+      .map((t) => [t.closest('figure').id, t.scrollWidth - t.clientWidth])""")
+    assert toolbars and all(over <= 1 for _, over in toolbars), toolbars
     assert page.evaluate(SIDEWAYS) <= 0
     assert not problems, problems
     page.context.close()
