@@ -67,7 +67,7 @@ def build(m: Manifest, built, dry_run: bool = False) -> Report:
         if name.startswith("series/"):
             rep.bytes_series += len(data)
             rep.series_files += name in run_yamls
-        elif name.startswith("tables/"):
+        elif name.startswith("tables/") and name.endswith(".yaml"):   # not its .csv
             tid = name.removeprefix("tables/").removesuffix(".yaml")
             rep.tables.append((tid, rows.get(tid)))
     rep.extra_series, rep.series_saved = m.extra_series, built.series_saved

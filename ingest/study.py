@@ -26,6 +26,7 @@ from .manifest import Manifest, check_folder, load
 from .problems import Problem
 from .runs import collect_runs, fill
 from .seriesfiles import run_files
+from .tablefiles import table_csv
 from .writer import dump, locked, write_study
 
 
@@ -79,6 +80,7 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
     out["study.yaml"] = dump(_study_doc(m, [t["id"] for t in tables], ctx.problems))
     out["runs.yaml"] = dump({"runs": runs})
     out.update((f"tables/{t['id']}.yaml", dump(t)) for t in tables)
+    out.update((f"tables/{t['id']}.csv", table_csv(t)) for t in tables)   # published as is (ingest/tablefiles.py)
     return Built(files={k: v.encode("utf-8") for k, v in out.items()}, problems=ctx.problems,
                  archives=archives, runs=runs, tables=tables, series_saved=saved)
 
