@@ -2,7 +2,9 @@
 
     .venv/bin/python bench/lighthouse.py [--no-build] [--mobile] [PAGE ...]
 
-Serves site/ from a temporary web root at /benchlog/ with a plain static server, builds the
+Serves site/ from a temporary web root at /benchlog/ with a static server that compresses text
+with gzip as GitHub Pages does (an uncompressed response would overstate the transfer time of the
+mobile preset's simulated slow 4G), builds the
 site for that address (`make build BASEURL=http://127.0.0.1:<port>/benchlog/`, so canonical and
 card URLs are absolute as on Pages), and runs Lighthouse (npm, pinned in
 package.json) with Debian's Chromium on each page: the home page, every post, a term page, a
@@ -15,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gzip
+import io
 import json
 import os
 import subprocess
@@ -33,7 +37,29 @@ CHROME_FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-background-
                 "--disable-component-update --disable-sync --no-first-run")
 
 
-class _Quiet(SimpleHTTPRequestHandler):
+class _PagesLike(SimpleHTTPRequestHandler):
+    """A static server that answers like GitHub Pages for what Lighthouse weighs: text (HTML,
+    CSS, JavaScript, JSON, SVG, CSV) gzip-compressed when the client accepts it."""
+    COMPRESSED = ("text/", "application/javascript", "application/json", "image/svg+xml",
+                  "application/xml", "application/rss+xml")
+
+    def send_head(self):
+        path = Path(self.translate_path(self.path))
+        if path.is_dir() and self.path.split("?")[0].endswith("/"):
+            path = path / "index.html"
+        ctype = self.guess_type(str(path))
+        if ("gzip" not in self.headers.get("Accept-Encoding", "") or not path.is_file()
+                or not ctype.startswith(self.COMPRESSED)):
+            return super().send_head()
+        body = gzip.compress(path.read_bytes(), compresslevel=6)
+        self.send_response(200)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        return io.BytesIO(body)
+
     def log_message(self, *args):
         pass
 
@@ -50,7 +76,7 @@ def serve(site: Path) -> tuple[ThreadingHTTPServer, str, tempfile.TemporaryDirec
     """Serve site/ at /benchlog/ (a symlink in a temporary web root)."""
     www = tempfile.TemporaryDirectory()
     (Path(www.name) / BASE_PATH.strip("/")).symlink_to(site.resolve())
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=www.name))
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_PagesLike, directory=www.name))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd, f"http://127.0.0.1:{httpd.server_port}{BASE_PATH}", www
 
