@@ -119,3 +119,36 @@ def test_uneven_intervals_give_the_time_weighted_mean_and_gaps_break_the_line(fi
     breaks = [float(r["t"]) for r in top if r["value"] == ""]
     assert any(t[longest - 1] < b < t[longest] for b in breaks), (breaks, t[longest - 1], t[longest])
     assert len(breaks) <= 3   # only the real gaps break the line
+
+
+CLS = """window.__cls = 0; window.__shifts = [];
+new PerformanceObserver((list) => { for (const e of list.getEntries()) { window.__cls += e.value;
+  window.__shifts.push(e.sources.map(s => s.node && (s.node.id || s.node.className || s.node.nodeName)).join(' ')); } })
+  .observe({ type: 'layout-shift', buffered: true });"""
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_live_chart_takes_over_in_the_room_held_for_it(browser, base, width):
+    """Before the bundle takes over, the view holds the room of the live chart (controls, panels,
+    readout, statistics: main.css from the figure's --panels), so taking over shifts nothing
+    below; the room is no more than a row taller than what the live chart needs."""
+    problems = []
+    page = open_page(browser, "about:blank", problems, viewport={"width": width, "height": 800})
+    page.add_init_script(CLS)
+    page.goto(f"{base}{LINKBENCH}")
+    height = f"document.querySelector('#{FIG}').getBoundingClientRect().height"
+    page.wait_for_load_state("load")
+    before = page.evaluate(height)
+    run = run_record("linkbench-cached", "load")
+    assert page.locator(f"#{FIG}").get_attribute("style") == f"--panels: {len(run['linked']['panels'])}"
+    page.locator(f"#{FIG}").scroll_into_view_if_needed()
+    page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=WAIT)
+    page.wait_for_timeout(300)
+    live = page.evaluate(f"""Array.from(document.querySelector('#{FIG} .chart-view').children)
+        .reduce((h, c) => h + c.getBoundingClientRect().height, 0)""")
+    assert page.evaluate(height) == before
+    assert page.evaluate("window.__cls") == 0, page.evaluate("window.__shifts")
+    room = page.evaluate(f"document.querySelector('#{FIG} .chart-view').getBoundingClientRect().height")
+    assert live <= room < live + 40, (live, room)
+    assert not problems, problems
+    page.context.close()

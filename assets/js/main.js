@@ -1,6 +1,7 @@
-// Page script for every page: marks JS as available, makes data tables sortable, and fetches
-// the chart bundle when a chart needs it (chart-loader.js; its URL is on this script's tag).
-import { enhanceSortable } from './tables.js';
+// Page script for every page: marks JS as available, makes data tables sortable (each when it
+// nears the viewport: tables.js), and fetches the chart bundle when a chart needs it
+// (chart-loader.js; its URL is on this script's tag).
+import { sortableWhenNear } from './tables.js';
 import { loadChartsWhenNeeded } from './chart-loader.js';
 import { enhanceLazyTables } from './lazytables.js';
 
@@ -8,7 +9,7 @@ document.documentElement.classList.add('js');
 const me = document.currentScript;
 const bundle = me ? { src: me.dataset.charts, integrity: me.dataset.chartsIntegrity } : {};
 function start() {
-  document.querySelectorAll('table.sortable').forEach(enhanceSortable);
+  sortableWhenNear();
   loadChartsWhenNeeded(bundle.src, bundle.integrity);
   enhanceLazyTables();
 }

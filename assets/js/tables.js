@@ -1,5 +1,31 @@
 // Sortable data tables: each header becomes a button; numeric columns sort by data-sort, or by
 // their text when it is the exact number (missing values always last), text columns by their text.
+// A long post has a hundred or more tables, most of them far below the first screen or in closed
+// details: turning every header into a button at load was one long task (restyle and layout of
+// every table), so a table is made sortable when it comes near the viewport, or when it takes the
+// keyboard focus first.
+
+/** Makes each table.sortable under `root` sortable when it nears the viewport (a screen ahead)
+ * or when focus enters it, whichever comes first. */
+export function sortableWhenNear(root = document) {
+  const tables = Array.from(root.querySelectorAll('table.sortable'));
+  const ready = new WeakSet();
+  const enhance = (table) => {
+    if (ready.has(table)) return;
+    ready.add(table);
+    observer?.unobserve(table);
+    enhanceSortable(table);
+  };
+  const observer = 'IntersectionObserver' in window
+    ? new IntersectionObserver((entries) => entries.forEach((e) => e.isIntersecting && enhance(e.target)),
+      { rootMargin: '100% 0px' })
+    : null;
+  tables.forEach((table) => {
+    if (observer) observer.observe(table);
+    else enhance(table);
+    table.closest('.table-wrap')?.addEventListener('focusin', () => enhance(table), { once: true });
+  });
+}
 
 /** Makes one <table class="sortable"> sortable by clicking (or Enter/Space on) its headers. */
 export function enhanceSortable(table) {
