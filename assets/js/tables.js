@@ -5,8 +5,8 @@
 // every table), so a table is made sortable when it comes near the viewport, or when it takes the
 // keyboard focus first.
 
-/** Makes each table.sortable under `root` sortable when it nears the viewport (a screen ahead)
- * or when focus enters it, whichever comes first. */
+/** Makes each table.sortable under `root` sortable: at once in the first two screens, else when
+ * it nears the viewport (a screen ahead) or when focus enters it, whichever comes first. */
 export function sortableWhenNear(root = document) {
   const tables = Array.from(root.querySelectorAll('table.sortable'));
   const ready = new WeakSet();
@@ -20,9 +20,14 @@ export function sortableWhenNear(root = document) {
     ? new IntersectionObserver((entries) => entries.forEach((e) => e.isIntersecting && enhance(e.target)),
       { rootMargin: '100% 0px' })
     : null;
-  tables.forEach((table) => {
-    if (observer) observer.observe(table);
-    else enhance(table);
+  // the tables of the first two screens at once, before the first paint (the sort marks widen
+  // the headers: done later, that would shift what the reader sees); the others when near
+  // (positions read first, then the headers changed: one layout; a table in closed details has no box)
+  const near = 2 * window.innerHeight;
+  const atOnce = tables.map((t) => !observer || (t.getClientRects().length > 0 && t.getBoundingClientRect().top < near));
+  tables.forEach((table, i) => {
+    if (atOnce[i]) enhance(table);
+    else observer.observe(table);
     table.closest('.table-wrap')?.addEventListener('focusin', () => enhance(table), { once: true });
   });
 }
