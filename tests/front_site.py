@@ -12,6 +12,7 @@ from pathlib import Path
 import yaml
 
 from ingest.seriesfiles import series_csv, series_json
+from ingest.tablefiles import table_csv
 
 ROOT = Path(__file__).resolve().parent.parent
 STUDY = "tiny-study"
@@ -145,6 +146,7 @@ def write_site(dest, post=POST, extra_pages=None):
         (data / "series" / f"{rid}.csv").write_text(series_csv(s))
     for tid, t in tables(runs).items():
         dump(data / "tables" / f"{tid}.yaml", t)
+        (data / "tables" / f"{tid}.csv").write_text(table_csv(t))   # as the ingest writes it beside
     post_dir = dest / "content" / "posts" / STUDY
     post_dir.mkdir(parents=True)
     (post_dir / "index.md").write_text(post)
