@@ -69,7 +69,8 @@ def test_small_study_end_to_end(tmp_path):
     assert res["runs"] == 3
     series = [f"series/{run}.{ext}" for run in ("a-8", "b-16", "m-4") for ext in ("csv", "json", "yaml")]
     assert res["written"] == ["runs.yaml", *series, "study.yaml",
-                              "tables/jitter.yaml", "tables/runs.yaml"]   # the default tables (ingest/defaults.py)
+                              "tables/jitter.csv", "tables/jitter.yaml", "tables/runs.csv",
+                              "tables/runs.yaml"]   # the default tables (ingest/defaults.py), YAML and CSV
     assert any(p.startswith("mini.tar.gz/multi.log:35: session 2 ") for p in res["problems"])
 
 
