@@ -50,6 +50,19 @@ class _Server(http.server.ThreadingHTTPServer):
         self.server_close()
 
 
+def until(page, expression, arg=None, timeout_ms=WAIT):
+    """Polls `expression` (a JavaScript expression, or a function of `arg`) in the page until it
+    is truthy. Playwright's wait_for_function checks once through the DevTools protocol and then
+    polls with `eval`, which the site's CSP forbids: it passed only when the condition already
+    held. page.evaluate is not subject to the page's CSP."""
+    waited = 0
+    while not page.evaluate(expression, arg):
+        if waited > timeout_ms:
+            raise AssertionError(f"timed out after {timeout_ms} ms waiting for {expression}")
+        page.wait_for_timeout(50)
+        waited += 50
+
+
 def serve(directory, csp=None):
     """Starts a threaded server for `directory` on 127.0.0.1:0, sending `csp` as a header too
     when given; returns (server, base URL). server.shutdown() also closes its socket."""

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
 import pytest
 import yaml
 
-from browser_kit import WAIT, serve, watch
+from browser_kit import WAIT, serve, until, watch
 from golden import ROOT
 
 DATA = ROOT / "data"
@@ -106,7 +105,7 @@ def test_picking_runs_writes_the_url_and_filters_narrow_the_list(page, server):
     page.select_option("#compare-filters select[name=study]", s2)
     page.locator(f'#compare-runs tr[data-key="{s2}/{r2["id"]}"] input').check()
     page.wait_for_selector("#compare[data-state=rendered]", timeout=WAIT)
-    page.wait_for_function("location.hash.includes('compare.runs=')", timeout=WAIT)
+    until(page, "location.hash.includes('compare.runs=')")
     hash_ = page.evaluate("decodeURIComponent(location.hash)")
     assert f"compare.runs={s1}/{r1['id']},{s2}/{r2['id']}" in hash_
     # a picked run stays listed whatever the filter
@@ -114,15 +113,6 @@ def test_picking_runs_writes_the_url_and_filters_narrow_the_list(page, server):
     page.fill("#compare-filters input[name=q]", "no-such-run-anywhere")
     assert page.locator("#compare-runs tbody tr:not([hidden])").count() == 2
     assert not page.problems, page.problems
-
-
-def until(page, expression):
-    """Polls `expression` in the page until it is true (wait_for_function polls with eval, which
-    the page's CSP forbids)."""
-    deadline = time.monotonic() + WAIT / 1000
-    while not page.evaluate(expression):
-        assert time.monotonic() < deadline, f"timed out waiting for {expression}"
-        time.sleep(0.05)
 
 
 def series(study, run):

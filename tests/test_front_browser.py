@@ -14,7 +14,7 @@ import pytest
 import yaml
 from playwright.sync_api import expect
 
-from browser_kit import CSP, WAIT, csp_violations, open_page, page_csp, serve, wait_for_charts
+from browser_kit import CSP, WAIT, csp_violations, open_page, page_csp, serve, until, wait_for_charts
 
 ROOT = Path(__file__).resolve().parent.parent
 CLOUD = "posts/myrocks-cloud-cost/"
@@ -81,7 +81,7 @@ def test_negative_control_a_violation_is_caught(browser, www, name):
     page = open_page(browser, f"{www[0]}/negative/{name}", problems)
     page.wait_for_load_state("load")
     assert page.title() == "x"  # the script did not run ...
-    page.wait_for_function("window.__cspViolations.length > 0", timeout=WAIT)  # ... and we saw it
+    until(page, "window.__cspViolations.length > 0")  # ... and we saw it
     assert any("Content Security Policy" in p for p in problems), problems
     page.context.close()
 
@@ -130,9 +130,9 @@ def test_window_statistics_are_the_ingests_and_follow_the_window(browser, www):
     # keyboard path: type a window; the statistics are recomputed for it and the hash keeps it
     page.locator(f"#{TS}").get_by_label("Window start (s)").fill("3000")
     page.locator(f"#{TS}").get_by_label("Window start (s)").press("Enter")
-    page.wait_for_function(f"() => document.querySelector('#{TS} .ts-stats caption').textContent.includes('3,000')")
+    until(page, f"() => document.querySelector('#{TS} .ts-stats caption').textContent.includes('3,000')")
     assert all(s["mean"] != dict(shown)[r]["mean"] for r, s in ts_stats(page))
-    page.wait_for_function("() => location.hash.includes('tps-over-time.w=3000-3600')")
+    until(page, "() => location.hash.includes('tps-over-time.w=3000-3600')")
     # pointer path: brushing in the chart moves the window
     page.locator(f"#{TS} .ts-canvas canvas").scroll_into_view_if_needed()
     box = page.locator(f"#{TS} .ts-canvas canvas").bounding_box()
@@ -141,7 +141,7 @@ def test_window_statistics_are_the_ingests_and_follow_the_window(browser, www):
     page.mouse.down()
     page.mouse.move(box["x"] + box["width"] * 0.5, y, steps=5)
     page.mouse.up()
-    page.wait_for_function(f"() => !document.querySelector('#{TS} .ts-stats caption').textContent.includes('3,000')")
+    until(page, f"() => !document.querySelector('#{TS} .ts-stats caption').textContent.includes('3,000')")
     assert not problems
     page.context.close()
 
@@ -173,8 +173,8 @@ def test_hash_state_restores_the_view_and_legend_hides_series(browser, www):
     button = page.locator(f"#{TS} .chart-legend button", has_text="InnoDB, io1 30000 IOPS, 54 GB cache")
     assert button.get_attribute("aria-pressed") == "false"
     button.click()
-    page.wait_for_function(f"() => document.querySelectorAll('#{TS} .ts-stats tbody tr').length === 4")
-    page.wait_for_function(f"() => !location.hash.includes('hide=')")
+    until(page, f"() => document.querySelectorAll('#{TS} .ts-stats tbody tr').length === 4")
+    until(page, f"() => !location.hash.includes('hide=')")
     # the ratio table was redrawn against MyRocks: InnoDB cells are below 1, MyRocks is the base
     assert page.locator("#tps-ratio select").input_value() == "rocksdb"
     first = page.locator("#tps-ratio tbody tr").first.locator("td")

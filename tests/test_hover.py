@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from browser_kit import open_page, serve
+from browser_kit import open_page, serve, until
 
 POSITIONS = [0.01 + 0.98 * i / 15 for i in range(16)]
 
@@ -65,7 +65,7 @@ def hover_checks(page, figure, runs, spec, domain):
     box = figure.locator(".ts-plot canvas, .ts-plot svg").first.bounding_box()
     probe = (box["x"] + box["width"] / 2, box["y"] + 60)
     page.mouse.move(*probe)
-    page.wait_for_function("window.__vegaXY !== null")
+    until(page, "window.__vegaXY !== null")
     vx, vy = page.evaluate("window.__vegaXY")
     left, top = probe[0] - vx, probe[1] - vy           # the plot's corner, by Vega's own mapping
     per_px = (domain[1] - domain[0]) / geo["width"]
@@ -74,11 +74,10 @@ def hover_checks(page, figure, runs, spec, domain):
         x, y = left + f * geo["width"], top + geo["height"] / 2
         page.evaluate("window.__vegaXY = null")
         page.mouse.move(x, y)
-        page.wait_for_function("window.__vegaXY !== null")
+        until(page, "window.__vegaXY !== null")
         gx = page.evaluate("window.__vegaXY")[0]
         expected = domain[0] + gx / geo["width"] * (domain[1] - domain[0])
-        page.wait_for_function(f"el => Math.abs(Number(el.dataset.hoverT) - {expected}) <= {per_px}",
-                               arg=figure.element_handle())
+        until(page, f"el => Math.abs(Number(el.dataset.hoverT) - {expected}) <= {per_px}", figure.element_handle())
         hover_t = float(figure.get_attribute("data-hover-t"))
         rule = figure.locator(".ts-rule").bounding_box()
         assert rule and abs(rule["x"] - x) <= 1.5 and rule["height"] == pytest.approx(geo["height"], abs=1)
@@ -92,7 +91,7 @@ def hover_checks(page, figure, runs, spec, domain):
             assert (text == "n/a") if v[i] is None else abs(float(text.replace(",", "")) - v[i]) <= 0.05 + 1e-9
         seen.append(hover_t)
     page.mouse.move(1, 1)
-    page.wait_for_function("el => !('hoverT' in el.dataset)", arg=figure.element_handle())
+    until(page, "el => !('hoverT' in el.dataset)", figure.element_handle())
     assert not figure.locator(".ts-rule").is_visible()
     return seen
 

@@ -11,22 +11,11 @@ import json
 import pytest
 import yaml
 
-from browser_kit import WAIT, open_page, serve
+from browser_kit import WAIT, open_page, serve, until
 from golden import ROOT
 
 LINKBENCH = "posts/linkbench-cached/"
 FIG = "load-metrics"
-
-
-def until(page, expr, timeout_ms=WAIT):
-    """Polls `expr` in the page until it is true (page.evaluate is not subject to the page's
-    CSP; wait_for_function would be, as it evaluates a string)."""
-    waited = 0
-    while not page.evaluate(expr):
-        if waited > timeout_ms:
-            raise AssertionError(f"timed out waiting for {expr}")
-        page.wait_for_timeout(50)
-        waited += 50
 
 
 def run_record(study, rid):
