@@ -28,7 +28,8 @@ class StudyContext:
 
     manifest: the validated Manifest; runs: run records as in runs.yaml (in manifest order);
     series: run id -> columnar series; files: archive member -> Parsed for `files:` rules;
-    inputs: published-tables input name -> its text (`published()` parses it);
+    inputs: published-tables input name -> its text (`published()` parses it); `quoted(name)`:
+    the manifest's figures quoted from the original's text;
     problems: warnings so far, `Problem` values (append to add). Bad data: raise `Problem`.
     """
 
@@ -49,6 +50,15 @@ class StudyContext:
                 raise Problem(self.manifest.path, None, f"expected one published-tables input, found {names}")
             name = names[0]
         return parse_bytes(self.inputs[name].encode("utf-8"), name, fmt)
+
+    def quoted(self, name: str) -> list[dict]:
+        """The rows of the manifest's `quoted: <name>`: figures the original states only in its
+        text, shown as published. A Problem naming the manifest when the section is absent."""
+        m = self.manifest
+        if name not in m.quoted:
+            raise Problem(m.path, m.line_of.get("quoted"), f"quoted: no `{name}` (the study module "
+                          f"{study_module_name(m)} shows it as published)")
+        return m.quoted[name]
 
     def run(self, **labels) -> dict | None:
         """The one run whose labels include all of `labels` (values compared as strings)."""
@@ -71,9 +81,14 @@ def derived_tables(ctx: StudyContext) -> list[dict]:
     return checked + ([check_table(m, check)] if check else [])
 
 
+def study_module_name(m: Manifest) -> str:
+    """`views:`, else the study's name with `_` for `-` and `.`."""
+    return m.views or m.study.replace("-", "_").replace(".", "_")
+
+
 def study_module(m: Manifest):
     """The study's module (`views:`, else ingest/studies/<study_with_underscores>.py), or None."""
-    name = m.views or m.study.replace("-", "_").replace(".", "_")
+    name = study_module_name(m)
     full = f"{__package__}.studies.{name}"
     if m.views is None and importlib.util.find_spec(full) is None:
         return None

@@ -178,6 +178,7 @@ class Manifest:
     line_of: dict = field(default_factory=dict)
     reproduction: list = field(default_factory=list)   # reproduction.Check, one per declared comparison
     extra_series: str | int = "keep"   # `series: {extra: ...}`: keep, drop, or N (every N intervals, the mean)
+    quoted: dict = field(default_factory=dict)   # `quoted:` name -> rows the original states in its prose
 
 
 class _V:
@@ -219,7 +220,7 @@ def _type_name(t) -> str:
 
 TOP = ("study", "title", "inputs", "interval_s", "metric", "window", "base", "labels", "label_types",
        "display", "markers", "runs", "files", "views", "reproduction", "tables",   # tables: ingest/declared.py
-       "counters", "series")   # counters: ingest/counters.py; series: size control (seriesfiles.py)
+       "counters", "series", "quoted")   # counters: ingest/counters.py; series: size control (seriesfiles.py)
 SERIES_EXTRA = ("keep", "drop")   # or {every: N}: docs/manifest.md, "Size control"
 RULE = ("glob", "regex", "input", "format", "labels", "published", "session", "id", "name", "linked")
 LINKED = ("vmstat", "iostat", "status", "interval_s", "offset_s", "tolerance_s", "panels", "align", "zone",
@@ -289,7 +290,28 @@ def load(path: str | Path) -> Manifest:
         window={"start": start, "end": end} if window is not None else None, base=base, labels=list(labels), label_types=label_types,
         display={k: {str(a): b for a, b in x.items()} for k, x in display.items()}, markers=markers, runs=runs, files=files,
         views=views, line_of=dict(doc.key_lines),
-        reproduction=_reproduction(path, doc.get("reproduction"), inputs), extra_series=_series(path, v))
+        reproduction=_reproduction(path, doc.get("reproduction"), inputs), extra_series=_series(path, v),
+        quoted=_quoted(path, v))
+
+
+def _quoted(path, v) -> dict:
+    """`quoted: {name: [{field: value, ...}, ...]}`: figures the original states only in its text
+    (no input file holds them), for a study module to show as published (`ctx.quoted(name)`).
+    Values are strings, numbers or null (missing); never derived, never computed with."""
+    out = {}
+    for name, rows in v.get("quoted", LDict, default=LDict()).items():
+        if not isinstance(name, str) or not SLUG.match(name):
+            v.fail("quoted", f"quoted: {clean(str(name), 80)!r} must be a slug (a-z, 0-9, '-', '.', '_')")
+        qv = _V(path, v.d["quoted"], "quoted")
+        rows = qv.get(name, LList)
+        out[name] = []
+        for i, row in enumerate(rows):
+            rv = _V(path, row, f"quoted: {name}[{i}]")
+            for k, value in row.items():
+                if not isinstance(k, str) or isinstance(value, bool) or not isinstance(value, (str, int, float, type(None))):
+                    rv.fail(k, f"quoted: {name}[{i}]: {clean(str(k), 80)}: a value must be a string, a number or null")
+            out[name].append(dict(row))
+    return out
 
 
 def _series(path, v) -> str | int:

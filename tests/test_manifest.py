@@ -200,3 +200,42 @@ def test_each_complete_session_is_a_run_unless_one_is_picked(tmp_path, pick, ids
     if pick == "all":
         assert [r["labels"]["session"] for r in runs] == [1, 2]
         assert runs[1]["name"] == "t, 8, session 2" and runs[1]["source"]["line"] == 44
+
+
+QUOTED = """\
+quoted:
+  claims:
+    - {claim: fewer reads, stated: 9x, counter: reads}
+    - {claim: about, stated: null, share: 0.5}
+"""
+
+
+def test_quoted_figures_reach_the_study_module(tmp_path, monkeypatch):
+    """`quoted:` rows reach a study module as written (docs/manifest.md, "Quoted figures"); a
+    module asking for a name the manifest lacks is an input error naming the manifest."""
+    man = make_study(tmp_path, extra=QUOTED + "views: quoting\n")
+    assert load(man).quoted == {"claims": [{"claim": "fewer reads", "stated": "9x", "counter": "reads"},
+                                           {"claim": "about", "stated": None, "share": 0.5}]}
+    fake = type(sys)("ingest.studies.quoting")
+    fake.build = lambda ctx: [ctx.table("claims", "t", [{"key": "claim", "label": "C", "kind": "text"},
+                                                        {"key": "stated", "label": "S", "kind": "text"}],
+                                        [{"claim": q["claim"], "stated": q["stated"]} for q in ctx.quoted("claims")])]
+    monkeypatch.setitem(sys.modules, "ingest.studies.quoting", fake)
+    run(tmp_path, man)
+    assert '{claim: fewer reads, stated: "9x"}' in (tmp_path / "data/mini/tables/claims.yaml").read_text()
+    fake.build = lambda ctx: ctx.quoted("load")
+    with pytest.raises(InputError, match=rf"^{man}:12: quoted: no `load` \(the study module quoting shows it"):
+        run(tmp_path, man)
+
+
+@pytest.mark.parametrize("section, line, reason", [
+    ("quoted: [1]\n", 12, "manifest: `quoted` must be a mapping, not a list"),
+    ("quoted:\n  x: 1\n", 13, "quoted: `x` must be a list, not int"),
+    ("quoted:\n  x:\n    - {a: yes}\n", 14, "quoted: x[0]: a: a value must be a string, a number or null"),
+    ("quoted:\n  x:\n    - {a: [1]}\n", 14, "quoted: x[0]: a: a value must be a string, a number or null"),
+    ("quoted:\n  Bad Name: []\n", 12, "quoted: 'Bad Name' must be a slug"),
+])
+def test_quoted_values_are_plain(tmp_path, section, line, reason):
+    man = make_study(tmp_path, extra=section)
+    with pytest.raises(InputError, match="^" + re.escape(f"{man}:{line}: {reason}")):
+        load(man)

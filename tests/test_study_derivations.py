@@ -4,6 +4,7 @@ import re
 import pytest
 
 from golden import SHARED, archive_text
+from ingest.manifest import load, manifest_path
 from ingest.parsers import by_name
 from ingest.studies import (index_condition_pushdown, innodb_redo_log_size, linkbench_cached, mysql8_optane,
                             sysbench_regressions)
@@ -14,6 +15,11 @@ SB = "mdcallag-sysbench-dec2020-innodb-inmem"
 def published(study, fmt):
     path = next((SHARED / "studies" / study).glob("published-tables.*"))
     return by_name(fmt).parse(path.read_text(), path.name)
+
+
+def quoted(study):
+    """The manifest's `quoted:` figures (the original's text, not in any input file)."""
+    return load(manifest_path(study)).quoted
 
 
 def by_id(tables):
@@ -38,7 +44,7 @@ def test_optane_ratios_and_qualifiers():
 
 def test_icp_counters_keep_missing_and_changed():
     parsed = published("index-condition-pushdown", "markdown-tables")
-    t = by_id(index_condition_pushdown.derive(parsed))
+    t = by_id(index_condition_pushdown.derive(parsed, quoted("index-condition-pushdown")))
     src = next(x for x in parsed.tables if x.name.startswith("Status counters"))
     rows = {r["counter"]: r for r in t["status-counters"]["rows"]}
     for r in src.rows:
@@ -87,7 +93,9 @@ def sysbench():
     cnfs = {sysbench_regressions.version_of(f"my{v}"): parse(f"my.cnf.cx6d.{v}", "mycnf").settings
             for v in ("5649", "5731", "8018", "8021", "8022")}
     parsed = {n: parse(n) for n in ("o.qps.abs", "o.qps.rel", "o.met")}
-    tables, problems = sysbench_regressions.derive(parsed["o.qps.abs"], parsed["o.met"], cnfs, parsed["o.qps.rel"])
+    q = quoted("sysbench-regressions")
+    tables, problems = sysbench_regressions.derive(parsed["o.qps.abs"], parsed["o.met"], cnfs, parsed["o.qps.rel"],
+                                                   {"band": q["band"][0], "load": q["load"]})
     return by_id(tables), problems, parsed
 
 
@@ -129,3 +137,24 @@ def test_sysbench_inlist_and_config(sysbench):
     assert worst["test"].startswith(("random-points", "points-")) and worst["qps_ratio"] < 0.5
     cfg = {r["setting"]: r for r in t["config-diff"]["rows"]}
     assert cfg["innodb_checksum_algorithm"]["v5_6_49"] == "crc32" and cfg["innodb_checksum_algorithm"]["v8_0_22"] is None
+
+
+def test_quoted_figures_come_from_the_manifest(sysbench):
+    """The original's text-only figures are the manifest's `quoted:`, shown as they are there; the
+    derived counts follow the quoted band (a different band, different counts)."""
+    t, _, parsed = sysbench
+    q = quoted("sysbench-regressions")
+    assert t["load"]["rows"] == q["load"]
+    band = q["band"][0]
+    for r in t["qps-spread"]["rows"]:
+        ratios = [x["qps_ratio"] for x in t["relative-qps"]["rows"]
+                  if x["version"] == r["version"] and x["clients"] == 1 and x["qps_ratio"] is not None]
+        assert (r["band_low"], r["band_high"]) == (band["low"], band["high"])
+        assert r["in_band"] == sum(band["low"] <= x <= band["high"] for x in ratios)
+    wide = sysbench_regressions.qps_spread(t["relative-qps"]["rows"], ["8.0.22"], {"low": 0.0, "high": 9.0})
+    assert wide["rows"][0]["in_band"] == wide["rows"][0]["tests"] != t["qps-spread"]["rows"][-1]["in_band"]
+    icp = by_id(index_condition_pushdown.derive(published("index-condition-pushdown", "markdown-tables"),
+                                               quoted("index-condition-pushdown")))["original-claims"]["rows"]
+    qi = quoted("index-condition-pushdown")
+    assert [(r["claim"], r["stated"]) for r in icp] == [(c["claim"], c["stated"]) for c in qi["claims"] + qi["free"]]
+

@@ -8,32 +8,40 @@ original's own derived claims beside our arithmetic on its counters (`original-c
 """
 from __future__ import annotations
 
-from ..tables import carry_notes, col, find, ratio, slug, table
 from ingest.parsers.values import in_base_unit
+
+from ..problems import Problem, clean
+from ..tables import carry_notes, col, find, ratio, slug, table
 
 BASE_SERVER = "MySQL 5.5"
 CHANGED = 0.05  # a counter "changed" when some server differs from the base by more than 5%
-BUFFER_POOL_GB = 6  # the setup's buffer pool (the original's setup section)
 # Cells of the published counters that disagree with the others: (counter, server) -> why.
 SUSPECT = {("Innodb_data_reads", "MariaDB 5.5"):
            "probable typo: MariaDB read as many pages as MySQL 5.6 (Innodb_pages_read)"}
-# The original's derived claims, quoted as its prose states them (not in any table of the input),
-# and the counters our arithmetic uses: (claim, as stated, numerator counter, denominator counter).
-ORIGINAL_CLAIMS = [
-    ("fewer primary-key lookups", "128x", "Handler_read_next"),
-    ("fewer page reads", "18x", "Innodb_buffer_pool_reads"),
-    ("less data read", "8x", "Innodb_data_read"),
-]
-FREE_CLAIM = ("buffer pool left free", "72%", "1 - Innodb_data_read of MySQL 5.6 / buffer pool")
+# The original's derived claims as its text states them (no input table holds them) are the
+# manifest's `quoted:` (docs/manifest.md): `claims` (claim, as stated, the counter our arithmetic
+# divides: MySQL 5.5 / MySQL 5.6) and `free` (the share of the buffer pool left free, with the
+# setup's buffer pool size in GB).
 
 
 def build(ctx) -> list[dict]:
-    return derive(ctx.published(fmt="markdown-tables"))
+    parsed, quoted = ctx.published(fmt="markdown-tables"), {k: ctx.quoted(k) for k in ("claims", "free")}
+    known = {r["counter"] for r in find(parsed, "Status counters").rows}
+    m = ctx.manifest
+    for q in quoted["claims"]:
+        if q.get("counter") not in known or not {"claim", "stated"} <= q.keys():
+            raise Problem(m.path, m.line_of.get("quoted"), f"quoted: claims: each needs claim, stated and a "
+                          f"counter of the published status counters, not {clean(str(q), 200)}")
+    if len(quoted["free"]) != 1 or not isinstance(quoted["free"][0].get("buffer_pool_gb"), (int, float)):
+        raise Problem(m.path, m.line_of.get("quoted"), "quoted: free: one row with claim, stated and buffer_pool_gb")
+    return derive(parsed, quoted)
 
 
-def derive(parsed) -> list[dict]:
+def derive(parsed, quoted: dict | None = None) -> list[dict]:
+    """The study's tables; `original-claims` only with the manifest's `quoted` claims."""
     counters, changed = status_counters(parsed)
-    return [query_time(parsed), speedup(parsed), counters, changed, original_claims(parsed)]
+    claims = [original_claims(parsed, quoted["claims"], quoted["free"][0])] if quoted else []
+    return [query_time(parsed), speedup(parsed), counters, changed] + claims
 
 
 def rounding_range(base: float, value: float) -> tuple[float | None, float | None]:
@@ -43,20 +51,22 @@ def rounding_range(base: float, value: float) -> tuple[float | None, float | Non
     return low, high
 
 
-def original_claims(parsed) -> dict:
+def original_claims(parsed, claims: list[dict], free_claim: dict) -> dict:
     """The original's derived claims as it states them, beside the same arithmetic on its counters."""
     t = find(parsed, "Status counters")
     scaled = {}
     for i, r in enumerate(t.rows):
         scaled[r["counter"]] = {s: in_base_unit(r[s], t.units.get(f"{i}/{s}")) for s in t.columns if s != "counter"}
     rows = []
-    for claim, stated, counter in ORIGINAL_CLAIMS:
-        c = scaled[counter]
-        rows.append({"claim": claim, "stated": stated, "how": f"{counter}, {BASE_SERVER} / MySQL 5.6",
+    for q in claims:
+        c, counter = scaled[q["counter"]], q["counter"]
+        rows.append({"claim": q["claim"], "stated": q["stated"], "how": f"{counter}, {BASE_SERVER} / MySQL 5.6",
                      "ours": ratio(c[BASE_SERVER], c["MySQL 5.6"], 1), "ours_pct": None})
     read = scaled["Innodb_data_read"]["MySQL 5.6"]
-    free = None if read is None else round(100 * (1 - read / (BUFFER_POOL_GB * 1024 ** 3)), 1)
-    rows.append({"claim": FREE_CLAIM[0], "stated": FREE_CLAIM[1], "how": FREE_CLAIM[2], "ours": None, "ours_pct": free})
+    pool = free_claim["buffer_pool_gb"] * 1024 ** 3
+    free = None if read is None else round(100 * (1 - read / pool), 1)
+    rows.append({"claim": free_claim["claim"], "stated": free_claim["stated"],
+                 "how": "1 - Innodb_data_read of MySQL 5.6 / buffer pool", "ours": None, "ours_pct": free})
     return table("original-claims", "The original's derived claims, and the same arithmetic on its published counters", [
         col("claim", "Claim", "text"), col("stated", "As the original states it", "text"),
         col("how", "Our arithmetic from", "text"),

@@ -28,18 +28,10 @@ GROUPS = {
     "insert-delete": "Insert and delete",
 }
 TOLERANCE = 0.011  # the author's ratios have 2 decimals
-# "QPS in 8.0 is often 60% to 90% of 5.6": the band whose share of tests `qps-spread` counts.
-BAND = (0.60, 0.90)
-# The load step is not in the archive's reports: the figures the original states in its text
-# (8.0.22 and 5.7.31 relative to 5.6.49, and whether the version read from storage while
-# building the secondary index at the end of the prepare step), shown as published.
-PUBLISHED_LOAD = [  # ips_about: the original's rounded inserts/s ("about")
-    {"version": "5.6.49", "ips_about": 100000, "ips_ratio": None, "cpu_ratio": None, "index_reads": "yes"},
-    {"version": "5.7.31", "ips_about": None, "ips_ratio": 1.07, "cpu_ratio": None, "index_reads": "yes"},
-    {"version": "8.0.18", "ips_about": None, "ips_ratio": None, "cpu_ratio": None, "index_reads": "yes"},
-    {"version": "8.0.21", "ips_about": None, "ips_ratio": None, "cpu_ratio": None, "index_reads": "no"},
-    {"version": "8.0.22", "ips_about": 70000, "ips_ratio": 0.72, "cpu_ratio": 1.58, "index_reads": "no"},
-]
+# Figures the original states only in its text are the manifest's `quoted:` (docs/manifest.md):
+# `band` ("QPS in 8.0 is often 60% to 90% of 5.6": the band whose share of tests `qps-spread`
+# counts) and `load` (the load step: 8.0.22 and 5.7.31 relative to 5.6.49, and whether a version
+# read from storage while building the secondary index at the end of the prepare step).
 
 
 def version_of(tag: str, file: str = "sysbench-regressions", line: int | None = None) -> str:
@@ -76,8 +68,9 @@ def build(ctx) -> list[dict]:
     cnfs = {version_of("my" + m.rsplit(".", 1)[-1], p.file): p.settings for m, p in ctx.files.items()
             if re.search(r"my\.cnf\.[^/]*\.\d+$", m)}
     man = ctx.manifest.path
+    quoted = {"band": ctx.quoted("band")[0], "load": ctx.quoted("load")}
     tables, problems = derive(one_file(ctx.files, r"o\.qps\.abs", man), one_file(ctx.files, r"o\.met", man), cnfs,
-                              one_file(ctx.files, r"o\.qps\.rel", man))
+                              one_file(ctx.files, r"o\.qps\.rel", man), quoted)
     ctx.problems.extend(problems)
     return tables
 
@@ -107,7 +100,10 @@ def met_records(met_parsed) -> list[dict]:
     return out
 
 
-def derive(abs_parsed, met_parsed, cnfs: dict[str, dict], rel_parsed=None) -> tuple[list[dict], list[str]]:
+def derive(abs_parsed, met_parsed, cnfs: dict[str, dict], rel_parsed=None,
+           quoted: dict | None = None) -> tuple[list[dict], list[str]]:
+    """The study's tables and cross-check problems; `quoted`: the manifest's `band` row and `load`
+    rows (without them, no `qps-spread` or `load` table)."""
     qps = qps_records(abs_parsed)
     met = met_records(met_parsed)
     tests = list(dict.fromkeys(r["test"] for r in qps))
@@ -161,7 +157,8 @@ def derive(abs_parsed, met_parsed, cnfs: dict[str, dict], rel_parsed=None) -> tu
             [{"test": r["test"], "version": r["version"], "cpu_per_op": r["cpu_per_op"]}
              for r in hw if r["group"] == g]))
     tables += inlist_tables(tests, group, q, m)
-    tables += [qps_spread(relative, versions), load_table(versions)]
+    if quoted:
+        tables += [qps_spread(relative, versions, quoted["band"]), load_table(versions, quoted["load"])]
     tables.append(config_table(cnfs, versions))
     problems = cross_check(relative, rel_cpu_all=hw, rel_parsed=rel_parsed, met_parsed=met_parsed)
     return tables, problems
@@ -226,31 +223,33 @@ def ratio_pairs(relative, hw, rel_parsed, met_parsed) -> list[tuple]:
             if mine.get(key) is not None and value is not None]
 
 
-def qps_spread(relative: list[dict], versions: list[str]) -> dict:
-    """Per version at 1 client: how many tests have a QPS ratio to the base inside BAND, below
-    it and above it, and the median ratio (the original's "often 60% to 90% of 5.6")."""
+def qps_spread(relative: list[dict], versions: list[str], band: dict) -> dict:
+    """Per version at 1 client: how many tests have a QPS ratio to the base inside the quoted
+    band (`low` to `high`), below it and above it, and the median ratio."""
+    low, high = band["low"], band["high"]
     rows = []
     for v in versions:
         r = sorted(x["qps_ratio"] for x in relative if x["version"] == v and x["clients"] == 1
                    and x["qps_ratio"] is not None)
         if not r:
             continue
-        rows.append({"version": v, "tests": len(r), "in_band": sum(BAND[0] <= x <= BAND[1] for x in r),
-                     "below": sum(x < BAND[0] for x in r), "above": sum(x > BAND[1] for x in r),
+        rows.append({"version": v, "tests": len(r), "in_band": sum(low <= x <= high for x in r),
+                     "below": sum(x < low for x in r), "above": sum(x > high for x in r),
                      "median": r[len(r) // 2] if len(r) % 2 else round((r[len(r) // 2 - 1] + r[len(r) // 2]) / 2, 3),
-                     "band_low": BAND[0], "band_high": BAND[1]})
-    return table("qps-spread", f"QPS / {BASE_VERSION} at 1 client: tests inside {BAND[0]:.2f} to {BAND[1]:.2f}", [
+                     "band_low": low, "band_high": high})
+    return table("qps-spread", f"QPS / {BASE_VERSION} at 1 client: tests inside {low:.2f} to {high:.2f}", [
         col("version", "Version", "label"), col("tests", "Tests", "number", 0),
-        col("in_band", f"{BAND[0]:.2f} to {BAND[1]:.2f}", "number", 0), col("below", f"below {BAND[0]:.2f}", "number", 0),
-        col("above", f"above {BAND[1]:.2f}", "number", 0), col("median", "Median ratio", "ratio", 2),
+        col("in_band", f"{low:.2f} to {high:.2f}", "number", 0), col("below", f"below {low:.2f}", "number", 0),
+        col("above", f"above {high:.2f}", "number", 0), col("median", "Median ratio", "ratio", 2),
         col("band_low", "Band from", "ratio", 2), col("band_high", "to", "ratio", 2)], rows)
 
 
-def load_table(versions: list[str]) -> dict:
-    """The load step as the original states it (not in the archive), versions in run order."""
-    by = {r["version"]: r for r in PUBLISHED_LOAD}
+def load_table(versions: list[str], load: list[dict]) -> dict:
+    """The load step as the original states it (the manifest's `quoted: load`, not in the
+    archive), versions in run order."""
+    by = {str(r["version"]): r for r in load}
     rows = [by[v] for v in versions if v in by]
-    notes = {f"{i}/ips_about": "about" for i, r in enumerate(rows) if r["ips_about"] is not None}
+    notes = {f"{i}/ips_about": "about" for i, r in enumerate(rows) if r.get("ips_about") is not None}
     return table("load", f"The load step, as published (relative to {BASE_VERSION})", [
         col("version", "Version", "label"), col("ips_about", "Inserts/s", "number", 0),
         col("ips_ratio", f"Inserts/s / {BASE_VERSION}", "ratio", 2),
