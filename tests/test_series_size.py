@@ -169,7 +169,7 @@ def test_keep_is_the_default(tmp_path):
     assert load(study(tmp_path, "series: {extra: keep}\n")).extra_series == "keep"
 
 
-def test_the_site_names_a_downsampled_run_and_leaves_a_dropped_one_out(tmp_path):
+def test_the_site_names_a_downsampled_run_and_leaves_a_dropped_one_out(tmp_path, browser):
     """A build with two studies of the archive above: `every: 4` and `drop`. The time series
     chart and the compare page name the downsampled run "(downsampled to 4 s means)"; the
     dropped run is in no chart and has no series on the compare page."""
@@ -192,3 +192,28 @@ def test_the_site_names_a_downsampled_run_and_leaves_a_dropped_one_out(tmp_path)
     assert "data-series=" in row and "myisam (downsampled to 4 s means)</td>" in row
     row = compare.split('data-key="sz-drop/myisam"')[1].split("</tr>")[0]
     assert "data-series=" not in row and "series not kept (size control)" in row
+    # the compare page's statistics of the downsampled run are the ingest's, at full resolution
+    runs = {r["id"]: r for r in yaml.safe_load((tmp_path / "data/sz-every/runs.yaml").read_text())["runs"]}
+    window = runs["myisam"]["window"]
+    small = json.loads((tmp_path / "data/sz-every/series/myisam.json").read_text())
+    assert window["n"] != sum(1 for t in small["t"] if 10 < t <= 40)   # the check below tells the two apart
+    shown = compare_stats(browser, tmp_path / "www", "sz-every/myisam,sz-every/innodb")
+    assert shown["sz-every/myisam"] == (window["n"], f"{window['mean']:,.1f}", f"{window['cv']:.3f}")
+    assert shown["sz-every/innodb"][0] == runs["innodb"]["window"]["n"]   # a run as printed: from its points
+
+
+def compare_stats(browser, www, picked):
+    """{run key: (n, mean, cv)} of the compare page's statistics table with `picked` in the URL."""
+    from browser_kit import open_page, serve, until
+    server, base = serve(www)
+    problems = []
+    try:
+        page = open_page(browser, f"{base}/benchlog/compare/#compare.runs={picked}", problems)
+        until(page, "document.querySelectorAll('#compare-stats tbody tr').length === 2")
+        rows = page.evaluate("""Array.from(document.querySelectorAll('#compare-stats tbody tr')).map(tr =>
+            [tr.dataset.key, Array.from(tr.cells).map(c => c.textContent)])""")
+        page.context.close()
+    finally:
+        server.shutdown()
+    assert not problems, problems
+    return {key: (int(cells[4]), cells[5], cells[9]) for key, cells in rows}

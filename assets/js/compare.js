@@ -66,6 +66,14 @@ function filter() {
   document.getElementById('compare-count').textContent = `${shown} of ${rows.length} runs shown.`;
 }
 
+/** A downsampled run's window statistics as the ingest computed them from the full-resolution
+ * series (the row's data-stats: n, mean, p5, p50, p95, cv), or null for a run drawn as printed. */
+function fullStats(text) {
+  if (!text) return null;
+  const [n, mean, p5, p50, p95, cv] = JSON.parse(text);
+  return { n, mean, p5, p50, p95, cv };
+}
+
 async function load(key) {
   if (loaded.has(key)) return loaded.get(key);
   const row = byKey.get(key);
@@ -75,7 +83,8 @@ async function load(key) {
   const metric = row.dataset.metric;
   const [a, b] = (row.dataset.window || '').split(',').map(Number);
   const run = { ...plotRun(key, `${row.dataset.study}: ${row.cells[2].textContent}`, doc.t, doc[metric] || [],
-    Number.isFinite(a) && Number.isFinite(b) ? [a, b] : null), metric, weighted: doc.mean === 'time-weighted' };
+    Number.isFinite(a) && Number.isFinite(b) ? [a, b] : null), metric, weighted: doc.mean === 'time-weighted',
+    full: fullStats(row.dataset.stats) };
   loaded.set(key, run);
   return run;
 }
@@ -131,7 +140,7 @@ function stats(runs) {
   const baseKey = base || picked[0];
   const all = runs.map((r) => {
     const [a, b] = r.window || [r.t[0] - 1, r.t[r.t.length - 1]];
-    return { run: r, a, b, s: windowStats(r.t, r.v, a, b, r.weighted) };
+    return { run: r, a, b, s: r.full || windowStats(r.t, r.v, a, b, r.weighted) };
   });
   const baseMean = all.find((x) => x.run.key === baseKey).s.mean;
   const body = statsTable.tBodies[0];

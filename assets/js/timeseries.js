@@ -23,7 +23,7 @@ const STATS = ['mean', 'p1', 'p5', 'p50', 'p95', 'p99', 'cv'];
 function runData(data, metric, where) {
   const v = data[metric];
   if (!Array.isArray(data.t) || !Array.isArray(v) || v.length !== data.t.length) throw new Error(`${where} has no column ${metric} beside t`);
-  return { t: data.t, raw: v, width: 1, v, weighted: data.mean === 'time-weighted' };
+  return { t: data.t, raw: v, width: 1, v, weighted: data.mean === 'time-weighted', downsampled: Boolean(data.downsampled) };
 }
 
 /** The compare page with this run picked, from the run's CSV URL (<base>data/<study>/series/<run>.csv). */
@@ -360,7 +360,8 @@ export class TimeSeriesChart {
     });
     const table = el('table', { class: 'data' },
       el('caption', { text: `Window ${fmt(a, 0)}–${fmt(b, 0)} s: ${this.spec.metric} per interval, unsmoothed (CV = standard deviation / mean, the jitter)`
-        + (this.visible().some((id) => this.cache.get(id).weighted) ? '; mean and CV weighted by interval length, as the intervals differ: the mean is the operations over the elapsed time' : '') }),
+        + (this.visible().some((id) => this.cache.get(id).weighted) ? '; mean and CV weighted by interval length, as the intervals differ: the mean is the operations over the elapsed time' : '')
+        + (this.visible().some((id) => this.cache.get(id).downsampled) ? '; a run kept at lower resolution is counted in its means (data/<study>/runs.yaml has its full-resolution statistics for the steady-state window)' : '') }),
       el('thead', {}, head), el('tbody', {}, ...rows));
     this.stats.replaceChildren(table);
   }
