@@ -128,3 +128,29 @@ def test_a_line_breaks_where_the_data_has_a_gap(built_site):
                  if 'stroke="#d9dce1"' not in attrs and len(d) > 200]
         assert len(lines) == 2, (width, len(lines))   # the plot and the zoom strip
         assert [subpaths(d) for d in lines] == [gaps + 1] * 2, width
+
+
+def dots(svg):
+    """Centres of the dot marks (SVGO circles `M<x> <y>a<r> <r> 0 1 1 ...`, several per path
+    joined with relative `m`), as (colour, x, y); x is the circle's rightmost point."""
+    out = []
+    for fill, d in re.findall(r'<path fill="(#[0-9A-Fa-f]{6})" d="(M[^"]*a[^"]*)" opacity', svg):
+        x = y = 0.0
+        for i, m in enumerate(re.finditer(r"([Mm])(-?[\d.]+)[ ,]?(-?[\d.]+)a([\d.]+)", d)):
+            dx, dy = float(m[2]), float(m[3])
+            x, y = (dx, dy) if m[1] == "M" else (x + dx, y + dy)
+            out.append((fill, x, y, float(m[4])))
+    return out
+
+
+def test_no_dot_hides_another(built_site):
+    """index-condition-pushdown's counters chart: one dot per charted row (the flagged typo left
+    out), and no two dots overlap, so MySQL 5.6's cannot hide behind MariaDB's."""
+    t = table("index-condition-pushdown", "counters-changed")
+    charted = [r for r in t["rows"] if r.get("flag") is None and r.get("ratio") is not None]
+    for width, svg in pictures(built_site, "index-condition-pushdown", "counters-changed-bars").items():
+        marks = [m for m in dots(svg) if m[3] < 5]   # the legend's symbols are drawn larger
+        assert len(marks) == len(charted), (width, len(marks))
+        for i, (_, x1, y1, r) in enumerate(marks):
+            for _, x2, y2, _ in marks[i + 1:]:
+                assert (x1 - x2) ** 2 + (y1 - y2) ** 2 >= (2 * r) ** 2, (width, (x1, y1), (x2, y2))
