@@ -107,7 +107,7 @@ def speedup(parsed) -> dict:
         rows.append({"server": r["server"], "workload": "in-memory (SF 2)", "speedup": r[speed_col]})
     return table("speedup", "Q19 speed-up over MySQL 5.5 (no ICP), per workload", [
         col("server", "Server", "label"), col("workload", "Workload", "label"),
-        col("speedup", f"Speed-up vs {BASE_SERVER}", "ratio", 1),
+        col("speedup", f"Speed-up vs {BASE_SERVER}", "ratio", 0),   # whole minutes and "2x": no decimals
     ], rows, notes)
 
 
