@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import struct
+import sys
 import tomllib
 import xml.etree.ElementTree as ET
 from urllib.parse import urlsplit
@@ -178,3 +179,32 @@ def test_test_tools_are_development_dependencies():
     assert re.search(r"^test: dev\b", make, re.M) and '-e ".[dev]"' in make
     for target in ("serve", "build"):
         assert "dev" not in re.search(rf"^{target}:(.*)$", make, re.M)[1].split()
+
+
+# import name -> the distribution that provides it, for the runtime packages whose names differ
+DISTRIBUTION_OF = {"yaml": "pyyaml", "resvg_py": "resvg-py"}
+
+
+def test_what_make_build_imports_is_a_runtime_dependency():
+    """`make build`, `make ingest` and `make serve` install only the runtime dependencies: every
+    third-party module that ingest/ and publish/ import must be one of them, not of the `dev`
+    extra (resvg-py sat in `dev`, so `make build` on a fresh clone failed at the previews)."""
+    import ast
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    runtime = {re.split(r"[=<>]", d)[0].lower() for d in pyproject["dependencies"]}
+    local = {"ingest", "publish"}
+    missing = set()
+    for path in [*(ROOT / "ingest").rglob("*.py"), *(ROOT / "publish").rglob("*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                tops = [alias.name.split(".")[0] for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                tops = [node.module.split(".")[0]]
+            else:
+                continue
+            for top in tops:
+                if top in sys.stdlib_module_names or top in local:
+                    continue
+                if DISTRIBUTION_OF.get(top, top).lower() not in runtime:
+                    missing.add(f"{path.relative_to(ROOT)}: {top}")
+    assert not missing, sorted(missing)
