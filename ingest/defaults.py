@@ -1,6 +1,6 @@
-"""The tables every study with runs gets when neither a study module nor a `tables:` section
-gives any: `runs`, each run's window statistics (n, mean, p5, p50, p95, cv) with its labels
-and source file, and `jitter`, the spread of the per-interval rate over the window (min, p1
+"""The tables every study with runs gets, unless a declared or module table has the same id
+or the manifest's `default_tables:` leaves them out: `runs`, each run's window statistics (n,
+mean, p5, p50, p95, cv) with its labels and source file, and `jitter`, the spread of the per-interval rate over the window (min, p1
 ... p99, max). A label whose key is one of the fixed columns' (e.g. `name`) gets no column of
 its own: its value is in the run's name."""
 from __future__ import annotations
@@ -12,9 +12,10 @@ JITTER = ("n", "mean", "cv", "min", "p1", "p5", "p50", "p95", "p99", "max")
 FIXED = {"run", "name", "file", *RUNS, *JITTER}
 
 
-def build(ctx) -> list[dict]:
-    """The default tables of a study (none without runs)."""
-    return [runs_table(ctx), jitter_table(ctx)] if ctx.runs else []
+def build(ctx, ids=("runs", "jitter")) -> list[dict]:
+    """The default tables `ids` of a study (none without runs)."""
+    makers = {"runs": runs_table, "jitter": jitter_table}
+    return [makers[i](ctx) for i in ids] if ctx.runs else []
 
 
 def _stat_col(key: str, metric: str) -> dict:

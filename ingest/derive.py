@@ -1,6 +1,6 @@
 """The derived tables of a study, in this order: the manifest's `tables:` (ingest/declared.py),
-then the study module's (the hook below), or the default tables when neither gives any
-(ingest/defaults.py); the counter tables of `counters:` (ingest/counters.py); each checked
+then the study module's (the hook below), then the default tables (ingest/defaults.py) that
+neither gives by id and the manifest's `default_tables:` keeps; the counter tables of `counters:` (ingest/counters.py); each checked
 (ingest/checks.py); then the reproduction check's table (ingest/reproduction.py).
 
 The study-module hook (docs/manifest.md): when the manifest names `views: <module>` (or a
@@ -73,7 +73,9 @@ def derived_tables(ctx: StudyContext) -> list[dict]:
     m = ctx.manifest
     module = study_module(m)
     built = declared.build(m, ctx.runs) + (module.build(ctx) if module else [])   # may raise Problem
-    checked = [check_table(m, t) for t in (built or defaults.build(ctx))]
+    ids = {t.get("id") for t in built}   # a declared or module table of a default's id replaces it
+    built += [t for t in defaults.build(ctx, m.default_tables) if t["id"] not in ids]
+    checked = [check_table(m, t) for t in built]
     counter_tables, counter_problems = counters.build(m, ctx.runs, ctx.files)   # the manifest's `counters:`
     checked += [check_table(m, t) for t in counter_tables]
     ctx.problems.extend(counter_problems)

@@ -179,6 +179,7 @@ class Manifest:
     reproduction: list = field(default_factory=list)   # reproduction.Check, one per declared comparison
     extra_series: str | int = "keep"   # `series: {extra: ...}`: keep, drop, or N (every N intervals, the mean)
     quoted: dict = field(default_factory=dict)   # `quoted:` name -> rows the original states in its prose
+    default_tables: tuple = ("runs", "jitter")   # `default_tables:` the default tables a study with runs gets
 
 
 class _V:
@@ -220,7 +221,7 @@ def _type_name(t) -> str:
 
 TOP = ("study", "title", "inputs", "interval_s", "metric", "window", "base", "labels", "label_types",
        "display", "markers", "runs", "files", "views", "reproduction", "tables",   # tables: ingest/declared.py
-       "counters", "series", "quoted")   # counters: ingest/counters.py; series: size control (seriesfiles.py)
+       "counters", "series", "quoted", "default_tables")   # counters: ingest/counters.py; series: size control (seriesfiles.py)
 SERIES_EXTRA = ("keep", "drop")   # or {every: N}: docs/manifest.md, "Size control"
 RULE = ("glob", "regex", "input", "format", "labels", "published", "session", "id", "name", "linked")
 LINKED = ("vmstat", "iostat", "status", "interval_s", "offset_s", "tolerance_s", "panels", "align", "zone",
@@ -291,7 +292,21 @@ def load(path: str | Path) -> Manifest:
         display={k: {str(a): b for a, b in x.items()} for k, x in display.items()}, markers=markers, runs=runs, files=files,
         views=views, line_of=dict(doc.key_lines),
         reproduction=_reproduction(path, doc.get("reproduction"), inputs), extra_series=_series(path, v),
-        quoted=_quoted(path, v))
+        quoted=_quoted(path, v), default_tables=_default_tables(path, v))
+
+
+DEFAULT_TABLES = ("runs", "jitter")   # ingest/defaults.py
+
+
+def _default_tables(path, v) -> tuple:
+    """`default_tables: [runs, jitter]` (the default): which default tables a study with runs
+    gets besides its declared and module tables; `[]` opts out."""
+    ids = v.get("default_tables", LList, default=LList(DEFAULT_TABLES))
+    for i, t in enumerate(ids):
+        if t not in DEFAULT_TABLES:
+            raise Problem(path, ids.item_lines[i],
+                          f"default_tables: {clean(str(t), 40)!r} is not a default table ({', '.join(DEFAULT_TABLES)})")
+    return tuple(ids)
 
 
 def _quoted(path, v) -> dict:

@@ -15,8 +15,8 @@ RATES = {("innodb", 1000): 500, ("innodb", 2000): 600, ("rocksdb", 1000): 800, (
          ("rocksdb", 4000): 1700}   # no innodb at 4000 IOPS
 
 
-def make(tmp_path, tables: str):
-    (tmp_path / "archives").mkdir(exist_ok=True)
+def make(tmp_path, tables: str, extra: str = ""):
+    (tmp_path / "archives").mkdir(parents=True, exist_ok=True)
     logs = {f"res_{e}_{i}iops.log": sysbench_log(r, seconds=30) for (e, i), r in RATES.items()}
     logs["res_innodb_1000iops_again.log"] = sysbench_log(450, seconds=30)
     arc = tar_gz(tmp_path / "archives" / "d.tar.gz", logs)
@@ -36,13 +36,13 @@ runs:
   - regex: 'res_(?P<engine>[a-z]+)_(?P<iops>\\d+)iops\\.log'
   - regex: 'res_(?P<engine>[a-z]+)_(?P<iops>\\d+)iops_(?P<variant>again)\\.log'
     published: false
-tables:
+{extra}tables:
 {tables}""")
     return man
 
 
-def tables(tmp_path, spec):
-    man = make(tmp_path, spec)
+def tables(tmp_path, spec, extra=""):
+    man = make(tmp_path, spec, extra)
     ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
     doc = yaml.safe_load((tmp_path / "data" / "d" / "study.yaml").read_text())
     runs = {r["id"]: r for r in yaml.safe_load((tmp_path / "data" / "d" / "runs.yaml").read_text())["runs"]}
@@ -67,7 +67,7 @@ def test_group_statistic_order_filter_and_units(tmp_path):
     rows: [iops]
     value: {key: rate, label: Rate, stat: rate}
 """)
-    assert list(got) == ["mean-tps", "p95", "rate"]    # declared tables replace the defaults
+    assert list(got) == ["mean-tps", "p95", "rate", "runs", "jitter"]    # the default tables stay
     t = got["mean-tps"]
     assert t["title"] == "Mean from 10 s to 30 s"
     assert t["columns"] == [{"key": "iops", "label": "IOPS", "kind": "label"},
@@ -124,3 +124,26 @@ def test_errors_name_the_manifest_line(tmp_path, spec, line, reason):
         ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
     assert (e.value.file, e.value.line) == (str(man), line) and e.value.reason.startswith(reason)
     assert [p.name for p in (tmp_path / "data").iterdir()] == [".ingest.lock"]   # the lock only: no study written
+
+
+ONE = "  - {id: one, where: {published: true}, rows: [engine, iops], value: {key: v, label: V, stat: mean}}\n"
+
+
+def test_default_tables_stay_unless_replaced_by_id_or_left_out(tmp_path):
+    got, runs = tables(tmp_path / "a", ONE)
+    assert list(got) == ["one", "runs", "jitter"]   # a scaffolded post's {{< table id="runs" >}} still builds
+    assert [r["run"] for r in got["runs"]["rows"]] == list(runs)
+    got, _ = tables(tmp_path / "b", ONE + "  - {id: runs, rows: [engine, iops, variant], "
+                                          "value: {key: v, label: V, stat: n}}\n")
+    assert list(got) == ["one", "runs", "jitter"] and got["runs"]["columns"][-1]["key"] == "v"   # the declared one
+    got, _ = tables(tmp_path / "c", ONE, extra="default_tables: [jitter]\n")
+    assert list(got) == ["one", "jitter"]
+    got, _ = tables(tmp_path / "d", ONE, extra="default_tables: []\n")
+    assert list(got) == ["one"]
+
+
+def test_default_tables_names_only_default_tables(tmp_path):
+    man = make(tmp_path, ONE, extra="default_tables: [runs, latency]\n")
+    with pytest.raises(InputError) as e:
+        ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
+    assert e.value.line == 14 and e.value.reason == "default_tables: 'latency' is not a default table (runs, jitter)"
