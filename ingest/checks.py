@@ -16,12 +16,13 @@ TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _CONTROL_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")   # tab and line ends are text
 
 
-def check_table(m: Manifest, t: dict) -> dict:
-    """Validate a derived table; return it with keys in the schema's order."""
+def check_table(m: Manifest, t: dict, line: int | None = None) -> dict:
+    """Validate a derived table; return it with keys in the schema's order. `line`: the
+    manifest line of a declared table, named in the errors."""
     tid = t.get("id")
 
     def bad(reason):
-        return Problem(m.path, None, f"table {clean(tid, 80)!r}: {reason}")
+        return Problem(m.path, line, f"table {clean(tid, 80)!r}: {reason}")
     if not isinstance(tid, str) or not TABLE_ID.match(tid):
         raise bad("id must be lowercase letters, digits and dashes (the site's id rule)")
     keys = []

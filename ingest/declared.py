@@ -1,7 +1,7 @@
 """Derived tables declared in the manifest's `tables:` section (docs/manifest.md, "Declared
-tables"): runs filtered by labels, grouped into rows by labels, one window statistic per row
-(or per pivot column), and a ratio to a base chosen by label. What a declaration cannot say
-stays in a study module.
+tables"): runs filtered by labels, grouped into rows by labels, window statistics of a series
+column per row (or per pivot column), repeats in one cell averaged, and a ratio to a base
+chosen by label. What a declaration cannot say stays in a study module.
 
     tables:
       - id: ratio
@@ -13,155 +13,283 @@ stays in a study module.
         pivot: engine                                     # one value column per engine
         value: {key: "{engine}_tps", label: "{engine} TPS", stat: mean, round: 2, digits: 2, unit: tps}
         ratio: {key: ratio, label: MyRocks / InnoDB, base: {engine: innodb}, round: 4, digits: 2}
+
+Every mistake is `manifest:line: reason`; runs that are compared (one cell, a ratio's two
+sides) but differ in a label the table does not name are warnings.
 """
 from __future__ import annotations
 
 import itertools
+import math
 
+from . import metrics
+from .checks import TABLE_ID, check_table
 from .manifest import LDict, LList, InputError, Manifest, _typed, _V, load_yaml
+from .problems import Problem, clean
 from .tables import col
 
 STATS = ("n", "mean", "min", "p1", "p5", "p50", "p95", "p99", "max", "cv", "rate", "full_mean")
-TABLE = ("id", "title", "where", "rows", "order", "columns", "pivot", "value", "ratio")
-VALUE = ("key", "label", "stat", "round", "digits", "unit")
-RATIO = ("key", "label", "base", "round", "digits")
+TABLE = ("id", "title", "where", "rows", "order", "columns", "pivot", "value", "values", "ratio")
+VALUE = ("key", "label", "stat", "column", "round", "digits", "unit")
+RATIO = ("key", "label", "base", "of", "round", "digits")
+RUN = "run"   # in `rows`: a column of the run id(s) of each row, not a grouping label
 
 
-def build(m: Manifest, runs: list[dict]) -> list[dict]:
-    """The tables of the manifest's `tables:` section (none without one)."""
+def build(m: Manifest, runs: list[dict], series: dict[str, dict], problems: list) -> list[dict]:
+    """The tables of the manifest's `tables:` section (none without one), each carrying its
+    manifest `line`; warnings are appended to `problems`."""
     doc = load_yaml(m.path)
     specs = doc.get("tables")
     if specs is None:
         return []
     if not isinstance(specs, LList):
         raise InputError(m.path, doc.key_lines["tables"], "tables: must be a list of table declarations")
-    return [_table(m, runs, spec, i) for i, spec in enumerate(specs)]
+    out, lines = [], {}
+    for i, spec in enumerate(specs):
+        t = _table(m, runs, series, spec, i, problems)
+        if t["id"] in lines:
+            raise InputError(m.path, t["line"], f"tables[{i}]: id {t['id']!r} is already the id of the table "
+                                                f"at line {lines[t['id']]}")
+        lines[t["id"]] = t["line"]
+        out.append(t)
+    return out
 
 
-def _stat(m: Manifest, run: dict, stat: str):
-    if stat == "rate":   # the tool's own rate: total events over the elapsed time
-        return (run.get("summary") or {}).get(run.get("metric") or m.metric)
-    if stat == "full_mean":
-        return run["full"]["mean"]
-    return run["window"][stat]
+class _Stats:
+    """Statistics of runs' series columns, each computed once."""
+
+    def __init__(self, m: Manifest, series: dict[str, dict]):
+        self.m, self.series, self.cache = m, series, {}
+
+    def of(self, run: dict, stat: str, column: str | None, fail) -> float | None:
+        column = column or run.get("metric") or self.m.metric
+        if (stat not in ("rate", "full_mean") and column == (run.get("metric") or self.m.metric)):
+            return run["window"][stat]   # as runs.yaml has them
+        key = (run["id"], column)
+        if key not in self.cache:
+            s = self.series.get(run["id"]) or {}
+            if column not in s or column == "t":
+                fail(f"run {run['id']} has no series column {column!r} (columns: "
+                     f"{', '.join(k for k in s if k != 't')})")
+            t, vals = s["t"], s[column]
+            w = self.m.window
+            weighted = run.get("mean") == "time-weighted"
+            st = metrics.window_stats(t, vals, w["start"], w["end"], weighted)
+            st["full_mean"] = metrics.full_mean(vals, t if weighted else None)["mean"]
+            # rate: the total over the elapsed time (each interval's rate times its length, over
+            # the time the intervals cover), from the series, not the tool's rounded summary
+            st["rate"] = metrics.full_mean(vals, t)["mean"]
+            self.cache[key] = st
+        return self.cache[key][stat]
 
 
-def _round(x, digits):
-    return None if x is None else round(x, digits) if digits is not None else x
+def _value_specs(m: Manifest, v: _V, where: str) -> list[dict]:
+    """`value:` (one) or `values:` (several): key, label, stat, column, round, digits, unit."""
+    if ("value" in v.d) == ("values" in v.d):
+        v.fail(None, f"{where}: give `value:` (one statistic) or `values:` (a list of them)")
+    items = [v.get("value", LDict)] if "value" in v.d else list(v.get("values", LList))
+    if not items:
+        v.fail("values", f"{where}: `values:` is empty")
+    out = []
+    for j, item in enumerate(items):
+        name = f"{where}.value" if "value" in v.d else f"{where}.values[{j}]"
+        val = _V(m.path, item, name)
+        val.only(VALUE)
+        stat = val.get("stat", str, required=True)
+        if stat not in STATS:
+            val.fail("stat", f"{name}: stat must be one of {', '.join(STATS)}")
+        out.append({"key": val.get("key", str, required=True), "label": val.get("label", str, required=True),
+                    "stat": stat, "column": val.get("column", str), "round": val.get("round", int),
+                    "digits": val.get("digits", int), "unit": val.get("unit", str), "v": val})
+    return out
 
 
-def _table(m: Manifest, runs: list[dict], spec, i: int) -> dict:
+def _select(m: Manifest, runs: list[dict], v: _V, where: str) -> tuple[list[dict], dict]:
+    """The runs the `where:` filters take; a filter naming no label or matching no run is an error."""
+    filters = v.get("where", LDict, default=LDict())
+    fv = _V(m.path, filters, f"{where}.where") if "where" in v.d else None
+    for k, want in filters.items():
+        if k == "published":
+            if not isinstance(want, bool):
+                fv.fail(k, f"{where}.where: published must be true or false")
+            continue
+        if k not in m.labels:
+            fv.fail(k, f"{where}.where: {clean(str(k), 40)!r} is not one of labels ({', '.join(m.labels)}) "
+                       f"or published")
+        have = {str(r["labels"].get(k)) for r in runs}
+        for w in (want if isinstance(want, list) else [want]):
+            if str(w) not in have:
+                fv.fail(k, f"{where}.where: {k}: no run has the value {clean(str(w), 40)!r} (values: "
+                           f"{', '.join(sorted(h for h in have if h != 'None'))})")
+
+    def takes(r):
+        for k, want in filters.items():
+            have = r["published"] if k == "published" else r["labels"].get(k)
+            if str(have) not in {str(w) for w in (want if isinstance(want, list) else [want])}:
+                return False
+        return True
+    selected = [r for r in runs if takes(r)]
+    if not selected:
+        v.fail("where" if filters else None, f"{where}: takes no run (where: "
+                                             f"{', '.join(f'{k}={w}' for k, w in filters.items())})")
+    return selected, dict(filters)
+
+
+def _differ(a: list[dict], b: list[dict], named: set) -> list[str]:
+    """Labels not in `named` whose values differ among the runs `a` (+ `b`): 'k (x, y)'."""
+    out = []
+    keys = sorted({k for r in a + b for k in r["labels"]} - named)
+    for k in keys:
+        va = sorted({str(r["labels"].get(k, "none")) for r in a})
+        vb = sorted({str(r["labels"].get(k, "none")) for r in b}) if b else va
+        if len(va) > 1 or va != vb:
+            out.append(f"{k} ({', '.join(va)}" + (f" / {', '.join(vb)})" if b else ")"))
+    return out
+
+
+def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: list) -> dict:
     where = f"tables[{i}]"
     v = _V(m.path, spec, where)
     v.only(TABLE)
     tid = v.get("id", str, required=True)
+    if not TABLE_ID.match(tid):
+        v.fail("id", f"{where}: id {clean(tid, 40)!r} must be lowercase letters, digits and dashes (the site's id rule)")
+    where = f"{where} ({tid})"
     rows_by = list(v.get("rows", LList, required=True))
+    with_run = RUN in rows_by and RUN not in m.labels
+    groups = [k for k in rows_by if not (with_run and k == RUN)]
     pivot = v.get("pivot", str)
-    for k in rows_by + ([pivot] if pivot else []):
+    if with_run and pivot:
+        v.fail("rows", f"{where}: `{RUN}` in rows (the run ids) needs one run per row, not a pivot")
+    for k in groups + ([pivot] if pivot else []):
         if k not in m.labels:
             v.fail("rows" if k != pivot else "pivot", f"{where}: {k!r} is not one of labels ({', '.join(m.labels)})")
     headings = dict(v.get("columns", LDict, default=LDict()))
-    val = _V(m.path, v.get("value", LDict, required=True), f"{where}.value")
-    val.only(VALUE)
-    stat = val.get("stat", str, required=True)
-    if stat not in STATS:
-        val.fail("stat", f"{where}.value: stat must be one of {', '.join(STATS)}")
-    vkey, vlabel = val.get("key", str, required=True), val.get("label", str, required=True)
-    vround, vdigits, unit = val.get("round", int), val.get("digits", int), val.get("unit", str)
+    values = _value_specs(m, v, where)
+    selected, filters = _select(m, runs, v, where)
+    keys = groups + ([pivot] if pivot else [])
+    named = set(keys) | set(filters)
 
-    # runs taken: the filters
-    selected = []
-    filters = dict(v.get("where", LDict, default=LDict()))
-    for r in runs:
-        ok = True
-        for k, want in filters.items():
-            have = r["published"] if k == "published" else r["labels"].get(k)
-            wanted = want if isinstance(want, list) else [want]
-            if str(have) not in {str(w) for w in wanted}:
-                ok = False
-        if ok:
-            selected.append(r)
+    # the values of each grouping label: the declared order, else numeric for int/float labels,
+    # else in run order
+    order = v.get("order", LDict, default=LDict())
+    ov = _V(m.path, order, f"{where}.order") if "order" in v.d else None
+    for k in order:
+        if k not in keys:
+            ov.fail(k, f"{where}.order: {k!r} is not in rows or pivot")
 
-    # the values of each grouping label, in the declared order or in run order
-    order = dict(v.get("order", LDict, default=LDict()))
-    keys = rows_by + ([pivot] if pivot else [])
-
-    def values(k):
-        if k in order:
-            return [_typed(m.path, v.line("order"), k, x, m.label_types) for x in order[k]]
+    def domain_of(k):
         seen = []
         for r in selected:
             x = r["labels"].get(k)
             if x is not None and x not in seen:
                 seen.append(x)
-        return seen
-    domain = {k: values(k) for k in keys}
-    cells = {}
+        if k not in order:
+            return sorted(seen) if m.label_types.get(k) in ("int", "float") else seen
+        if not isinstance(order[k], list):
+            ov.fail(k, f"{where}.order: {k}: must be a list of values")
+        wanted = [_typed(m.path, ov.line(k), k, x, m.label_types) for x in order[k]]
+        for x in wanted:
+            if str(x) not in {str(s) for s in seen}:
+                ov.fail(k, f"{where}.order: {k}: no run taken has the value {clean(str(x), 40)!r} "
+                           f"(values: {', '.join(map(str, seen))})")
+        return wanted
+    domain = {k: domain_of(k) for k in keys}
+    cells: dict[tuple, list[dict]] = {}
     for r in selected:
-        key = tuple(str(r["labels"].get(k)) for k in keys)
-        if key in cells:
-            raise InputError(m.path, spec.line, f"{where} ({tid}): runs {cells[key]['id']} and {r['id']} fall in the "
-                                                f"same cell {dict(zip(keys, key))}; narrow it with `where:`")
-        cells[key] = r
+        cells.setdefault(tuple(str(r["labels"].get(k)) for k in keys), []).append(r)
+    for key, rs in cells.items():
+        if len(rs) > 1 and _differ(rs, [], named):
+            problems.append(Problem(m.path, spec.line, f"{where}: runs {', '.join(r['id'] for r in rs)} share the cell "
+                                    f"{dict(zip(keys, key))} and are averaged, but differ in "
+                                    f"{'; '.join(_differ(rs, [], named))}, not in rows, pivot or where"))
+    stats = _Stats(m, series)
 
-    def cell(combo):
-        r = cells.get(tuple(map(str, combo)))
-        return None if r is None else _stat(m, r, stat)
+    def cell_runs(combo):
+        return cells.get(tuple(map(str, combo)), [])
+
+    def value(combo, spec_v):
+        """The statistic of the cell's run, or the mean of its runs' statistics (repeats)."""
+        got = [stats.of(r, spec_v["stat"], spec_v["column"], lambda reason: spec_v["v"].fail("column", f"{where}: {reason}"))
+               for r in cell_runs(combo)]
+        got = [x for x in got if x is not None]
+        if not got:
+            return None
+        return got[0] if len(got) == 1 else round(math.fsum(got) / len(got), metrics.DIGITS)
 
     display = m.display
-    columns = [col(k, headings.get(k, k.replace("_", " ")), "label") for k in rows_by]
     pivots = domain[pivot] if pivot else [None]
+    repeats = any(len(rs) > 1 for rs in cells.values())
 
-    def fill(template, p):
+    def fill(template, p, raw):
         if p is None:
             return template
-        shown = display.get(pivot, {}).get(str(p), p)
+        shown = p if raw else display.get(pivot, {}).get(str(p), p)
         return template.replace("{" + pivot + "}", str(shown))
-
-    def key_of(p):
-        return vkey if p is None else vkey.replace("{" + pivot + "}", str(p))
+    columns = [col(RUN, headings.get(RUN, "Run"), "label") if k == RUN and with_run
+               else col(k, headings.get(k, k.replace("_", " ")), "label") for k in rows_by]
     for p in pivots:
-        columns.append(col(key_of(p), fill(vlabel, p), "number", vdigits, unit))
+        for sv in values:
+            columns.append(col(fill(sv["key"], p, True), fill(sv["label"], p, False), "number", sv["digits"], sv["unit"]))
+        if repeats:
+            columns.append(col(f"{p}_runs" if pivot else "runs", fill(f"{{{pivot}}} runs", p, False) if pivot
+                               else "Runs", "number", 0))
 
     ratio = v.get("ratio", LDict)
+    ratio_cols = []
     if ratio is not None:
         rv = _V(m.path, ratio, f"{where}.ratio")
         rv.only(RATIO)
         rkey, rlabel = rv.get("key", str, required=True), rv.get("label", str, required=True)
         base = dict(rv.get("base", LDict, required=True))
         rround, rdigits = rv.get("round", int), rv.get("digits", int)
+        of = rv.get("of", str, default=values[0]["key"])
+        of_v = next((sv for sv in values if sv["key"] == of), None)
+        if of_v is None:
+            rv.fail("of", f"{where}.ratio: of: {of!r} is not the key of one of the values")
         if len(base) != 1 or next(iter(base)) not in keys:
             rv.fail("base", f"{where}.ratio: base must be one label of rows/pivot: {{label: value}}")
         bkey, bval = next(iter(base.items()))
         if pivot and bkey != pivot:
             rv.fail("base", f"{where}.ratio: with a pivot the base is a value of the pivot label {pivot!r}")
+        if str(bval) not in {str(x) for x in domain[bkey]}:
+            rv.fail("base", f"{where}.ratio: base: no run taken has {bkey}={clean(str(bval), 40)}")
         others = [p for p in pivots if str(p) != str(bval)] if pivot else [None]
         for p in others:
             if p is None or len(others) == 1:
                 k = rkey.replace("{" + pivot + "}", str(p)) if pivot else rkey
             else:
                 k = rkey.replace("{" + pivot + "}", str(p)) if "{" + pivot + "}" in rkey else f"{rkey}_{p}"
-            columns.append(col(k, fill(rlabel, p), "ratio", rdigits))
+            ratio_cols.append((col(k, fill(rlabel, p, False), "ratio", rdigits), p))
+        columns += [c for c, _ in ratio_cols]
 
     rows = []
-    for combo in itertools.product(*(domain[k] for k in rows_by)):
-        row = dict(zip(rows_by, combo))
-        raw = {}
+    for combo in itertools.product(*(domain[k] for k in groups)):
+        row = dict(zip(groups, combo))
+        if with_run:
+            row[RUN] = ", ".join(r["id"] for r in cell_runs(combo)) or None
         for p in pivots:
-            raw[p] = cell(combo + ((p,) if pivot else ()))
-            row[key_of(p)] = _round(raw[p], vround)
-        if ratio is not None:
-            for c, p in zip(columns[len(columns) - len(others):], others):
-                if pivot:
-                    b = next((raw[q] for q in pivots if str(q) == str(bval)), None)
-                    x = raw[p]
-                else:
-                    x = raw[None]
-                    bcombo = tuple(bval if k == bkey else combo[j] for j, k in enumerate(rows_by))
-                    b = cell(bcombo)
-                row[c["key"]] = None if x is None or not b else round(x / b, rround if rround is not None else 6)
+            full = combo + ((p,) if pivot else ())
+            for sv in values:
+                x = value(full, sv)
+                row[fill(sv["key"], p, True)] = None if x is None else round(x, sv["round"]) if sv["round"] is not None else x
+            if repeats:
+                row[f"{p}_runs" if pivot else "runs"] = len(cell_runs(full))
+        for c, p in ratio_cols:
+            if pivot:
+                num, den = combo + (p,), combo + (next(q for q in pivots if str(q) == str(bval)),)
+            else:
+                num, den = combo, tuple(bval if k == bkey else combo[j] for j, k in enumerate(groups))
+            x, b = value(num, of_v), value(den, of_v)
+            row[c["key"]] = metrics.ratio(x, b, rround if rround is not None else metrics.DIGITS)
+            diff = _differ(cell_runs(num), cell_runs(den), named) if cell_runs(num) and cell_runs(den) else []
+            if diff:
+                problems.append(Problem(m.path, rv.line("base"), f"{where}: ratio {'/'.join(r['id'] for r in cell_runs(num))}"
+                                        f" over {'/'.join(r['id'] for r in cell_runs(den))} compares runs that differ in "
+                                        f"{'; '.join(diff)}, not in rows, pivot or where"))
         rows.append(row)
     title = v.get("title", str, default=tid)
     if m.window:
         title = title.replace("{start}", f"{m.window['start']:g}").replace("{end}", f"{m.window['end']:g}")
-    return {"id": tid, "title": title, "columns": columns, "rows": rows, "notes": {}}
+    return {**check_table(m, {"id": tid, "title": title, "columns": columns, "rows": rows, "notes": {}},
+                          spec.line), "line": spec.line}

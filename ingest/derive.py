@@ -72,8 +72,15 @@ def derived_tables(ctx: StudyContext) -> list[dict]:
     """The study's tables, checked, in the order they are listed in study.yaml."""
     m = ctx.manifest
     module = study_module(m)
-    built = declared.build(m, ctx.runs) + (module.build(ctx) if module else [])   # may raise Problem
-    ids = {t.get("id") for t in built}   # a declared or module table of a default's id replaces it
+    own = declared.build(m, ctx.runs, ctx.series, ctx.problems)   # may raise Problem
+    lines = {t["id"]: t.pop("line") for t in own}   # each declared table's manifest line
+    built = own + (module.build(ctx) if module else [])
+    ids = [t.get("id") for t in built]
+    for tid in lines:
+        if ids.count(tid) > 1:
+            raise Problem(m.path, lines[tid], f"table {tid!r}: the study module {study_module_name(m)} gives "
+                                              f"a table of the same id")
+    # a declared or module table of a default's id replaces it
     built += [t for t in defaults.build(ctx, m.default_tables) if t["id"] not in ids]
     checked = [check_table(m, t) for t in built]
     counter_tables, counter_problems = counters.build(m, ctx.runs, ctx.files)   # the manifest's `counters:`

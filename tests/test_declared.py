@@ -3,6 +3,8 @@ grouping, window statistics, pivot, ratio to a base chosen by label, filters, un
 missing cell left missing, and errors as file:line."""
 from __future__ import annotations
 
+import math
+
 import pytest
 import yaml
 
@@ -15,9 +17,14 @@ RATES = {("innodb", 1000): 500, ("innodb", 2000): 600, ("rocksdb", 1000): 800, (
          ("rocksdb", 4000): 1700}   # no innodb at 4000 IOPS
 
 
-def make(tmp_path, tables: str, extra: str = ""):
+def make(tmp_path, tables: str, extra: str = "", more: dict | None = None):
+    """`more`: further runs, {(engine, iops, variant or None): tps}, first in the archive."""
     (tmp_path / "archives").mkdir(parents=True, exist_ok=True)
-    logs = {f"res_{e}_{i}iops.log": sysbench_log(r, seconds=30) for (e, i), r in RATES.items()}
+    logs = {f"res_{e}_{i}iops{'_' + x if x else ''}.log": sysbench_log(r, seconds=30)
+            for (e, i, x), r in (more or {}).items()}
+    logs.update({f"res_{e}_{i}iops.log": sysbench_log(r, seconds=30) for (e, i), r in RATES.items()})
+    if any(x for _, _, x in more or {}):
+        extra = "  - regex: 'res_(?P<engine>[a-z]+)_(?P<iops>\\d+)iops_(?P<variant>t\\d+)\\.log'\n" + extra
     logs["res_innodb_1000iops_again.log"] = sysbench_log(450, seconds=30)
     arc = tar_gz(tmp_path / "archives" / "d.tar.gz", logs)
     man = tmp_path / "content" / "d" / "manifest.yaml"
@@ -41,9 +48,11 @@ runs:
     return man
 
 
-def tables(tmp_path, spec, extra=""):
-    man = make(tmp_path, spec, extra)
-    ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
+def tables(tmp_path, spec, extra="", more=None, problems=None):
+    man = make(tmp_path, spec, extra, more)
+    got = ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
+    if problems is not None:
+        problems.extend(str(p) for p in got["problems"])
     doc = yaml.safe_load((tmp_path / "data" / "d" / "study.yaml").read_text())
     runs = {r["id"]: r for r in yaml.safe_load((tmp_path / "data" / "d" / "runs.yaml").read_text())["runs"]}
     return {t: yaml.safe_load((tmp_path / "data" / "d" / "tables" / f"{t}.yaml").read_text()) for t in doc["tables"]}, runs
@@ -111,12 +120,33 @@ def test_pivot_and_ratio_to_a_base_chosen_by_label(tmp_path):
 
 
 @pytest.mark.parametrize("spec, line, reason", [
-    ("  - {id: x, rows: [nope], value: {key: v, label: V, stat: mean}}", 15, "tables[0]: 'nope' is not one of labels"),
-    ("  - {id: x, rows: [engine], value: {key: v, label: V, stat: average}}", 15, "tables[0].value: stat must be one of"),
-    ("  - {id: x, rows: [engine, iops], value: {key: v, label: V, stat: mean}}", 15,
-     "tables[0] (x): runs innodb-1000 and innodb-1000-again fall in the same cell"),
+    ("  - {id: x, rows: [nope], value: {key: v, label: V, stat: mean}}", 15, "tables[0] (x): 'nope' is not one of labels"),
+    ("  - {id: x, rows: [engine], value: {key: v, label: V, stat: average}}", 15, "tables[0] (x).value: stat must be one of"),
     ("  - {id: x, rows: [engine], colour: red, value: {key: v, label: V, stat: mean}}", 15,
      "tables[0]: unknown field `colour`"),
+    # a misspelt label, a value no run has, a filter that leaves no run
+    ("  - id: x\n    where: {published: true,\n            engne: innodb}\n    rows: [iops]\n"
+     "    value: {key: v, label: V, stat: mean}", 17, "tables[0] (x).where: 'engne' is not one of labels (engine, iops, variant) or published"),
+    ("  - id: x\n    where: {engine: tokudb}\n    rows: [iops]\n    value: {key: v, label: V, stat: mean}", 16,
+     "tables[0] (x).where: engine: no run has the value 'tokudb' (values: innodb, rocksdb)"),
+    ("  - id: x\n    where: {published: true, variant: again}\n    rows: [iops]\n    value: {key: v, label: V, stat: mean}",
+     16, "tables[0] (x): takes no run (where: published=True, variant=again)"),
+    # an order value no run taken has (would be a row of nulls)
+    ("  - id: x\n    where: {published: true}\n    rows: [iops]\n    order: {iops: [1000, 3000]}\n"
+     "    value: {key: v, label: V, stat: mean}", 18, "tables[0] (x).order: iops: no run taken has the value '3000' (values: 1000, 2000, 4000)"),
+    # ids: the site's rule and unique, with the line
+    ("  - {id: p_99, rows: [engine], value: {key: v, label: V, stat: mean}}", 15,
+     "tables[0]: id 'p_99' must be lowercase letters, digits and dashes"),
+    ("  - {id: x, where: {published: true}, rows: [engine, iops], value: {key: v, label: V, stat: mean}}\n"
+     "  - {id: x, where: {published: true}, rows: [engine, iops], value: {key: v, label: V, stat: p95}}", 16,
+     "tables[1]: id 'x' is already the id of the table at line 15"),
+    ("  - {id: x, where: {published: true}, rows: [engine, iops], value: {key: engine, label: V, stat: mean}}", 15,
+     "table 'x': column keys must be unique"),
+    ("  - id: x\n    rows: [engine, iops]\n    values:\n      - {key: v, label: V, stat: mean}\n"
+     "      - {key: w, label: W, stat: mean, column: latency}", 19,
+     "tables[0] (x): run innodb-1000 has no series column 'latency' (columns: tps, qps, lat_ms, err_s)"),
+    ("  - {id: x, rows: [engine], value: {key: v, label: V, stat: mean}, values: []}", 15,
+     "tables[0] (x): give `value:` (one statistic) or `values:` (a list of them)"),
 ])
 def test_errors_name_the_manifest_line(tmp_path, spec, line, reason):
     man = make(tmp_path, spec + "\n")
@@ -147,3 +177,67 @@ def test_default_tables_names_only_default_tables(tmp_path):
     with pytest.raises(InputError) as e:
         ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
     assert e.value.line == 14 and e.value.reason == "default_tables: 'latency' is not a default table (runs, jitter)"
+
+
+def _series(tmp_path, run):
+    return yaml.safe_load((tmp_path / "data" / "d" / "series" / f"{run}.yaml").read_text())
+
+
+def test_several_values_another_column_rate_from_the_series_and_numeric_order(tmp_path):
+    got, runs = tables(tmp_path, """\
+  - id: lat
+    where: {engine: innodb, published: true}
+    rows: [run, iops]
+    columns: {run: Run id}
+    values:
+      - {key: mean, label: Mean TPS, stat: mean}
+      - {key: lat_p95, label: p95 latency, stat: p95, column: lat_ms, unit: ms}
+      - {key: lat_cv, label: cv latency, stat: cv, column: lat_ms, digits: 3}
+      - {key: rate, label: Rate, stat: rate, round: 3}
+""", more={("innodb", 10000, None): 333.333})
+    t = got["lat"]
+    assert [c["key"] for c in t["columns"]] == ["run", "iops", "mean", "lat_p95", "lat_cv", "rate"]
+    assert t["columns"][0]["label"] == "Run id"
+    assert [r["iops"] for r in t["rows"]] == [1000, 2000, 10000]   # an int label in numeric order, not 10000 first
+    assert [r["run"] for r in t["rows"]] == ["innodb-1000", "innodb-2000", "innodb-10000"]
+    for row in t["rows"]:
+        s = _series(tmp_path, row["run"])
+        lat = sorted(x for ti, x in zip(s["t"], s["lat_ms"]) if 10 < ti <= 30)
+        assert row["mean"] == runs[row["run"]]["window"]["mean"]
+        assert row["lat_p95"] == lat[math.ceil(0.95 * len(lat)) - 1]
+        mean = sum(lat) / len(lat)
+        assert row["lat_cv"] == pytest.approx(math.sqrt(sum((x - mean) ** 2 for x in lat) / len(lat)) / mean, abs=1e-6)
+        # rate: the total over the elapsed time from the series (1 s intervals), not the printed summary
+        assert row["rate"] == round(math.fsum(s["tps"]) / s["t"][-1], 3)
+    odd = t["rows"][2]
+    assert odd["rate"] != runs["innodb-10000"]["summary"]["tps"]   # the summary's 2 decimals
+
+
+def test_repeats_in_one_cell_are_averaged_and_unlisted_labels_warned(tmp_path):
+    problems = []
+    got, runs = tables(tmp_path, """\
+  - id: avg
+    where: {engine: innodb}
+    rows: [iops]
+    value: {key: tps, label: TPS, stat: mean}
+  - id: vs
+    where: {published: true}
+    rows: [iops]
+    pivot: engine
+    value: {key: "{engine}", label: "{engine}", stat: mean}
+    ratio: {key: ratio, label: ratio, base: {engine: innodb}}
+""", more={("innodb", 4000, "t16"): 900}, problems=problems)
+    avg = {r["iops"]: r for r in got["avg"]["rows"]}
+    mean = {i: r["window"]["mean"] for i, r in runs.items()}
+    assert avg[1000]["tps"] == round((mean["innodb-1000"] + mean["innodb-1000-again"]) / 2, 6)
+    assert avg[1000]["runs"] == 2 and avg[2000]["runs"] == 1 and avg[2000]["tps"] == mean["innodb-2000"]
+    assert got["avg"]["columns"][-1] == {"key": "runs", "label": "Runs", "kind": "number", "digits": 0}
+    vs = {r["iops"]: r for r in got["vs"]["rows"]}
+    assert vs[4000]["ratio"] == round(mean["rocksdb-4000"] / mean["innodb-4000-t16"], 6)
+    warned = [p.split(": ", 1)[1] for p in problems if "tables[" in p]
+    assert warned == [
+        "tables[0] (avg): runs innodb-1000, innodb-1000-again share the cell {'iops': '1000'} and are averaged, "
+        "but differ in variant (again, none), not in rows, pivot or where",
+        "tables[1] (vs): ratio rocksdb-4000 over innodb-4000-t16 compares runs that differ in variant (none / t16), "
+        "not in rows, pivot or where"]
+    assert all(p.startswith(str(tmp_path / "content" / "d" / "manifest.yaml") + ":") for p in problems if "tables[" in p)
