@@ -18,10 +18,9 @@ Alignment (never silent, never stretched; docs/manifest.md, "Linked metrics"):
   +02:00), else the zone cannot be matched: reported, and the join falls back to the offset.
 - otherwise (or `align: offset`): sample i (1-based; the since-boot sample is already dropped
   by the parsers and so never averaged in) ends at `offset_s + i * interval_s`.
-Then, either way, with the file: a series whose span differs from the run's by more than the
-tolerance (default: two samples or 2% of the run, whichever is larger), samples outside the
-run when they cover more than the tolerance (monitors often run a little before and after the
-benchmark); and, with file:line, wherever the samples have time stamps: a time stamp repeated
+Then, either way: a series that does not end where the run ends (its log's end of phase, else its last interval) by more than the tolerance
+(default: two samples, `TOLERANCE_SAMPLES`, whatever the run's length), at the line of its last
+sample (a monitor started with a warm-up the run excludes ends late: `offset_s: phase-start`); and, with file:line, wherever the samples have time stamps: a time stamp repeated
 or going back, and a step that differs from the median step by more than the step tolerance
 (default half an interval, at least 1 s: the stamps have whole seconds), i.e. a gap, and a
 median step that differs from `interval_s`. Server-status snapshots carry their own clock
@@ -48,9 +47,14 @@ IOSTAT = {"r/s": ("r/s", 1), "w/s": ("w/s", 1), "rkB/s": ("rMB/s", 1 / 1024), "w
 DEFAULT_PANELS = ("vm.us", "vm.sy", "vm.wa", "io.*.w/s", "cpu_per_op")
 
 
-def tolerance(run_span: float, interval_s: float, declared: float | None = None) -> float:
-    """The largest difference between a series' span and the run's that is not reported."""
-    return declared if declared is not None else max(2 * interval_s, 0.02 * run_span)
+TOLERANCE_SAMPLES = 2
+
+
+def tolerance(interval_s: float, declared: float | None = None) -> float:
+    """The largest difference between where a series ends and where the run ends that is not
+    reported: two samples, whatever the run's length (a share of the run would hide a whole
+    warm-up in an hour-long run), unless the manifest declares `tolerance_s`."""
+    return declared if declared is not None else TOLERANCE_SAMPLES * interval_s
 
 
 def place(n: int, interval_s: float, offset_s: float) -> list[float]:
@@ -141,26 +145,33 @@ def on_clock(file: str, what: str, s: Session, *, interval_s: float, offset_s: f
     return place(n, interval_s, offset_s), "offset", problems
 
 
-def check_span(file: str, what: str, t: list, run_t: list, interval_s: float, tol: float,
-               by: str = "offset") -> list[Problem]:
-    """Problems when a series' span does not match the run's, beyond `tol` seconds (`by`: how
-    the samples were placed, "offset" or "timestamps", which says what to check)."""
-    if not t or not run_t:
+def check_span(file: str, what: str, t: list, run_end: float | None, interval_s: float, tol: float,
+               by: str = "offset", lines: list[int] | None = None, offset_s: float = 0) -> list[Problem]:
+    """Problems when a series does not end where the run ends, beyond `tol` seconds, at the
+    line of its last sample (`lines`: each sample's line, when known); `by`: how the samples
+    were placed ("offset": sample i ends at offset_s + i x interval_s; "timestamps"). With time
+    stamps, a monitor that started more than `tol` after the run's t = 0 is reported too."""
+    if not t or run_end is None:
         return []
-    out = []
-    span, run_span = t[-1] - t[0] + interval_s, run_t[-1]
-    if abs(span - run_span) > tol:
+    out, last = [], (lines[len(t) - 1] if lines and len(lines) >= len(t) else None)
+    late = round(t[-1] - run_end, 3)
+    if abs(late) > tol:
         if by == "timestamps":
-            out.append(Problem(file, None, f"{what}: its time stamps span {span:g} s (last - first + {interval_s:g} s), "
-                                            f"but the run lasts {run_span:g} s (tolerance {tol:g} s): did the monitor "
-                                            "run for the whole run? The samples are kept at their own times, not stretched"))
+            out.append(Problem(file, last, f"{what}: its last sample ends at {t[-1]:g} s of the run (its time stamp), "
+                                           f"but the run ends at {run_end:g} s ({late:+g} s, tolerance {tol:g} s): did "
+                                           "the monitor run for the whole run? The samples are kept at their own "
+                                           "times, not shifted or stretched"))
         else:
-            out.append(Problem(file, None, f"{what}: {len(t)} samples x {interval_s:g} s = {span:g} s, but the run "
-                                            f"lasts {run_span:g} s (tolerance {tol:g} s): check interval_s/offset_s; "
-                                            "the samples are kept at their declared times, not stretched"))
-    outside = sum(1 for x in t if x <= 0 or x - interval_s >= run_span)   # no overlap with the run
-    if outside * interval_s > tol:   # a monitor may run a little before and after the benchmark
-        out.append(Problem(file, None, f"{what}: {outside} sample(s) fall outside the run (0, {run_span:g}] s"))
+            out.append(Problem(file, last, f"{what}: its last sample ends at {t[-1]:g} s of the run (offset_s "
+                                           f"{offset_s:g} + {len(t)} x {interval_s:g} s), but the run ends at "
+                                           f"{run_end:g} s ({late:+g} s, tolerance {tol:g} s): check "
+                                           "interval_s/offset_s; the samples are kept at their declared times, "
+                                           "not shifted or stretched"))
+    first = t[0] - interval_s
+    if by == "timestamps" and first > tol:
+        out.append(Problem(file, lines[0] if lines else None,
+                           f"{what}: its first sample starts at {first:g} s of the run (tolerance {tol:g} s): did "
+                           "the monitor run for the whole run?"))
     return out
 
 
@@ -192,17 +203,20 @@ def linked_series(run_t: list, ops: list, *, interval_s: float, offset_s: float 
                   vmstat: tuple[str, Session] | None = None, iostat: tuple[str, list[Session]] | None = None,
                   status: tuple[str, Session] | None = None, cores: int | None = None,
                   tol_s: float | None = None, run_start: str | None = None, zone: str | None = None,
+                  run_end: float | None = None,
                   align: str = "auto", step_tol_s: float | None = None,
                   how: dict | None = None) -> tuple[dict[str, list], list[Problem]]:
     """One columnar series of the run's linked metrics (see the module docstring), and problems.
 
     vmstat/iostat/status: (file name, parsed session(s)); cores defaults to iostat's `(N CPU)`.
     run_start: the run's t = 0 as local ISO time (its log's `meta.start`), or None; zone: the
-    run log's declared zone; align: auto, timestamps or offset. `how`, if given, receives
+    run log's declared zone; run_end: where the run ends on its clock (its log's end of
+    phase; default its last interval's end); align: auto, timestamps or offset. `how`, if given, receives
     {"vmstat"|"iostat": "timestamps"|"offset"}."""
     problems: list[Problem] = []
     columns: dict[str, dict[float, object]] = {}
-    tol = tolerance(run_t[-1] if run_t else 0, interval_s, tol_s)
+    tol = tolerance(interval_s, tol_s)
+    run_end = run_end if run_end is not None else (run_t[-1] if run_t else None)
     how = {} if how is None else how
     clock = dict(interval_s=interval_s, offset_s=offset_s, zone=zone, align=align,
                  run_start=datetime.fromisoformat(run_start) if run_start else None,
@@ -215,7 +229,7 @@ def linked_series(run_t: list, ops: list, *, interval_s: float, offset_s: float 
         file, s = vmstat
         t, how["vmstat"], found = on_clock(file, "vmstat", s, **clock)
         problems += found
-        problems += check_span(file, "vmstat", t, run_t, interval_s, tol, how["vmstat"])
+        problems += check_span(file, "vmstat", t, run_end, interval_s, tol, how["vmstat"], s.sample_lines, offset_s)
         for c in VMSTAT:
             if c in s.series:
                 add(f"vm.{c}", t, s.series[c])
@@ -225,7 +239,8 @@ def linked_series(run_t: list, ops: list, *, interval_s: float, offset_s: float 
         if devices:
             t, how["iostat"], found = on_clock(file, "iostat", devices[0], **clock)
             problems += found
-            problems += check_span(file, "iostat", t, run_t, interval_s, tol, how["iostat"])
+            problems += check_span(file, "iostat", t, run_end, interval_s, tol, how["iostat"], devices[0].sample_lines,
+                                   offset_s)
         cores = cores or next((x.meta["cpus"] for x in sessions if x.meta.get("cpus")), None)
         for i, dev in enumerate(devices):
             name = dev.meta["device"]
@@ -251,8 +266,8 @@ def linked_series(run_t: list, ops: list, *, interval_s: float, offset_s: float 
             missing = "the run's log has no start time" if s.meta.get("start") else "not every snapshot has a time stamp"
             problems.append(Problem(file, s.line, f"server status: align: timestamps, but {missing}: placed by offset_s"))
         step = s.meta.get("interval_s") or interval_s
-        problems += check_span(file, "server status", t, run_t, step, tolerance(run_t[-1] if run_t else 0, step, tol_s),
-                               how["status"])
+        problems += check_span(file, "server status", t, run_end, step, tolerance(step, tol_s), how["status"],
+                               s.sample_lines, offset_s)
         for c, col in s.series.items():
             if c != "t":
                 add(f"st.{c}", t, col)
@@ -309,7 +324,15 @@ def attach(m, runs: list[dict], series: dict, files: dict, fill) -> tuple[dict[s
         t = series[rec["id"]].get("t", [])
         ops = series[rec["id"]].get(rec["metric"], []) if rec["metric"] else []
         how = {}
-        doc, found_problems = linked_series(t, ops, interval_s=spec["interval_s"], offset_s=spec["offset_s"],
+        phase = rec.get("phase_s") or {}
+        offset = spec["offset_s"]
+        if offset == "phase-start":   # the monitors started with the phase: where its log says it began
+            if phase.get("start") is None:
+                problems.append(Problem(m.path, rule.line, f"run {rec['id']}: offset_s: phase-start, but its log "
+                                                          "gives no phase start: placed at offset 0"))
+            offset = phase.get("start", 0)
+        doc, found_problems = linked_series(t, ops, interval_s=spec["interval_s"], offset_s=offset,
+                                            run_end=phase.get("end"),
                                             tol_s=spec["tolerance_s"], run_start=rec.get("start"),
                                             zone=spec.get("zone"), align=spec.get("align", "auto"),
                                             step_tol_s=spec.get("step_tolerance_s"), how=how, **args)
@@ -324,6 +347,7 @@ def attach(m, runs: list[dict], series: dict, files: dict, fill) -> tuple[dict[s
             problems.append(Problem(m.path, rule.line, f"run {rec['id']}: linked panels {unknown} are not among its "
                                                       f"metrics ({', '.join(columns[:12])}{', ...' if len(columns) > 12 else ''})"))
         rec["linked"] = {"columns": columns, "panels": panels, "interval_s": spec["interval_s"],
-                         "offset_s": spec["offset_s"], "align": how,
+                         "offset_s": offset, **({"offset_from": spec["offset_s"]} if offset != spec["offset_s"] else {}),
+                         "align": how,
                          "files": sorted(member for member, _ in found.values())}
     return docs, problems

@@ -463,7 +463,11 @@ def _linked(path, rv: _V, where: str) -> dict:
             lv.fail(k, f"{where}.linked: `{k}` must be a finite{' positive' if positive else ''} number")
         return v
     out["interval_s"] = number("interval_s", required=True, positive=True)
-    out["offset_s"] = number("offset_s", default=0)
+    offset = lv.get("offset_s", (int, float, str), default=0)
+    if isinstance(offset, str) and offset != "phase-start":
+        lv.fail("offset_s", f"{where}.linked: `offset_s` must be a number of seconds or phase-start "
+                            "(the monitors started with the phase, as its log says)")
+    out["offset_s"] = offset if isinstance(offset, str) else number("offset_s", default=0)
     out["tolerance_s"] = number("tolerance_s", positive=True)
     out["step_tolerance_s"] = number("step_tolerance_s", positive=True)
     out["align"] = lv.get("align", str, default="auto")

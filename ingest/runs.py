@@ -157,6 +157,10 @@ def _run_record(m: Manifest, rule: Rule, member: str, match, session, n_sessions
         "end_s": t[-1] if t else None,
         # the run's t = 0 as a local date and time, when its log prints one (LinkBench's meta.start)
         **({"start": meta["start"]} if meta.get("start") else {}),
+        # where the phase itself began (a warm-up: negative) and ended on the run's clock, as
+        # its log says (LinkBench: requester start, PHASE COMPLETED)
+        **({"phase_s": {k: meta[f"phase_{k}_s"] for k in ("start", "end") if meta.get(f"phase_{k}_s") is not None}}
+           if meta.get("phase_start_s") is not None or meta.get("phase_end_s") is not None else {}),
         "window": window, "full": full, "summary": summary or None,
         "check": metrics.cross_check(full["mean"], session.summary.get(metric) if metric else None),
     }

@@ -3,7 +3,7 @@ efficiency. Our own fixtures (tests/fixtures/vmstat, iostat) and our own run num
 import pytest
 
 from golden import FIXTURES
-from ingest.linked import check_span, linked_series, ops_per_interval, place
+from ingest.linked import check_span, linked_series, ops_per_interval, place, tolerance
 from ingest.parsers import by_name
 
 VMSTAT = by_name("vmstat").parse((FIXTURES / "vmstat" / "repeat.txt").read_text(), "repeat.txt").sessions[0]
@@ -15,14 +15,31 @@ def test_samples_end_at_offset_plus_i_intervals():
     assert place(2, 10, -20) == [-10, 0]
 
 
-def test_a_span_within_tolerance_is_quiet_and_beyond_it_is_reported():
-    run_t = [float(i) for i in range(1, 31)]          # a 30 s run
-    assert check_span("vm", "vmstat", place(6, 5, 0), run_t, 5, 10) == []
-    problems = check_span("vm", "vmstat", place(9, 5, 0), run_t, 5, 10)   # 45 s of samples
+def test_a_series_ending_with_the_run_is_quiet_and_one_ending_later_is_reported_at_its_last_line():
+    assert check_span("vm", "vmstat", place(6, 5, 0), 30, 5, 10) == []          # a 30 s run, 6 x 5 s
+    problems = check_span("vm", "vmstat", place(9, 5, 0), 30, 5, 10, lines=list(range(3, 12)))   # 45 s of samples
     assert [str(p) for p in problems] == [
-        "vm: vmstat: 9 samples x 5 s = 45 s, but the run lasts 30 s (tolerance 10 s): check interval_s/offset_s; "
-        "the samples are kept at their declared times, not stretched",
-        "vm: vmstat: 3 sample(s) fall outside the run (0, 30] s"]
+        "vm:11: vmstat: its last sample ends at 45 s of the run (offset_s 0 + 9 x 5 s), but the run ends at 30 s "
+        "(+15 s, tolerance 10 s): check interval_s/offset_s; the samples are kept at their declared times, "
+        "not shifted or stretched"]
+    # a monitor started with a warm-up the run excludes: by its offset it ends with the run
+    assert check_span("vm", "vmstat", place(9, 5, -15), 30, 5, 10) == []
+
+
+def test_the_default_tolerance_is_two_samples_whatever_the_run_length():
+    """2 % of an hour-long run (72 s) would hide a whole 60 s warm-up: the default is samples."""
+    assert tolerance(5) == 10 and tolerance(5, 30) == 30
+    run_t = [10.0 * i for i in range(1, 361)]                       # an hour, 10 s intervals
+    _, problems = linked_series(run_t, [100.0] * 360, interval_s=5, vmstat=("vm", _vm(732)))   # 3,660 s of samples
+    assert [str(p).split(": ")[1] for p in problems] == ["vmstat"]
+    assert "+60 s, tolerance 10 s" in str(problems[0])
+    out, problems = linked_series(run_t, [100.0] * 360, interval_s=5, offset_s=-60, vmstat=("vm", _vm(732)))
+    assert problems == [] and out["t"][0] == -55 and out["t"][-1] == 3600
+
+
+def _vm(n):
+    from ingest.parsers.base import Session
+    return Session(series={"t": list(range(n)), "us": [10] * n, "sy": [2] * n}, sample_lines=list(range(3, n + 3)))
 
 
 def test_throughput_per_os_interval_weights_the_overlap():

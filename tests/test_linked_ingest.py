@@ -27,6 +27,7 @@ ARCHIVE = SHARED / "archives" / "mdcallag-linkbench-2017-inno5717-2m.tar.gz"
     ("{vmstat: a.vm, interval_s: 5, colour: red}", "runs[0].linked: unknown field `colour`"),
     ("{vmstat: '{nosuch.attr}', interval_s: 5}", "vmstat"),
     ("{vmstat: a.vm, interval_s: 5, panels: [1]}", "runs[0].linked: `panels` must be a list of metric names"),
+    ("{vmstat: a.vm, interval_s: 5, offset_s: warmup}", "runs[0].linked: `offset_s` must be a number of seconds or phase-start"),
 ])
 def test_linked_is_validated_with_its_line(tmp_path, linked, reason):
     man = make_study(tmp_path, runs=f"  - regex: '(?P<name>[a-z])-(?P<threads>\\d+)\\.log'\n    linked: {linked}\n")
@@ -52,8 +53,10 @@ def test_linked_files_for_the_runs_whose_monitors_were_kept(linkbench):
     for rid in ("load", "request-hour-1"):
         doc = json.loads((study / "series" / f"{rid}.linked.json").read_text())
         assert doc["columns"] == ["t", *runs[rid]["linked"]["columns"]]
-        # samples end every 5 s from the run's start (declared interval, no offset): never stretched
-        assert doc["t"][:3] == [5, 10, 15] and all(b - a == 5 for a, b in zip(doc["t"], doc["t"][1:]))
+        # samples end every 5 s from where the monitors started (declared interval): never stretched
+        steps = {round(b - a, 6) for a, b in zip(doc["t"], doc["t"][1:])}
+        assert steps == {5}
+        assert doc["t"][0] == pytest.approx(runs[rid]["linked"]["offset_s"] + 5)
         assert {"vm.us", "vm.wa", "io.nvme0n1.w/s", "cpu_per_op"} <= set(doc["columns"])
         assert set(runs[rid]["linked"]["panels"]) <= set(doc["columns"])
     assert not (study / "series" / "request-hour-24.linked.json").exists()
@@ -71,9 +74,27 @@ def test_per_interval_cpu_agrees_with_the_window_figure(linkbench):
     assert sum(values) / len(values) * 1e6 == pytest.approx(window_us, rel=0.02)
 
 
+def test_hour_1s_monitors_start_with_the_warm_up_and_end_with_the_run(linkbench):
+    """vmstat/iostat ran with the whole request phase, its 60 s warm-up included (732 samples x
+    5 s = 3,660 s), while the run's t = 0 is the end of the warm-up: `offset_s: phase-start`
+    places sample 1 where the log says the phase began, so the linked series ends within one
+    sample of the run's end (the log's REQUEST PHASE COMPLETED), not 60 s after it."""
+    study, res = linkbench
+    run = next(r for r in yaml.safe_load((study / "runs.yaml").read_text())["runs"] if r["id"] == "request-hour-1")
+    doc = json.loads((study / "series" / "request-hour-1.linked.json").read_text())
+    assert run["linked"]["offset_from"] == "phase-start"
+    assert run["linked"]["offset_s"] == run["phase_s"]["start"] == pytest.approx(-60, abs=1)
+    assert len(doc["t"]) == 732
+    assert abs(doc["t"][-1] - run["phase_s"]["end"]) <= run["linked"]["interval_s"]
+    assert abs(doc["t"][-1] - run["end_s"]) <= 2 * run["linked"]["interval_s"]
+    # the warm-up's samples have no throughput to divide by: no per-op figure, never 0
+    warm = [v for t, v in zip(doc["t"], doc["cpu_per_op"]) if t <= 0]
+    assert len(warm) == int(-run["phase_s"]["start"] // 5) and set(warm) == {None}
+
+
 def test_the_declared_clock_fits_and_a_wrong_one_is_reported(linkbench):
-    """With the manifest's 5 s interval the monitors fit the runs (a tail of samples after the
-    run's end within the tolerance is quiet); a wrong interval is reported with the file."""
+    """With the manifest's clock the monitors fit the runs; the old clock (offset 0: the warm-up
+    counted as the run, 60 s late) and a wrong interval are reported at the last sample's line."""
     from ingest.linked import linked_series
     from ingest.parsers import by_name
     from golden import archive_text
@@ -81,7 +102,12 @@ def test_the_declared_clock_fits_and_a_wrong_one_is_reported(linkbench):
     assert not [p for p in res["problems"] if "vmstat" in str(p) or "iostat" in str(p)]
     study, _ = linkbench
     doc = json.loads((study / "series" / "request-hour-1.json").read_text())
+    run = next(r for r in yaml.safe_load((study / "runs.yaml").read_text())["runs"] if r["id"] == "request-hour-1")
     vm = by_name("vmstat").parse(archive_text(ARCHIVE.name, "mdcallag-linkbench-2017-inno5717-2m/r.vm.in.L1.P1"), "r.vm.in.L1.P1").sessions[0]
-    _, problems = linked_series(doc["t"], doc["requests/s"], interval_s=10, vmstat=("r.vm.in.L1.P1", vm))
-    assert [str(p).split(":")[0] for p in problems] == ["r.vm.in.L1.P1", "r.vm.in.L1.P1"]
-    assert "but the run lasts" in str(problems[0]) and "not stretched" in str(problems[0])
+    _, problems = linked_series(doc["t"], doc["requests/s"], interval_s=5, vmstat=("r.vm.in.L1.P1", vm),
+                                run_end=run["phase_s"]["end"])
+    assert [str(p).split(": ")[0] for p in problems] == [f"r.vm.in.L1.P1:{vm.sample_lines[-1]}"]
+    assert "ends at 3660 s" in str(problems[0]) and "not shifted or stretched" in str(problems[0])
+    _, problems = linked_series(doc["t"], doc["requests/s"], interval_s=10, vmstat=("r.vm.in.L1.P1", vm),
+                                offset_s=run["linked"]["offset_s"])
+    assert len(problems) == 1 and "check interval_s/offset_s" in str(problems[0])

@@ -64,9 +64,9 @@ def test_a_declared_run_zone_converts_a_fixed_offset_and_rejects_an_unmatchable_
     out, problems, how = join(iostat=("io.txt", iostat("iso-zone.txt")), zone="UTC")
     assert how == {"iostat": "timestamps"}
     assert out["t"] == [1, 6, 11]                    # 14:00:01+0200 is 12:00:01 UTC
-    assert problems == ["io.txt: iostat: its time stamps span 15 s (last - first + 5 s), but the run lasts 60.04 s "
-                        "(tolerance 10 s): did the monitor run for the whole run? The samples are kept at their own "
-                        "times, not stretched"]    # 3 samples for a 60 s run
+    assert problems == ["io.txt:24: iostat: its last sample ends at 11 s of the run (its time stamp), but the run ends "
+                        "at 60.04 s (-49.04 s, tolerance 10 s): did the monitor run for the whole run? The samples are "
+                        "kept at their own times, not shifted or stretched"]    # 3 samples for a 60 s run
     out, problems, how = join(vmstat=("vm.txt", vmstat()), zone="UTC")
     assert how == {"vmstat": "offset"}               # CEST is a name, not an offset: never guessed
     assert out["t"][:3] == [5, 10, 15]

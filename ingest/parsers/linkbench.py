@@ -18,7 +18,9 @@ thread, op and interval; microseconds, except RANGE_SIZE and *_NLINKS which are 
 `meta.start` is the phase's t = 0 as a local date and time (ISO, milliseconds; log4j prints no
 zone): the load's first progress line less its elapsed time (links / average rate), the
 request phase's end of warm-up (or requester start, or first `requests finished` line less its
-elapsed seconds). Every `t` of the series is seconds after it, so OS samples with their own
+elapsed seconds). `meta.phase_start_s` / `meta.phase_end_s`: the first `Requester thread #i
+started` line (the warm-up's start, negative) and the `PHASE COMPLETED` line, in seconds of
+the run's clock: where monitors started beside the phase sit (`offset_s: phase-start`). Every `t` of the series is seconds after it, so OS samples with their own
 time stamps join the run at `time - start` (`ingest.linked`).
 """
 from __future__ import annotations
@@ -58,6 +60,8 @@ class _Phase:
         self.points: list[tuple[float, int]] = []  # (seconds from start, cumulative count)
         self.extra: list[dict] = []  # per-point extra columns
         self.summary: dict = {}
+        self.began: datetime | None = None   # the first `Requester thread #i started` (before any warm-up)
+        self.ended: datetime | None = None   # the `... PHASE COMPLETED` line
         self.meta: dict = {"tool": "linkbench", "phase": name}
 
     def since_start(self, when: datetime) -> float | None:
@@ -110,9 +114,11 @@ class LinkbenchParser(Parser):
                 load.meta["ids_expected"] = int(p[2])
             elif p := LOAD_DONE.match(msg):
                 load = load or _Phase("load", no)
+                load.ended = when
                 load.summary = {"links/s": int(p[5]), "links": int(p[3]), "nodes": int(p[1]), "time_s": float(p[4])}
             elif p := STARTED.match(msg):
                 request = current = request or _Phase("request", no)
+                request.began = request.began or when
                 base.setdefault(int(p[1]), when)
                 rounds.setdefault(int(p[1]), [])
             elif WARMING.match(msg) or THREAD_TOTAL.match(msg):
@@ -130,6 +136,7 @@ class LinkbenchParser(Parser):
                 finished.append((when, float(p[3]), int(p[1])))
             elif p := REQUEST_DONE.match(msg):
                 request = request or _Phase("request", no)
+                request.ended = when
                 request.summary = {"requests/s": int(p[3]), "requests": int(p[1]), "time_s": int(p[2])}
             elif p := THREAD_STATS.match(msg):
                 row = {STAT_KEYS[k]: number(v.removesuffix("ms")) for k, v in PAIR.findall(p[3]) if k in STAT_KEYS}
@@ -196,6 +203,12 @@ class LinkbenchParser(Parser):
             phase.meta["intervals"] = "uneven"
         if phase.start is not None:
             phase.meta["start"] = phase.start.isoformat(timespec="milliseconds")
+            # where the phase itself began and ended on the run's clock: a request phase begins
+            # with its warm-up (negative), which the run's t = 0 excludes (docs/formats.md F6)
+            if phase.began is not None:
+                phase.meta["phase_start_s"] = phase.since_start(phase.began)
+            if phase.ended is not None:
+                phase.meta["phase_end_s"] = phase.since_start(phase.ended)
         if not phase.summary:
             lines.missing_end(len(lines), f"the LinkBench {phase.name.upper()} PHASE COMPLETED line")
         return Session(series=columnar(rows, columns), metric=metric, summary=phase.summary or {},

@@ -96,9 +96,13 @@ def hw_per_op(ctx) -> dict:
         rate, elapsed, intervals = elapsed_rate(ctx.series[run_id], run["metric"])
         # OS samples span the phase: their interval is the phase length over the sample count.
         os_interval = round(wrapper["seconds"] / wrapper["samples"])
+        # where the monitors started on the run's clock, as the linked metrics place them (hour 1:
+        # with the phase's warm-up, docs/manifest.md "Linked metrics"), so the window's OS samples
+        # are the run's own seconds, not the warm-up's
+        offset = (run.get("linked") or {}).get("offset_s", 0)
         try:
             hw = osmetrics.hw_efficiency(ctx.series[run_id], run["metric"], 0, wrapper["seconds"],
-                                         os_interval_s=os_interval, vmstat=vmstat, iostat=iostat,
+                                         os_interval_s=os_interval, offset_s=offset, vmstat=vmstat, iostat=iostat,
                                          devices=[DEVICE], ops_per_s=rate)
         except ValueError as e:          # the OS files lack what the table needs (osmetrics says what)
             raise Problem(ctx.manifest.path, None, f"files: {phase}: {e}") from None
