@@ -29,7 +29,8 @@ class StudyContext:
     manifest: the validated Manifest; runs: run records as in runs.yaml (in manifest order);
     series: run id -> columnar series; files: archive member -> Parsed for `files:` rules;
     inputs: published-tables input name -> its text (`published()` parses it); `quoted(name)`:
-    the manifest's figures quoted from the original's text;
+    the manifest's figures quoted from the original's text; declared: the tables of the
+    manifest's `tables:` by id (their rows give a module its cells and their order);
     problems: warnings so far, `Problem` values (append to add). Bad data: raise `Problem`.
     """
 
@@ -39,6 +40,7 @@ class StudyContext:
     files: dict[str, Parsed] = field(default_factory=dict)
     inputs: dict[str, str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    declared: dict[str, dict] = field(default_factory=dict)   # the manifest's declared tables by id
     table = staticmethod(tables.table)   # ctx.table(id, title, columns, rows, notes=None)
 
     def published(self, name: str | None = None, fmt: str = "auto") -> Parsed:
@@ -74,6 +76,7 @@ def derived_tables(ctx: StudyContext) -> list[dict]:
     module = study_module(m)
     own = declared.build(m, ctx.runs, ctx.series, ctx.problems)   # may raise Problem
     lines = {t["id"]: t.pop("line") for t in own}   # each declared table's manifest line
+    ctx.declared = {t["id"]: t for t in own}
     built = own + (module.build(ctx) if module else [])
     ids = [t.get("id") for t in built]
     for tid in lines:
