@@ -98,6 +98,19 @@ def test_every_figure_and_table_says_where_its_numbers_come_from(study, built_si
         assert label and label.group(1) in SOURCES, (study, fid)
 
 
+@pytest.mark.parametrize("study", STUDIES)
+def test_provenance_claims_no_more_than_the_labels_say(study, built_site):
+    """Issue 9 §4: the provenance block never says every figure is published (or derived) when
+    the page labels some figures otherwise (Optane: an estimate, computed ratios)."""
+    html = built_site.page(f"posts/{study}/index.html")
+    labels = set(re.findall(r'<span class="source source-([a-z]+)">', html))
+    block = re.sub(r"<[^>]+>|\s+", " ", html.split('<div class="provenance">', 1)[1].split("</div>", 1)[0])
+    for word in ("published", "derived"):
+        if labels - {word}:
+            claim = re.search(rf"\bevery (figure|table|number)\b[^.;:]*\b(is|are|was)\b[^.;:]*\b{word}\b", block, re.I)
+            assert not claim, (study, claim.group(0))
+
+
 def test_dates_at_the_precision_known(built_site):
     """Post, home card, feed and sitemap carry the original's date, never a placeholder day."""
     home = built_site.page("index.html")

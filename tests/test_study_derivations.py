@@ -32,6 +32,11 @@ def test_optane_ratios_and_qualifiers():
     rel = t["relative-throughput"]
     about = [i for i, r in enumerate(rel["rows"]) if (r["note"] or "").startswith("about")]
     assert about and all(rel["notes"][f"{i}/relative"] == "about" for i in about)
+    # only what the original prints as a number is `published`: 8.0's 1.0 is read from "no
+    # improvement", the base's 1.0 is the definition (issue 9 §4)
+    basis = {r["server"]: r["basis"] for r in rel["rows"]}
+    assert basis == {"MySQL 5.7": "base", "MySQL 8.0": "estimate", "Percona Server 5.7": "published"}
+    assert [r["basis"] for r in t["device-tps"]["rows"]] == ["published", "estimate"]
     storage = next(x for x in parsed.tables if x.name.startswith("Storage"))
     base = next(r for r in storage.rows if r["server"] == mysql8_optane.BASE_SERVER)
     for r in t["storage-throughput"]["rows"]:

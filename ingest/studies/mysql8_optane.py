@@ -4,7 +4,8 @@ Raw data of this study is not public: every table comes from the published figur
 `published-tables.md` (F13), with the post's qualifiers ("about") kept as cell notes.
 Derived here: storage MB/s relative to MySQL 5.7 and the Optane / SSD throughput ratio.
 Every row says where its figure comes from (`basis`): `published` (stated by the original) or
-`estimate` (inferred from a statement of the original, e.g. the Optane TPS from "2.5x slower").
+`estimate` (inferred from a statement of the original, e.g. the Optane TPS from "2.5x slower", or
+MySQL 8.0's 1.0 from "no improvement"), or `base` (the base case's 1.0, by definition).
 Rows list the servers in one order everywhere (that of the relative-throughput table).
 """
 from __future__ import annotations
@@ -30,16 +31,22 @@ def server_order(parsed) -> list[str]:
 
 
 def basis_of(note) -> str:
-    """`estimate` for a figure the original only implies through a ratio ("about 2.5x the ..."),
-    else `published`."""
-    return "estimate" if note and re.search(r"\d(\.\d+)?x the ", note) else "published"
+    """Where a figure comes from, by the transcription's note: `base` for the base case (1.0 by
+    definition), `estimate` for a figure the original only implies, through a ratio ("about 2.5x
+    the ...") or in words ("no improvement over 5.7": read as 1.0, no number printed), else
+    `published`."""
+    if note == "base":
+        return "base"
+    if note and (re.search(r"\d(\.\d+)?x the ", note) or re.match(r"no (improvement|difference|change)\b", note)):
+        return "estimate"
+    return "published"
 
 
 def relative_throughput(parsed) -> dict:
     t = find(parsed, "Throughput relative to")
     rows = [{"server": r["server"], "relative": r["relative throughput"], "basis": basis_of(r["note"]),
              "note": r["note"]} for r in t.rows]
-    return table("relative-throughput", f"{t.name}, as published", [
+    return table("relative-throughput", f"{t.name}, as published or read from the text", [
         col("server", "Server", "label"),
         col("relative", f"Throughput / {BASE_SERVER}", "ratio", 1),
         col("basis", "Figure", "label"), col("note", "Note", "text"),
