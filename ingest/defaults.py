@@ -1,15 +1,17 @@
 """The tables every study with runs gets, unless a declared or module table has the same id
-or the manifest's `default_tables:` leaves them out: `runs`, each run's window statistics (n,
-mean, p5, p50, p95, cv) with its labels and source file, and `jitter`, the spread of the per-interval rate over the window (min, p1
-... p99, max). A label whose key is one of the fixed columns' (e.g. `name`) gets no column of
-its own: its value is in the run's name."""
+or the manifest's `default_tables:` leaves them out: `runs`, each run's labels, source
+(published, file, session), window n, mean and cv and cross-check (full-run mean, the tool's
+summary, their relative difference), and `jitter`, the spread of the per-interval rate over the
+window (min, p1 ... p99, max). A label whose key is one of the fixed columns' (e.g. `name`)
+gets no column of its own: its value is in the run's name."""
 from __future__ import annotations
 
 from .tables import col
 
-RUNS = ("n", "mean", "p5", "p50", "p95", "cv")
+RUNS = ("n", "mean", "cv")   # the spread (min, percentiles, max) is the jitter table's
 JITTER = ("n", "mean", "cv", "min", "p1", "p5", "p50", "p95", "p99", "max")
-FIXED = {"run", "name", "file", *RUNS, *JITTER}
+CHECK = ("full_mean", "summary", "check_rel_diff")   # the runs table's cross-check of each run
+FIXED = {"run", "name", "published", "file", "session", *RUNS, *JITTER, *CHECK}
 
 
 def build(ctx, ids=("runs", "jitter")) -> list[dict]:
@@ -26,28 +28,40 @@ def _stat_col(key: str, metric: str) -> dict:
     return col(key, f"{'Mean' if key == 'mean' else key} {metric}", "number", 2)
 
 
-def _table(ctx, id: str, title: str, stats: tuple, with_file: bool, names: dict[str, str] | None = None) -> dict:
+def _table(ctx, id: str, title: str, stats: tuple, with_source: bool, names: dict[str, str] | None = None) -> dict:
     """One row per run: its labels (headed by `names`, label key -> reader's name, else the
-    key), its file when `with_file`, and the window statistics `stats`."""
+    key), when `with_source` whether it is published and its file and session, the window
+    statistics `stats`, and with the source its cross-check (full-run mean against the tool's
+    summary)."""
     metric = ctx.manifest.metric
     labels = [k for k in ctx.manifest.labels if k not in FIXED and any(r["labels"].get(k) is not None for r in ctx.runs)]
+    source = [col("published", "Published", "text"), col("file", "File", "text"),
+              col("session", "Session", "number", 0)] if with_source else []
+    check = [col("full_mean", f"Full-run mean {metric}", "number", 2),
+             col("summary", f"Tool summary {metric}", "number", 2),
+             col("check_rel_diff", "Mean vs summary (rel. diff.)", "number", 4)] if with_source else []
     columns = [col("run", "Run", "label"), col("name", "Name", "text"),
                *(col(k, (names or {}).get(k, k.replace("_", " ")), "label") for k in labels),
-               *([col("file", "File", "text")] if with_file else []), *(_stat_col(k, metric) for k in stats)]
+               *source, *(_stat_col(k, metric) for k in stats), *check]
     rows = []
     for r in ctx.runs:
         row = {"run": r["id"], "name": r["name"], **{k: r["labels"].get(k) for k in labels}}
-        if with_file:
-            row["file"] = r["source"]["file"]
+        if with_source:
+            row.update({"published": "yes" if r["published"] else "no", "file": r["source"]["file"],
+                        "session": r["source"]["session"], "full_mean": r["full"]["mean"],
+                        "summary": r["check"]["summary"], "check_rel_diff": r["check"]["rel_diff"]})
         row.update({k: r["window"][k] for k in stats})
         rows.append(row)
     return ctx.table(id, title, columns, rows)
 
 
-def runs_table(ctx, id: str = "runs") -> dict:
-    """Every run with its labels, file and window statistics of the manifest's metric."""
+def runs_table(ctx, id: str = "runs", names: dict[str, str] | None = None) -> dict:
+    """Every run (published or extra) with its labels (headed by `names`), source, window
+    statistics of the manifest's metric and cross-check (the one `runs` table: the default,
+    and the one a study module reuses)."""
     w = ctx.manifest.window
-    return _table(ctx, id, f"Every run: {ctx.manifest.metric} from {w['start']:g} s to {w['end']:g} s", RUNS, True)
+    return _table(ctx, id, f"Every run: {ctx.manifest.metric} from {w['start']:g} s to {w['end']:g} s", RUNS,
+                  True, names)
 
 
 def jitter_table(ctx, id: str = "jitter", names: dict[str, str] | None = None) -> dict:

@@ -1,8 +1,8 @@
 """What study modules build their tables with (shape: docs/data-schema.md, `tables/<id>.yaml`):
 `table` and `col` make a table and its columns; `ratio` is a ratio that stays missing when a
 side is missing or the base is 0; `one_file` and `find` pick an archive file's or a published
-input's parsed table; `slug`, `carry_notes`; and the reusable table `runs_table` (the jitter
-table: `defaults.jitter_table`). (A study's one published-tables input, parsed:
+input's parsed table; `slug`, `carry_notes`. (The reusable tables `runs_table` and
+`jitter_table` are the default tables': ingest/defaults.py.) (A study's one published-tables input, parsed:
 `ctx.published(fmt=...)`.)"""
 from __future__ import annotations
 
@@ -24,35 +24,6 @@ def col(key: str, label: str, kind: str = "number", digits: int | None = None, u
     if unit is not None:
         c["unit"] = unit
     return c
-
-
-def _label_cols(ctx, names: dict[str, str] | None = None) -> list[dict]:
-    """Label columns of the runs, headed by `names` (label key -> reader's name) when given."""
-    used = [k for k in ctx.manifest.labels if any(r["labels"].get(k) is not None for r in ctx.runs)]
-    return [col(k, (names or {}).get(k, k.replace("_", " ")), "label") for k in used]
-
-
-def runs_table(ctx, id: str = "runs", names: dict[str, str] | None = None) -> dict:
-    """Every run (published or extra) with its labels (headed by `names`), source, window mean
-    and summary check."""
-    labels = _label_cols(ctx, names)
-    metric = ctx.manifest.metric
-    columns = [col("run", "Run", "label"), col("name", "Name", "text"), *labels,
-               col("published", "Published", "text"), col("file", "File", "text"),
-               col("session", "Session", "number", 0), col("intervals", "Intervals", "number", 0),
-               col("window_mean", f"Window mean {metric}", "number", 2),
-               col("full_mean", f"Full-run mean {metric}", "number", 2),
-               col("summary", f"Tool summary {metric}", "number", 2),
-               col("check_rel_diff", "Mean vs summary (rel. diff.)", "number", 4)]
-    rows = []
-    for r in ctx.runs:
-        row = {"run": r["id"], "name": r["name"], "published": "yes" if r["published"] else "no",
-               "file": r["source"]["file"], "session": r["source"]["session"], "intervals": r["intervals"],
-               "window_mean": r["window"]["mean"], "full_mean": r["full"]["mean"],
-               "summary": r["check"]["summary"], "check_rel_diff": r["check"]["rel_diff"]}
-        row.update({c["key"]: r["labels"].get(c["key"]) for c in labels})
-        rows.append(row)
-    return table(id, "All runs in the archive", columns, rows)
 
 
 def one_file(files: dict, pattern: str, manifest: str = "manifest.yaml"):

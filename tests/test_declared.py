@@ -163,6 +163,11 @@ def test_default_tables_stay_unless_replaced_by_id_or_left_out(tmp_path):
     got, runs = tables(tmp_path / "a", ONE)
     assert list(got) == ["one", "runs", "jitter"]   # a scaffolded post's {{< table id="runs" >}} still builds
     assert [r["run"] for r in got["runs"]["rows"]] == list(runs)
+    # the one runs table (the cloud module reuses it): source, window statistics, cross-check
+    assert [c["key"] for c in got["runs"]["columns"]] == [
+        "run", "name", "engine", "iops", "variant", "published", "file", "session", "n", "mean", "cv", "full_mean", "summary", "check_rel_diff"]
+    row = got["runs"]["rows"][0]
+    assert (row["full_mean"], row["summary"]) == (runs[row["run"]]["full"]["mean"], runs[row["run"]]["summary"]["tps"])
     got, _ = tables(tmp_path / "b", ONE + "  - {id: runs, rows: [engine, iops, variant], "
                                           "value: {key: v, label: V, stat: n}}\n")
     assert list(got) == ["one", "runs", "jitter"] and got["runs"]["columns"][-1]["key"] == "v"   # the declared one

@@ -12,8 +12,8 @@ my-cnf          the server options of the archive's my.cnf
 from __future__ import annotations
 
 from ..problems import Problem
-from ..defaults import jitter_table
-from ..tables import col, runs_table
+from ..defaults import jitter_table, runs_table
+from ..tables import col
 
 INSTANCE = "c5.9xlarge"
 # Readers' names of the run labels (column headers, chart axes and legends).
