@@ -33,7 +33,7 @@ def origin_section(study) -> str:
 
 def facts_or_skip(study) -> str:
     if not (SHARED / study / "FACTS.md").exists():
-        pytest.skip("../shared/studies is not here")
+        pytest.skip(f"{study}: no ../shared/studies/{study}/FACTS.md to check the byline against")
     return re.sub(r"\s+", " ", origin_section(study))
 
 
@@ -62,13 +62,19 @@ def test_the_byline_check_catches_an_invented_slug():
     assert "https://www.percona.com/blog/2018/08/01/myrocks-and-innodb-in-the-cloud/" not in origin
 
 
-@pytest.mark.parametrize("study", STUDIES)
-def test_byline_and_key_results_open_the_post(study, built_site):
-    html = built_site.page(f"posts/{study}/index.html")
-    o = front(study)["original"]
+def check_byline_and_key_results(study: str, html: str, o: dict) -> None:
+    """The header names the original (`o`, front matter `original`): a link to its url with its
+    title, or, without a url, its title and that the origin is not given; then 3 to 5 key
+    results come first, each with a number from data/ and a link to a figure or table of the
+    page."""
     header = html.split('<header class="post-header">', 1)[1].split("</header>", 1)
-    link = re.search(r'<a class="original" href="([^"]+)">([^<]+)</a>', header[0])
-    assert link and link.group(1) == o["url"] and link.group(2) == o["title"].replace("&", "&amp;"), study
+    if o.get("url"):
+        link = re.search(r'<a class="original" href="([^"]+)">([^<]+)</a>', header[0])
+        assert link and link.group(1) == o["url"] and link.group(2) == o["title"].replace("&", "&amp;"), study
+    else:  # never a made-up link: the byline says so
+        assert 'class="original" href' not in header[0], study
+        assert f'<span class="original">{o["title"].replace("&", "&amp;")}</span>' in header[0], study
+        assert "(its origin is not given)" in header[0], study
     # the first thing after the header is the key results block
     after = header[1].lstrip()
     assert after.startswith('<section class="key-results"'), after[:200]
@@ -83,8 +89,20 @@ def test_byline_and_key_results_open_the_post(study, built_site):
 
 
 @pytest.mark.parametrize("study", STUDIES)
-def test_every_figure_and_table_says_where_its_numbers_come_from(study, built_site):
-    html = built_site.page(f"posts/{study}/index.html")
+def test_byline_and_key_results_open_the_post(study, built_site):
+    check_byline_and_key_results(study, built_site.page(f"posts/{study}/index.html"), front(study)["original"])
+
+
+def test_the_byline_check_catches_a_missing_origin_note(built_site):
+    """Negative control: a byline without a url must say the origin is not given."""
+    html = built_site.page("posts/myrocks-cloud-cost/index.html")
+    o = {k: v for k, v in front("myrocks-cloud-cost")["original"].items() if k != "url"}
+    with pytest.raises(AssertionError):
+        check_byline_and_key_results("myrocks-cloud-cost", html, o)
+
+
+def check_sources(study: str, html: str) -> None:
+    """Every figure and table's caption starts with where its numbers come from."""
     figures = re.findall(r'<figure class="(chart|table)" id="([^"]+)".*?</figure>', html, re.S)
     assert figures
     for kind, fid in figures:
@@ -100,9 +118,12 @@ def test_every_figure_and_table_says_where_its_numbers_come_from(study, built_si
 
 @pytest.mark.parametrize("study", STUDIES)
 def test_provenance_claims_no_more_than_the_labels_say(study, built_site):
+    check_provenance_claims(study, built_site.page(f"posts/{study}/index.html"))
+
+
+def check_provenance_claims(study: str, html: str) -> None:
     """Issue 9 §4: the provenance block never says every figure is published (or derived) when
     the page labels some figures otherwise (Optane: an estimate, computed ratios)."""
-    html = built_site.page(f"posts/{study}/index.html")
     labels = set(re.findall(r'<span class="source source-([a-z]+)">', html))
     block = re.sub(r"<[^>]+>|\s+", " ", html.split('<div class="provenance">', 1)[1].split("</div>", 1)[0])
     for word in ("published", "derived"):
@@ -111,25 +132,32 @@ def test_provenance_claims_no_more_than_the_labels_say(study, built_site):
             assert not claim, (study, claim.group(0))
 
 
-def test_dates_at_the_precision_known(built_site):
-    """Post, home card, feed and sitemap carry the original's date, never a placeholder day."""
-    home = built_site.page("index.html")
-    feed = ET.fromstring(built_site.page("index.xml"))
+@pytest.mark.parametrize("study", STUDIES)
+def test_every_figure_and_table_says_where_its_numbers_come_from(study, built_site):
+    check_sources(study, built_site.page(f"posts/{study}/index.html"))
+
+
+def check_date(study: str, f: dict, site) -> None:
+    """Post, home card, feed and sitemap carry the original's date (the post's own when the
+    original's is not given), known to the day, never a placeholder day. `site`: a BuiltSite."""
+    feed = ET.fromstring(site.page("index.xml"))
     pub = {i.findtext("link").rstrip("/").rsplit("/", 1)[-1]: i.findtext("pubDate") for i in feed.iter("item")}
-    sitemap = built_site.page("sitemap.xml")
-    for study in STUDIES:
-        f = front(study)
-        day = str(f["original"]["date"])
-        assert len(day) == 10, (study, day)  # every study's date is known to the day
-        assert str(f["date"])[:10] == day, study
-        assert f'<time datetime="{day}">' in built_site.page(f"posts/{study}/index.html"), study
-        assert f'<time datetime="{day}">' in home, study
-        y, m, d = day.split("-")
-        assert re.search(rf"\b{int(d):02d} \w+ {y}\b", pub[study]), (study, pub[study])
-        entry = re.search(rf"<loc>[^<]*/posts/{study}/</loc>\s*(<lastmod>([^<]+)</lastmod>)?", sitemap)
-        assert entry, study
-        if entry.group(2):
-            assert entry.group(2).startswith(day), (study, entry.group(2))
+    day = str(f["original"].get("date") or f["date"])[:10]
+    assert len(day) == 10, (study, day)  # every study's date is known to the day
+    assert str(f["date"])[:10] == day, study
+    assert f'<time datetime="{day}">' in site.page(f"posts/{study}/index.html"), study
+    assert f'<time datetime="{day}">' in site.page("index.html"), study
+    y, m, d = day.split("-")
+    assert re.search(rf"\b{int(d):02d} \w+ {y}\b", pub[study]), (study, pub[study])
+    entry = re.search(rf"<loc>[^<]*/posts/{study}/</loc>\s*(<lastmod>([^<]+)</lastmod>)?", site.page("sitemap.xml"))
+    assert entry, study
+    if entry.group(2):
+        assert entry.group(2).startswith(day), (study, entry.group(2))
+
+
+@pytest.mark.parametrize("study", STUDIES)
+def test_dates_at_the_precision_known(study, built_site):
+    check_date(study, front(study), built_site)
 
 
 @pytest.fixture(scope="module")
@@ -148,11 +176,18 @@ def test_key_results_are_on_the_first_screen(browser, site_url, viewport):
     page = context.new_page()
     try:
         for study in STUDIES:
-            page.goto(f"{site_url}posts/{study}/")
-            boxes = page.evaluate("""() => [...document.querySelectorAll('.key-results li')]
-                .map(li => li.getBoundingClientRect().bottom)""")
-            assert 3 <= len(boxes) <= 5, study
-            assert max(boxes) <= height, (study, viewport, max(boxes))
-            assert page.evaluate("document.documentElement.scrollWidth") <= width, study
+            check_key_results_on_screen(page, f"{site_url}posts/{study}/", viewport)
     finally:
         context.close()
+
+
+def check_key_results_on_screen(page, url: str, viewport: tuple[int, int]) -> None:
+    """At `url`, in a Playwright page of `viewport` size: 3 to 5 key results, the last one's box
+    within the first screen, no sideways scroll."""
+    width, height = viewport
+    page.goto(url)
+    boxes = page.evaluate("""() => [...document.querySelectorAll('.key-results li')]
+        .map(li => li.getBoundingClientRect().bottom)""")
+    assert 3 <= len(boxes) <= 5, url
+    assert max(boxes) <= height, (url, viewport, max(boxes))
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, url

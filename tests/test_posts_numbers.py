@@ -94,35 +94,47 @@ def number_of(text: str) -> float | None:
     return float(text.replace(",", "").rstrip("×")) if m else None
 
 
-def study_tables(study) -> dict[str, dict]:
-    return {p.stem: yaml.safe_load(p.read_text()) for p in (ROOT / "data" / study / "tables").glob("*.yaml")}
+def study_tables(study, data_dir: Path = ROOT / "data") -> dict[str, dict]:
+    return {p.stem: yaml.safe_load(p.read_text()) for p in (data_dir / study / "tables").glob("*.yaml")}
+
+
+def display_of(study, data_dir: Path = ROOT / "data") -> dict:
+    return yaml.safe_load((data_dir / study / "study.yaml").read_text()).get("display") or {}
+
+
+def parse_post(site, study, data_dir: Path = ROOT / "data") -> _Cells:
+    """The rendered tables and values of a study's post (`site`: a BuiltSite)."""
+    parser = _Cells()
+    parser.feed(site.page(f"posts/{study}/index.html"))
+    # a lazy table (table lazy="true") is a page of its own beside the post
+    for page in sorted((site.site / "posts" / study).glob("*.table.html")):
+        if (data_dir / study / "tables" / f"{page.name[:-len('.table.html')]}.yaml").exists():
+            parser.feed(page.read_text(encoding="utf-8"))
+    return parser
 
 
 @pytest.fixture(scope="module")
 def rendered(built_site):
-    out = {}
-    for study in STUDIES:
-        parser = _Cells()
-        parser.feed(built_site.page(f"posts/{study}/index.html"))
-        # a lazy table (table lazy="true") is a page of its own beside the post
-        for page in sorted((built_site.site / "posts" / study).glob("*.table.html")):
-            if (ROOT / "data" / study / "tables" / f"{page.name[:-len('.table.html')]}.yaml").exists():
-                parser.feed(page.read_text(encoding="utf-8"))
-        out[study] = parser
-    return out
+    return {study: parse_post(built_site, study) for study in STUDIES}
 
 
 @pytest.mark.parametrize("study", STUDIES)
 def test_table_cells_are_data(rendered, study, built_site):
-    tables = study_tables(study)
-    display = yaml.safe_load((ROOT / "data" / study / "study.yaml").read_text()).get("display") or {}
-    shown = rendered[study].tables
+    check_table_cells(study, rendered[study], built_site)
+
+
+def check_table_cells(study, parsed: _Cells, site, data_dir: Path = ROOT / "data") -> None:
+    """Every rendered table cell is its data/ value as the table partial formats it, and each
+    table's CSV has one line per row."""
+    tables = study_tables(study, data_dir)
+    display = display_of(study, data_dir)
+    shown = parsed.tables
     assert shown, f"{study}: the post shows no table"
     for tid, rows in shown.items():
         data = tables[tid]
         assert len(rows) == len(data["rows"]), f"{study}/{tid}: rendered rows != data rows"
         # every column, or those left after hide= (in order; the CSV keeps them all)
-        keys = rendered[study].keys[tid]
+        keys = parsed.keys[tid]
         columns = [c for c in data["columns"] if c["key"] in keys]
         assert [c["key"] for c in columns] == keys, f"{study}/{tid}: columns not in data order"
         for i, (cells, row) in enumerate(zip(rows, data["rows"])):
@@ -131,7 +143,7 @@ def test_table_cells_are_data(rendered, study, built_site):
                 assert text == formatted(row[column["key"]], column, display), f"{study}/{tid} row {i} {column['key']}"
                 if row[column["key"]] is None:
                     assert "missing" in cls  # shown as n/a, never as 0
-        lines = list(csv.reader(io.StringIO(built_site.page(f"posts/{study}/{tid}.csv"))))
+        lines = list(csv.reader(io.StringIO(site.page(f"posts/{study}/{tid}.csv"))))
         assert len(lines) == 1 + len(data["rows"]), f"{study}/{tid}.csv"
 
 
@@ -199,11 +211,14 @@ def value_calls(text: str) -> list[dict]:
 def test_prose_values_are_recomputed_from_data(rendered, study):
     """Each `value` the post renders is the text computed here from data/ for that shortcode's
     parameters, in page order (a stale or wrong number fails; so does a changed selector)."""
-    text = (ROOT / "content" / "posts" / study / "index.md").read_text()
-    tables = study_tables(study)
-    display = yaml.safe_load((ROOT / "data" / study / "study.yaml").read_text()).get("display") or {}
+    check_prose_values(study, (ROOT / "content" / "posts" / study / "index.md").read_text(), rendered[study])
+
+
+def check_prose_values(study, text: str, parsed: _Cells, data_dir: Path = ROOT / "data") -> None:
+    tables = study_tables(study, data_dir)
+    display = display_of(study, data_dir)
     calls = value_calls(text)
-    shown = rendered[study].values
+    shown = parsed.values
     assert calls and len(shown) == len(calls), f"{study}: {len(shown)} values rendered, {len(calls)} in the source"
     for params, got in zip(calls, shown):
         assert got == expected_value(tables, display, params), f"{study}: {params}"
@@ -282,9 +297,12 @@ def test_a_planted_typed_number_is_caught():
     assert len(typed_numbers(text.replace("## Throughput\n", "## Throughput\n\n54 rows\n", 1))[0]) == 1
 
 
+def check_tables_in_data(study, text: str, data_dir: Path = ROOT / "data") -> None:
+    ids = re.findall(r'\{\{<\s*table\s+id="([^"]+)"', text)
+    assert ids and set(ids) <= set(study_tables(study, data_dir)), study
+
+
 def test_every_post_table_is_in_data():
     """The reverse direction: each table shortcode names a table the ingest wrote."""
     for study in STUDIES:
-        text = (ROOT / "content" / "posts" / study / "index.md").read_text()
-        ids = re.findall(r'\{\{<\s*table\s+id="([^"]+)"', text)
-        assert ids and set(ids) <= set(study_tables(study)), study
+        check_tables_in_data(study, (ROOT / "content" / "posts" / study / "index.md").read_text())

@@ -1,7 +1,9 @@
 """`python -m ingest new`: a study the project has never seen, from an archive written here
 (sysbench 1.x logs with our own numbers, labels in the file names, a .tar.gz), goes to a
 published post with no hand edit: scaffold -> ingest -> Hugo build -> the post has the time
-series of the runs and a table of every run. Plus the rule proposal and the Hugo archetype."""
+series of the runs and a table of every run, and passes, as it is, the checks `make test` runs
+on every post (numbers from data/, byline and key results, sources, dates, documented tables,
+fresh ingest), with and without --origin. Plus the rule proposal and the Hugo archetype."""
 from __future__ import annotations
 
 import html
@@ -14,12 +16,13 @@ import yaml
 from conftest import ROOT
 from ingest.__main__ import main
 from ingest.scaffold import propose_rules
-from sitebuild import HUGO_BIN, build
+from sitebuild import BASE_PATH, BASE_URL, HUGO_BIN, BuiltSite, build
 from sysbench_gen import sysbench_log, tar_gz
 
 ENGINES = {"innodb": 400.0, "rocksdb": 650.0}
 IOPS = (1000, 3000)
 VOLUME = (100, 400)
+STUDIES = ("volume-study", "bare-study")
 
 
 def test_rules_take_named_groups_from_the_recurring_parts_of_names():
@@ -45,12 +48,15 @@ def post(tmp_path_factory):
     posts = tmp / "content" / "posts"
     assert main(["new", "volume-study", str(tmp / "archives" / "volumes.tar.gz"),
                  "--origin", "https://example.org/volumes", "--content", str(posts)]) == 0
-    assert main(["volume-study", "--content", str(posts), "--archives", str(tmp / "archives"),
-                 "--data", str(tmp / "data")]) == 0
+    # the same archive without --origin: the post must say so, never link to a made-up address
+    assert main(["new", "bare-study", str(tmp / "archives" / "volumes.tar.gz"), "--content", str(posts)]) == 0
+    for study in STUDIES:
+        assert main([study, "--content", str(posts), "--archives", str(tmp / "archives"),
+                     "--data", str(tmp / "data")]) == 0
     site = tmp / "www" / "benchlog"
-    build(site, "https://example.github.io/benchlog/", extra=tmp)
+    build(site, BASE_URL, extra=tmp)
     return {"tmp": tmp, "dir": posts / "volume-study", "html": (site / "posts" / "volume-study" / "index.html").read_text(),
-            "site": site}
+            "site": site, "built": BuiltSite(tmp / "www", site, BASE_URL, BASE_PATH)}
 
 
 def test_scaffold_writes_a_manifest_and_a_post(post):
@@ -93,6 +99,58 @@ def test_the_post_has_the_time_series_and_every_run(post):
     assert "volumes.tar.gz" in html.unescape(page) and "https://example.org/volumes" in page
 
 
+@pytest.mark.parametrize("study", STUDIES)
+def test_the_scaffolded_post_passes_the_checks_of_every_post(post, study):
+    """The post exactly as `new` + the ingest leave it passes the site's own checks, the very
+    functions tests/test_posts_numbers.py, test_post_trust.py and test_studies_ingest.py run on
+    every post: its numbers come from data/ (no digit typed into the prose), it opens with the
+    byline and key results, every figure says where its numbers come from, its date is known to
+    the day, its tables are documented, its data is a fresh ingest."""
+    from test_post_trust import check_byline_and_key_results, check_date, check_provenance_claims, check_sources
+    from test_posts_numbers import (check_prose_values, check_table_cells, check_tables_in_data, parse_post,
+                                    typed_numbers)
+    from test_studies_ingest import check_docs_tables
+    from ingest.manifest import load
+    from ingest.study import build_files
+    data, text = post["tmp"] / "data", (post["dir"].parent / study / "index.md").read_text()
+    front = yaml.safe_load(text.split("---\n", 2)[1])
+    assert typed_numbers(text) == ([], [])
+    check_tables_in_data(study, text, data)
+    parsed = parse_post(post["built"], study, data)
+    check_table_cells(study, parsed, post["built"], data)
+    check_prose_values(study, text, parsed, data)
+    html = post["built"].page(f"posts/{study}/index.html")
+    check_byline_and_key_results(study, html, front["original"])
+    check_sources(study, html)
+    check_provenance_claims(study, html)
+    check_date(study, front, post["built"])
+    check_docs_tables(study, data)
+    built = build_files(load(post["dir"].parent / study / "manifest.yaml"), post["tmp"] / "archives", post["tmp"])
+    assert built.files == {p.relative_to(data / study).as_posix(): p.read_bytes()
+                           for p in (data / study).rglob("*") if p.is_file()}
+
+
+def test_the_byline_says_whether_the_origin_is_given(post):
+    with_origin = yaml.safe_load((post["dir"] / "index.md").read_text().split("---\n", 2)[1])["original"]
+    assert with_origin == {"title": "volumes.tar.gz", "url": "https://example.org/volumes"}
+    bare = post["built"].page("posts/bare-study/index.html")
+    assert "(its origin is not given)" in bare and 'class="original" href' not in bare.split("</header>")[0]
+
+
+@pytest.mark.parametrize("viewport", [(1280, 900), (375, 812)], ids=["desktop", "phone"])
+def test_the_scaffolded_key_results_are_on_the_first_screen(post, browser, viewport):
+    from browser_kit import serve
+    from test_post_trust import check_key_results_on_screen
+    server, base = serve(post["built"].www)
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    try:
+        for study in STUDIES:
+            check_key_results_on_screen(context.new_page(), f"{base}{BASE_PATH}posts/{study}/", viewport)
+    finally:
+        context.close()
+        server.shutdown()
+
+
 def test_hugo_new_content_uses_the_posts_archetype(tmp_path):
     import shutil
     # a copy of the project's config and archetypes, so that nothing is written into content/
@@ -108,5 +166,10 @@ def test_hugo_new_content_uses_the_posts_archetype(tmp_path):
     assert front["title"] == "Fresh study" and front["study"] == "fresh-study"
     for key in ("tags", "engines", "versions", "benchmarks", "storage", "date", "summary"):
         assert key in front
-    for code in ('{{< chart kind="timeseries" id="over-time"', '{{< table id="runs" >}}', "{{< provenance >}}"):
+    assert front["original"] == {"title": "Still to be named"}   # no url: the byline says so
+    # the scaffold's post body: key results, time series, default tables, provenance
+    for code in ("{{< keyresults >}}", '{{< chart kind="timeseries" id="over-time" source="derived"',
+                 '{{< table id="runs" source="derived" >}}', '{{< table id="jitter" source="derived" collapsed="true" >}}',
+                 "{{< provenance >}}"):
         assert code in text
+    assert len(re.findall(r"\{\{< keyresult ref=", text)) == 3 and len(re.findall(r"\{\{< value ", text)) == 6

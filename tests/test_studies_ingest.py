@@ -3,6 +3,7 @@ real inputs gives exactly the committed files (a study whose inputs are not at h
 with the reason), and the archive-derived LinkBench tables agree with the archive's own lines."""
 import re
 import tarfile
+from pathlib import Path
 
 import pytest
 import yaml
@@ -89,13 +90,54 @@ def test_linkbench_hw_per_op_agrees_with_the_wrapper(fresh):
             assert r[ours] == pytest.approx(r[theirs], rel=0.05), (r["phase"], ours)
 
 
-def test_docs_list_every_table_with_its_columns():
+def documented_columns(study: str, data_dir: Path = ROOT / "data") -> dict[str, str]:
+    """table id -> its columns (comma list) as the docs give them: the study's section of
+    docs/studies.md; for a study without one (a scaffolded study), docs/manifest.md's "Default
+    tables" with `<labels>` its label columns, and then its tables must be the default ones."""
     doc = (ROOT / "docs" / "studies.md").read_text()
-    for study in ALL:
+    if f"\n## {study}\n" in doc:
         section = doc.split(f"\n## {study}\n")[1].split("\n## ")[0]
-        listed = dict(re.findall(r"^- `([^`]+)`: `([^`]+)`$", section, re.M))
-        tables = yaml.safe_load((ROOT / "data" / study / "study.yaml").read_text())["tables"]
-        assert sorted(listed) == sorted(tables), study
-        for tid in tables:
-            t = yaml.safe_load((ROOT / "data" / study / "tables" / f"{tid}.yaml").read_text())
-            assert listed[tid] == ",".join(c["key"] for c in t["columns"]), (study, tid)
+        return dict(re.findall(r"^- `([^`]+)`: `([^`]+)`$", section, re.M))
+    meta = yaml.safe_load((data_dir / study / "study.yaml").read_text())
+    assert sorted(meta["tables"]) == ["jitter", "runs"], (
+        f"docs/studies.md has no section for {study}: only a study whose tables are the default "
+        f"ones (docs/manifest.md, 'Default tables') may go without; it has {meta['tables']}")
+    section = (ROOT / "docs" / "manifest.md").read_text().split("\n## Default tables\n")[1].split("\n## ")[0]
+    runs = yaml.safe_load((data_dir / study / "runs.yaml").read_text())["runs"]
+    fixed = {"run", "name", "file", *(k for line in re.findall(r"`run,name,<labels>,([^`]+)`", section)
+                                      for k in line.split(","))}
+    labels = ",".join(k for k in meta["labels"] if k not in fixed and any(r["labels"].get(k) is not None for r in runs))
+    listed = dict(re.findall(r"^- `([^`]+)`: `([^`]+)`", section, re.M))
+    return {tid: cols.replace("<labels>", labels) if labels else cols.replace("<labels>,", "")
+            for tid, cols in listed.items()}
+
+
+def check_docs_tables(study: str, data_dir: Path = ROOT / "data") -> None:
+    listed = documented_columns(study, data_dir)
+    tables = yaml.safe_load((data_dir / study / "study.yaml").read_text())["tables"]
+    assert sorted(listed) == sorted(tables), study
+    for tid in tables:
+        t = yaml.safe_load((data_dir / study / "tables" / f"{tid}.yaml").read_text())
+        assert listed[tid] == ",".join(c["key"] for c in t["columns"]), (study, tid)
+
+
+@pytest.mark.parametrize("study", ALL)
+def test_docs_list_every_table_with_its_columns(study):
+    check_docs_tables(study)
+
+
+def test_docs_check_needs_a_section_for_a_study_with_tables_of_its_own(tmp_path):
+    """Negative control: a study without a docs/studies.md section whose tables are not just the
+    default ones fails; with only the default ones, their documented columns must be its own."""
+    (tmp_path / "x-study" / "tables").mkdir(parents=True)
+    (tmp_path / "x-study" / "study.yaml").write_text("labels: [engine]\ntables: [runs, jitter, extra]\n")
+    with pytest.raises(AssertionError, match="no section for x-study"):
+        check_docs_tables("x-study", tmp_path)
+    (tmp_path / "x-study" / "study.yaml").write_text("labels: [engine]\ntables: [runs, jitter]\n")
+    (tmp_path / "x-study" / "runs.yaml").write_text("runs: [{labels: {engine: innodb}}]\n")
+    assert documented_columns("x-study", tmp_path)["jitter"] == "run,name,engine,n,mean,cv,min,p1,p5,p50,p95,p99,max"
+    for tid, cols in (("runs", "run,name,engine,file,n,mean,p5,p50,p95"), ("jitter", "run,name,n,mean")):
+        (tmp_path / "x-study" / "tables" / f"{tid}.yaml").write_text(
+            yaml.safe_dump({"columns": [{"key": k} for k in cols.split(",")]}))
+    with pytest.raises(AssertionError):
+        check_docs_tables("x-study", tmp_path)
