@@ -1,6 +1,8 @@
 """Every study post's data/ (found from content/posts/*/manifest.yaml): a fresh ingest of the
 real inputs gives exactly the committed files (a study whose inputs are not at hand is skipped
-with the reason), and the archive-derived LinkBench tables agree with the archive's own lines."""
+with the reason; archives are looked for in $ARCHIVES, as `make test ARCHIVES=<dir>` sets it,
+then in ../shared/archives), and the archive-derived LinkBench tables agree with the archive's own lines."""
+import os
 import re
 import tarfile
 from pathlib import Path
@@ -19,6 +21,9 @@ ALL = [p.parent.name for p in find_manifests(POSTS)]
 NOTED = ["mysql8-optane", "index-condition-pushdown", "innodb-redo-log-size", "linkbench-cached",
          "sysbench-regressions"]
 LINKBENCH = SHARED / "archives" / "mdcallag-linkbench-2017-inno5717-2m.tar.gz"
+# where archives are looked for, in order: $ARCHIVES (README: archives may be anywhere), then the
+# project's own ../shared/archives
+ARCHIVE_DIRS = [*([Path(os.environ["ARCHIVES"])] if os.environ.get("ARCHIVES") else []), SHARED / "archives"]
 
 
 class Fresh(dict):
@@ -31,10 +36,11 @@ class Fresh(dict):
 
     def __missing__(self, study):
         m = load(manifest_path(study, POSTS))
-        why = absent(m, SHARED / "archives", SHARED / "studies")
-        if why:
-            pytest.skip(f"{study}: {why}")
-        built = build_files(m, SHARED / "archives", SHARED / "studies")
+        whys = {d: absent(m, d, SHARED / "studies") for d in ARCHIVE_DIRS}
+        at = next((d for d, why in whys.items() if not why), None)
+        if at is None:
+            pytest.skip(f"{study}: " + "; ".join(whys.values()) + " (set ARCHIVES=<dir> for archives elsewhere)")
+        built = build_files(m, at, SHARED / "studies")
         self[study], self.problems[study] = built.files, built.problems
         return self[study]
 
