@@ -154,3 +154,13 @@ def test_no_dot_hides_another(built_site):
         for i, (_, x1, y1, r) in enumerate(marks):
             for _, x2, y2, _ in marks[i + 1:]:
                 assert (x1 - x2) ** 2 + (y1 - y2) ** 2 >= (2 * r) ** 2, (width, (x1, y1), (x2, y2))
+
+
+def test_the_metrics_picture_shades_the_window_in_every_panel(built_site):
+    """The build-time picture of a metrics chart draws the window in every panel (the live
+    chart's `win` selection, from the same spec), not only in the first."""
+    runs = yaml.safe_load((ROOT / "data" / "linkbench-cached" / "runs.yaml").read_text())["runs"]
+    panels = 1 + len(next(r for r in runs if r["id"] == "load")["linked"]["panels"])
+    for width, svg in pictures(built_site, "linkbench-cached", "load-metrics").items():
+        shades = re.findall(r'<path fill="(#[0-9a-fA-F]{6})" fill-opacity="[.\d]+" stroke="\1" stroke-opacity="[.\d]+" d="M0 0h[\d.]+v[\d.]+H0Z"', svg)
+        assert len(shades) == panels, (width, len(shades))

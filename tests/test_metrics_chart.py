@@ -141,3 +141,80 @@ def test_the_live_chart_takes_over_in_the_room_held_for_it(browser, base, width)
     assert live <= room < live + 40, (live, room)
     assert not problems, problems
     page.context.close()
+
+
+# Every panel on one time axis (the live view, read through `figure.metricsChart`: its Vega view)
+VIEW = """(id) => { const c = document.getElementById(id).metricsChart, v = c.view, b = c.panelBounds();
+  const root = v.scenegraph().root.items[0];
+  const groups = root.items.filter((m) => /^concat_\\d+_group$/.test(m.name)).map((m) => m.items[0]);
+  return { bounds: b, origin: [v.padding().left + v.origin()[0], v.padding().top + v.origin()[1]],
+    domains: groups.map((_, i) => v.scale(`concat_${i}_x`).domain()),
+    windows: groups.slice(0, b.length).map((g) => g.items.filter((m) => /^p\\d+.window/.test(m.name))
+      .flatMap((m) => m.items.map((it) => [Math.round(it.x), Math.round(it.x2)]))) }; }"""
+
+
+def open_run(browser, base, run):
+    problems = []
+    page = open_page(browser, f"{base}{LINKBENCH}#{FIG}.run={run}", problems, viewport={"width": 1280, "height": 900})
+    page.locator(f"#{FIG}").scroll_into_view_if_needed()
+    page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=WAIT)
+    until(page, f"!!document.getElementById('{FIG}').metricsChart")
+    return page, problems
+
+
+@pytest.mark.parametrize("rid", ["load", "request-hour-1"])
+def test_every_panel_has_one_time_axis_spanning_the_run_and_its_samples(browser, base, rid):
+    """Throughput, OS panels and the zoom strip share one explicit x domain: from 0 (or the
+    first OS sample, before it: hour 1's monitors started with the warm-up) to the last time
+    either series has (samples past the run's end are shown, not clipped)."""
+    page, problems = open_run(browser, base, rid)
+    own = json.loads((ROOT / "data" / "linkbench-cached" / "series" / f"{rid}.json").read_text())
+    linked = json.loads((ROOT / "data" / "linkbench-cached" / "series" / f"{rid}.linked.json").read_text())
+    view = page.evaluate(VIEW, FIG)
+    expected = [min(0, own["t"][0], linked["t"][0]), max(own["t"][-1], linked["t"][-1])]
+    assert len(view["domains"]) == 1 + len(run_record("linkbench-cached", rid)["linked"]["panels"]) + 1   # + strip
+    for domain in view["domains"]:
+        assert domain == pytest.approx(expected)
+    assert not problems, problems
+    page.context.close()
+
+
+def test_a_window_brushed_in_a_lower_panel_is_drawn_in_every_panel(browser, base):
+    page, problems = open_run(browser, base, "request-hour-1")
+    view = page.evaluate(VIEW, FIG)
+    box = page.locator(f"#{FIG} .ts-canvas canvas").bounding_box()
+    (ox, oy), third = view["origin"], view["bounds"][2]
+    y = box["y"] + oy + third["y"] + third["height"] / 2
+    page.mouse.move(box["x"] + ox + 200, y)
+    page.mouse.down()
+    page.mouse.move(box["x"] + ox + 400, y, steps=6)
+    page.mouse.up()
+    until(page, "location.hash.includes('.w=')")
+    windows = page.evaluate(VIEW, FIG)["windows"]
+    assert len(windows) == len(view["bounds"])
+    assert all(w == [[200, 400]] for w in windows), windows
+    assert not problems, problems
+    page.context.close()
+
+
+def test_hover_reads_the_last_panel_and_the_rule_spans_every_panel(browser, base):
+    """The hover bounds and the rule come from the panels' real bounds (titles between them
+    included): the last panel answers, and the rule runs from the first panel's top to the
+    last panel's bottom."""
+    page, problems = open_run(browser, base, "load")
+    view = page.evaluate(VIEW, FIG)
+    box = page.locator(f"#{FIG} .ts-canvas canvas").bounding_box()
+    (ox, oy), first, last = view["origin"], view["bounds"][0], view["bounds"][-1]
+    assert len(view["bounds"]) == 1 + len(run_record("linkbench-cached", "load")["linked"]["panels"])
+    page.mouse.move(box["x"] + ox + last["width"] / 2, box["y"] + oy + last["y"] + last["height"] - 3)
+    until(page, f"document.getElementById('{FIG}').dataset.hoverT !== undefined")
+    t = float(page.locator(f"#{FIG}").get_attribute("data-hover-t"))
+    lo, hi = view["domains"][0]
+    assert t == pytest.approx((lo + hi) / 2, rel=0.02)
+    rule = page.locator(f"#{FIG} .ts-rule").bounding_box()
+    assert rule["y"] == pytest.approx(box["y"] + oy + first["y"], abs=1)
+    assert rule["y"] + rule["height"] == pytest.approx(box["y"] + oy + last["y"] + last["height"], abs=1)
+    page.mouse.move(box["x"] + ox + last["width"] / 2, box["y"] + oy + last["y"] + last["height"] + 12)   # below: the strip's axis
+    until(page, f"document.getElementById('{FIG}').dataset.hoverT === undefined")
+    assert not problems, problems
+    page.context.close()

@@ -10,7 +10,7 @@ import { getState, setState } from './hash.js';
 import { downsample, windowStats, nearestIndex, gapOf, gapBreaker } from './series.js';
 import { addExportTools } from './export.js';
 import { chartConfig, cssVar } from './theme.js';
-import { el, range, significant as fmt, timeAt, placeRule } from './chartdom.js';
+import { el, range, significant as fmt, plotOrigin } from './chartdom.js';
 
 const present = (v) => v !== null;
 
@@ -81,7 +81,7 @@ export class MetricsChart {
     // the hover follows the pointer over every panel, inside the window brush too (DOM events:
     // the brush's own mark would swallow a Vega pointer selection)
     const plot = el('div', { class: 'ts-plot' }, this.canvas, this.rule);
-    plot.addEventListener('pointermove', (e) => this.onHover(this.view ? timeAt(this.view, this.canvas, e, this.panelsHeight()) : null));
+    plot.addEventListener('pointermove', (e) => this.onHover(this.view ? this.timeAt(e) : null));
     plot.addEventListener('pointerleave', () => this.onHover(null));
     this.stats = el('div', { class: 'ts-stats table-wrap' });
     host.append(el('div', { class: 'chart-controls', role: 'group', 'aria-label': 'Chart controls' },
@@ -146,10 +146,18 @@ export class MetricsChart {
     this.pickList.replaceChildren(...boxes);
   }
 
+  /** The one time axis of every panel: from the run's start (0) or the first sample before it
+   * (monitors started with a warm-up) to the last time any of the run's metrics has (samples
+   * past the run's end are shown, never clipped); every metric of the run, shown or not, so
+   * picking panels never moves the axis. */
   extent(metrics) {
-    const s = metrics.get(this.runs.get(this.run).metric);
-    const t = s.t;
-    return [0, t.length ? t[t.length - 1] : 1];
+    let lo = 0, hi = -Infinity;
+    for (const s of metrics.values()) {
+      if (!s || !s.t.length) continue;
+      lo = Math.min(lo, s.t[0]);
+      hi = Math.max(hi, s.t[s.t.length - 1]);
+    }
+    return [lo, Number.isFinite(hi) && hi > lo ? hi : lo + 1];
   }
 
   datasets(metrics, width) {
@@ -177,12 +185,25 @@ export class MetricsChart {
     const muted = read('--muted'), accent = read('--accent'), line = read('--accent') || '#0072B2';
     const run = this.runs.get(this.run);
     const full = this.extent(metrics);
-    const x = { field: 't', type: 'quantitative', scale: { domain: { param: 'zoom' }, nice: false }, title: null };
+    // one explicit x domain on every panel (the zoom when there is one, else the run's whole
+    // extent): a data-driven domain would differ per panel (throughput from its first interval,
+    // OS samples from theirs) and the hover rule and markers would cross them at wrong times
+    const x = { field: 't', type: 'quantitative', scale: { domain: { param: 'zoom' }, domainMin: full[0], domainMax: full[1], nice: false }, title: null };
     // the window brush lives on each panel's line
     const lines = data.names.map((_, i) => `p${i}-line`);
+    // the window, drawn in every panel from the `win` selection (the selection's own brush
+    // mark, kept invisible for dragging, shows only in the panel where it was drawn)
+    const shade = {
+      data: { values: [{}] },
+      transform: [{ calculate: 'win && win.t ? win.t[0] : null', as: 'a' }, { calculate: 'win && win.t ? win.t[1] : null', as: 'b' },
+        { filter: 'isValid(datum.a) && isValid(datum.b)' }],
+      mark: { type: 'rect', fill: accent, fillOpacity: 0.07, stroke: accent, strokeOpacity: 0.6, clip: true },
+      encoding: { x: { ...x, field: 'a' }, x2: { field: 'b' } },
+    };
     const panel = (name, i) => ({
       width, height: i === 0 ? TOP_H : PANEL_H,
       layer: [
+        { ...shade, name: `p${i}-window` },
         { name: lines[i], data: { name: 'rows' }, transform: [{ filter: { field: 'panel', equal: name } }],
           mark: { type: 'line', strokeWidth: 1, clip: true, color: line },
           encoding: { x: { ...x, axis: i === data.names.length - 1 ? {} : { labels: false, title: null } },
@@ -195,7 +216,7 @@ export class MetricsChart {
       datasets: { rows: data.rows, overview: data.overview, markers: this.spec.markers || [] },
       spacing: SPACING,
       params: [
-        { name: 'win', views: lines, value: { x: this.window || run.window || full }, select: { type: 'interval', encodings: ['x'], mark: { fill: accent, fillOpacity: 0.07, stroke: accent, strokeOpacity: 0.6 } } },
+        { name: 'win', views: lines, value: { x: this.window || run.window || full }, select: { type: 'interval', encodings: ['x'], mark: { fillOpacity: 0, strokeOpacity: 0 } } },
       ],
       vconcat: [...data.names.map(panel), {
         width, height: 36, data: { name: 'overview' }, mark: { type: 'line', strokeWidth: 0.8, color: line },
@@ -222,6 +243,7 @@ export class MetricsChart {
     const result = await renderFitted(this.canvas, this.vegaLiteSpec(width, data, metrics), width, { renderer: 'canvas', tooltip: false });
     if (token !== this.token) { result.view.finalize(); return; }
     this.view = result.view;
+    this.figure.metricsChart = this;   // for the browser tests and the console: the live view
     this.metrics = metrics;
     this.drawnAtBuild.forEach((e) => e.remove());
     this.view.addSignalListener('zoom', (_, v) => this.onZoom(v && v.t ? v.t : null));
@@ -246,10 +268,41 @@ export class MetricsChart {
     this.updateStats();
   }
 
-  /** Height (px) of the stacked panels, from the top of the first to the bottom of the last. */
-  panelsHeight() {
-    const n = 1 + this.panels.filter((p) => this.metrics.has(p)).length;
-    return TOP_H + (n - 1) * (PANEL_H + SPACING);
+  /** Where the panels lie in the view (px from its first plot's origin): each panel group's
+   * real bounds as Vega laid them out (titles and axes included in the gaps), the overview
+   * strip (the last group) left out. */
+  panelBounds() {
+    const root = this.view.scenegraph().root.items[0];
+    const groups = root.items.filter((m) => m.marktype === 'group' && /^concat_\d+_group$/.test(m.name))
+      .sort((a, b) => Number(a.name.split('_')[1]) - Number(b.name.split('_')[1]))
+      .map((m) => m.items[0]);
+    return groups.slice(0, -1).map((g) => ({ x: g.x, y: g.y, width: g.width, height: g.height }));
+  }
+
+  /** The time under pointer event `e`, or null off the panels (from the top of the first to
+   * the bottom of the last, across their width). Every panel has the same x domain. */
+  timeAt(e) {
+    const drawing = this.canvas.querySelector('canvas, svg');
+    if (!this.view || !drawing) return null;
+    const bounds = this.panelBounds();
+    const first = bounds[0], last = bounds[bounds.length - 1];
+    const box = drawing.getBoundingClientRect();
+    const [ox, oy] = plotOrigin(this.view);
+    const x = e.clientX - box.left - ox - first.x, y = e.clientY - box.top - oy;
+    if (x < 0 || x > first.width || y < first.y || y > last.y + last.height) return null;
+    return this.view.scale('concat_0_x').invert(x);
+  }
+
+  /** The hover rule at time `t`, from the top of the first panel to the bottom of the last. */
+  placeRule(t) {
+    const bounds = this.panelBounds();
+    const first = bounds[0], last = bounds[bounds.length - 1];
+    const box = this.canvas.querySelector('canvas, svg').getBoundingClientRect();
+    const parent = this.rule.parentElement.getBoundingClientRect();
+    const [ox, oy] = plotOrigin(this.view);
+    Object.assign(this.rule.style, { left: `${box.left - parent.left + ox + first.x + this.view.scale('concat_0_x')(t)}px`,
+      top: `${box.top - parent.top + oy + first.y}px`, height: `${last.y + last.height - first.y}px` });
+    this.rule.hidden = false;
   }
 
   /** `data-hover-t` on the figure, the rule across every panel and the readout follow the
@@ -262,7 +315,7 @@ export class MetricsChart {
       return;
     }
     this.figure.dataset.hoverT = String(Math.round(x * 1000) / 1000);
-    placeRule(this.rule, this.view, this.canvas, x, this.panelsHeight());
+    this.placeRule(x);
     const parts = [el('b', { text: `t = ${fmt(x)} s` })];
     for (const name of [this.runs.get(this.run).metric, ...this.panels]) {
       const s = this.metrics.get(name);
