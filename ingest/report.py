@@ -6,7 +6,8 @@
   and what the manifest's size control (`series: {extra: ...}`) saved;
 - warnings: error lines inside a run's session (e.g. sysbench `FATAL:`), a run with fewer
   intervals in the window than the window holds, a run without its base case (and the label
-  that differs in the closest base run), then the ingest's own problems.
+  that differs in the closest base run), a run whose base run ran at another thread count when
+  `threads` is not a label, then the ingest's own problems.
 
 `build()` gathers it from the files about to be written; `text()` lays it out.
 """
@@ -72,7 +73,8 @@ def build(m: Manifest, built, dry_run: bool = False) -> Report:
             rep.tables.append((tid, rows.get(tid)))
     rep.extra_series, rep.series_saved = m.extra_series, built.series_saved
     rep.reduced = sum(1 for r in runs if "series" in r)
-    rep.warnings = [*_error_lines(m, runs, taken), *_short_runs(m, runs), *_missing_bases(m, runs), *built.problems]
+    rep.warnings = [*_error_lines(m, runs, taken), *_short_runs(m, runs), *_missing_bases(m, runs), *_base_threads(m, runs),
+                    *built.problems]
     return rep
 
 
@@ -180,6 +182,24 @@ def _missing_bases(m: Manifest, runs: list[dict]) -> list[str]:
                             for k in diff(closest))
         out.append(f"{m.path}: run {r['id']}: no base case ({shown}); closest base run {closest['id']} "
                    f"differs in {differs}")
+    return out
+
+
+def _base_threads(m: Manifest, runs: list[dict]) -> list[str]:
+    """A run whose base run ran at another thread count (the tool's, as its log says) while
+    `threads` is not a label: the base ratio then compares thread counts too, unsaid."""
+    if not m.base or "threads" in m.labels:
+        return []
+    by_id = {r["id"]: r for r in runs}
+    out = []
+    for r in runs:
+        b = by_id.get((r.get("base") or {}).get("run"))
+        mine, theirs = r["tool"].get("threads"), b["tool"].get("threads") if b else None
+        if b is not None and mine is not None and theirs is not None and mine != theirs:
+            line = m.line_of.get("base")
+            out.append(f"{m.path}{f':{line}' if line else ''}: run {r['id']}: its base run {b['id']} ran at "
+                       f"{theirs} threads, this one at {mine}, and threads is not a label: the ratio compares "
+                       f"thread counts too (add threads to labels:)")
     return out
 
 

@@ -80,11 +80,38 @@ def test_default_tables_without_a_study_module(capsys, tmp_path):
     data = tmp_path / "data" / "rep"
     runs = {r["id"]: r for r in yaml.safe_load((data / "runs.yaml").read_text())["runs"]}
     table = yaml.safe_load((data / "tables" / "runs.yaml").read_text())
-    assert [c["key"] for c in table["columns"]] == ["run", "name", "engine", "threads", "file", "n", "mean",
-                                                   "p5", "p50", "p95", "cv"]
-    assert {r["run"]: (r["n"], r["mean"], r["p50"], r["cv"]) for r in table["rows"]} == {
-        i: (r["window"]["n"], r["window"]["mean"], r["window"]["p50"], r["window"]["cv"]) for i, r in runs.items()}
+    assert [c["key"] for c in table["columns"]] == ["run", "name", "engine", "threads", "published", "file", "session",
+                                                   "n", "mean", "cv", "full_mean", "summary", "check_rel_diff"]
+    assert {r["run"]: (r["n"], r["mean"], r["cv"]) for r in table["rows"]} == {
+        i: (r["window"]["n"], r["window"]["mean"], r["window"]["cv"]) for i, r in runs.items()}
     assert runs["rocksdb-16"]["window"]["n"] == 8 and runs["innodb-8"]["window"]["n"] == 18
     jitter = yaml.safe_load((data / "tables" / "jitter.yaml").read_text())
     assert [c["key"] for c in jitter["columns"]][-10:] == ["n", "mean", "cv", "min", "p1", "p5", "p50", "p95", "p99", "max"]
     assert yaml.safe_load((data / "study.yaml").read_text())["tables"] == ["runs", "jitter"]
+
+
+def test_a_base_run_at_another_thread_count_is_warned_when_threads_is_no_label(capsys, tmp_path):
+    """The base ratio of a run whose base ran at another thread count compares thread counts
+    too: said when `threads` is not a label (it is in the study above, where nothing is said)."""
+    args = study(tmp_path)
+    man = tmp_path / "content" / "rep" / "manifest.yaml"
+    man.write_text(man.read_text().replace("labels: [engine, threads]\nlabel_types: {threads: int}\n", "labels: [engine]\n")
+                   .replace(RULE, r"res_(?P<engine>[a-z]+)_8\.log"))
+    code, out, err = run(capsys, "rep", *args)
+    assert code == 0
+    assert (f"  {man}:7: run rocksdb: its base run innodb ran at 8 threads, this one at 8" not in out)
+    tar_gz(tmp_path / "archives" / "rep.tar.gz", {"res_innodb_8.log": sysbench_log(500, threads=8),
+                                                  "res_rocksdb_8.log": sysbench_log(800, threads=16)})
+    man.write_text(re_sha(man.read_text(), tmp_path / "archives" / "rep.tar.gz"))
+    code, out, err = run(capsys, "rep", *args)
+    assert code == 0, err
+    assert (f"  {man}:7: run rocksdb: its base run innodb ran at 8 threads, this one at 16, and threads is not "
+            "a label: the ratio compares thread counts too (add threads to labels:)") in out.splitlines()
+    (tmp_path / "again").mkdir()
+    code, out, err = run(capsys, "rep", *study(tmp_path / "again"))
+    assert "ran at" not in out   # threads a label: the base case has the same thread count
+
+
+def re_sha(text: str, archive) -> str:
+    import re
+    return re.sub(r"sha256: [0-9a-f]{64}", f"sha256: {sha256_file(archive)}", text)
