@@ -164,14 +164,19 @@ def manifest_doc(study: str, title: str, archive: Path, digest: str, origin: str
         rule_docs.append(d)
     if any(not r["groups"] for r in rules) and "file" not in labels:
         labels.append("file")
-    # several thread counts among runs with the same labels: threads becomes a label too
-    keys = {}
-    for r in rules:
+    # thread counts that vary across runs (or runs the names do not tell apart): threads becomes
+    # a label too, unless a number in the names already is the thread count of every run
+    keys, groups = {}, []
+    for r, d in zip(rules, rule_docs):
         for name in r["members"]:
             mt = re.fullmatch(r["regex"], name)
-            key = tuple(sorted(mt.groupdict().items())) + tuple(sorted(rule_docs[rules.index(r)].get("labels", {}).items()))
+            key = tuple(sorted(mt.groupdict().items())) + tuple(sorted(d.get("labels", {}).items()))
             keys.setdefault(key, set()).update(by_name[name].threads)
-    if "threads" not in labels and (any(len(t) > 1 for t in keys.values()) or len(keys) < len(runs)):
+            groups.append((mt.groupdict(), by_name[name].threads))
+    counts = set().union(*(t for _, t in groups)) - {None}
+    named = any(all(len(t) == 1 and g.get(k) is not None and g[k].isdigit() and int(g[k]) in t for g, t in groups)
+                for k in types)
+    if "threads" not in labels and not named and (len(counts) > 1 or len(keys) < len(runs)):
         labels.append("threads")
         types["threads"] = "int"
     ids = _ids(rules, rule_docs, labels)

@@ -173,3 +173,20 @@ def test_hugo_new_content_uses_the_posts_archetype(tmp_path):
                  "{{< provenance >}}"):
         assert code in text
     assert len(re.findall(r"\{\{< keyresult ref=", text)) == 3 and len(re.findall(r"\{\{< value ", text)) == 6
+
+
+def test_threads_becomes_a_label_when_thread_counts_vary(tmp_path):
+    """Runs at different thread counts get a `threads` label even when their names differ
+    otherwise; not when every run has the same count, nor when a number in the names is it."""
+    def labels(logs):
+        arc = tmp_path / f"a{len(list(tmp_path.iterdir()))}.tar.gz"
+        tar_gz(arc, logs)
+        out = tmp_path / f"c{len(list(tmp_path.iterdir()))}"
+        assert main(["new", "t-study", str(arc), "--content", str(out)]) == 0
+        return yaml.safe_load((out / "t-study" / "manifest.yaml").read_text())["labels"]
+    assert labels({"r_innodb.log": sysbench_log(400, threads=8), "r_rocksdb.log": sysbench_log(600, threads=16)}) == [
+        "engine", "threads"]
+    assert labels({"r_innodb.log": sysbench_log(400, threads=8), "r_rocksdb.log": sysbench_log(600, threads=8)}) == [
+        "engine"]
+    assert labels({"r_innodb_t8.log": sysbench_log(400, threads=8), "r_innodb_t16.log": sysbench_log(600, threads=16)}) == [
+        "t"]
