@@ -9,6 +9,7 @@ import subprocess
 import tarfile
 import warnings
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -275,11 +276,32 @@ def test_hostile_directory_input(tmp_path, case):
         "dir-link": (lambda: (os.mkdir(root / "sub"), os.symlink("sub", root / "alias")), r"^in: alias: link to a directory"),
     }
     make, pattern = expect[case]
-    make()
-    with pytest.raises(Problem, match=pattern):
-        Archive(root)
-    with pytest.raises(Problem, match=pattern):
-        dir_sha256(root)                         # the manifest's checksum walks the same way
+    try:
+        make()
+        with pytest.raises(Problem, match=pattern):
+            Archive(root)
+        with pytest.raises(Problem, match=pattern):
+            dir_sha256(root)                     # the manifest's checksum walks the same way
+    finally:
+        if case == "deep":  # pytest's cleanup (shutil.rmtree) recurses per level: RecursionError later
+            remove_tree(root)
+    assert case != "deep" or not root.exists()
+
+
+def remove_tree(top: Path) -> None:
+    """Remove a directory tree of any depth without recursion: a stack of directories, each
+    removed once it holds no directory (its files unlinked, links not followed)."""
+    stack = [os.fspath(top)]
+    while stack:
+        with os.scandir(stack[-1]) as it:
+            entries = list(it)
+        subdirs = [e.path for e in entries if e.is_dir(follow_symlinks=False)]
+        if subdirs:
+            stack.extend(subdirs)
+            continue
+        for e in entries:
+            os.unlink(e.path)
+        os.rmdir(stack.pop())
 
 
 def test_directory_checksum_reads_nothing_outside(tmp_path, monkeypatch):
