@@ -9,7 +9,12 @@ with one verdict (`agrees`):
 - `exact`: the derived value rounded to the published precision is the published value
   (a derived value exactly halfway agrees with either neighbour: rounding conventions differ);
 - `truncation`: the derived value truncated (towards zero) to that precision is the published one;
-- `differs`: neither, or there is no derived value for the cell (the reason says which).
+- `differs`: neither, or there is no derived value for the cell (the reason says which; for a
+  ratio declared with `of:` and `base:` whose base is 0, it says the ratio is undefined and what
+  the original prints instead).
+
+Each row names its cell for readers (`cell`: the derived columns' labels and the manifest's
+`display` names) and for programs (`key`: `column at k=v; k=v`, the raw keys).
 
 The published precision is the number of decimals as printed: of the quoted text, or, for a
 parsed table, the most decimals any cell of that column shows (a parsed "0.80" is 0.8; the
@@ -37,6 +42,8 @@ class ValueMap:
     published: str | None      # None for a quoted figure
     derived: str
     where: dict = field(default_factory=dict)   # extra derived keys for this column (e.g. clients: 1)
+    of: str | None = None                       # the derived column this ratio divides ...
+    base: dict = field(default_factory=dict)    # ... by its value in the row with these keys
 
 
 @dataclass
@@ -81,7 +88,7 @@ def compare(published, derived, digits: int) -> tuple[str, str]:
     rounded = d.quantize(unit, rounding=ROUND_HALF_EVEN)
     if d.quantize(unit, rounding=ROUND_DOWN) == p:
         return "truncation", (f"{_txt(d)} rounds to {_txt(rounded)} at {_places(digits)}; truncated it is "
-                              f"{_txt(p.quantize(unit))}: the original truncated where this site rounds")
+                              f"{_txt(p.quantize(unit))}: consistent with the original truncating where this site rounds")
     reason = f"{_txt(d)} rounds to {_txt(rounded)} at {_places(digits)}, {_txt(abs(d - p))} from the published value"
     if d == d.quantize(unit) and d != p:
         reason += " (the derived table stores it with no more decimals than the published one)"
@@ -165,9 +172,12 @@ def _key(path, v, where, pcol, spec):
 
 def _value(path, spec, where) -> ValueMap:
     vv = _V(path, spec, where)
-    vv.only(("published", "derived", "where"))
-    return ValueMap(str(vv.get("published", (str, int), required=True)), vv.get("derived", str, required=True),
-                    _scalars(vv, "where"))
+    vv.only(("published", "derived", "where", "of", "base"))
+    vm = ValueMap(str(vv.get("published", (str, int), required=True)), vv.get("derived", str, required=True),
+                  _scalars(vv, "where"), vv.get("of", str), _scalars(vv, "base"))
+    if (vm.of is None) != (not vm.base):
+        vv.fail(None, f"{where}: `of` and `base` go together (the column the ratio divides, and the base row's keys)")
+    return vm
 
 
 def _scalars(v: _V, key: str) -> dict:
@@ -196,13 +206,13 @@ def build(m, checks: list[Check], tables: list[dict], published_tables) -> dict 
         _check_columns(m, c, derived)
         candidates = [r for r in derived["rows"] if _matches(r, c.where)]
         if c.quote is not None:
-            rows.append(_quoted(m, c, candidates))
+            rows.append(_quoted(m, c, candidates, derived))
         else:
-            rows.extend(_tabled(m, c, candidates, *published_tables(c)))
+            rows.extend(_tabled(m, c, candidates, derived, *published_tables(c)))
     cols = [("table", "Table", "label"), ("cell", "Cell", "text"), ("published", "Published", "text"),
             ("derived", "Derived", "number"), ("agrees", "Agrees", "label"),
             ("digits", "Published decimals", "number"), ("source", "Published in", "text"),
-            ("reason", "Reason", "text")]
+            ("reason", "Reason", "text"), ("key", "Key", "text")]
     return {"id": TABLE_ID, "title": "Reproduction check: published figures against the derived ones",
             "columns": [{"key": k, "label": lab, "kind": kind} for k, lab, kind in cols],
             "rows": rows, "notes": {}}
@@ -212,6 +222,7 @@ def _check_columns(m, c: Check, derived: dict):
     have = {col["key"] for col in derived["columns"]}
     need = set(c.where) | {k for k, _ in c.keys.values()} | {v.derived for v in c.values}
     need |= {k for v in c.values for k in v.where} | (set(c.table.groupindex) if c.table else set())
+    need |= {v.of for v in c.values if v.of} | {k for v in c.values for k in v.base}
     missing = sorted(need - have)
     if missing:
         raise InputError(m.path, c.line, f"reproduction: derived table {c.derived!r} has no column "
@@ -230,7 +241,7 @@ def _one(m, c: Check, candidates: list[dict], keys: dict, where: str) -> dict | 
     return hits[0] if hits else None
 
 
-def _quoted(m, c: Check, candidates) -> dict:
+def _quoted(m, c: Check, candidates, row_table: dict) -> dict:
     text = NUMBER.search(c.quote).group()
     digits = c.digits if c.digits is not None else decimals(text)
     row = _one(m, c, candidates, {}, f"quote {c.quote!r}")
@@ -241,7 +252,7 @@ def _quoted(m, c: Check, candidates) -> dict:
         reason = f"the derived table has no row {_cell(c.where)}"
     elif derived is None:
         reason = f"the derived table leaves {col} missing in this row"
-    return _row(c, f"{col} at {_cell(c.where)}", text, derived, agrees, digits,
+    return _row(c, _label(m, row_table, col, c.where), f"{col} at {_cell(c.where)}", text, derived, agrees, digits,
                 f"{Path(m.path).name} (quoted: {c.quote})", _with_quote(reason, c.quote, text))
 
 
@@ -253,7 +264,7 @@ def _with_quote(reason: str, quote: str, number: str) -> str:
     return f"{said}; {reason}" if reason else said
 
 
-def _tabled(m, c: Check, candidates, file: str, parsed_tables) -> list[dict]:
+def _tabled(m, c: Check, candidates, derived_table: dict, file: str, parsed_tables) -> list[dict]:
     chosen = [(t, c.table.fullmatch(t.name)) for t in parsed_tables]
     chosen = [(t, mt) for t, mt in chosen if mt]
     if not chosen:
@@ -286,9 +297,10 @@ def _tabled(m, c: Check, candidates, file: str, parsed_tables) -> list[dict]:
                 if row is None:
                     reason = f"the derived table has no row {_cell(cell_keys)}"
                 elif derived is None:
-                    reason = f"the derived table leaves {vm.derived} missing in this row"
-                rows.append(_row(c, f"{vm.derived} at {_cell(cell_keys)}", _printed(pub, d), derived, agrees, d,
-                                 f"{file}:{t.line}", reason))
+                    reason = _zero_base(candidates, derived_table, vm, row, cell_keys, _printed(pub, d)) or \
+                        f"the derived table leaves {vm.derived} missing in this row"
+                rows.append(_row(c, _label(m, derived_table, vm.derived, cell_keys), f"{vm.derived} at {_cell(cell_keys)}",
+                                 _printed(pub, d), derived, agrees, d, f"{file}:{t.line}", reason))
     return rows
 
 
@@ -310,9 +322,43 @@ def _cell(keys: dict) -> str:
     return "; ".join(f"{k}={v}" for k, v in keys.items())
 
 
-def _row(c: Check, cell, published, derived, agrees, digits, source, reason) -> dict:
+def _zero_base(candidates, derived_table, vm: ValueMap, row: dict, keys: dict, printed: str) -> str | None:
+    """Why a declared ratio (`of` / `base`) is missing when its base is 0: a ratio to 0 is undefined."""
+    if not vm.of:
+        return None
+    base_keys = {**keys, **vm.base}
+    base = next((r for r in candidates if _matches(r, base_keys)), None)
+    if base is None or base.get(vm.of) is None or float(base[vm.of]) != 0:
+        return None
+    what, whose = _heading(derived_table, vm.of), _cell_text(derived_table, vm.base)
+    if row.get(vm.of) is not None and float(row[vm.of]) == 0:
+        return (f"{what} is 0 here and for the base ({whose}): 0/0 is undefined, so the ratio is left "
+                f"missing; the original prints {printed}")
+    return (f"{what} is 0 for the base ({whose}): a ratio to 0 is undefined, so it is left missing; "
+            f"the original prints {printed}")
+
+
+def _heading(table: dict, key: str) -> str:
+    return next((col.get("label") or key for col in table["columns"] if col["key"] == key), key)
+
+
+def _cell_text(table: dict, keys: dict, display: dict | None = None) -> str:
+    display = display or {}
+    return ", ".join(f"{_heading(table, k)} {display.get(k, {}).get(v, v)}" for k, v in keys.items())
+
+
+def _label(m, table: dict | None, col: str, keys: dict) -> str:
+    """The cell as a reader names it: the value column's heading, then each key column's heading
+    and value (its `display` name when the manifest gives one)."""
+    if table is None:
+        return f"{col} at {_cell(keys)}"
+    display = {k: {str(a): str(b) for a, b in v.items()} for k, v in (getattr(m, "display", None) or {}).items()}
+    return f"{_heading(table, col)}: {_cell_text(table, keys, display)}"
+
+
+def _row(c: Check, cell, key, published, derived, agrees, digits, source, reason) -> dict:
     return {"table": c.name, "cell": cell, "published": published, "derived": derived, "agrees": agrees,
-            "digits": digits, "source": source, "reason": reason or None}
+            "digits": digits, "source": source, "reason": reason or None, "key": key}
 
 
 def published_tables(ctx, c: Check):

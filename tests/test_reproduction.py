@@ -120,7 +120,7 @@ def _check(tmp_path, manifest=MANIFEST, derived=DERIVED):
 def test_table_check_on_own_numbers(tmp_path):
     t = _check(tmp_path)
     assert [c["key"] for c in t["columns"]][:5] == ["table", "cell", "published", "derived", "agrees"]
-    got = {r["cell"]: r for r in t["rows"]}
+    got = {r["key"]: r for r in t["rows"]}
     assert got["tps at engine=a; disk=fast"]["agrees"] == "exact"
     assert got["tps at engine=a; disk=slow"]["agrees"] == "truncation"
     # "305.3" is printed in a 2-decimal column: 305.34 rounded, 305.30 is neither
@@ -138,8 +138,48 @@ def test_table_check_on_own_numbers(tmp_path):
 
 def test_declared_digits_override_the_printed_ones(tmp_path):
     t = _check(tmp_path, MANIFEST.replace("    derived: avg\n    keys:", "    derived: avg\n    digits: 1\n    keys:"))
-    got = {r["cell"]: r for r in t["rows"]}
+    got = {r["key"]: r for r in t["rows"]}
     assert got["tps at engine=b; disk=fast"]["agrees"] == "exact"   # 305.3 at 1 decimal
+
+
+def test_cells_are_named_for_readers_and_keyed_for_programs(tmp_path):
+    """Issue 9 §5: `cell` uses the derived table's headings and the manifest's display names;
+    the raw keys stay in `key`."""
+    labelled = {**DERIVED, "columns": [{"key": "engine", "label": "Engine"}, {"key": "disk", "label": "Disk"},
+                                       {"key": "tps", "label": "Avg TPS"}, {"key": "ratio", "label": "B / A"}]}
+    manifest = MANIFEST.replace("reproduction:", "display:\n  engine: {b: Beta engine}\nreproduction:")
+    t = _check(tmp_path, manifest, labelled)
+    got = {r["key"]: r["cell"] for r in t["rows"]}
+    assert got["ratio at engine=b; disk=fast"] == "B / A: Engine Beta engine, Disk fast"
+    assert got["tps at engine=a; disk=slow"] == "Avg TPS: Engine a, Disk slow"
+    assert not any("=" in cell for cell in got.values())
+
+
+RATIOS = MANIFEST.replace("      - {published: avg tps, derived: tps}",
+                          "      - {published: avg tps, derived: ratio, of: tps, base: {engine: a}}")
+
+
+@pytest.mark.parametrize("base_tps, a_tps, expect", [
+    (0.0, 0.0, "0/0 is undefined"),          # both 0: the author's 1 is a convention
+    (0.0, 5.0, "a ratio to 0 is undefined"),  # only the base is 0
+    (2.0, 5.0, "leaves ratio missing"),       # a base that is not 0: no excuse, the plain reason
+])
+def test_a_ratio_whose_base_is_0_says_why_it_is_missing(tmp_path, base_tps, a_tps, expect):
+    """Issue 9 §2: a declared ratio (of/base) missing because its base is 0 stays `differs`, and
+    the reason says the ratio is undefined and what the original prints."""
+    rows = [{"engine": "a", "disk": "fast", "tps": base_tps, "ratio": None},
+            {"engine": "b", "disk": "fast", "tps": a_tps, "ratio": None}]
+    t = _check(tmp_path, RATIOS, {**DERIVED, "rows": rows})
+    row = next(r for r in t["rows"] if r["key"] == "ratio at engine=b; disk=fast")
+    assert row["agrees"] == "differs" and row["derived"] is None
+    assert expect in row["reason"], row["reason"]
+    if base_tps == 0:
+        assert "the original prints 305.30" in row["reason"]
+
+
+def test_of_and_base_go_together(tmp_path):
+    with pytest.raises(InputError, match="`of` and `base` go together"):
+        _check(tmp_path, RATIOS.replace(", base: {engine: a}", ""))
 
 
 def test_ambiguous_derived_rows_are_an_error(tmp_path):
@@ -188,7 +228,7 @@ def _published(agrees_expected, published: str, derived: float) -> str:
 
 def test_cloud_ratios_against_the_runs(cloud_ingest):
     """The two ratios the original quotes, recomputed here from the ingested window means."""
-    rows = {r["cell"]: r for r in _rows(cloud_ingest["data"], "myrocks-cloud-cost")}
+    rows = {r["key"]: r for r in _rows(cloud_ingest["data"], "myrocks-cloud-cost")}
     runs = yaml.safe_load((cloud_ingest["data"] / "myrocks-cloud-cost" / "runs.yaml").read_text())["runs"]
     mean = {r["id"]: r["window"]["mean"] for r in runs}
     seen = set()
@@ -219,11 +259,55 @@ def test_sysbench_relative_tables_against_the_absolute_ones():
     rows = [r for r in _rows(ROOT / "data", "sysbench-regressions") if r["table"] == "QPS relative to 5.6.49"]
     assert len(rows) == sum(1 for k in absolute if k[1] != "5.6.49")
     for r in rows:
-        keys = dict(kv.split("=") for kv in r["cell"].split(" at ", 1)[1].split("; "))
+        keys = dict(kv.split("=") for kv in r["key"].split(" at ", 1)[1].split("; "))
         t, v, c = keys["test"], keys["version"], int(keys["clients"])
         ratio = absolute[t, v, c] / absolute[t, "5.6.49", c]
         assert r["agrees"] == _published(None, r["published"], ratio), r
     assert summary(rows)["exact"] == len(rows)
+
+
+def test_sysbench_hw_relative_rows_against_the_absolute_ones():
+    """o.met's "relative to first result" rows against ratios of its "absolute" rows computed
+    here: every verdict of the committed table is the rule's on the archive's own numbers, and
+    every cell that is not exact is a ratio whose base (5.6.49) is 0, said so in its reason."""
+    with tarfile.open(SHARED / "archives" / "mdcallag-sysbench-dec2020-innodb-inmem.tar.gz") as tf:
+        text = next(tf.extractfile(m).read().decode() for m in tf.getmembers() if m.name.endswith("/o.met"))
+    absolute, relative = {}, {}
+    for block in text.strip().split("\n\n"):
+        name, *lines = block.strip().splitlines()
+        test = re.sub(r"^sb\.met\.|\.pk1\.dop1$", "", name)
+        part = None
+        for line in lines:
+            if line.startswith("---"):
+                part = absolute if "absolute" in line else relative
+                continue
+            cells = [c for c in line.split("\t") if c]
+            if cells[0] == "cpu/o":
+                continue
+            v = ".".join(re.search(r"my(\d)(\d)(\d+)", cells[-1]).groups())
+            for metric, x in zip(("cpu_ratio", "rkb_ratio", "wkb_ratio"), cells[:3]):
+                part[test, v, metric] = x
+    rows = [r for r in _rows(ROOT / "data", "sysbench-regressions") if r["table"] == "HW efficiency relative to 5.6.49"]
+    # the author prints "inf" for x/0 with x > 0: the parser reads no figure there, so no cell
+    undefined = {k for k, x in relative.items() if x in ("inf", "nan")}
+    assert len(rows) == len(relative) - len(undefined) > 0
+    assert not {r["key"] for r in rows} & {f"{m} at test={t}; version={v}" for t, v, m in undefined}
+    zero_base = 0
+    for r in rows:
+        col, keys = r["key"].split(" at ", 1)
+        keys = dict(kv.split("=") for kv in keys.split("; "))
+        t, v = keys["test"], keys["version"]
+        assert float(r["published"]) == float(relative[t, v, col]), r   # printed width: see report
+        base, here = float(absolute[t, "5.6.49", col]), float(absolute[t, v, col])
+        if base == 0:
+            zero_base += 1
+            assert r["agrees"] == "differs" and r["derived"] is None
+            assert "undefined" in r["reason"] and f"the original prints {r['published']}" in r["reason"], r
+            assert ("0/0" in r["reason"]) == (here == 0)
+            continue
+        assert r["derived"] == pytest.approx(here / base, abs=0.006), r
+        assert r["agrees"] == _published(None, r["published"], here / base), r
+    assert zero_base == summary(rows)["differs"] > 0
 
 
 # -- the site ---------------------------------------------------------------------------------
@@ -240,10 +324,21 @@ def test_site_serves_the_csv_and_the_post_shows_every_non_exact_cell(built_site,
     assert [r[4] for r in table[1:]] == [r["agrees"] for r in rows]
     html = built_site.page(f"posts/{study}/index.html")
     s = summary(rows)
-    assert (f"{len(rows)} published figures compared with the values derived from the raw data: "
-            f"{s['exact']} exact, {s['truncation']} truncated by the original, {s['differs']} differ") in html
+    runs = yaml.safe_load((ROOT / "data" / study / "runs.yaml").read_text()).get("runs") \
+        if (ROOT / "data" / study / "runs.yaml").exists() else None
+    # the derived side is named by what the study has: raw runs, or only its inputs (summaries)
+    source = "the values derived from the raw data" if runs else "the values computed here from the study's inputs"
+    assert (f"{len(rows)} published figures compared with {source}"
+            f"{' (see Provenance)' if not runs else ''}: "
+            f"{s['exact']} exact, {s['truncation']} consistent with truncation by the original, {s['differs']} differ") \
+        in html.replace("&#39;", "'")
     section = html.split('id="reproduction"', 1)[1].split("</figure>", 1)[0]
+    summary_p = section.split("</p>", 1)[0]
+    reasons = {r["reason"] for r in rows if r["agrees"] == "differs"}
+    for reason in reasons:   # the summary says why cells differ
+        assert reason.replace('"', "&#34;") in summary_p or reason in summary_p, reason
     for r in rows:
+        assert "=" not in r["cell"], r["cell"]              # readers' names, not raw keys
         if r["agrees"] != "exact":
             assert r["cell"] in section and f"<strong>{r['published']}</strong>" in section
             assert r["reason"].replace('"', "&#34;") in section or r["reason"] in section
