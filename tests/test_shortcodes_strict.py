@@ -42,6 +42,8 @@ POSTS = {   # post -> (its shortcode line, the message expected)
                            'chart kind=bars: source must be derived, published, computed or estimate, not "guess"'),
     "strict-line-xlgo": ('{{< chart kind="line" id="l" table="avg-tps" x="cache_gb" y="avg_tps" xlgo="true" >}}',
                          'chart kind=line: unknown parameter "xlgo"'),
+    "strict-line-xlog-names": ('{{< chart kind="line" id="l" table="avg-tps" x="engine" y="avg_tps" xlog="true" >}}',
+                               'line: xlog="true" needs numbers, but column "engine" is shown as names'),
     "strict-line-y": ('{{< chart kind="line" id="l" table="avg-tps" x="cache_gb" y="tps" >}}', 'no column "tps" in table "avg-tps"'),
     "strict-ratio-noise": ('{{< chart kind="ratio" id="r" table="avg-tps" row="iops" col="engine" value="avg_tps" noise="no_such_column" >}}',
                            'no column "no_such_column" in table "avg-tps"'),

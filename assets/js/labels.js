@@ -8,6 +8,8 @@
 const LABEL_FONT = 11; // px, the theme's axis and legend label size (theme.js)
 export const CHAR_PX = 0.8 * LABEL_FONT;
 const SYMBOL_PX = 30; // a legend entry's symbol, its gap and the space to the next column
+const TITLE_FONT = 12; // px, the legend title's size (theme.js), drawn bold
+const BOLD = 1.1; // bold letters are wider than the estimate's
 
 /** `text` as lines of at most `chars` characters, broken at spaces (a longer word is cut). */
 export function wrap(text, chars) {
@@ -50,15 +52,24 @@ export function withParams(spec, params) {
 
 /** Legend properties for labels `values` in a chart `width` px wide: as many columns as
  * whole labels fit side by side (wrapping onto rows), else one column with the labels
- * wrapped to the width; no label limit (nothing is cut with an ellipsis). Returns
- * { props, param } (see linesLabel; `name` names the parameter). */
-export function legendFor(values, width, name) {
+ * wrapped to the width; no label limit (nothing is cut with an ellipsis). A `title` (the
+ * column's heading) longer than the width is wrapped too, as lines (Vega draws a list of
+ * strings as lines). Returns { props, param } (see linesLabel; `name` names the parameter). */
+export function legendFor(values, width, name, title) {
   const labels = Array.from(new Set(values.map(String)));
   const longest = Math.max(1, ...labels.map((l) => l.length));
   const entry = longest * CHAR_PX + SYMBOL_PX;
   const columns = Math.max(1, Math.min(labels.length, Math.floor(width / entry)));
   const { props, param } = linesLabel(name, wrapped(labels, Math.floor((width - SYMBOL_PX) / CHAR_PX)));
-  return { props: { columns, labelLimit: 0, direction: 'horizontal', ...props }, param };
+  const titled = typeof title === 'string' ? { title: titleLines(title, width), titleLimit: 0 } : {};
+  return { props: { columns, labelLimit: 0, direction: 'horizontal', ...titled, ...props }, param };
+}
+
+/** A legend title in lines that fit `width` px (12 px bold: ~1.2 x a label's letter), a plain
+ * string when it fits on one. */
+export function titleLines(title, width) {
+  const lines = wrap(title, Math.floor(width / (CHAR_PX * TITLE_FONT / LABEL_FONT) / BOLD));
+  return lines.length > 1 ? lines : title;
 }
 
 /** Axis properties for category labels `values` given `px` of room each (the band across,

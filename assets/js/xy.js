@@ -68,8 +68,9 @@ function transposed(spec, hostWidth) {
 
 const onTopOf = (spec) => Boolean(spec.facet && spec.facet.row.header && spec.facet.row.header.labelOrient === 'top');
 
-/** Long labels (labels.js): the colour legend in columns of whole labels or wrapped, category
- * axis labels wrapped to their room, number axes thinned where their labels would touch. */
+/** Long labels (labels.js): the colour legend in columns of whole labels or wrapped (its
+ * title too), category axis labels (nominal, or the ordinal x of a line over named values)
+ * wrapped to their room, number axes thinned where their labels would touch. */
 function labelled(spec, hostWidth, plotWidth) {
   const unit = unitOf(spec);
   const enc = { ...unit.encoding };
@@ -80,14 +81,14 @@ function labelled(spec, hostWidth, plotWidth) {
     // the legend starts where the plot does: its room is the plot's, right of the y axis labels
     const left = enc.y.type === 'nominal' ? categoryRoom(narrow) + 30 : 70;
     const room = Math.min(plotWidth, hostWidth - left - (spec.facet && !onTopOf(spec) ? 40 : 0));
-    const { props, param } = legendFor(values(enc.color.field), room, 'legendLines');
+    const { props, param } = legendFor(values(enc.color.field), room, 'legendLines', enc.color.title);
     enc.color = { ...enc.color, legend: { ...(enc.color.legend || {}), ...props } };
     params.push(param);
   }
   for (const ch of ['x', 'y']) {
     const e = enc[ch];
     if (!e) continue;
-    if (e.type === 'nominal') {
+    if (e.type === 'nominal' || e.type === 'ordinal') {
       const cats = values(e.field);
       const room = ch === 'y' ? categoryRoom(narrow) : plotWidth / Math.max(1, new Set(cats.map(String)).size) - 6;
       const { props, param } = categoryAxis(cats, room, `${ch}Lines`);
