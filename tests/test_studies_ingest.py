@@ -147,3 +147,31 @@ def test_docs_check_needs_a_section_for_a_study_with_tables_of_its_own(tmp_path)
             yaml.safe_dump({"columns": [{"key": k} for k in cols.split(",")]}))
     with pytest.raises(AssertionError):
         check_docs_tables("x-study", tmp_path)
+
+
+def test_linkbench_engine_and_version_labels_are_what_the_server_said(fresh, tmp_path):
+    """The 2017 runs' engine and version labels (declared in the manifest, so the compare page
+    files them under InnoDB and MySQL 5.7.17, not under every engine of the post) agree with
+    l.gv.in; a label that disagrees fails the ingest at the manifest's line."""
+    from ingest.problems import Problem
+    from ingest.studies.linkbench_cached import server_label
+    runs = yaml.safe_load(fresh["linkbench-cached"]["runs.yaml"])["runs"]
+    with tarfile.open(LINKBENCH) as tar:
+        member = next(m for m in tar.getmembers() if m.name.endswith("l.gv.in"))
+        text = tar.extractfile(member).read().decode()
+    said = dict(line.split("\t", 1) for line in text.splitlines() if "\t" in line)
+    engine = server_label("default_storage_engine", said["default_storage_engine"].strip())
+    version = server_label("version", said["version"].strip())
+    assert runs and all(r["labels"]["engine"] == engine and r["labels"]["version"] == version for r in runs)
+    src = manifest_path("linkbench-cached", POSTS)
+    lines = src.read_text().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if "labels: {phase: load" in line)
+    lines[at] = lines[at].replace("engine: innodb", "engine: rocksdb")
+    bad = tmp_path / "linkbench-cached" / "manifest.yaml"
+    bad.parent.mkdir()
+    bad.write_text("".join(lines))
+    with pytest.raises(Problem) as err:
+        build_files(load(bad), SHARED / "archives", SHARED / "studies")
+    rule = next(r for r in load(bad).runs if r.labels.get("engine") == "rocksdb")
+    assert str(err.value).startswith(f"{bad}:{rule.line}: run load: engine='rocksdb'")
+    assert "engine='rocksdb'" in str(err.value) and "InnoDB" in str(err.value)

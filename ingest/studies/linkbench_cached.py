@@ -36,8 +36,31 @@ def build(ctx) -> list[dict]:
     parsed = ctx.published(fmt="summary-table")
     tables = derive_published(parsed) + [partitioning(parsed)]
     if ctx.files:
+        check_server_labels(ctx)
         tables += [hourly(ctx.files), hw_per_op(ctx), server_settings(ctx.files)]
     return tables
+
+
+def server_label(variable: str, value: str | None) -> str | None:
+    """A run label as SHOW GLOBAL VARIABLES states it: default_storage_engine lower-cased
+    ('InnoDB' -> 'innodb'), version without its build suffix ('5.7.17-log' -> '5.7.17')."""
+    if value is None:
+        return None
+    return value.lower() if variable == "default_storage_engine" else re.sub(r"-.*$", "", value)
+
+
+def check_server_labels(ctx) -> None:
+    """The manifest's `engine` and `version` labels of the 2017 runs are what the server said
+    (l.gv.in): a label that disagrees fails the ingest at the manifest rule's line."""
+    settings = one_file(ctx.files, r"l\.gv\.in").settings
+    for run in ctx.runs:
+        for label, variable in (("engine", "default_storage_engine"), ("version", "version")):
+            said = server_label(variable, settings.get(variable))
+            if label in run["labels"] and str(run["labels"][label]) != said:
+                rule = next((r for r in ctx.manifest.runs if r.pattern.fullmatch(run["source"]["file"])), None)
+                raise Problem(ctx.manifest.path, rule.line if rule else None,
+                              f"run {run['id']}: {label}={run['labels'][label]!r}, but l.gv.in says "
+                              f"{variable} {settings.get(variable)!r} ({label}={said!r})")
 
 
 def _summary_row(parsed) -> dict:
