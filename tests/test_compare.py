@@ -85,8 +85,11 @@ def test_selection_in_the_url_restores_chart_and_statistics(page, server):
     assert [rows.nth(i).get_attribute("data-key") for i in range(rows.count())] == keys
     assert page.locator("#compare-stats tbody tr input[type=radio]").nth(1).is_checked()
     means = [window_mean(s1, r1), window_mean(s2, r2)]
-    ratio = float(rows.nth(0).locator("td").last.get_attribute("data-ratio"))
-    assert ratio == pytest.approx(means[0] / means[1], rel=1e-9)
+    if r1["metric"] == r2["metric"]:
+        ratio = float(rows.nth(0).locator("td").last.get_attribute("data-ratio"))
+        assert ratio == pytest.approx(means[0] / means[1], rel=1e-9)
+    else:  # never a ratio of two units (the same-metric ratio: test_same_metric_runs_keep_...)
+        assert rows.nth(0).locator("td").last.inner_text() == "different metric"
     shown_mean = float(rows.nth(0).locator("td").nth(4).inner_text().replace(",", ""))
     assert shown_mean == pytest.approx(means[0], abs=0.051)
     assert page.locator("#compare-runs input[type=checkbox]:checked").count() == 2
@@ -199,7 +202,7 @@ def test_drag_pans_the_visible_range(page, server):
 
 
 def test_hover_reads_every_run_at_several_positions(page, server):
-    pair = open_pair(page, server)
+    pair = open_pair(page, server, "&compare.norm=0")  # the runs' own values, not relative to their means
     box = page.locator("#compare-view .compare-plot").bounding_box()
     seen = []
     for frac in (0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95):
@@ -252,3 +255,161 @@ def test_each_posts_run_list_offers_compare(built_site):
     for study, run in runs_with_series():
         html = built_site.page(f"posts/{study}/index.html")
         assert f'href="{built_site.base_path}compare/#compare.runs={study}/{run["id"]}"' in html, (study, run["id"])
+
+
+def cross_study_links(built_site):
+    """The compare links a post prepares with runs of two or more studies (the compare shortcode)."""
+    out = []
+    for html_file in sorted((built_site.site / "posts").glob("*/index.html")):
+        for href in re.findall(r'<a class="compare-link" href="([^"]+)"', html_file.read_text()):
+            keys = href.split("compare.runs=", 1)[1].split("&")[0].split(",")
+            if len({k.split("/")[0] for k in keys}) > 1:
+                out.append((href, keys))
+    return out
+
+
+def run_record(key):
+    study, rid = key.split("/")
+    return next(r for r in yaml.safe_load((DATA / study / "runs.yaml").read_text())["runs"] if r["id"] == rid)
+
+
+def test_a_post_links_a_cross_study_comparison_that_divides_no_metric_by_another(page, server, built_site):
+    """Issue 13 'a comparison of a cloud run with a LinkBench run is one link away': a post's
+    prepared link restores it; means are divided only between runs of the same metric, and the
+    runs of different metrics are drawn relative to their own window means."""
+    links = cross_study_links(built_site)
+    assert links, "no post links a comparison of runs of two studies"
+    href, keys = links[0]
+    metrics = [run_record(k)["metric"] for k in keys]
+    assert len(set(metrics)) > 1  # the link mixes metrics: the case the page must not divide
+    page.goto(server.rstrip("/") + href.removeprefix(built_site.base_path.rstrip("/")))
+    page.wait_for_selector("#compare[data-state=rendered]", timeout=WAIT)
+    rows = page.locator("#compare-stats tbody tr")
+    assert [rows.nth(i).get_attribute("data-key") for i in range(rows.count())] == keys
+    for i, metric in enumerate(metrics):
+        cell = rows.nth(i).locator("td").last
+        if metric == metrics[0]:
+            assert float(cell.get_attribute("data-ratio")) > 0
+        else:
+            assert cell.inner_text() == "different metric" and cell.get_attribute("data-ratio") == ""
+    assert metrics[0] in page.inner_text("#compare-stats-note")
+    # different metrics: each run relative to its own window mean, on an axis that says so
+    assert page.get_attribute("#compare", "data-norm") == "1"
+    assert page.locator("#compare-view input[name=norm]").is_checked()
+    assert "window mean" in page.locator("#compare .compare-axes .axis-title").nth(1).text_content()
+    assert "different metrics" in page.inner_text("#compare-summary")
+    assert not page.problems, page.problems
+
+
+def test_same_metric_runs_keep_their_ratio_beside_another_metric(page, server):
+    cloud = [f"myrocks-cloud-cost/{r['id']}" for s, r in runs_with_series() if s == "myrocks-cloud-cost"][:2]
+    other = next(f"{s}/{r['id']}" for s, r in runs_with_series() if r["metric"] != run_record(cloud[0])["metric"])
+    keys = [*cloud, other]
+    page.goto(f"{server}compare/#compare.runs={','.join(keys)}")
+    page.wait_for_selector("#compare[data-state=rendered]", timeout=WAIT)
+    rows = page.locator("#compare-stats tbody tr")
+    ratio = float(rows.nth(1).locator("td").last.get_attribute("data-ratio"))
+    assert ratio == pytest.approx(window_mean("myrocks-cloud-cost", run_record(cloud[1]))
+                                  / window_mean("myrocks-cloud-cost", run_record(cloud[0])), rel=1e-9)
+    assert rows.nth(2).locator("td").last.inner_text() == "different metric"
+    # choosing the other metric's run as the base: now the two cloud runs have no ratio
+    rows.nth(2).locator("input[type=radio]").check()
+    until(page, "document.querySelectorAll('#compare-stats tbody tr')[0].lastChild.textContent === 'different metric'")
+    assert rows.nth(1).locator("td").last.inner_text() == "different metric"
+
+
+def test_normalised_view_reads_each_run_relative_to_its_window_mean(page, server):
+    (s1, r1), (s2, r2) = pick_across_studies()
+    page.goto(f"{server}compare/#compare.runs={s1}/{r1['id']},{s2}/{r2['id']}&compare.norm=1")
+    page.wait_for_selector("#compare[data-state=rendered]", timeout=WAIT)
+    box = page.locator("#compare-view .compare-plot").bounding_box()
+    page.mouse.move(box["x"] + box["width"] * 0.6, box["y"] + box["height"] / 2)
+    page.wait_for_selector("#compare[data-hover-t]", timeout=WAIT)
+    for s, r in ((s1, r1), (s2, r2)):
+        reading = page.locator(f'#compare .compare-legend li[data-key="{s}/{r["id"]}"] .reading[data-t]')
+        if not reading.count() or not reading.get_attribute("data-value"):
+            continue
+        ts, vs = series(s, r)
+        v = vs[ts.index(float(reading.get_attribute("data-t")))]
+        mean = r["window"]["mean"] if r.get("series") else window_mean(s, r)
+        assert float(reading.get_attribute("data-value")) == pytest.approx(v / mean, rel=1e-9)
+    # unticked, the URL says so and the values are the runs' own
+    page.locator("#compare-view input[name=norm]").uncheck()
+    until(page, "location.hash.includes('compare.norm=0')")
+    assert page.get_attribute("#compare", "data-norm") == ""
+    assert not page.problems, page.problems
+
+
+def test_facets_file_a_run_only_under_what_is_known_of_it(built_site):
+    """A run's own engine/version label wins; a post's term is inherited only when the post has
+    exactly one; otherwise the run is 'unknown' (the cloud study's unlabelled runs are not
+    MyRocks and InnoDB at once; LinkBench's 2017 runs are InnoDB 5.7.17, says l.gv.in)."""
+    html = built_site.page("compare/index.html")
+    attrs = {key: dict(re.findall(r'data-(\w+)="([^"]*)"', tr))
+             for key, tr in re.findall(r'<tr data-key="([^"]+)"([^>]*)>', html)}
+    for key in (k for k in attrs if k.startswith("linkbench-cached/")):
+        assert attrs[key]["engines"] == "InnoDB" and attrs[key]["versions"] == "MySQL 5.7.17", key
+    for study, run in runs_with_series():
+        key = f"{study}/{run['id']}"
+        if "engine" not in run["labels"]:
+            assert attrs[key]["engines"] == "unknown", key
+        assert "|" not in attrs[key]["engines"], key
+
+
+def test_label_filter_matches_exact_values(page, server):
+    """iops=5000 is not iops=15000 (the search box matches substrings; the label filter does not)."""
+    page.goto(f"{server}compare/")
+    wanted = [f"{s}/{r['id']}" for s, r in runs_with_series() if str(r["labels"].get("iops")) == "5000"]
+    assert wanted and any(str(r["labels"].get("iops")) == "15000" for _, r in runs_with_series())
+    page.select_option("#compare-filters select[name=label]", "iops=5000")
+    visible = page.locator("#compare-runs tbody tr:not([hidden])")
+    assert sorted(visible.nth(i).get_attribute("data-key") for i in range(visible.count())) == sorted(wanted)
+    page.select_option("#compare-filters select[name=label]", "")
+    page.select_option("#compare-filters select[name=engines]", "MyRocks")
+    shown = [visible.nth(i).get_attribute("data-key") for i in range(visible.count())]
+    assert shown and not any(k.startswith("linkbench-cached/") or "unlabelled" in k for k in shown)
+    assert not page.problems, page.problems
+
+
+def test_without_javascript_no_dead_control_shows(browser, server):
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    pg.goto(f"{server}compare/")
+    for selector in ("#compare-filters", "#compare", "#compare-runs input[type=checkbox] >> nth=0",
+                     "#compare-runs thead th >> nth=0"):
+        assert not pg.locator(selector).is_visible(), selector
+    assert "Pick" not in pg.inner_text("#compare-runs thead")
+    assert pg.locator("#compare-runs a[href$='.linked.csv']").count() >= 1
+    context.close()
+
+
+def test_a_window_ends_where_its_run_ends_and_the_table_fits(page, server):
+    """The LinkBench load (a 3,600 s window on a ~118 s run) is marked and computed to its end;
+    the statistics table is not cut at 1280 px."""
+    key = "linkbench-cached/load"
+    run = run_record(key)
+    assert run["window"]["end"] > run["end_s"]
+    (s1, r1), _ = pick_across_studies()
+    page.goto(f"{server}compare/#compare.runs={s1}/{r1['id']},{key}")
+    page.wait_for_selector("#compare[data-state=rendered]", timeout=WAIT)
+    assert page.get_attribute(f'#compare-runs tr[data-key="{key}"]', "data-window") == f"{run['window']['start']},{run['end_s']}"
+    cell = page.locator(f'#compare-stats tr[data-key="{key}"] td').nth(2).inner_text()
+    assert cell == f"{run['window']['start']}–{run['end_s']}"
+    for width in (1280, 375):
+        page.set_viewport_size({"width": width, "height": 900})
+        wrap = page.locator("#compare-stats").locator("xpath=..")
+        scroll, client = wrap.evaluate("e => [e.scrollWidth, e.clientWidth]")
+        if width == 1280:
+            assert scroll <= client, (scroll, client)
+        else:  # a phone scrolls the table inside its box, whose page does not scroll sideways
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert not page.problems, page.problems
+
+
+def test_each_time_series_offers_compare_outside_its_data_table(built_site):
+    """The compare link of a chart's runs sits beside its downloads, visible with the data closed."""
+    for study in {s for s, _ in runs_with_series()}:
+        html = built_site.page(f"posts/{study}/index.html")
+        for fig in re.findall(r'<figure class="chart" id="[^"]+" data-kind="timeseries".*?</figure>', html, re.S):
+            outside = re.sub(r"<details.*?</details>", "", fig, flags=re.S)
+            assert re.search(r'<a href="[^"]*compare/#compare\.runs=[^"]+" class="compare-link">', outside), study

@@ -1,6 +1,9 @@
 // The compare page: filters over every run of every study (rows built by layouts/compare.html),
 // an overlay of the picked runs' series (fetched only when picked), window statistics with
 // ratios to a base run, and the selection in the URL (#compare.runs=<study>/<run>,...&compare.base=...).
+// Runs of different metrics (tps, requests/s, links/s) are never divided by one another: their
+// ratio cell says "different metric", and the overlay shows each run relative to its own window
+// mean (compare.norm=1; the default when the picked runs' metrics differ).
 // The overlay is drawn on a canvas of its own (overlay.js); the statistics table is its text
 // equivalent.
 import { onSchemeChange } from './theme.js';
@@ -18,12 +21,14 @@ const view = document.getElementById('compare-view');
 const summary = document.getElementById('compare-summary');
 const statsTable = document.getElementById('compare-stats');
 const form = document.getElementById('compare-filters');
+const statsNote = document.getElementById('compare-stats-note');
 const rows = Array.from(document.querySelectorAll('#compare-runs tbody tr'));
 const byKey = new Map(rows.map((r) => [r.dataset.key, r]));
 const loaded = new Map(); // key -> a plotRun plus its metric
 let picked = [];
 let base = null;
 let log = false;
+let norm = null; // '1' each run relative to its window mean, '0' raw values, null: '1' iff the metrics differ
 let zoomed = null; // the visible x range from the URL or the last zoom, or null: every run whole
 let plot = null; // the OverlayPlot, once runs are picked
 let drawToken = 0;
@@ -35,6 +40,7 @@ function fromHash() {
   const b = getState(ID, 'base');
   base = picked.includes(b) ? b : null;
   log = getState(ID, 'log') === '1';
+  norm = ['0', '1'].includes(getState(ID, 'norm')) ? getState(ID, 'norm') : null;
   zoomed = range(getState(ID, 'z'));
 }
 
@@ -42,6 +48,7 @@ function toHash() {
   setState(ID, 'runs', picked.join(','));
   setState(ID, 'base', base && base !== picked[0] ? base : null);
   setState(ID, 'log', log ? '1' : null);
+  setState(ID, 'norm', norm);
   setState(ID, 'z', zoomed ? zoomed.map((x) => Math.round(x)).join('-') : null);
 }
 
@@ -55,6 +62,7 @@ function filter() {
     const d = row.dataset;
     let ok = (!seriesOnly || d.series) && words.every((w) => d.text.includes(w));
     if (ok && data.get('study')) ok = d.study === data.get('study');
+    if (ok && data.get('label')) ok = (d.labels || '').split('|').includes(data.get('label')); // exact k=v
     for (const facet of ['engines', 'versions', 'benchmarks', 'storage']) {
       const want = data.get(facet);
       if (ok && want) ok = (d[facet] || '').split('|').includes(want);
@@ -85,20 +93,33 @@ async function load(key) {
   const run = { ...plotRun(key, `${row.dataset.study}: ${row.cells[2].textContent}`, doc.t, doc[metric] || [],
     Number.isFinite(a) && Number.isFinite(b) ? [a, b] : null), metric, weighted: doc.mean === 'time-weighted',
     full: fullStats(row.dataset.stats) };
+  const [wa, wb] = run.window || [run.t[0] - 1, run.t[run.t.length - 1]];
+  run.stats = run.full || windowStats(run.t, run.v, wa, wb, run.weighted);
+  // the run relative to its own window mean (the normalised view): 1 is the run's mean
+  const mean = run.stats.mean;
+  run.relative = { ...run, v: Float64Array.from(run.v, (x) => (mean ? x / mean : NaN)) };
   loaded.set(key, run);
   return run;
+}
+
+/** Whether the overlay shows each run relative to its own window mean: asked for in the URL,
+ * or, when not, whenever the picked runs measure different metrics. */
+function normalised(runs) {
+  return norm === null ? new Set(runs.map((r) => r.metric)).size > 1 : norm === '1';
 }
 
 /** The plot (made once), under the log-scale and whole-runs controls. */
 function ensurePlot() {
   if (plot) return plot;
-  const box = el('input', { type: 'checkbox' });
+  const box = el('input', { type: 'checkbox', name: 'log' });
   box.checked = log;
   box.addEventListener('change', () => { log = box.checked; toHash(); draw(); });
+  const rel = el('input', { type: 'checkbox', name: 'norm' });
+  rel.addEventListener('change', () => { norm = rel.checked ? '1' : '0'; toHash(); draw(); });
   const whole = el('button', { type: 'button', text: 'Every run whole' });
   whole.addEventListener('click', () => plot.reset());
   view.replaceChildren(el('div', { class: 'chart-controls', role: 'group', 'aria-label': 'Chart controls' },
-    el('label', {}, box, ' log scale'), whole));
+    el('label', {}, box, ' log scale'), el('label', {}, rel, " each run relative to its window mean"), whole));
   plot = new OverlayPlot(view, figure, { everyPoint: ALL_POINTS, onZoom: (d) => { zoomed = d; toHash(); } });
   return plot;
 }
@@ -113,6 +134,7 @@ async function draw() {
     zoomed = null;
     view.replaceChildren(el('p', { class: 'compare-empty', text: 'Pick two or more runs below to overlay them.' }));
     statsTable.hidden = true;
+    statsNote.hidden = true;
     summary.textContent = 'No runs picked yet.';
     figure.dataset.state = 'empty';
     return;
@@ -127,10 +149,25 @@ async function draw() {
     return;
   }
   if (token !== drawToken) return;
-  ensurePlot().setRuns(runs, { log, domain: zoomed, yTitle: Array.from(new Set(runs.map((r) => r.metric))).join(' / ') });
+  const metrics = Array.from(new Set(runs.map((r) => r.metric)));
+  const relative = normalised(runs);
+  ensurePlot();
+  view.querySelector('input[name=norm]').checked = relative;
+  figure.dataset.norm = relative ? '1' : '';
+  const yTitle = relative ? "value / the run's window mean (1 = its mean)"
+    : metrics.length > 1 ? `${metrics.join(', ')}: different units on one axis` : metrics[0];
+  plot.setRuns(relative ? runs.map((r) => r.relative) : runs, { log, domain: zoomed, yTitle, digits: relative ? 3 : 1 });
   stats(runs);
   const studies = new Set(runs.map((r) => r.key.split('/')[0])).size;
-  summary.textContent = `${runs.length} run${runs.length > 1 ? 's' : ''} from ${studies} stud${studies > 1 ? 'ies' : 'y'}, each from its own start; dashed rules mark each run's steady-state window. Scroll to zoom, drag to pan.`;
+  let text = `${runs.length} run${runs.length > 1 ? 's' : ''} from ${studies} stud${studies > 1 ? 'ies' : 'y'}, each from its own start; dashed rules mark each run's steady-state window.`;
+  if (metrics.length > 1) {
+    text += ` The runs measure different metrics (${metrics.join(', ')}), which one scale cannot compare: ${relative
+      ? "each run is drawn relative to its own window mean (1 is its mean), so the lines compare steadiness and trends, not levels"
+      : 'their values share one axis only as numbers'}; means are divided only between runs of the same metric.`;
+  } else if (relative) {
+    text += " Each run is drawn relative to its own window mean (1 is its mean).";
+  }
+  summary.textContent = `${text} Scroll to zoom, drag to pan.`;
   figure.dataset.state = 'rendered';
 }
 
@@ -140,9 +177,12 @@ function stats(runs) {
   const baseKey = base || picked[0];
   const all = runs.map((r) => {
     const [a, b] = r.window || [r.t[0] - 1, r.t[r.t.length - 1]];
-    return { run: r, a, b, s: r.full || windowStats(r.t, r.v, a, b, r.weighted) };
+    return { run: r, a, b, s: r.stats };
   });
-  const baseMean = all.find((x) => x.run.key === baseKey).s.mean;
+  const baseRun = all.find((x) => x.run.key === baseKey);
+  const baseMean = baseRun.s.mean;
+  const baseMetric = baseRun.run.metric;
+  const others = all.filter((x) => x.run.metric !== baseMetric).map((x) => x.run.metric);
   const body = statsTable.tBodies[0];
   body.replaceChildren(...all.map(({ run, a, b, s }, k) => {
     const tr = document.createElement('tr');
@@ -151,29 +191,34 @@ function stats(runs) {
     radio.checked = run.key === baseKey;
     radio.setAttribute('aria-label', `Use ${run.name} as the base`);
     radio.addEventListener('change', () => { base = run.key; toHash(); stats(runs); });
-    const ratio = s.mean !== null && baseMean ? s.mean / baseMean : null;
+    const same = run.metric === baseMetric; // a ratio of two different units means nothing
+    const ratio = same && s.mean !== null && baseMean ? s.mean / baseMean : null;
     const cells = [radio, run.name, run.metric, `${a}–${b}`, String(s.n), fmt(s.mean), fmt(s.p5), fmt(s.p50), fmt(s.p95), fmt(s.cv, 3),
-      ratio === null ? 'missing' : `${ratio.toFixed(2)}x`];
+      !same ? 'different metric' : ratio === null ? 'missing' : `${ratio.toFixed(2)}x`];
     cells.forEach((c, i) => {
       const td = document.createElement(i === 1 ? 'th' : 'td');
       if (i === 1) { td.scope = 'row'; td.append(swatch(k), ' '); }
-      if (i > 3) td.className = c === 'missing' ? 'num missing' : 'num';
+      if (i > 3) td.className = c === 'missing' || c === 'different metric' ? 'num missing' : 'num';
       td.append(c);
       tr.append(td);
     });
     tr.lastChild.dataset.ratio = ratio === null ? '' : String(ratio);
+    if (!same) tr.lastChild.title = `${run.metric} against the base's ${baseMetric}: not the same quantity`;
     return tr;
   }));
+  statsNote.hidden = !others.length;
+  statsNote.textContent = others.length ? `Mean / base divides only means of the same metric: the base run measures ${baseMetric}, so the runs measuring ${
+    Array.from(new Set(others)).join(' or ')} say "different metric" (choose a base of their metric for their ratios).` : '';
   statsTable.hidden = false;
 }
 
 function start() {
   fromHash();
-  form.hidden = false;
+  // the controls and texts that only work with JavaScript are hidden in the HTML
+  for (const node of document.querySelectorAll('.compare-page [data-js]')) node.hidden = false;
   for (const row of rows) {
     const box = row.querySelector('input[type=checkbox]');
     if (!box) continue;
-    box.disabled = false;
     box.checked = picked.includes(row.dataset.key);
     box.addEventListener('change', () => {
       picked = picked.filter((k) => k !== row.dataset.key);

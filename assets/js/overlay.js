@@ -17,6 +17,7 @@ const HINT = 'Hover the chart (or focus it and use the arrow keys) to read every
 const MIN_INTERVALS = 10;
 // one formatter for every reading (toLocaleString with options builds one per call: slow)
 const ONE_DECIMAL = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }); // the shortest visible range, in the runs' smallest typical interval
+const FORMATS = new Map([1, 2, 3].map((d) => [d, new Intl.NumberFormat('en-US', { maximumFractionDigits: d })]));
 
 /** A run as the plot keeps it: t, v (NaN where missing) as Float64Array, its typical step
  * (median interval) and the step that breaks its line. */
@@ -52,6 +53,7 @@ export class OverlayPlot {
     this.onZoomEnd = onZoom;
     this.runs = [];
     this.log = false;
+    this.format = ONE_DECIMAL; // the readings' number format (setRuns' digits)
     this.cursor = null; // the time under the reading cursor (pointer or keys), or null
     this.lines = el('canvas', { class: 'compare-lines', 'aria-hidden': 'true' });
     this.marks = el('canvas', { class: 'compare-marks', 'aria-hidden': 'true' });
@@ -82,10 +84,12 @@ export class OverlayPlot {
     this.resizer.observe(host);
   }
 
-  /** Draws `runs` (from plotRun) on a linear or log y scale, zoomed to `domain` (or whole). */
-  setRuns(runs, { log = false, domain = null, yTitle = '' } = {}) {
+  /** Draws `runs` (from plotRun) on a linear or log y scale, zoomed to `domain` (or whole);
+   * `digits`: the readings' decimals (3 for the compare page's values relative to a mean). */
+  setRuns(runs, { log = false, domain = null, yTitle = '', digits = 1 } = {}) {
     this.runs = runs;
     this.log = log;
+    this.format = FORMATS.get(digits) || ONE_DECIMAL;
     this.yTitle.text(yTitle);
     let hi = -Infinity, lo = Infinity;
     for (const r of runs) if (r.t.length) { lo = Math.min(lo, r.t[0]); hi = Math.max(hi, r.t[r.t.length - 1]); }
@@ -309,7 +313,7 @@ export class OverlayPlot {
       }
       b.dataset.t = String(run.t[i]);
       b.dataset.value = v === v ? String(v) : '';
-      b.textContent = v === v ? ONE_DECIMAL.format(v) : 'missing';
+      b.textContent = v === v ? this.format.format(v) : 'missing';
     });
   }
 
