@@ -164,3 +164,22 @@ def test_the_metrics_picture_shades_the_window_in_every_panel(built_site):
     for width, svg in pictures(built_site, "linkbench-cached", "load-metrics").items():
         shades = re.findall(r'<path fill="(#[0-9a-fA-F]{6})" fill-opacity="[.\d]+" stroke="\1" stroke-opacity="[.\d]+" d="M0 0h[\d.]+v[\d.]+H0Z"', svg)
         assert len(shades) == panels, (width, len(shades))
+
+
+SINGLE_COLOUR = [("index-condition-pushdown", "query-minutes-bars"), ("mysql8-optane", "relative-throughput-bars"),
+                 ("mysql8-optane", "device-bars"), ("linkbench-cached", "load-ips-bars"),
+                 ("linkbench-cached", "qps-12h-bars"), ("linkbench-cached", "qps-change-bars"),
+                 ("linkbench-cached", "hourly-qps"), ("linkbench-cached", "hourly-size")]
+
+
+@pytest.mark.parametrize("post,figure", SINGLE_COLOUR)
+def test_a_chart_of_one_colour_draws_in_the_palettes_first(built_site, post, figure):
+    """A bar or line chart without a colour field draws its marks in the site palette's first
+    colour (theme.js PALETTE[0], set as the bar/line/point colour of the shared chart config),
+    not Vega's default #4c78a8 (which the 8 charts here used before). The same config draws
+    the live chart and the previews, which come from this SVG."""
+    first = re.search(r"PALETTE = \['(#[0-9A-Fa-f]{6})'", (ROOT / "assets/js/theme.js").read_text()).group(1)
+    for variant, svg in pictures(built_site, post, figure).items():
+        assert "#4c78a8" not in svg.lower(), (post, figure, variant)
+        assert re.search(rf'(fill|stroke)="{first}"', svg, re.I), (post, figure, variant)
+    assert "#4c78a8" not in (built_site.site / "posts" / post / f"{figure}.svg").read_text().lower()

@@ -23,6 +23,9 @@ export function chartConfig(read = cssVar) {
     header: { ...guide, labelFontSize: 12, titleFontSize: 12 },
     title: { color: fg, font },
     range: { category: PALETTE },
+    // a chart of one colour (no colour field) draws in the palette's first colour, not Vega's
+    // default #4c78a8
+    bar: { color: PALETTE[0] }, line: { color: PALETTE[0] }, point: { color: PALETTE[0] },
     text: { color: fg },
   };
 }
