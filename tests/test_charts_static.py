@@ -170,12 +170,44 @@ def test_inline_svgs_are_well_formed_text_only_and_escape_hostile_labels(built_s
     assert any("<img src=x onerror=alert(1)>" in t or "<script>" in t for t in texts), texts
 
 
-def test_svg_light_colours_follow_the_page_theme():
-    """main.css maps the light theme colours the build draws with to the page's custom
-    properties (so the inline SVG follows dark mode); the map must match :root."""
+def css_themes():
+    """(light, dark) custom properties of main.css: :root, and :root under prefers-color-scheme: dark."""
     css = (ROOT / "assets" / "css" / "main.css").read_text()
-    root = dict(re.findall(r"(--[\w-]+):\s*([^;]+);", re.search(r":root\s*{([^}]*)}", css).group(1)))
-    mapped = dict((v, (attr, var)) for attr, v, var in
-                  re.findall(r'\.chart-svg \[(fill|stroke)="(#[0-9a-f]+)"\] \{ \1: var\((--[\w-]+)\); \}', css))
-    for var in ("--bg", "--fg", "--muted", "--rule"):
-        assert root[var] in mapped and mapped[root[var]][1] == var, var
+    props = lambda block: dict(re.findall(r"(--[\w-]+):\s*([^;]+);", block))
+    light = props(re.search(r":root\s*{([^}]*)}", css).group(1))
+    dark = props(re.search(r"prefers-color-scheme:\s*dark\)\s*{\s*:root\s*{([^}]*)}", css).group(1))
+    return css, light, dark
+
+
+def svg_colour_map(css):
+    """{(attribute, colour): custom property} of main.css's `.chart-svg [fill="..."]` rules."""
+    return {(attr, value.lower()): var for attr, value, var in
+            re.findall(r'\.chart-svg \[(fill|stroke)="([^"]+)"\] \{ \1: var\((--[\w-]+)\); \}', css)}
+
+
+def test_svg_colours_follow_the_page_theme(built_site):
+    """Every colour of every built SVG (fill and stroke, every post, both widths) follows dark
+    mode: main.css maps it to the custom property whose light value it is, or it is the same in
+    both schemes (the categorical palette of theme.js, the ratio classes --d-5..--d5). On the
+    code before, the accent (time-series window, metrics lines) and the warm-up shade stayed
+    light."""
+    css, light, dark = css_themes()
+    mapped = svg_colour_map(css)
+    for (attr, value), var in mapped.items():
+        assert light[var].lower() == value, (attr, value, var)
+    theme_js = (ROOT / "assets" / "js" / "theme.js").read_text()
+    palette = re.search(r"PALETTE = \[([^\]]*)\]", theme_js).group(1)
+    same = {c.lower() for c in re.findall(r"'(#[0-9A-Fa-f]{6})'", palette)}
+    same |= {v.lower() for k, v in light.items() if k not in dark and (v.startswith("#") or v.startswith("rgb"))}
+    seen, unmapped = set(), set()
+    for page in built_site.site.rglob("index.html"):
+        for m in INLINE_SVG.finditer(page.read_text(encoding="utf-8")):
+            for attr, value in re.findall(r'\s(fill|stroke)="([^"]*)"', m.group(0)):
+                value = value.lower()
+                if value in ("none", "transparent"):
+                    continue
+                seen.add(value)
+                if (attr, value) not in mapped and value not in same:
+                    unmapped.add(f"{page.parent.name}: {attr}={value}")
+    assert {"#0b5cad", "rgba(90, 98, 112, .12)"} <= seen, "precondition: the accent and the shade are drawn"
+    assert not unmapped, sorted(unmapped)
