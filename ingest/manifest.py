@@ -28,6 +28,9 @@ MAX_BYTES = 1 << 20             # a manifest file (real ones: 1-4 KB)
 MAX_DEPTH = 32                  # nesting levels of a manifest (real ones use 4)
 MAX_SCALAR = 10_000             # characters of one scalar
 MATCH_BUDGET_S = 0.1            # time budget of one pattern match against one member name
+# a files: rule's `mode:` for these formats (ingest/parsers/server_status.py): mysqladmin -r or not
+STATUS_FORMATS = ("global-status", "mysqladmin-status")
+STATUS_MODES = ("relative", "absolute")
 MAX_SPEC_NUMBER = 200           # largest width or precision in a template's format spec
 RESERVED_VIEWS = {"__init__"}   # modules of ingest/studies/ that are not study modules
 
@@ -148,6 +151,7 @@ class Rule:
     name: str | None = None
     line: int = 0
     linked: dict | None = None    # docs/manifest.md, "Linked metrics"
+    mode: str | None = None       # files: server-status tables declared relative or absolute
 
     def match(self, manifest: str, member: str):
         """`pattern.fullmatch(member)` within MATCH_BUDGET_S; a Problem when it takes longer."""
@@ -413,7 +417,7 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
     for i, d in enumerate(v.get(key, LList, default=LList())):
         where = f"{key}[{i}]"
         rv = _V(path, d, where)
-        rv.only(RULE if key == "runs" else ("glob", "regex", "input", "format"))
+        rv.only(RULE if key == "runs" else ("glob", "regex", "input", "format", "mode"))
         glob_, regex_src = rv.get("glob", str), rv.get("regex", str)
         if (glob_ is None) == (regex_src is None):
             rv.fail(None, f"{where}: give exactly one of `glob` or `regex`")
@@ -438,9 +442,15 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
             if t is not None:
                 _check_template(rv, k, t, where)
         linked = _linked(path, rv, where) if "linked" in d else None
+        mode = rv.get("mode", str) if key == "files" else None
+        if mode is not None and mode not in STATUS_MODES:
+            rv.fail("mode", f"{where}: mode must be {' or '.join(STATUS_MODES)} (mysqladmin -r tables, or levels)")
+        if mode is not None and fmt not in STATUS_FORMATS:
+            rv.fail("mode", f"{where}: mode is for the server-status formats ({', '.join(STATUS_FORMATS)}), "
+                            f"not {fmt!r}")
         out.append(Rule(pattern=pattern, source=regex_src or glob_, input=inp, format=fmt, labels=labels,
                         published=rv.get("published", bool, default=True), session=session,
-                        id=templates["id"], name=templates["name"], line=d.line, linked=linked))
+                        id=templates["id"], name=templates["name"], line=d.line, linked=linked, mode=mode))
     return out
 
 

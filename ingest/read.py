@@ -20,8 +20,9 @@ def decode(data: bytes, file: str) -> str:
     return text.removeprefix("\ufeff").replace("\r\n", "\n")
 
 
-def parse_bytes(data: bytes, file: str, fmt: str = "auto") -> Parsed:
-    """Decode, pick the parser (`auto`: registry detection), parse; zero results is an error."""
+def parse_bytes(data: bytes, file: str, fmt: str = "auto", mode: str | None = None) -> Parsed:
+    """Decode, pick the parser (`auto`: registry detection), parse; zero results is an error.
+    `mode`: a server-status `files:` rule's declared relative/absolute (manifest `mode:`)."""
     text = decode(data, file)
     if fmt == "auto":
         parser, _ = detect(text[:HEAD], file)
@@ -30,7 +31,7 @@ def parse_bytes(data: bytes, file: str, fmt: str = "auto") -> Parsed:
             parser = by_name(fmt)
         except KeyError as e:
             raise Problem(file, 0, e.args[0]) from None
-    parsed = parser.parse(text, file)
+    parsed = parser.parse(text, file, mode=mode) if mode else parser.parse(text, file)
     if not parsed.sessions and not parsed.tables and not parsed.settings:
         raise Problem(file, 0, f"no results found ({parser.name})")
     return parsed

@@ -28,7 +28,7 @@ def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None):
         if progress:
             progress(i, len(jobs), member)
         file = f"{arc.name}/{member}"
-        parsed = parse_bytes(arc.read(member), file, rule.format)
+        parsed = parse_bytes(arc.read(member), file, rule.format, rule.mode)
         problems.extend(map(str, parsed.problems))
         if rule in m.files:
             files[member] = parsed

@@ -96,3 +96,67 @@ def test_counter_deltas_per_operation():
     after = [{"variable": "innodb_rows_read", "value": 1600}, {"variable": "ssl_cipher", "value": ""}]
     assert counter_deltas(before, after, operations=200) == [
         {"variable": "innodb_rows_read", "before": 1000, "after": 1600, "delta": 600, "per_op": 3.0}]
+
+
+FRESH = FIXTURES / "mysqladmin-status" / "relative-fresh.txt"
+ABSOLUTE = FIXTURES / "mysqladmin-status" / "absolute-periodic.txt"
+
+
+def test_relative_tables_of_a_freshly_started_server_are_relative():
+    """`mysqladmin -r -i 10` right after a start: the first Uptime (4) is below the interval, so
+    no later Uptime is below it; they are the interval each time (10, 10, 10), where absolute
+    tables of the same server grow by it (14, 24, 34). Both fixtures record the same server."""
+    fresh = parse("mysqladmin-status", FRESH.read_text())
+    absolute = parse("mysqladmin-status", ABSOLUTE.read_text())
+    assert [t.rows[-1]["value"] for t in fresh.tables] == [4, 10, 10, 10]
+    assert [t.rows[-1]["value"] for t in absolute.tables] == [4, 14, 24, 34]
+    assert (fresh.sessions[0].meta["mode"], absolute.sessions[0].meta["mode"]) == ("relative", "absolute")
+    assert fresh.problems == [] and absolute.problems == []   # no counter "fell", the clock advances
+    assert fresh.sessions[0].series == absolute.sessions[0].series
+    assert fresh.sessions[0].series["t"] == [10, 20, 30]
+
+
+def uptimes(*ups, boxed=True):
+    rows = "".join(f"+---+---+\n| Variable_name | Value |\n+---+---+\n| Com_select | {100 * i} |\n| Uptime | {u} |\n+---+---+\n"
+                   for i, u in enumerate(ups))
+    return parse("mysqladmin-status", rows)
+
+
+@pytest.mark.parametrize("ups, mode", [
+    ((5000, 10, 10, 10), "relative"),     # the usual case: a later Uptime below the first
+    ((10, 10, 10, 10), "relative"),       # at (not below) the first
+    ((4, 10, 11, 10), "relative"),        # fresh server, a second of jitter
+    ((4, 10, 11), "relative"),            # constant-ish values, steps (6, 1) not the interval
+    ((4, 14, 24, 34), "absolute"),
+    ((4, 5, 6, 7), "absolute"),           # absolute -i 1: steps all 1
+    ((4, 14, 24, 84, 94), "absolute"),    # a pause in an absolute loop
+])
+def test_mode_is_read_from_uptime(ups, mode):
+    assert uptimes(*ups).sessions[0].meta["mode"] == mode
+
+
+def test_a_declared_mode_wins():
+    """Three tables 4, 5, 6 read as absolute -i 1; declared relative (-r -i 5 with a second of
+    jitter), the same text gives differences summed back, and the session says it was declared."""
+    text = "".join(f"+---+---+\n| Variable_name | Value |\n+---+---+\n| Com_select | {c} |\n| Uptime | {u} |\n+---+---+\n"
+                   for c, u in ((100, 4), (50, 5), (60, 6)))
+    detected = by_name("mysqladmin-status").parse(text, "s.txt").sessions[0]
+    declared = by_name("mysqladmin-status").parse(text, "s.txt", mode="relative").sessions[0]
+    assert (detected.meta["mode"], detected.meta["mode_from"]) == ("absolute", "Uptime")
+    assert (declared.meta["mode"], declared.meta["mode_from"]) == ("relative", "declared")
+    assert declared.series["t"] == [5, 11] and declared.series["com_select"] == [10.0, 10.0]
+
+
+def test_the_manifest_declares_mode_on_a_status_files_rule(tmp_path):
+    import re
+    from ingest.manifest import InputError, load
+    from test_manifest import make_study
+    man = make_study(tmp_path, extra="files:\n  - {glob: 'two.log', format: mysqladmin-status, mode: relative}\n")
+    assert load(man).files[0].mode == "relative"
+    for rule, reason in (("{glob: 'two.log', format: global-status, mode: sideways}",
+                          "files[0]: mode must be relative or absolute"),
+                         ("{glob: 'two.log', format: sysbench1, mode: relative}",
+                          "files[0]: mode is for the server-status formats")):
+        man = make_study(tmp_path, extra=f"files:\n  - {rule}\n")
+        with pytest.raises(InputError, match="^" + re.escape(f"{man}:13: {reason}")):
+            load(man)

@@ -109,10 +109,10 @@ def _guarded(parse):
     from ._text import position, where_is
 
     @functools.wraps(parse)
-    def guarded(self, text: str, file: str) -> Parsed:
+    def guarded(self, text: str, file: str, **options) -> Parsed:
         token = position.set(None)
         try:
-            parsed = parse(self, text, file)
+            parsed = parse(self, text, file, **options)   # options: e.g. server status `mode`
         except (ValueError, ArithmeticError) as e:
             if isinstance(e, Problem):
                 raise

@@ -9,9 +9,15 @@ Two layouts of the same data, one snapshot of `Variable_name / Value` pairs afte
   between `+---+---+` rules), once or every N seconds with `-i N`; with `-r` (relative) every
   table after the first holds the change of every number since the one before.
 
-Relative mode is read from the data, not guessed from the name: MySQL's `Uptime` only grows,
-so a later table whose `Uptime` is smaller than the first table's holds differences (and its
-`Uptime` is the interval). A file without `Uptime` is taken as absolute.
+Relative mode is read from the data, not guessed from the name (`_is_relative`): in absolute
+tables `Uptime` only grows, by about the interval each time; in relative ones every table after
+the first holds the interval itself as its `Uptime`. So the tables are relative when a later
+`Uptime` is at or below the one before it, or when the later `Uptime`s are about constant while
+the steps between them are not the first step (a freshly started server's first `Uptime`, 4,
+is below the interval: 4, 10, 10, 10 is relative, 4, 14, 24, 34 absolute). A file without
+`Uptime` is taken as absolute. Two tables (4 then 10: relative 10 s, or absolute 6 s later?)
+cannot tell: a manifest `files:` rule declares `mode: relative` or `mode: absolute`, which
+wins over the detection (the session's `mode_from` says which decided).
 
 What a parse gives (names lower-cased, as in the rest of data/):
 - a table `status` per snapshot (`variable, value`, as printed: relative tables stay
@@ -117,7 +123,8 @@ class _StatusParser(Parser):
         cells = raw.split("\t")
         return (cells[0], cells[1].strip()) if len(cells) == 2 else None
 
-    def parse(self, text: str, file: str) -> Parsed:
+    def parse(self, text: str, file: str, mode: str | None = None) -> Parsed:
+        """`mode`: "relative" or "absolute" as a manifest declares it; None: read from Uptime."""
         lines = Lines(text, file)
         header = BOX_HEADER if self.boxed else TAB_HEADER
         snaps: list[_Snapshot] = []
@@ -155,13 +162,30 @@ class _StatusParser(Parser):
             lines.missing_end(snaps[-1].line, "this snapshot's last variable (it has fewer than the first)")
             snaps = snaps[:-1]
         if len(snaps) >= 3:
-            parsed.sessions.append(_rates(snaps, _is_relative(snaps), file, parsed.problems))
+            relative = mode == "relative" if mode else _is_relative(snaps)
+            session = _rates(snaps, relative, file, parsed.problems)
+            session.meta["mode_from"] = "declared" if mode else "Uptime"
+            parsed.sessions.append(session)
         return parsed
 
 
 def _is_relative(snaps: list[_Snapshot]) -> bool:
+    """Whether mysqladmin -r printed these tables (every table after the first: differences).
+    Absolute Uptime grows at every table; relative tables' later Uptime is the interval each
+    time: a step that does not grow, or later values about constant (within 1 s or a fifth)
+    while the steps differ from the first (absolute -i 1 gives 4, 5, 6: steps all 1)."""
     ups = [s.values.get("uptime") for s in snaps]
-    return len(snaps) > 1 and all(isinstance(u, int) for u in ups) and any(u < ups[0] for u in ups[1:])
+    if len(snaps) < 2 or not all(isinstance(u, int) and not isinstance(u, bool) for u in ups):
+        return False
+    steps = [b - a for a, b in zip(ups, ups[1:])]
+    if any(d <= 0 for d in steps):
+        return True
+    later = ups[1:]
+    if len(later) < 2:
+        return False   # two tables: ambiguous (declare `mode:`); absolute, as before/after pairs are
+    about = lambda a, b: abs(a - b) <= max(1, 0.2 * min(abs(a), abs(b)))  # noqa: E731
+    constant = all(about(u, later[0]) for u in later)
+    return constant and not all(about(d, steps[0]) for d in steps)
 
 
 def _absolute(snaps: list[_Snapshot], relative: bool) -> list[dict]:
