@@ -74,7 +74,8 @@ def downsample(doc: dict, every: int) -> dict:
     step = doc.get("interval_s")
     out = {"run": doc["run"], "interval_s": None if step is None else round(step * every, 6),
            "downsampled": {"every": every, "from_interval_s": step, "stat": "mean"},
-           **({"mean": doc["mean"]} if "mean" in doc else {}), "columns": columns}
+           **({"mean": doc["mean"]} if "mean" in doc else {}), **({"meta": doc["meta"]} if "meta" in doc else {}),
+           "columns": columns}
     t = doc.get("t", [])
     lengths = [b - a for a, b in zip([0, *t], t)] if doc.get("mean") == "time-weighted" else None
     for c in columns:

@@ -21,6 +21,7 @@ from . import __version__, linked, report
 from .archive import Archive
 from .at_hand import open_inputs
 from .checks import check_study
+from .columns import meta_of
 from .derive import StudyContext, derived_tables
 from .manifest import Manifest, check_folder, load
 from .problems import Problem
@@ -71,9 +72,11 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
     out, saved = {}, 0
     for r in runs:   # the series files first: the size control marks the run records
         s, lk = series[r["id"]], linked_docs.get(r["id"])   # linked: docs/manifest.md, "Linked metrics"
+        # meta: each column's label, unit and kind (ingest/columns.py), read by the charts
         doc = {"run": r["id"], "interval_s": r["tool"].get("interval_s", m.interval_s),
-               **({"mean": r["mean"]} if "mean" in r else {}), "columns": list(s), **s}
-        ldoc = {"run": r["id"], "interval_s": r["linked"]["interval_s"], "columns": list(lk), **lk} if lk else None
+               **({"mean": r["mean"]} if "mean" in r else {}), "meta": meta_of(s, r["metric"]), "columns": list(s), **s}
+        ldoc = ({"run": r["id"], "interval_s": r["linked"]["interval_s"], "meta": meta_of(lk), "columns": list(lk), **lk}
+                if lk else None)
         files_of_run, saved_of_run = run_files(r, doc, ldoc, m.extra_series)
         out.update(files_of_run)
         saved += saved_of_run

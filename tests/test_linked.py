@@ -72,3 +72,20 @@ def test_status_rates_join_on_their_own_clock():
     assert out["t"] == status.series["t"]
     assert out["st.com_select"] == status.series["com_select"]
     assert problems == []
+
+
+def test_column_meta_takes_gauges_from_the_server_status_parser():
+    """One list of gauges (ingest/parsers/server_status.py GAUGES) for the ingest and the chart:
+    a level is never titled a rate."""
+    from ingest.columns import column_meta, meta_of
+    from ingest.parsers.server_status import GAUGES
+    for counter in ("threads_running", "innodb_buffer_pool_pages_dirty", "innodb_row_lock_current_waits",
+                    "innodb_history_list_length", "max_used_connections"):
+        assert GAUGES.match(counter)
+        assert column_meta(f"st.{counter}") == {"label": counter, "unit": "", "kind": "gauge"}
+    assert column_meta("st.com_select") == {"label": "com_select/s", "unit": "/s", "kind": "rate"}
+    assert column_meta("io.nvme0n1.wMB/s") == {"label": "nvme0n1 MB written/s", "unit": "MB/s", "kind": "rate"}
+    assert column_meta("vm.r")["kind"] == "gauge" and column_meta("reconn_s")["unit"] == "/s"
+    assert meta_of(["t", "tps", "lat_ms", "mystery"], "tps") == {
+        "tps": {"label": "tps", "unit": "/s", "kind": "throughput"},
+        "lat_ms": {"label": "latency (ms)", "unit": "ms", "kind": "latency"}}

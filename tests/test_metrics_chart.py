@@ -41,12 +41,66 @@ def figure(browser, base):
     assert not problems, problems
 
 
-def test_the_figure_lists_every_metric_of_the_run(figure):
+def figure_metrics(study, rids):
+    """Every metric the figure's runs can show, throughput first, in runs.yaml's order."""
+    names = []
+    for rid in rids:
+        run = run_record(study, rid)
+        for n in [run["metric"], *run["columns"][1:], *(run.get("linked") or {}).get("columns", [])]:
+            if n not in names:
+                names.append(n)
+    return names
+
+
+def test_the_figure_lists_every_metric_of_its_runs(figure, built_site):
+    """`data-metrics` is written at build time (so it is there without JavaScript) and lists
+    what every run of the figure can show; the pick list offers the run in view's."""
     page, fig, _ = figure
+    expected = figure_metrics("linkbench-cached", ["load", "request-hour-1"])
+    html = (built_site.site / LINKBENCH / "index.html").read_text(encoding="utf-8")
+    assert f'id="{FIG}" data-kind="metrics" data-metrics="{",".join(expected)}"' in html
+    assert fig.get_attribute("data-metrics").split(",") == expected
     run = run_record("linkbench-cached", "load")
-    assert fig.get_attribute("data-metrics").split(",") == [*run["columns"][1:], *run["linked"]["columns"]]
+    offered = page.locator(f"#{FIG} .metrics-pick input")
+    assert [offered.nth(i).get_attribute("value") for i in range(offered.count())] == [*run["columns"][2:], *run["linked"]["columns"]]
     panels = page.locator(f"#{FIG} .metrics-pick input:checked")
     assert [panels.nth(i).get_attribute("value") for i in range(panels.count())] == run["linked"]["panels"]
+
+
+def test_panel_names_come_from_the_series_files_meta(figure):
+    """Titles and pick labels are the ingest's labels (the series files' `meta`,
+    ingest/columns.py), not a list of the chart's own."""
+    page, fig, _ = figure
+    meta = {}
+    for suffix in ("", ".linked"):
+        meta.update(json.loads((ROOT / "data" / "linkbench-cached" / "series" / f"load{suffix}.json").read_text())["meta"])
+    labels = page.locator(f"#{FIG} .metrics-pick label")
+    for i in range(labels.count()):
+        name = labels.nth(i).locator("input").get_attribute("value")
+        assert labels.nth(i).text_content().strip() == (meta[name]["label"] if name in meta else name)
+    assert page.locator(f"#{FIG} .ts-stats tr[data-metric='vm.us'] th").inner_text() == meta["vm.us"]["label"]
+
+
+def test_unchecking_every_panel_leaves_the_throughput_alone(browser, base):
+    """An empty pick is a pick: the throughput panel alone, kept in the URL (`.p=-`) and
+    restored from it, not the defaults back."""
+    page, problems = open_run(browser, base, "load")
+    checked = page.locator(f"#{FIG} .metrics-pick input:checked")
+    page.locator(f"#{FIG} .metrics-panels summary").click()
+    while checked.count():
+        n = checked.count()
+        checked.first.click()   # the pick list is drawn anew after each pick
+        until(page, f"document.querySelectorAll('#{FIG} .metrics-pick input:checked').length === {n - 1}")
+    until(page, f"document.querySelectorAll('#{FIG} .ts-stats tbody tr').length === 1")
+    until(page, f"document.getElementById('{FIG}').metricsChart.panelBounds().length === 1")
+    assert f"{FIG}.p=-" in page.evaluate("decodeURIComponent(location.hash)")
+    page.reload()
+    page.locator(f"#{FIG}").scroll_into_view_if_needed()
+    page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=WAIT)
+    until(page, f"document.querySelectorAll('#{FIG} .ts-stats tbody tr').length === 1")
+    assert page.locator(f"#{FIG} .metrics-pick input:checked").count() == 0
+    assert not problems, problems
+    page.context.close()
 
 
 def test_hover_follows_the_pointer_over_every_panel(figure):

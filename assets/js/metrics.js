@@ -16,15 +16,16 @@ const present = (v) => v !== null;
 
 const TOP_H = 150, PANEL_H = 70, SPACING = 6;
 
-/** What a metric name means, for panel titles (docs/manifest.md, "Linked metrics"). */
-export function describe(name) {
-  const io = /^io\.(.+)\.(r\/s|w\/s|rMB\/s|wMB\/s|await|util)$/.exec(name);
-  if (io) return `${io[1]} ${{ 'r/s': 'reads/s', 'w/s': 'writes/s', 'rMB/s': 'MB read/s', 'wMB/s': 'MB written/s', await: 'await (ms)', util: 'util (%)' }[io[2]]}`;
-  const vm = { 'vm.us': 'CPU user (%)', 'vm.sy': 'CPU system (%)', 'vm.wa': 'CPU IO wait (%)', 'vm.cs': 'context switches/s', 'vm.r': 'runnable', 'vm.b': 'blocked' }[name];
-  if (vm) return vm;
-  if (name.startsWith('st.')) return `${name.slice(3)}${/^st\.(threads_|innodb_buffer_pool_pages|open_|max_used)/.test(name) ? '' : '/s'}`;
-  return { cpu_per_op: 'CPU s per op', kb_written_per_op: 'KB written per op', lat_ms: 'latency (ms)', err_s: 'errors/s', reconn_s: 'reconnects/s' }[name] || name;
+/** A metric's title: its label from the series file's `meta` (the ingest's, ingest/columns.py:
+ * one list of units and gauges for the ingest and the chart), else its name. */
+export function describe(name, metrics) {
+  const s = metrics && metrics.get(name);
+  return (s && s.meta && s.meta.label) || name;
 }
+
+/** The panel list of the URL state: absent (null: the run's defaults), `-` (none: the
+ * throughput alone) or comma-separated names. */
+const panelState = (s) => (s === null || s === undefined || s === '' ? null : s === '-' ? [] : s.split(',').filter(Boolean));
 
 export class MetricsChart {
   /** The first run's default panels, drawn at build time from the published run files
@@ -33,7 +34,7 @@ export class MetricsChart {
     if (!load) return null;
     const chart = Object.create(MetricsChart.prototype);
     Object.assign(chart, { spec, id: spec.id, read, runs: new Map(spec.runs.map((r) => [r.id, r])), run: spec.show,
-      panels: [], zoom: null, window: null });
+      panels: null, zoom: null, window: null });
     const run = chart.runs.get(chart.run);
     const metrics = chart.collect(run, load(run.url), run.linked ? load(run.linked) : null);
     chart.panels = chart.defaultPanels(run).filter((p) => metrics.has(p));
@@ -54,7 +55,7 @@ export class MetricsChart {
     this.runs = new Map(spec.runs.map((r) => [r.id, r]));
     const fromHash = getState(this.id, 'run');
     this.run = this.runs.has(fromHash) ? fromHash : spec.show;
-    this.panels = (getState(this.id, 'p') || '').split(',').filter(Boolean);
+    this.panels = panelState(getState(this.id, 'p'));   // null: the run's defaults, once loaded
     this.zoom = range(getState(this.id, 'z'));
     this.window = range(getState(this.id, 'w'));
     this.cache = new Map();
@@ -71,7 +72,7 @@ export class MetricsChart {
     for (const r of this.runs.values()) this.runSel.append(el('option', { value: r.id, text: r.name }));
     this.runSel.value = this.run;
     this.runSel.addEventListener('change', () => {
-      this.run = this.runSel.value; this.panels = []; this.window = null; this.zoom = null; this.saveState(); this.draw();
+      this.run = this.runSel.value; this.panels = null; this.window = null; this.zoom = null; this.saveState(); this.draw();
     });
     this.pickList = el('div', { class: 'metrics-pick' });
     this.canvas = el('div', { class: 'ts-canvas' });
@@ -95,7 +96,8 @@ export class MetricsChart {
   saveState() {
     const r = this.runs.get(this.run);
     setState(this.id, 'run', this.run === this.spec.show ? null : this.run);
-    setState(this.id, 'p', this.panels.join(',') === this.defaultPanels(r).join(',') ? null : this.panels.join(','));
+    const p = this.panels;
+    setState(this.id, 'p', p === null || p.join(',') === this.defaultPanels(r).join(',') ? null : p.length ? p.join(',') : '-');
     setState(this.id, 'z', this.zoom ? this.zoom.map(Math.round).join('-') : null);
     const w = this.window, d = r.window;
     setState(this.id, 'w', !w || (d && w[0] === d[0] && w[1] === d[1]) ? null : w.join('-'));
@@ -120,7 +122,9 @@ export class MetricsChart {
     const metrics = new Map();
     for (const doc of [own, linked]) {
       if (!doc) continue;
-      for (const c of doc.columns) if (c !== 't') metrics.set(c, { t: doc.t, v: doc[c], weighted: doc.mean === 'time-weighted' });
+      for (const c of doc.columns) {
+        if (c !== 't') metrics.set(c, { t: doc.t, v: doc[c], weighted: doc.mean === 'time-weighted', meta: (doc.meta || {})[c] });
+      }
     }
     return new Map([[run.metric, metrics.get(run.metric)], ...Array.from(metrics).filter(([k]) => k !== run.metric)]);
   }
@@ -131,8 +135,9 @@ export class MetricsChart {
   }
 
   pickers(run, metrics) {
+    // the figure's data-metrics (written by the partial) lists what every run can show; the
+    // pick list offers the run in view's
     const names = Array.from(metrics.keys()).filter((k) => k !== run.metric);
-    this.figure.dataset.metrics = [run.metric, ...names].join(',');
     const boxes = names.map((name) => {
       const box = el('input', { type: 'checkbox', value: name });
       box.checked = this.panels.includes(name);
@@ -141,7 +146,7 @@ export class MetricsChart {
         this.saveState();
         this.draw();
       });
-      return el('label', {}, box, ` ${describe(name)}`);
+      return el('label', {}, box, ` ${describe(name, metrics)}`);
     });
     this.pickList.replaceChildren(...boxes);
   }
@@ -207,7 +212,7 @@ export class MetricsChart {
         { name: lines[i], data: { name: 'rows' }, transform: [{ filter: { field: 'panel', equal: name } }],
           mark: { type: 'line', strokeWidth: 1, clip: true, color: line },
           encoding: { x: { ...x, axis: i === data.names.length - 1 ? {} : { labels: false, title: null } },
-            y: { field: 'v', type: 'quantitative', title: describe(name), axis: { titleAngle: 0, titleAlign: 'left', titleAnchor: 'end', titleY: -6, titleX: 0, tickCount: 3 }, scale: { zero: false } } } },
+            y: { field: 'v', type: 'quantitative', title: describe(name, metrics), axis: { titleAngle: 0, titleAlign: 'left', titleAnchor: 'end', titleY: -6, titleX: 0, tickCount: 3 }, scale: { zero: false } } } },
         { data: { name: 'markers' }, mark: { type: 'rule', strokeDash: [4, 3], color: muted, clip: true }, encoding: { x } },
       ],
     });
@@ -234,7 +239,8 @@ export class MetricsChart {
     const run = this.runs.get(this.run);
     const metrics = await this.load(run);
     if (token !== this.token) return;
-    if (!this.panels.length) this.panels = this.defaultPanels(run).filter((p) => metrics.has(p));
+    // the run's defaults until the reader picks; an empty pick is kept (the throughput alone)
+    if (this.panels === null) this.panels = this.defaultPanels(run).filter((p) => metrics.has(p));
     this.pickers(run, metrics);
     const width = plotWidth(this.canvas, 110);
     this.width = width;
@@ -320,7 +326,7 @@ export class MetricsChart {
     for (const name of [this.runs.get(this.run).metric, ...this.panels]) {
       const s = this.metrics.get(name);
       if (!s || !s.t.length) continue;
-      parts.push(' · ', `${describe(name)}: `, el('b', { text: fmt(s.v[nearestIndex(s.t, x)]) }));
+      parts.push(' · ', `${describe(name, this.metrics)}: `, el('b', { text: fmt(s.v[nearestIndex(s.t, x)]) }));
     }
     this.readout.replaceChildren(...parts);
   }
@@ -332,7 +338,7 @@ export class MetricsChart {
     const rows = [run.metric, ...this.panels].filter((n) => this.metrics.has(n)).map((name) => {
       const s = this.metrics.get(name);
       const st = windowStats(s.t, s.v, a, b, s.weighted);
-      return el('tr', { 'data-metric': name }, el('th', { scope: 'row', text: describe(name) }), el('td', { class: 'number', text: String(st.n) }),
+      return el('tr', { 'data-metric': name }, el('th', { scope: 'row', text: describe(name, this.metrics) }), el('td', { class: 'number', text: String(st.n) }),
         ...keys.map((k) => el('td', { class: 'number', 'data-stat': k, 'data-value': st[k] === null || st[k] === undefined ? '' : String(st[k]), text: fmt(st[k]) })));
     });
     const head = el('tr', {}, el('th', { scope: 'col', text: 'Metric' }), el('th', { scope: 'col', class: 'number', text: 'n' }),

@@ -1,0 +1,51 @@
+"""What each series column means: its label, unit and kind, written into the series files'
+`meta` (docs/data-schema.md) so the charts name and read a column the way the ingest and its
+parsers do (one list of gauges: the server-status parser's `GAUGES`), never by a list of
+their own.
+
+kind: `throughput` (the run's metric), `rate` (per second), `gauge` (a level, not a rate),
+`percent`, `latency` (ms) or `per-op` (per operation of the run). A column the ingest does not
+know gets no entry: the chart shows its name.
+"""
+from __future__ import annotations
+
+import re
+
+from .parsers.server_status import GAUGES
+
+VMSTAT = {"us": ("CPU user (%)", "%", "percent"), "sy": ("CPU system (%)", "%", "percent"),
+          "wa": ("CPU IO wait (%)", "%", "percent"), "cs": ("context switches/s", "/s", "rate"),
+          "r": ("runnable processes", "processes", "gauge"), "b": ("blocked processes", "processes", "gauge")}
+IOSTAT = {"r/s": ("reads/s", "/s", "rate"), "w/s": ("writes/s", "/s", "rate"), "rMB/s": ("MB read/s", "MB/s", "rate"),
+          "wMB/s": ("MB written/s", "MB/s", "rate"), "await": ("await (ms)", "ms", "latency"),
+          "util": ("util (%)", "%", "percent")}
+OWN = {"tps": ("tps", "/s", "rate"), "qps": ("qps", "/s", "rate"), "lat_ms": ("latency (ms)", "ms", "latency"), "err_s": ("errors/s", "/s", "rate"),
+       "reconn_s": ("reconnects/s", "/s", "rate"),
+       "cpu_per_op": ("CPU s per op", "s", "per-op"), "kb_written_per_op": ("KB written per op", "KB", "per-op")}
+IO_COLUMN = re.compile(r"^io\.(.+)\.(r/s|w/s|rMB/s|wMB/s|await|util)$")
+
+
+def column_meta(name: str, metric: str | None = None) -> dict | None:
+    """{label, unit, kind} of a series column, or None when the ingest does not know it."""
+    if name == metric:
+        return {"label": name, "unit": "/s", "kind": "throughput"}   # every tool here counts per second
+    if name in OWN:
+        label, unit, kind = OWN[name]
+    elif name.startswith("vm.") and name[3:] in VMSTAT:
+        label, unit, kind = VMSTAT[name[3:]]
+    elif m := IO_COLUMN.match(name):
+        label, unit, kind = IOSTAT[m[2]]
+        label = f"{m[1]} {label}"
+    elif name.startswith("st."):   # server counters: per second, gauges as levels (ingest/parsers/server_status.py)
+        counter = name[3:]
+        label, unit, kind = (counter, "", "gauge") if GAUGES.match(counter) else (f"{counter}/s", "/s", "rate")
+    elif name.endswith("/s"):
+        label, unit, kind = name, "/s", "rate"
+    else:
+        return None
+    return {"label": label, "unit": unit, "kind": kind}
+
+
+def meta_of(columns, metric: str | None = None) -> dict:
+    """{column: {label, unit, kind}} of the columns the ingest knows (`t` left out)."""
+    return {c: m for c in columns if c != "t" and (m := column_meta(c, metric)) is not None}
