@@ -67,6 +67,58 @@ def test_home_feed_and_sitemap_list_every_post(built_site, posts):
     assert urls <= {loc.text for loc in sitemap.findall("s:url/s:loc", ns)}
 
 
+MEDIA = "{http://search.yahoo.com/mrss/}content"
+
+
+class _Tags(__import__("html.parser").parser.HTMLParser):
+    """Every start tag of an HTML fragment with its attributes."""
+    def __init__(self):
+        super().__init__()
+        self.tags = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+def test_feeds_carry_each_posts_chart(built_site, posts):
+    """Every feed (home, the posts section, every term) is RSS 2.0 XML whose post items carry
+    the post's preview PNG (the chart publish/previews.py draws) as media:content and as an
+    <img> at the top of the description, which is escaped HTML: the hostile post's title and
+    summary stay text (the description's only tag with a URL is the chart's <img>, no script,
+    no handler). On the code before, the feed had the summary only."""
+    feeds = [built_site.site / "index.xml", built_site.site / "posts" / "index.xml"]
+    feeds += sorted(built_site.site.glob("engines/*/index.xml"))
+    post_urls = {built_site.base_url + p["dir"]: p for p in posts}
+    seen = set()
+    for feed_file in feeds:
+        rss = ET.parse(feed_file).getroot()
+        assert rss.tag == "rss" and rss.attrib["version"] == "2.0", feed_file
+        for item in rss.iter("item"):
+            link = item.findtext("link")
+            if link not in post_urls:
+                continue
+            image = link + "preview.png"
+            media = item.findall(MEDIA)
+            assert [m.attrib for m in media] == [{"url": image, "medium": "image", "type": "image/png",
+                                                   "width": "1200", "height": "630"}], (feed_file, link)
+            png = built_site.site / post_urls[link]["dir"] / "preview.png"
+            assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+            parser = _Tags()
+            description = item.findtext("description")
+            parser.feed(description)
+            tags = parser.tags
+            assert tags[:2] == [("p", {}), ("img", {"src": image, "alt": f"Chart of the study: {item.findtext('title')}",
+                                                  "width": "600", "height": "315"})], (feed_file, tags[:2])
+            assert not any(t == "script" or t == "img" and a.get("src") != image or any(k.startswith("on") for k in a)
+                           for t, a in tags), (feed_file, link, tags)
+            seen.add(link)
+    assert seen == set(post_urls), sorted(set(post_urls) - seen)
+    text = (built_site.site / "index.xml").read_text(encoding="utf-8")
+    assert "<script>" not in text and "<img" not in text
+    titles = [i.findtext("title") for i in ET.parse(built_site.site / "index.xml").getroot().iter("item")]
+    assert "Hostile labels </script><script>alert(1)</script> study" in titles
+
+
 def test_related_studies_name_the_shared_terms(built_site):
     page = parse(built_site.site / "posts/fixture-study/index.html")
     related = [li for li in page.find("li") if "shares" in li.text]
