@@ -1,8 +1,10 @@
 """Chart previews: `python -m publish.previews SITE_DIR`, run after `node publish/chart_svgs.js`.
 
 For every post listed in SITE_DIR/previews.json (written by layouts/home.previews.json) this
-takes the SVG the build drew of the post's first chart (`<post>/<chart id>.svg`, the same
-drawing the page shows at first paint), fits it onto a light background and rasterises it with
+takes the SVG the build drew of the post's preview chart (`<post>/<chart id>.svg`, the same
+drawing the page shows at first paint): the chart named by the post's front matter `preview:`
+(a chart id of the post; the build fails when the post has no such chart), else its first
+chart, fits it onto a light background and rasterises it with
 resvg (the `resvg-py` binding, pinned in pyproject.toml) into two PNGs beside the page:
 
 - `preview-thumb.png` (640x336, shown at 320x168): the home page / term page thumbnail;
@@ -42,6 +44,17 @@ def first_chart_svg(html: str, page_dir: Path) -> str | None:
     return None
 
 
+def preview_chart_svg(html: str, page_dir: Path, chart_id: str = "") -> str | None:
+    """The SVG of the chart `chart_id` (the post's `preview:`), else of the first chart."""
+    if not chart_id:
+        return first_chart_svg(html, page_dir)
+    svg = page_dir / f"{chart_id}.svg"
+    if chart_id not in _FIGURE.findall(html) or not svg.is_file():
+        raise SystemExit(f"{page_dir / 'index.html'}: preview: {chart_id!r} is not a chart of the post "
+                         f"(its charts: {', '.join(_FIGURE.findall(html)) or 'none'})")
+    return svg.read_text(encoding="utf-8")
+
+
 def framed(chart_svg: str | None, size: tuple[int, int], title: str) -> str:
     """An SVG of `size` with the chart scaled to fit (centred), or the title when no chart."""
     width, height = size
@@ -78,7 +91,7 @@ def write_previews(site: Path) -> list[str]:
         page = page_dir / "index.html"
         if not page.is_file():
             raise SystemExit(f"{page}: missing, listed in {manifest}")
-        chart = first_chart_svg(page.read_text(encoding="utf-8"), page_dir)
+        chart = preview_chart_svg(page.read_text(encoding="utf-8"), page_dir, str(post.get("chart") or ""))
         title = str(post.get("title", ""))
         _write(page_dir / "preview-thumb.png", rasterise(framed(chart, THUMBNAIL, title)))
         _write(page_dir / "preview.png", rasterise(framed(chart, CARD, title)))

@@ -1,4 +1,5 @@
-"""publish/previews.py: previews rasterised (resvg) from the build's SVG of the first chart."""
+"""publish/previews.py: previews rasterised (resvg) from the build's SVG of the post's preview chart
+(front matter `preview:`, else the first chart)."""
 from __future__ import annotations
 
 import json
@@ -19,13 +20,14 @@ def png_size(png: bytes) -> tuple[int, int]:
     return struct.unpack(">II", png[16:24])
 
 
-def write_site(tmp_path, html: str, files: dict[str, str] | None = None, title="P"):
+def write_site(tmp_path, html: str, files: dict[str, str] | None = None, title="P", chart=None):
     post = tmp_path / "posts" / "p"
     post.mkdir(parents=True)
     (post / "index.html").write_text(html)
     for name, body in (files or {}).items():
         (post / name).write_text(body)
-    (tmp_path / "previews.json").write_text(json.dumps({"posts": [{"dir": "posts/p/", "title": title}]}))
+    entry = {"dir": "posts/p/", "title": title, **({"chart": chart} if chart is not None else {})}
+    (tmp_path / "previews.json").write_text(json.dumps({"posts": [entry]}))
     return post
 
 
@@ -71,3 +73,40 @@ def test_a_listed_post_without_its_page_is_an_error(tmp_path):
     (tmp_path / "previews.json").write_text(json.dumps({"posts": [{"dir": "posts/gone/"}]}))
     with pytest.raises(SystemExit, match="posts/gone/index.html: missing"):
         previews.write_previews(tmp_path)
+
+
+GREEN = CHART.replace("#0072B2", "#009E73").replace("#D55E00", "#009E73")
+TWO = ('<figure class="chart" id="first" data-kind="ratio"></figure>'
+       '<figure class="chart" id="second" data-kind="bars"></figure>')
+
+
+@pytest.mark.parametrize("chart", ["", None])
+def test_without_a_preview_chart_the_first_is_drawn(tmp_path, chart):
+    post = write_site(tmp_path, TWO, {"first.svg": CHART, "second.svg": GREEN}, chart=chart)
+    previews.write_previews(tmp_path)
+    assert pixel((post / "preview.png").read_bytes(), 400, 315) == (0x00, 0x72, 0xB2)
+
+
+def test_the_posts_preview_chart_is_drawn_when_named(tmp_path):
+    """previews.json's `chart` (the post's front matter `preview:`) picks the chart drawn; on the
+    code before, the first chart was drawn whatever the post said."""
+    post = write_site(tmp_path, TWO, {"first.svg": CHART, "second.svg": GREEN}, chart="second")
+    previews.write_previews(tmp_path)
+    for name in ("preview.png", "preview-thumb.png"):
+        png = (post / name).read_bytes()
+        w, h = png_size(png)
+        assert pixel(png, w // 3, h // 2) == (0x00, 0x9E, 0x73), name
+
+
+def test_a_preview_that_is_no_chart_of_the_post_fails(tmp_path):
+    write_site(tmp_path, TWO, {"first.svg": CHART, "second.svg": GREEN}, chart="third")
+    with pytest.raises(SystemExit, match="preview: 'third' is not a chart of the post .its charts: first, second"):
+        previews.write_previews(tmp_path)
+
+
+def test_the_build_lists_each_posts_preview_chart(built_site):
+    """The sysbench-regressions post names a short heat-table as its preview (its first chart is
+    a 1,215 px tall one, unreadable at 640x336); previews.json carries it, other posts none."""
+    listed = {p["dir"]: p for p in json.loads((built_site.site / "previews.json").read_text())["posts"]}
+    assert listed["posts/sysbench-regressions/"]["chart"] == "cpu-ratio-write-heavy"
+    assert listed["posts/myrocks-cloud-cost/"]["chart"] == ""
