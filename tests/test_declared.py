@@ -8,6 +8,7 @@ import math
 import pytest
 import yaml
 
+from ingest import report
 from ingest.archive import sha256_file
 from ingest.manifest import InputError
 from ingest.study import ingest
@@ -53,6 +54,8 @@ def tables(tmp_path, spec, extra="", more=None, problems=None):
     got = ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
     if problems is not None:
         problems.extend(str(p) for p in got["problems"])
+        shown = report.text(got["report"])   # the ingest's report lists them with the other warnings
+        assert all(str(p) in shown for p in got["problems"][:report.SHOWN]), shown
     doc = yaml.safe_load((tmp_path / "data" / "d" / "study.yaml").read_text())
     runs = {r["id"]: r for r in yaml.safe_load((tmp_path / "data" / "d" / "runs.yaml").read_text())["runs"]}
     return {t: yaml.safe_load((tmp_path / "data" / "d" / "tables" / f"{t}.yaml").read_text()) for t in doc["tables"]}, runs
@@ -246,3 +249,23 @@ def test_repeats_in_one_cell_are_averaged_and_unlisted_labels_warned(tmp_path):
         "tables[1] (vs): ratio rocksdb-4000 over innodb-4000-t16 compares runs that differ in variant (none / t16), "
         "not in rows, pivot or where"]
     assert all(p.startswith(str(tmp_path / "content" / "d" / "manifest.yaml") + ":") for p in problems if "tables[" in p)
+
+
+def test_a_ratio_of_the_value_named_by_of(tmp_path):
+    got, runs = tables(tmp_path, """\
+  - id: two
+    where: {published: true}
+    rows: [engine, iops]
+    values:
+      - {key: mean, label: Mean, stat: mean}
+      - {key: p95, label: p95, stat: p95}
+    ratio: {key: p95_vs_innodb, label: p95 / InnoDB, base: {engine: innodb}, of: p95}
+""")
+    row = next(r for r in got["two"]["rows"] if (r["engine"], r["iops"]) == ("rocksdb", 2000))
+    p95 = {i: r["window"]["p95"] for i, r in runs.items()}
+    assert row["p95_vs_innodb"] == round(p95["rocksdb-2000"] / p95["innodb-2000"], 6)
+    man = make(tmp_path / "bad", "  - {id: x, rows: [engine, iops], value: {key: v, label: V, stat: mean}, "
+                                 "ratio: {key: r, label: R, base: {engine: innodb}, of: p95}}\n")
+    with pytest.raises(InputError) as e:
+        ingest(man, tmp_path / "bad" / "archives", tmp_path / "bad" / "studies", tmp_path / "bad" / "data")
+    assert (e.value.line, e.value.reason) == (15, "tables[0] (x).ratio: of: 'p95' is not the key of one of the values")
