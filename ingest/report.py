@@ -2,7 +2,8 @@
 
 - the runs each `runs:` rule took, and the archive members no rule took, with why
   (empty, interrupted, not a known format, or a complete result that no rule names);
-- the tables written (rows each) and the bytes written: the study, its per-interval series,
+- the tables written (rows each) and the bytes: the study's, those that changed (a re-ingest
+  that changes nothing writes nothing: "unchanged: 0 bytes written"), its per-interval series,
   and what the manifest's size control (`series: {extra: ...}`) saved;
 - warnings: error lines inside a run's session (e.g. sysbench `FATAL:`), a run with fewer
   intervals in the window than the window holds, a run without its base case (and the label
@@ -33,6 +34,7 @@ class Report:
     unmatched: list[tuple[str, str]] = field(default_factory=list)     # (member, why)
     tables: list[tuple[str, int]] = field(default_factory=list)        # (id, rows)
     bytes_total: int = 0
+    files: int = 0                         # files of data/<study>/
     bytes_series: int = 0
     series_files: int = 0                  # runs whose series were written
     extra_series: str | int = "keep"       # the manifest's `series: {extra: ...}`
@@ -40,13 +42,20 @@ class Report:
     series_saved: int = 0                  # bytes it did not write
     warnings: list[str] = field(default_factory=list)
     dry_run: bool = False
+    changed: list[str] | None = None       # the files that differed from data/ (None: all written)
+    bytes_changed: int = 0
+    removed: int = 0                       # files of data/<study>/ no longer written
 
 
-def build(m: Manifest, built, dry_run: bool = False) -> Report:
+def build(m: Manifest, built, dry_run: bool = False, result: dict | None = None) -> Report:
     """The report of one study from what `study.build_files` built: the files of data/<study>/,
-    the warnings, the archives read, the run records and the tables."""
+    the warnings, the archives read, the run records and the tables; `result`: what the writer
+    did ({"written": names, "removed": names}: a re-ingest that changes nothing writes none)."""
     archives, files, runs = built.archives, built.files, built.runs
     rep = Report(study=m.study, dry_run=dry_run)
+    if result is not None and not dry_run:
+        rep.changed, rep.removed = result["written"], len(result["removed"])
+        rep.bytes_changed = sum(len(files[n]) for n in result["written"])
     rows = {t["id"]: len(t["rows"]) for t in built.tables}
     rep.runs = len(runs)
     taken = {}
@@ -63,6 +72,7 @@ def build(m: Manifest, built, dry_run: bool = False) -> Report:
             rep.unmatched.append((f"{inp.name}/{member}", _why_unmatched(arc.read(member), member)))
         taken[inp.name] = arc
     run_yamls = {f"series/{r['id']}.yaml" for r in runs}   # one run: its .yaml, .json and .csv (and .linked.*)
+    rep.files = len(files)
     for name, data in sorted(files.items()):
         rep.bytes_total += len(data)
         if name.startswith("series/"):
@@ -219,9 +229,17 @@ def _listed(items: list, indent: str = "  ") -> list[str]:
 
 def text(rep: Report) -> str:
     """The report as lines of plain text."""
-    verb = "to write" if rep.dry_run else "written"
-    lines = [f"{rep.study}: {rep.runs} run(s), {len(rep.tables)} table(s), {_size(rep.bytes_total)} "
-             f"{verb}{' (dry run: nothing written)' if rep.dry_run else ''}"]
+    head = f"{rep.study}: {rep.runs} run(s), {len(rep.tables)} table(s), {_size(rep.bytes_total)}"
+    if rep.dry_run:
+        head += " to write (dry run: nothing written)"
+    elif rep.changed is None or (len(rep.changed) == rep.files and not rep.removed):
+        head += " written"
+    elif not rep.changed and not rep.removed:
+        head += ", unchanged: 0 bytes written"
+    else:
+        head += (f", {len(rep.changed)} of {rep.files} file(s) changed: {_size(rep.bytes_changed)} written"
+                 + (f", {rep.removed} removed" if rep.removed else ""))
+    lines = [head]
     if rep.rules:
         lines.append("runs per rule:")
         lines += _listed([f"{n:>4}  {rule}" for rule, n in rep.rules])

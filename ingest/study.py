@@ -56,7 +56,7 @@ def ingest(manifest_file: str | Path, archives: str | Path = "archives", studies
             built = build_files(m, Path(archives), Path(studies), progress)
         result = {"written": [], "removed": []} if dry_run else write_study(data, m.study, built.files)
     return {"study": m.study, "runs": len(built.runs), "problems": built.problems, **result,
-            "report": report.build(m, built, dry_run)}
+            "report": report.build(m, built, dry_run, result)}
 
 
 def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=None) -> Built:

@@ -2,6 +2,8 @@
 here: runs per rule, files no rule took and why, tables, sizes and the warnings."""
 from __future__ import annotations
 
+import re
+
 from ingest.__main__ import main
 from ingest.archive import sha256_file
 from sysbench_gen import sysbench_log, tar_gz
@@ -115,3 +117,18 @@ def test_a_base_run_at_another_thread_count_is_warned_when_threads_is_no_label(c
 def re_sha(text: str, archive) -> str:
     import re
     return re.sub(r"sha256: [0-9a-f]{64}", f"sha256: {sha256_file(archive)}", text)
+
+
+def test_a_reingest_that_changes_nothing_says_so(capsys, tmp_path):
+    args = study(tmp_path)
+    run(capsys, "rep", *args)
+    written = sum(p.stat().st_size for p in (tmp_path / "data" / "rep").rglob("*") if p.is_file())
+    code, out, err = run(capsys, "rep", *args)
+    assert code == 0
+    assert out.splitlines()[0] == (f"rep: 3 run(s), 2 table(s), {written / 1e3:.1f} KB ({written} bytes), "
+                                   "unchanged: 0 bytes written")
+    man = tmp_path / "content" / "rep" / "manifest.yaml"
+    man.write_text(man.read_text().replace("title: Report", "title: Report again"))   # study.yaml only
+    code, out, err = run(capsys, "rep", *args)
+    size = (tmp_path / "data" / "rep" / "study.yaml").stat().st_size
+    assert re.fullmatch(rf"rep: 3 run\(s\), 2 table\(s\), .* bytes\), 1 of \d+ file\(s\) changed: {size} bytes written", out.splitlines()[0])
