@@ -137,9 +137,12 @@ def _main(argv: list[str] | None) -> int:
         elif cmd == "parse":
             return _parse(args.file, args.format)
         elif cmd == "new":
-            from .scaffold import new
+            from .scaffold import new, next_commands
             for path in new(args.file, args.archive, args.origin, args.content):
                 print(f"wrote {path}")
+            ingest_cmd, build_cmd = next_commands(args.file, Path(args.archive))
+            print(f"next: {ingest_cmd}   (writes data/{args.file}/ and reports what each rule took)")
+            print(f"then: {build_cmd}   (the site in site/; or make serve)")
         else:
             return _ingest(cmd, args)
     except (Problem, ParseError, ArchiveError) as e:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -215,10 +216,15 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
-def manifest_text(doc: dict, members: list[Member], rules: list[dict]) -> str:
+def next_commands(study: str, archive: Path) -> list[str]:
+    """What to run after `new`: the ingest of this study from the archive's folder, the build."""
+    return [f"make ingest STUDY={study} ARCHIVES={shlex.quote(str(archive.parent))}", "make build"]
+
+
+def manifest_text(doc: dict, members: list[Member], rules: list[dict], archive: Path) -> str:
     """The manifest with comments saying where each proposal came from."""
     head = ["# Study manifest (docs/manifest.md), proposed by `python -m ingest new`; check it, then",
-            "# `make ingest STUDY=<study> ARCHIVES=<dir>` reports what each rule took.",
+            f"# `{next_commands(doc['study'], archive)[0]}` reports what each rule took.",
             "# Archive members:"]
     for m in members:
         head.append(f"#   {m.name}: {m.format + ': ' if m.format else ''}{m.why}")
@@ -310,7 +316,7 @@ def new(study: str, archive: str | Path, origin: str | None, content: str | Path
     title = study.replace("-", " ").capitalize()
     doc, rules = manifest_doc(study, title, archive, digest, origin or f"file:{archive.name}", members)
     post.mkdir(parents=True, exist_ok=True)
-    (post / "manifest.yaml").write_text(manifest_text(doc, members, rules), encoding="utf-8")
+    (post / "manifest.yaml").write_text(manifest_text(doc, members, rules, archive), encoding="utf-8")
     engines = sorted({mt["engine"] for r in rules for n in r["members"]
                       if (mt := re.fullmatch(r["regex"], n)) and "engine" in mt.groupdict()})
     (post / "index.md").write_text(index_text(doc, study, today or datetime.date.today(), engines, origin),

@@ -76,6 +76,17 @@ def test_scaffold_writes_a_manifest_and_a_post(post):
     assert front["engines"] == ["innodb", "rocksdb"] and front["title"] == "Volume study"
 
 
+def test_new_says_what_to_run_next(post, capsys, tmp_path):
+    """`new` prints the exact ingest command (the archive's folder as ARCHIVES) and make build;
+    the manifest's header gives the same ingest command."""
+    archive = post["tmp"] / "archives" / "volumes.tar.gz"
+    assert main(["new", "next-study", str(archive), "--content", str(tmp_path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    command = f"make ingest STUDY=next-study ARCHIVES={archive.parent}"
+    assert out[-2].startswith(f"next: {command}   (") and out[-1].startswith("then: make build   (")
+    assert f"# `{command}` reports what each rule took." in (tmp_path / "next-study" / "manifest.yaml").read_text()
+
+
 def test_scaffold_never_overwrites(post, capsys):
     code = main(["new", "volume-study", str(post["tmp"] / "archives" / "volumes.tar.gz"), "--content",
                  str(post["dir"].parent)])
