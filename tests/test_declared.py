@@ -147,7 +147,7 @@ def test_pivot_and_ratio_to_a_base_chosen_by_label(tmp_path):
      "table 'x': column keys must be unique"),
     ("  - id: x\n    rows: [engine, iops]\n    values:\n      - {key: v, label: V, stat: mean}\n"
      "      - {key: w, label: W, stat: mean, column: latency}", 19,
-     "tables[0] (x): run innodb-1000 has no series column 'latency' (columns: tps, qps, lat_ms, err_s)"),
+     "tables[0] (x): run innodb-1000 has no series column 'latency' (columns: tps, qps, lat_ms, err_s, reconn_s)"),
     ("  - {id: x, rows: [engine], value: {key: v, label: V, stat: mean}, values: []}", 15,
      "tables[0] (x): give `value:` (one statistic) or `values:` (a list of them)"),
 ])

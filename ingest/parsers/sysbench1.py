@@ -21,12 +21,12 @@ THREADS = re.compile(r"^Number of threads: (\d+)")
 REPORT_EVERY = re.compile(r"^Report intermediate results every (\d+) second")
 # `[ 12s ] thds: 32 tps: 1.00 qps: 2.00 (r/w/o: 1/1/0) lat (ms,95%): 3.00 err/s 0.00 reconn/s: 0.00`
 # (err/s with or without colon; `eps:` instead of tps/qps for non-SQL tests; 1.1 may add `queue:`)
-# Groups: t, tps, qps, eps, lat, err (the columns of every line; fewer groups, faster findall).
+# Groups: t, tps, qps, eps, lat, err, reconn (the columns of every line; fewer groups, faster findall).
 INTERVAL = re.compile(
     r"^\[ *(\d+(?:\.\d+)?)s \] thds: \d+ "
     r"(?:tps: ([\d.]+) qps: ([\d.]+) \(r/w/o: [\d.]+/[\d.]+/[\d.]+\)|eps: ([\d.]+))"
     r" lat \(ms,[\d.]+%\): ([\d.]+)"
-    r"(?: err/s:? ([\d.]+) reconn/s:? [\d.]+)?"
+    r"(?: err/s:? ([\d.]+) reconn/s:? ([\d.]+))?"
     r"(?: queue length: \d+, concurrency: \d+)? *$", re.M
 )
 # threads and latency percentile, read once per session from its first interval line
@@ -71,7 +71,7 @@ class Sysbench1(Parser):
     def columns(self, rows: list[tuple], first: str, file: str, line: int):
         """(metric, threads, lat_pct, series) from the groups of a session's interval lines
         (groups a line lacks are "") and the text of its first interval line."""
-        t, tps, qps, eps, lat, err = zip(*rows)
+        t, tps, qps, eps, lat, err, reconn = zip(*rows)
         series = {"t": _times(t)}
         if "" not in tps:
             metric = "tps"
@@ -84,6 +84,7 @@ class Sysbench1(Parser):
         series["lat_ms"] = list(map(float, lat))
         if metric == "tps":
             series["err_s"] = [float(x) if x else None for x in err] if "" in err else list(map(float, err))
+            series["reconn_s"] = [float(x) if x else None for x in reconn] if "" in reconn else list(map(float, reconn))
         thds, pct = INTERVAL_HEAD.search(first).groups()
         return metric, int(thds), _num(pct), series
 

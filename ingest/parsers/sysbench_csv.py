@@ -33,9 +33,9 @@ class SysbenchCsv(Sysbench1):
     block_re = CSV_BLOCK
 
     def columns(self, rows: list[tuple], first: str, file: str, line: int):
-        t, thds, tps, qps, _r, _w, _o, lat, err, _reconn = zip(*rows)
-        series = {"t": _times(t), "tps": list(map(float, tps)),
-                  "qps": list(map(float, qps)), "lat_ms": list(map(float, lat)), "err_s": list(map(float, err))}
+        t, thds, tps, qps, _r, _w, _o, lat, err, reconn = zip(*rows)
+        series = {"t": _times(t), "tps": list(map(float, tps)), "qps": list(map(float, qps)),
+                  "lat_ms": list(map(float, lat)), "err_s": list(map(float, err)), "reconn_s": list(map(float, reconn))}
         return "tps", int(float(thds[0])), 95, series
 
     def parse(self, text: str, file: str):
