@@ -163,3 +163,24 @@ def test_quoted_figures_come_from_the_manifest(sysbench):
     qi = quoted("index-condition-pushdown")
     assert [(r["claim"], r["stated"]) for r in icp] == [(c["claim"], c["stated"]) for c in qi["claims"] + qi["free"]]
 
+
+
+def test_sysbench_base_anomalies_are_found_from_the_data():
+    """Issue 9 §4: the caveat's anomalies of the base version are every test where 5.6.49's QPS
+    falls by more than the stated share when a client is added, recomputed here from the
+    committed absolute QPS; the post shows that table beside the caveat."""
+    from conftest import ROOT
+    import yaml
+    tables = ROOT / "data" / "sysbench-regressions" / "tables"
+    absolute = yaml.safe_load((tables / "absolute-qps.yaml").read_text())["rows"]
+    q = {(r["test"], r["version"], r["clients"]): r["qps"] for r in absolute}
+    fall = sysbench_regressions.FALL
+    expect = {(t, c) for (t, v, c), x in q.items() if v == "5.6.49" and c > 1 and x < q[t, v, c - 1] * (1 - fall)}
+    got = yaml.safe_load((tables / "base-anomalies.yaml").read_text())["rows"]
+    assert {(r["test"], r["clients"]) for r in got} == expect and len(expect) >= 3
+    for r in got:
+        t, c = r["test"], r["clients"]
+        top = max(q[t, v, c] / q[t, "5.6.49", c] for (tt, v, cc) in q if tt == t and cc == c and v != "5.6.49")
+        assert r["highest_ratio"] == round(top, 2)
+    post = (ROOT / "content" / "posts" / "sysbench-regressions" / "index.md").read_text()
+    assert '{{< table id="base-anomalies"' in post

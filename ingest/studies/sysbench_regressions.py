@@ -157,6 +157,7 @@ def derive(abs_parsed, met_parsed, cnfs: dict[str, dict], rel_parsed=None,
             [{"test": r["test"], "version": r["version"], "cpu_per_op": r["cpu_per_op"]}
              for r in hw if r["group"] == g]))
     tables += inlist_tables(tests, group, q, m)
+    tables.append(base_anomalies(tests, versions, q))
     if quoted:
         tables += [qps_spread(relative, versions, quoted["band"]), load_table(versions, quoted["load"])]
     tables.append(config_table(cnfs, versions))
@@ -223,6 +224,34 @@ def ratio_pairs(relative, hw, rel_parsed, met_parsed) -> list[tuple]:
             if mine.get(key) is not None and value is not None]
 
 
+# A base run is taken as anomalous where its QPS falls by more than this share when one client is
+# added: the database is in memory and 3 clients do not saturate the 4 cores, so QPS should not fall.
+FALL = 0.10
+
+
+def base_anomalies(tests, versions, q, fall=FALL) -> dict:
+    """Tests where the base version's QPS falls by more than `fall` from one client count to the
+    next, and the highest ratio to the base that the fall paints at the larger count."""
+    rows = []
+    for t in tests:
+        for c in (2, 3):
+            before, after = q.get((t, BASE_VERSION, c - 1)), q.get((t, BASE_VERSION, c))
+            if not before or after is None or after >= before * (1 - fall):
+                continue
+            others = [(ratio(q.get((t, v, c)), after, 2), v) for v in versions if v != BASE_VERSION]
+            top, top_v = max((x for x in others if x[0] is not None), default=(None, None))
+            rows.append({"test": t, "clients_before": c - 1, "clients": c,
+                         "qps_before": before, "qps": after, "change": ratio(after, before, 2),
+                         "highest_ratio": top, "highest_version": top_v})
+    return table("base-anomalies", f"Where {BASE_VERSION}'s QPS falls by more than {fall:.0%} when a client is added", [
+        col("test", "Test", "label"),
+        col("clients_before", "Clients from", "number", 0), col("clients", "to", "number", 0),
+        col("qps_before", "QPS from", "number", 0), col("qps", "QPS to", "number", 0),
+        col("change", "To / from", "ratio", 2),
+        col("highest_ratio", f"Top ratio to {BASE_VERSION}", "ratio", 2),
+        col("highest_version", "in", "label")], rows)
+
+
 def qps_spread(relative: list[dict], versions: list[str], band: dict) -> dict:
     """Per version at 1 client: how many tests have a QPS ratio to the base inside the quoted
     band (`low` to `high`), below it and above it, and the median ratio."""
@@ -236,12 +265,14 @@ def qps_spread(relative: list[dict], versions: list[str], band: dict) -> dict:
         rows.append({"version": v, "tests": len(r), "in_band": sum(low <= x <= high for x in r),
                      "below": sum(x < low for x in r), "above": sum(x > high for x in r),
                      "median": r[len(r) // 2] if len(r) % 2 else round((r[len(r) // 2 - 1] + r[len(r) // 2]) / 2, 3),
-                     "band_low": low, "band_high": high})
+                     "band_low": low, "band_high": high,
+                     "band_low_pct": round(low * 100), "band_high_pct": round(high * 100)})
     return table("qps-spread", f"QPS / {BASE_VERSION} at 1 client: tests inside {low:.2f} to {high:.2f}", [
         col("version", "Version", "label"), col("tests", "Tests", "number", 0),
         col("in_band", f"{low:.2f} to {high:.2f}", "number", 0), col("below", f"below {low:.2f}", "number", 0),
         col("above", f"above {high:.2f}", "number", 0), col("median", "Median ratio", "ratio", 2),
-        col("band_low", "Band from", "ratio", 2), col("band_high", "to", "ratio", 2)], rows)
+        col("band_low", "Band from", "ratio", 2), col("band_high", "to", "ratio", 2),
+        col("band_low_pct", "Band from (% of 5.6)", "number", 0), col("band_high_pct", "to (%)", "number", 0)], rows)
 
 
 def load_table(versions: list[str], load: list[dict]) -> dict:
