@@ -256,12 +256,46 @@ def prose_of(body: str) -> str:
     return re.sub(r"\s+", " ", body)
 
 
+# Words that say nothing of what a number counts: a listed phrase made only of these and a number
+# ("with 3", "below 1") would let that number through anywhere it follows the word.
+GLUE = {"with", "below", "above", "at", "to", "of", "and", "or", "the", "from", "about", "than", "over",
+        "under", "by", "more", "less", "in", "on", "for", "is", "a", "an", "between", "up", "around"}
+
+
+def wildcards(front: dict) -> list[str]:
+    """Listed setup figures that name no unit or thing, only glue words and numbers (a bare year
+    such as 2017 is a date, allowed)."""
+    out = []
+    for phrase in front.get("setup_figures") or []:
+        if re.fullmatch(r"(19|20)\d\d", phrase):
+            continue
+        words = [w.lower() for w in re.findall(r"[A-Za-z%$]+", phrase)]
+        if not [w for w in words if w not in GLUE]:
+            out.append(phrase)
+    return out
+
+
+def params_text(body: str) -> str:
+    """The reader-facing text of shortcode parameters: caption= and title= (quoted)."""
+    return " ".join(m.group(2) for m in re.finditer(r'\b(caption|title)="([^"]*)"', body))
+
+
+def front_text(front: dict) -> str:
+    """The front matter a reader sees beside the post: its summary and its credits' text and link text."""
+    parts = [str(front.get("summary") or "")]
+    for c in front.get("credits") or []:
+        parts += [str(c.get("text") or ""), str(c.get("link") or "")]
+    return " ".join(parts)
+
+
 def typed_numbers(text: str) -> tuple[list[str], list[str]]:
     """(numbers typed into the prose, front matter phrases the prose never uses). A number is
     allowed only inside a phrase the front matter lists under `setup_figures` (figures of the
-    setup, the original's or its archive's) or `names` (names with digits: versions, binaries)."""
+    setup, the original's or its archive's) or `names` (names with digits: versions, binaries).
+    The prose includes the captions and titles given to shortcodes, the summary and the credits;
+    a listed phrase that names nothing but a number ("with 3") is itself reported."""
     front, body = split_post(text)
-    prose = prose_of(body)
+    prose = re.sub(r"\s+", " ", " ".join((prose_of(body), params_text(body), front_text(front))))
     phrases = sorted({*(front.get("setup_figures") or []), *(front.get("names") or [])}, key=len, reverse=True)
     unused = []
     for phrase in phrases:
@@ -269,7 +303,7 @@ def typed_numbers(text: str) -> tuple[list[str], list[str]]:
         prose, n = pattern.subn(" ", prose)
         if not n:
             unused.append(phrase)
-    found = []
+    found = [f"{w!r}: a setup figure that names no unit or thing (a wildcard)" for w in wildcards(front)]
     for m in NUMBER.finditer(prose):
         found.append(f"{m.group()!r} in ...{prose[max(0, m.start() - 40):m.end() + 20]!r}...")
     return found, unused
@@ -295,6 +329,12 @@ def test_a_planted_typed_number_is_caught():
     # a number inside a listed phrase is fine, the same number on its own is not
     assert typed_numbers(text.replace("## Throughput\n", "## Throughput\n\n54 GB\n", 1))[0] == []
     assert len(typed_numbers(text.replace("## Throughput\n", "## Throughput\n\n54 rows\n", 1))[0]) == 1
+    # captions, titles, the summary and the credits are prose too
+    assert len(typed_numbers(text.replace('caption="', 'caption="4.78x faster. ', 1))[0]) == 1
+    assert len(typed_numbers(text.replace("summary: \"", "summary: \"4.78x faster. ", 1))[0]) == 1
+    # a setup figure that is only a glue word and a number is a wildcard, reported
+    wild = text.replace("setup_figures: [", 'setup_figures: ["with 3", ', 1)
+    assert any("wildcard" in f for f in typed_numbers(wild)[0])
 
 
 def check_tables_in_data(study, text: str, data_dir: Path = ROOT / "data") -> None:
