@@ -48,6 +48,22 @@ def test_every_shortcode_has_an_example():
     assert all((ROOT / "data" / study).is_dir() for study, _ in EXAMPLES)
 
 
+def test_the_openings_name_every_shortcode_and_chart_kind():
+    """docs/charts.md's opening says how many shortcodes there are and names each, and README's
+    step 5 shows each and every chart kind."""
+    shortcodes = {p.stem for p in (ROOT / "layouts" / "_shortcodes").glob("*.html")}
+    kinds = {p.stem for p in (ROOT / "layouts" / "_partials" / "chart-kinds").glob("*.html")}
+    opening = (ROOT / "docs" / "charts.md").read_text().split("\n## ", 1)[0]
+    words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+    said = re.search(r"They use (\w+) shortcodes", opening)
+    assert said and said.group(1) == words[len(shortcodes)], (said and said.group(1), len(shortcodes))
+    listed = opening.split("The shortcodes: ", 1)[1].split("\n\n", 1)[0]
+    assert set(re.findall(r"`([a-z]+)`", listed)) == shortcodes | kinds
+    step = (ROOT / "README.md").read_text().split("\n5. ", 1)[1].split("\n## ", 1)[0]
+    assert {c for c in re.findall(r"\{\{< ([a-z]+)", step)} == shortcodes
+    assert set(re.search(r'kind="([a-z|]+)"', step).group(1).split("|")) == kinds
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("docs-examples")
