@@ -56,7 +56,22 @@ POSTS = {   # post -> (its shortcode line, the message expected)
     "strict-ts-param": ('{{< chart kind="timeseries" id="t" windw="0-60" >}}', 'chart kind=timeseries: unknown parameter "windw"'),
     "strict-metrics-param": ('{{< chart kind="metrics" id="m" panels="vm.us" >}}',
                              'chart kind=metrics: unknown parameter "panels" (allowed: kind, id, caption, source, runs, show)'),
+    # a missing table, study or run: our errorf, and nothing after it (no Go error of the code below)
+    "strict-no-table": ('{{< table id="no-such-table" >}}', 'no table "no-such-table" in data/myrocks-cloud-cost/tables/'),
+    "strict-no-table-hide": ('{{< table id="no-such-table" hide="x" >}}', 'no table "no-such-table" in data/'),
+    "strict-no-table-collapsed": ('{{< table id="no-such-table" collapsed="true" >}}', 'no table "no-such-table" in data/'),
+    "strict-no-value-table": ('{{< value table="no-such-table" col="x" >}}', 'no table "no-such-table" in data/'),
+    "strict-no-bars-table": ('{{< chart kind="bars" id="b" table="no-such-table" x="a" y="b" >}}', 'no table "no-such-table" in data/'),
+    "strict-no-ratio-table": ('{{< chart kind="ratio" id="r" table="no-such-table" row="a" col="b" value="c" >}}',
+                              'no table "no-such-table" in data/'),
+    "strict-no-ts-stats": ('{{< chart kind="timeseries" id="t" stats="no-such-table" >}}', 'no table "no-such-table" in data/'),
+    "strict-no-ts-runs": ('{{< chart kind="timeseries" id="t" runs="nope|nada" >}}', 'timeseries: runs="nope|nada" matches no run'),
+    "strict-no-ts-data": ('{{< chart kind="timeseries" id="t" >}}', "no data/no-such-study/ for this post"),
+    "strict-no-metrics-data": ('{{< chart kind="metrics" id="m" >}}', "no data/no-such-study/ for this post"),
+    "strict-no-reproduction-data": ("{{< reproduction >}}", "no data/no-such-study/ for this post"),
 }
+STUDY = {"strict-no-ts-data": "no-such-study", "strict-no-metrics-data": "no-such-study",
+         "strict-no-reproduction-data": "no-such-study"}   # else myrocks-cloud-cost
 
 
 @pytest.fixture(scope="module")
@@ -65,8 +80,8 @@ def errors(tmp_path_factory):
     for name, (code, _) in POSTS.items():
         post = tmp / "content" / "posts" / name
         post.mkdir(parents=True)
-        (post / "index.md").write_text(f'---\ntitle: "{name}"\ndate: 2026-01-01\nstudy: myrocks-cloud-cost\n---\n\n'
-                                       f"Text.\n\n{code}\n")
+        (post / "index.md").write_text(f'---\ntitle: "{name}"\ndate: 2026-01-01\nstudy: {STUDY.get(name, "myrocks-cloud-cost")}\n'
+                                       f"---\n\nText.\n\n{code}\n")
     with pytest.raises(AssertionError) as e:
         build(tmp / "www" / "benchlog", "https://example.github.io/benchlog/", extra=tmp)
     return str(e.value)
@@ -76,7 +91,7 @@ def errors(tmp_path_factory):
 def test_bad_parameters_fail_the_build_with_the_position(errors, post):
     message = POSTS[post][1]
     assert message in errors
-    line = next(x for x in errors.splitlines() if message in x)
+    line = next((x for x in errors.splitlines() if message in x and f"/posts/{post}/" in x), "")
     assert f"posts/{post}/index.md:9:1" in line     # the shortcode's own position
 
 
@@ -85,3 +100,14 @@ def test_only_the_bad_posts_fail(errors):
     lines = [x for x in errors.splitlines() if x.startswith("ERROR") and "error building site" not in x]
     assert len(lines) >= len(POSTS)
     assert all("/posts/strict-" in x for x in lines), [x for x in lines if "/posts/strict-" not in x][:3]
+
+
+def test_each_error_is_ours_alone(errors):
+    """After its errorf a shortcode stops: no Go error of the template code below it (`can't
+    iterate over <nil>`, `reflect: call of reflect.Value.Type on zero Value`), which would also
+    stop Hugo before the other posts report; one errorf per missing table, study or run."""
+    assert "execute of template failed" not in errors, errors[-600:]
+    lines = [x for x in errors.splitlines() if x.startswith("ERROR") and "error building site" not in x]
+    assert f"error building site: logged {len(lines)} error(s)" in errors
+    for post in (p for p in POSTS if p.startswith("strict-no-")):
+        assert len([x for x in lines if f"/posts/{post}/" in x]) == 1, post
