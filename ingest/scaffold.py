@@ -253,6 +253,9 @@ def index_text(doc: dict, study: str, today: datetime.date, engines: list[str], 
     metric = doc["metric"]
     link = (f'  url: "{origin}"\n' if origin else
             "  # no origin given (make new ... ORIGIN=<url>): the byline says so; add url: when known\n")
+    # the summary names the archive: a name with digits is listed, as every name with digits is
+    names = (f'# Names that contain digits (docs/studies.md, "Numbers in prose").\nnames: ["{archive}"]\n'
+             if re.search(r"\d", archive) else "")
     return f"""---
 title: "{title}"
 date: {today.isoformat()}
@@ -263,7 +266,7 @@ engines: [{", ".join(engines)}]
 versions: []
 benchmarks: [sysbench]
 storage: []
-# The original this post revisits (docs/studies.md, "Writing a post"): for now the archive;
+{names}# The original this post revisits (docs/studies.md, "Writing a post"): for now the archive;
 # give its title, authors, publisher and date (YYYY-MM-DD) when known.
 original:
   title: "{archive}"

@@ -44,12 +44,12 @@ def post(tmp_path_factory):
     logs["sb_innodb_iops9000_vol100gb.log"] = ""                 # an empty file named like a run
     logs["run_all.sh"] = "#!/bin/sh\nfor e in innodb rocksdb; do sysbench oltp_read_write run; done\n"
     (tmp / "archives").mkdir()
-    tar_gz(tmp / "archives" / "volumes.tar.gz", logs, top="volumes-2026")
+    tar_gz(tmp / "archives" / "volumes-2026.tar.gz", logs, top="volumes-2026")
     posts = tmp / "content" / "posts"
-    assert main(["new", "volume-study", str(tmp / "archives" / "volumes.tar.gz"),
+    assert main(["new", "volume-study", str(tmp / "archives" / "volumes-2026.tar.gz"),
                  "--origin", "https://example.org/volumes", "--content", str(posts)]) == 0
     # the same archive without --origin: the post must say so, never link to a made-up address
-    assert main(["new", "bare-study", str(tmp / "archives" / "volumes.tar.gz"), "--content", str(posts)]) == 0
+    assert main(["new", "bare-study", str(tmp / "archives" / "volumes-2026.tar.gz"), "--content", str(posts)]) == 0
     for study in STUDIES:
         assert main([study, "--content", str(posts), "--archives", str(tmp / "archives"),
                      "--data", str(tmp / "data")]) == 0
@@ -65,7 +65,7 @@ def test_scaffold_writes_a_manifest_and_a_post(post):
     assert len(man["runs"]) == 1 and "(?P<iops>\\d+)" in man["runs"][0]["regex"]
     assert man["inputs"][0]["origin"] == "https://example.org/volumes"
     import hashlib
-    with open(post["tmp"] / "archives" / "volumes.tar.gz", "rb") as f:
+    with open(post["tmp"] / "archives" / "volumes-2026.tar.gz", "rb") as f:
         assert man["inputs"][0]["sha256"] == hashlib.sha256(f.read()).hexdigest()
     assert man["window"] == {"start": 4, "end": 40}
     text = (post["dir"] / "manifest.yaml").read_text()
@@ -79,7 +79,7 @@ def test_scaffold_writes_a_manifest_and_a_post(post):
 def test_new_says_what_to_run_next(post, capsys, tmp_path):
     """`new` prints the exact ingest command (the archive's folder as ARCHIVES) and make build;
     the manifest's header gives the same ingest command."""
-    archive = post["tmp"] / "archives" / "volumes.tar.gz"
+    archive = post["tmp"] / "archives" / "volumes-2026.tar.gz"
     assert main(["new", "next-study", str(archive), "--content", str(tmp_path)]) == 0
     out = capsys.readouterr().out.splitlines()
     command = f"make ingest STUDY=next-study ARCHIVES={archive.parent}"
@@ -88,7 +88,7 @@ def test_new_says_what_to_run_next(post, capsys, tmp_path):
 
 
 def test_scaffold_never_overwrites(post, capsys):
-    code = main(["new", "volume-study", str(post["tmp"] / "archives" / "volumes.tar.gz"), "--content",
+    code = main(["new", "volume-study", str(post["tmp"] / "archives" / "volumes-2026.tar.gz"), "--content",
                  str(post["dir"].parent)])
     assert code == 1 and "already exists" in capsys.readouterr().err
 
@@ -107,7 +107,7 @@ def test_the_post_has_the_time_series_and_every_run(post):
     for r in runs:
         row = re.search(rf"<tr><td>{re.escape(r['id'])}</td>(.*?)</tr>", table, re.S)[1]
         assert f">{r['window']['mean']:.2f}</td>" in row
-    assert "volumes.tar.gz" in html.unescape(page) and "https://example.org/volumes" in page
+    assert "volumes-2026.tar.gz" in html.unescape(page) and "https://example.org/volumes" in page
 
 
 @pytest.mark.parametrize("study", STUDIES)
@@ -143,7 +143,7 @@ def test_the_scaffolded_post_passes_the_checks_of_every_post(post, study):
 
 def test_the_byline_says_whether_the_origin_is_given(post):
     with_origin = yaml.safe_load((post["dir"] / "index.md").read_text().split("---\n", 2)[1])["original"]
-    assert with_origin == {"title": "volumes.tar.gz", "url": "https://example.org/volumes"}
+    assert with_origin == {"title": "volumes-2026.tar.gz", "url": "https://example.org/volumes"}
     bare = post["built"].page("posts/bare-study/index.html")
     assert "(its origin is not given)" in bare and 'class="original" href' not in bare.split("</header>")[0]
 
