@@ -1,26 +1,31 @@
-"""How Hugo's build scales with per-second series (issue 10): the site as it is (the baseline)
+"""How the build scales with per-second series (issue 10): the site as it is (the baseline)
 against the same site with extra copies of the cloud study (37 runs of 3,600 one-second
-points each), generated at bench time in a temp dir, never committed. Per build: wall time
-and peak memory (max RSS of the Hugo process, from wait4); per tree: growth per added study
-(least-squares slope over the sizes); and the live server's reload after an edit of one post's
-prose with every copy present (`make serve`'s command; the edit is written, then the page is
-polled until it changes). Rounds interleave every (tree, size), so load on the machine falls
-on all of them alike; the report gives medians and ratios to the baseline side by side.
+points each), generated at bench time in a temp dir, never committed. Per build: every step of
+`make build` (the tree's own Makefile recipe: Hugo, the charts' SVG, the previews, Pagefind and
+whatever else it runs), each timed on its own (wall, CPU = user + sys, peak RSS from wait4) and
+in total; per tree: growth per added study (least-squares slope over the sizes); and the live
+server's reload after an edit of one post's prose with every copy present (`make serve`'s
+command; the edit is written, then the page is polled until it changes). Rounds interleave
+every (tree, size), so load on the machine falls on all of them alike; the report gives medians
+and ratios to the baseline side by side, for Hugo alone and for the whole `make build`.
 
     .venv/bin/python bench/build_bench.py                        # this tree: base, +12, +24
     .venv/bin/python bench/build_bench.py --tree /tmp/main-copy --tree .   # before | after
     .venv/bin/python bench/build_bench.py --copies 0,24 --rounds 3 --edits 5
+    .venv/bin/python bench/build_bench.py --hugo-only            # Hugo's step only (as before)
 
-A tree is a checkout of the project (config, content, data, layouts, assets, static);
-node_modules is taken from this project. Goals (docs/performance.md, "Build time"): 25
-cloud-size studies (+24) within 3x the baseline's time and under 500 MB; growth <= 0.3 s per
-study; the server reloads an edit within 1 s.
+A tree is a checkout of the project (Makefile, config, content, data, layouts, assets, static,
+publish); node_modules and the Python environment are this project's. Caches a step may keep
+(resources/_gen, .cache) are removed before every build, so each build starts cold. Goals
+(docs/performance.md, "Build time"): 25 cloud-size studies (+24) within 3x the baseline's
+time and under 500 MB; growth <= 0.3 s per study; the server reloads an edit within 1 s.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import re
+import shlex
 import shutil
 import socket
 import statistics
@@ -37,7 +42,9 @@ ROOT = Path(__file__).resolve().parent.parent
 HUGO = Path(hugo.__path__[0]) / "binaries" / "hugo"
 CLOUD = "myrocks-cloud-cost"
 EDITED = "innodb-redo-log-size"      # the post whose prose the reload measurement edits
-PARTS = ["config.toml", "config", "content", "data", "layouts", "assets", "static", "package.json"]
+PARTS = ["Makefile", "config.toml", "config", "content", "data", "layouts", "assets", "static", "publish",
+         "package.json"]
+CACHES = ["resources/_gen", ".cache"]   # removed before every build: each build starts cold
 
 
 def make_site(tree: Path, dest: Path, copies: int) -> Path:
@@ -73,23 +80,47 @@ def _link(src: str, dst: str) -> None:
         shutil.copy2(src, dst)
 
 
-def build(site: Path) -> tuple[float, float, float]:
-    """Wall seconds, CPU seconds (user + sys) and peak RSS (MB) of one production build of
-    `site` into a fresh dir."""
-    out = site / "_out"
-    shutil.rmtree(out, ignore_errors=True)
-    start = time.perf_counter()
-    proc = subprocess.Popen([str(HUGO), "--panicOnWarning", "--quiet", "--destination", str(out)],
-                            cwd=site, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env={**os.environ, "HUGO_ENVIRONMENT": "production"})
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    proc.stderr.close()
-    if proc.returncode:
-        raise SystemExit(f"hugo failed in {site}:\n{err.decode()[-3000:]}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+def build_steps(site: Path, hugo_only: bool = False) -> list[tuple[str, list[str]]]:
+    """The commands of the site's `make build` recipe (its own Makefile, so a tree is measured
+    with its own steps), named by what they run, with this project's Hugo, Python and
+    node_modules; `rm -rf` lines are done by `build`. hugo_only: Hugo's step alone."""
+    text = (site / "Makefile").read_text()
+    recipe = re.search(r"^build:.*\n((?:\t.*\n)+)", text, re.M)[1]
+    steps = []
+    for line in recipe.splitlines():
+        line = line.strip().lstrip("@")
+        if line.startswith("rm "):
+            continue
+        line = (line.replace("$(HUGO)", str(HUGO)).replace("$(BASEURL)", "/")
+                .replace(".venv/bin/python", sys.executable)
+                .replace("node_modules/.bin/", str(ROOT / "node_modules/.bin") + "/"))
+        cmd = shlex.split(line)
+        if cmd[0] == str(HUGO):
+            cmd.append("--quiet")
+        name = ("hugo" if cmd[0] == str(HUGO) else Path(cmd[1]).stem if cmd[0] == "node"
+                else cmd[2].split(".")[-1] if cmd[1:2] == ["-m"] else Path(cmd[0]).name)
+        steps.append((name, cmd))
+    return [s for s in steps if s[0] == "hugo"] if hugo_only else steps
+
+
+def build(site: Path, steps: list[tuple[str, list[str]]]) -> dict[str, tuple[float, float, float]]:
+    """Per step of one production build of `site` into its fresh site/ (as `make build`): wall
+    seconds, CPU seconds (user + sys) and peak RSS (MB) of the step's process tree."""
+    for gone in ["site", *CACHES]:
+        shutil.rmtree(site / gone, ignore_errors=True)
+    times = {}
+    for name, cmd in steps:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=site, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                env={**os.environ, "HUGO_ENVIRONMENT": "production"})
+        err = proc.stderr.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.stderr.close()
+        if os.waitstatus_to_exitcode(status):
+            raise SystemExit(f"{name} failed in {site}:\n{err.decode()[-3000:]}")
+        times[name] = (wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+    return times
 
 
 def fetch(url: str) -> str | None:
@@ -163,12 +194,12 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--edits", type=int, default=5, help="prose edits per server round (0: no server)")
     parser.add_argument("--serve-only", action="store_true", help="measure the server only, no builds")
+    parser.add_argument("--hugo-only", action="store_true", help="time Hugo's step of `make build` only")
     args = parser.parse_args()
     trees = [t.resolve() for t in (args.tree or [ROOT])]
     sizes = sorted({int(c) for c in args.copies.split(",")})
-    walls: dict[tuple[int, int], list[float]] = {}
-    cpus: dict[tuple[int, int], list[float]] = {}
-    peaks: dict[tuple[int, int], list[float]] = {}
+    # (tree, size) -> step (and "total") -> one (wall, CPU, peak MB) per round
+    runs: dict[tuple[int, int], dict[str, list[tuple[float, float, float]]]] = {}
     reloads: dict[int, list[float]] = {}
     firsts: dict[int, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="build-bench-") as tmp:
@@ -177,12 +208,14 @@ def main() -> int:
         for r in range(args.rounds):
             for n in ([] if args.serve_only else sizes):
                 for t in range(len(trees)):
-                    wall, cpu, peak = build(sites[t, n])
-                    walls.setdefault((t, n), []).append(wall)
-                    cpus.setdefault((t, n), []).append(cpu)
-                    peaks.setdefault((t, n), []).append(peak)
-                    print(f"round {r + 1} tree {t} +{n}: {wall:.2f} s wall, {cpu:.2f} s CPU, {peak:.0f} MB",
-                          file=sys.stderr)
+                    steps = build(sites[t, n], build_steps(sites[t, n], args.hugo_only))
+                    total = (sum(w for w, _, _ in steps.values()), sum(c for _, c, _ in steps.values()),
+                             max(m for _, _, m in steps.values()))
+                    for name, v in [*steps.items(), ("total", total)]:
+                        runs.setdefault((t, n), {}).setdefault(name, []).append(v)
+                    print(f"round {r + 1} tree {t} +{n}: " + ", ".join(
+                        f"{name} {w:.2f} s wall {c:.2f} s CPU {m:.0f} MB"
+                        for name, (w, c, m) in [*steps.items(), ("total", total)]), file=sys.stderr)
             if args.edits:
                 for t in range(len(trees)):
                     first, times = reload_times(sites[t, sizes[-1]], args.edits)
@@ -191,26 +224,43 @@ def main() -> int:
                     print(f"round {r + 1} tree {t} serve +{sizes[-1]}: first build {first:.1f} s, reloads "
                           + " ".join(f"{w:.2f} s ({c:.2f} CPU)" for w, c in times), file=sys.stderr)
     print(f"medians of {args.rounds} interleaved rounds, {os.cpu_count()} CPUs, "
-          f"load average {os.getloadavg()[0]:.1f}")
+          f"load average now {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     for t, tree in enumerate(trees):
         print(f"tree {t}: {tree}")
-    med = lambda d, t, n: statistics.median(d[t, n])
-    for label, d in (() if args.serve_only else (("wall s", walls), ("CPU s", cpus))):
-        head = "".join(f"{f'tree {t} {label}':>16}{'ratio':>7}" for t in range(len(trees)))
-        print(f"{'studies':<10}{head}{'peak MB':>9}" + (f"{'1/0':>8}" if len(trees) > 1 else ""))
-        for n in sizes:
-            cells = "".join(f"{med(d, t, n):>16.2f}{med(d, t, n) / med(d, t, sizes[0]):>7.2f}"
-                            for t in range(len(trees)))
-            mem = "/".join(f"{med(peaks, t, n):.0f}" for t in range(len(trees)))
-            other = f"{med(d, 1, n) / med(d, 0, n):>8.2f}" if len(trees) > 1 else ""
-            print(f"{'+' + str(n):<10}{cells}{mem:>9}{other}")
+
+    def med(t: int, n: int, step: str, i: int) -> float | None:
+        values = runs.get((t, n), {}).get(step)
+        return statistics.median(v[i] for v in values) if values else None
+
+    if not args.serve_only:
+        names = list(dict.fromkeys(name for d in runs.values() for name in d))
+        for label, i in (("wall s", 0), ("CPU s", 1)):
+            print(f"\n{label} per step")
+            head = "".join(f"{f'tree {t} +{n}':>13}" for n in sizes for t in range(len(trees)))
+            print(f"{'step':<14}{head}")
+            for name in names:
+                cells = "".join(f"{'-' if (v := med(t, n, name, i)) is None else f'{v:.2f}':>13}"
+                                for n in sizes for t in range(len(trees)))
+                print(f"{name:<14}{cells}")
+        for step in ("hugo", "total"):
+            for label, i in (("wall s", 0), ("CPU s", 1)):
+                print(f"\n{'Hugo alone' if step == 'hugo' else 'whole make build'}, {label}")
+                head = "".join(f"{f'tree {t} {label}':>16}{'ratio':>7}" for t in range(len(trees)))
+                print(f"{'studies':<10}{head}{'peak MB':>9}" + (f"{'1/0':>8}" if len(trees) > 1 else ""))
+                for n in sizes:
+                    cells = "".join(f"{med(t, n, step, i):>16.2f}{med(t, n, step, i) / med(t, sizes[0], step, i):>7.2f}"
+                                    for t in range(len(trees)))
+                    mem = "/".join(f"{med(t, n, step, 2):.0f}" for t in range(len(trees)))
+                    other = f"{med(1, n, step, i) / med(0, n, step, i):>8.2f}" if len(trees) > 1 else ""
+                    print(f"{'+' + str(n):<10}{cells}{mem:>9}{other}")
+        print()
+        for t in range(len(trees)):
+            for step in ("hugo", "total"):
+                pts = lambda i: [(n, v[i]) for n in sizes for v in runs[t, n][step]]
+                if (per_s := slope(pts(0))) is not None:
+                    print(f"tree {t} {'Hugo alone' if step == 'hugo' else 'make build'}: growth per added "
+                          f"cloud-size study {per_s:.3f} s wall, {slope(pts(1)):.3f} s CPU, {slope(pts(2)):.1f} MB")
     for t in range(len(trees)):
-        per_s = None if args.serve_only else slope([(n, w) for n in sizes for w in walls[t, n]])
-        if per_s is not None:
-            per_cpu = slope([(n, c) for n in sizes for c in cpus[t, n]])
-            per_mb = slope([(n, m) for n in sizes for m in peaks[t, n]])
-            print(f"tree {t}: growth per added cloud-size study {per_s:.3f} s wall, {per_cpu:.3f} s CPU, "
-                  f"{per_mb:.1f} MB")
         if reloads.get(t):
             xs = sorted(w for w, _ in reloads[t])
             cs = sorted(c for _, c in reloads[t])

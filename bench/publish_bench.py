@@ -1,7 +1,9 @@
-"""What the publishing steps add to a build: `make build` runs Hugo, then the chart previews,
-then Pagefind. This times each step (median of --repeat runs, wall and CPU of the child
-process) and prints it next to Hugo's own build, the baseline, with the ratio; plus the bytes
-each step adds to the site.
+"""What the publishing steps add to a build: `make build` runs Hugo, then the charts' SVG
+(`node publish/chart_svgs.js`), then the chart previews, then Pagefind. This times each step
+(median of --repeat runs, wall and CPU of the child process) and prints it next to Hugo's own
+build, the baseline, with the ratio; plus the bytes each step adds to the site (the site's size
+after the step less before it: the charts' step adds the inline SVG to the pages and a
+<chart id>.svg per chart). `bench/build_bench.py` times the same steps with many studies.
 
     .venv/bin/python bench/publish_bench.py [--repeat 5]
 """
@@ -46,15 +48,18 @@ def main() -> int:
         site = Path(tmp) / "site"
         steps = {
             "hugo (baseline)": [str(HUGO), "--panicOnWarning", "--quiet", "--destination", str(site)],
+            "chart_svgs": ["node", str(ROOT / "publish" / "chart_svgs.js"), str(site)],
             "previews": [sys.executable, "-m", "publish.previews", str(site)],
             "pagefind": [str(ROOT / "node_modules/.bin/pagefind"), "--site", str(site), "--silent"],
         }
+        sizes: dict[str, int] = {}
         for _ in range(args.repeat):
             subprocess.run(["rm", "-rf", str(site)], check=True)
+            before = 0
             for name, cmd in steps.items():
                 runs.setdefault(name, []).append(timed(cmd))
-        sizes = {"hugo (baseline)": size(site) - size(site, "**/preview.*") - size(site / "pagefind"),
-                 "previews": size(site, "**/preview.*"), "pagefind": size(site / "pagefind")}
+                after = size(site)
+                sizes[name], before = after - before, after
     base_wall = statistics.median(w for w, _ in runs["hugo (baseline)"])
     base_cpu = statistics.median(c for _, c in runs["hugo (baseline)"])
     print(f"median of {args.repeat} runs, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
@@ -64,6 +69,10 @@ def main() -> int:
         cpu = statistics.median(c for _, c in values)
         print(f"{name:<18}{wall:>8.2f}{wall / base_wall:>7.2f}{cpu:>8.2f}{cpu / base_cpu:>7.2f}"
               f"{sizes[name]:>12,}")
+    wall = sum(statistics.median(w for w, _ in v) for v in runs.values())
+    cpu = sum(statistics.median(c for _, c in v) for v in runs.values())
+    print(f"{'make build':<18}{wall:>8.2f}{wall / base_wall:>7.2f}{cpu:>8.2f}{cpu / base_cpu:>7.2f}"
+          f"{sum(sizes.values()):>12,}")
     return 0
 
 
