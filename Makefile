@@ -44,6 +44,7 @@ serve: setup
 build: setup
 	rm -rf site
 	$(HUGO) --panicOnWarning --baseURL "$(BASEURL)"
+	.venv/bin/python -m publish.series site data
 	node publish/chart_svgs.js site
 	.venv/bin/python -m publish.previews site
 	node_modules/.bin/pagefind --site site --silent

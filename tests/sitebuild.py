@@ -2,8 +2,9 @@
 
 `built_site` builds the project (its config, layouts, assets, content and data) plus the
 test-only fixture studies in tests/fixtures/site (a hostile-input study and a benign one),
-mounted beside the project's own content and data, exactly as `make build` does: Hugo, then
-the charts' SVG, then the chart previews, then Pagefind. The base URL is a GitHub project page's, so the same build
+mounted beside the project's own content and data, exactly as `make build` does: Hugo (the
+production config's mounts), then the series files linked in (`publish.series`), then the
+charts' SVG, then the chart previews, then Pagefind. The base URL is a GitHub project page's, so the same build
 serves the deploy-path test. The site lands in `<tmp>/www/benchlog/` so that a static server
 (or lychee's --root-dir) rooted at `<tmp>/www` sees it at the project page's path.
 """
@@ -44,14 +45,19 @@ def build(dest: Path, base_url: str, extra: Path | None = None, previews: bool =
     """Build the project into dest the way `make build` does, plus `extra`'s content/data.
     previews=False stops after the charts' SVG (no preview images, no search index);
     own_content=False leaves the project's own posts out (extra's content only)."""
-    config = f"{ROOT / 'config.toml'}"
+    config_dir = ROOT / "config"
     if extra is not None:
-        mounts = dest.parent.parent / f"{dest.parent.name}-mounts.toml"
-        mounts.write_text(extra_mounts(extra, own_content), encoding="utf-8")
-        config += f",{mounts}"
+        # an environment's mounts replace every other config's, so the combined list goes in a
+        # config dir of its own, in place of config/production/hugo.toml
+        config_dir = dest.parent.parent / f"{dest.parent.name}-config"
+        (config_dir / "production").mkdir(parents=True, exist_ok=True)
+        (config_dir / "production" / "hugo.toml").write_text(extra_mounts(extra, own_content), encoding="utf-8")
     run = dict(capture_output=True, text=True, cwd=ROOT)
-    _run([str(HUGO_BIN), "--source", str(ROOT), "--config", config, "--destination", str(dest),
-          "--baseURL", base_url, "--panicOnWarning"], run)
+    _run([str(HUGO_BIN), "--source", str(ROOT), "--config", str(ROOT / "config.toml"),
+          "--configDir", str(config_dir), "--destination", str(dest), "--baseURL", base_url,
+          "--panicOnWarning"], run)
+    data_dirs = [ROOT / "data"] + ([extra / "data"] if extra is not None and (extra / "data").is_dir() else [])
+    _run([sys.executable, "-m", "publish.series", str(dest), *map(str, data_dirs)], run)
     _run(["node", str(ROOT / "publish" / "chart_svgs.js"), str(dest)], run)
     if not previews:
         return
@@ -60,9 +66,10 @@ def build(dest: Path, base_url: str, extra: Path | None = None, previews: bool =
 
 
 def extra_mounts(extra: Path, own_content: bool = True) -> str:
-    """A config with the project's own mounts (config.toml) plus the same mounts of `extra`'s
-    content and data (the series files served and kept out of hugo.Data as the project's)."""
-    project = tomllib.loads((ROOT / "config.toml").read_text(encoding="utf-8"))["module"]["mounts"]
+    """A production config with the project's own production mounts (config/production/hugo.toml)
+    plus the same mounts of `extra`'s content and data (kept out of hugo.Data as the project's;
+    their series files are linked in after Hugo, as the project's)."""
+    project = tomllib.loads((ROOT / "config" / "production" / "hugo.toml").read_text(encoding="utf-8"))["module"]["mounts"]
     mounts = [dict(m, source=str(ROOT / m["source"])) for m in project if own_content or m["source"] != "content"]
     mounts += [dict(m, source=str(extra / m["source"])) for m in project
                if m["source"] in ("content", "data") and (extra / m["source"]).is_dir()]
