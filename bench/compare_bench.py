@@ -38,6 +38,8 @@ def build(tree: Path, name: str) -> Path:
     if out.exists():
         shutil.rmtree(out)
     subprocess.run([hugo_binary(), "--panicOnWarning", "--quiet", "-s", str(tree), "-d", str(out)], check=True)
+    # the series files, as make build links them in (a production build has no mount for them)
+    subprocess.run([sys.executable, "-m", "publish.series", str(out), str(tree / "data")], check=True, cwd=ROOT)
     return out
 
 

@@ -1,4 +1,5 @@
-"""What the publishing steps add to a build: `make build` runs Hugo, then the charts' SVG
+"""What the publishing steps add to a build: `make build` runs Hugo, then links the series
+files in (`python -m publish.series`), then the charts' SVG
 (`node publish/chart_svgs.js`), then the chart previews, then Pagefind. This times each step
 (median of --repeat runs, wall and CPU of the child process) and prints it next to Hugo's own
 build, the baseline, with the ratio; plus the bytes each step adds to the site (the site's size
@@ -48,6 +49,7 @@ def main() -> int:
         site = Path(tmp) / "site"
         steps = {
             "hugo (baseline)": [str(HUGO), "--panicOnWarning", "--quiet", "--destination", str(site)],
+            "series": [sys.executable, "-m", "publish.series", str(site), str(ROOT / "data")],
             "chart_svgs": ["node", str(ROOT / "publish" / "chart_svgs.js"), str(site)],
             "previews": [sys.executable, "-m", "publish.previews", str(site)],
             "pagefind": [str(ROOT / "node_modules/.bin/pagefind"), "--site", str(site), "--silent"],

@@ -42,6 +42,8 @@ def build():
         shutil.rmtree(OUT)
     www = OUT / "www"
     subprocess.run([hugo_binary(), "--panicOnWarning", "--quiet", "-s", str(ROOT), "-d", str(www)], check=True)
+    # the series files, as make build links them in (a production build has no mount for them)
+    subprocess.run([sys.executable, "-m", "publish.series", str(www), str(ROOT / "data")], check=True, cwd=ROOT)
     naive_site = OUT / "naive-src"
     (naive_site / "assets" / "js").mkdir(parents=True)
     (naive_site / "layouts").mkdir()
