@@ -60,4 +60,4 @@ new: setup
 	.venv/bin/python -m ingest new "$(STUDY)" "$(ARCHIVE)" $(if $(ORIGIN),--origin "$(ORIGIN)")
 
 clean:
-	rm -rf site resources/_gen .venv node_modules
+	rm -rf site resources/_gen .cache .venv node_modules

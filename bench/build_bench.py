@@ -16,7 +16,9 @@ and ratios to the baseline side by side, for Hugo alone and for the whole `make 
 
 A tree is a checkout of the project (Makefile, config, content, data, layouts, assets, static,
 publish); node_modules and the Python environment are this project's. Caches a step may keep
-(resources/_gen, .cache) are removed before every build, so each build starts cold. Goals
+(resources/_gen, .cache) are removed before every build, and the charts' drawing cache is off
+(CHART_SVG_CACHE=off: the copies' charts are the same, so even a cache cleared before each
+build would serve one copy's drawings to the next), so each build draws every chart. Goals
 (docs/performance.md, "Build time"): 25 cloud-size studies (+24) within 3x the baseline's
 time and under 500 MB; growth <= 0.3 s per study; the server reloads an edit within 1 s.
 """
@@ -112,7 +114,7 @@ def build(site: Path, steps: list[tuple[str, list[str]]]) -> dict[str, tuple[flo
     for name, cmd in steps:
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=site, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                env={**os.environ, "HUGO_ENVIRONMENT": "production"})
+                                env={**os.environ, "HUGO_ENVIRONMENT": "production", "CHART_SVG_CACHE": "off"})
         err = proc.stderr.read()
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start

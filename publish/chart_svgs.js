@@ -10,7 +10,9 @@
 // Colours are the light theme's, read from assets/css/main.css; main.css maps them to the
 // page's custom properties, so the inline SVG follows dark mode. Text is escaped by Vega's
 // renderer; the result is checked for markup that could run (script, event handlers).
-import { readFileSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
+// A chart drawn before with the same inputs is not drawn again: see `Cache` below.
+import { readFileSync, writeFileSync, readdirSync, existsSync, mkdirSync, renameSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, View, logger, None } from 'vega';
@@ -106,7 +108,6 @@ export function inlineSvg(svg, variant, font, prefix) {
   return optimize(root + body, SVGO).data.replace(/^<svg[^>]*>/, root);
 }
 
-/** Fills the pending chart views of one page; returns the ids drawn. */
 /** Reads a file of the site by its URL (root-relative, under the site's base path). */
 function siteFile(site, url) {
   const parts = decodeURIComponent(url.split(/[?#]/)[0]).split('/').filter(Boolean);
@@ -118,8 +119,90 @@ function siteFile(site, url) {
   throw new Error(`${url}: no such file in ${site}`);
 }
 
-async function drawPage(file, read, site) {
-  const load = (url) => JSON.parse(siteFile(site, url));
+const sha256 = (text) => createHash('sha256').update(text).digest('hex');
+
+/** What this script, the chart modules, the theme, the pinned Vega/Vega-Lite/SVGO and the SVGO
+ * settings draw with: any change to one of them and no cached drawing is reused. */
+function codeKey() {
+  const files = [fileURLToPath(import.meta.url), join(ROOT, 'package-lock.json'), join(ROOT, 'assets/css/main.css')];
+  const js = (dir) => readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))
+    .flatMap((e) => (e.isDirectory() ? js(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : []));
+  const h = createHash('sha256').update(JSON.stringify({ WIDTHS, SVGO, node: process.versions.node }));
+  for (const f of [...files, ...js(join(ROOT, 'assets/js'))]) h.update(`${f.slice(ROOT.length)}\0`).update(readFileSync(f)).update('\0');
+  return h.digest('hex');
+}
+
+/** Drawings of earlier builds, one JSON file per chart in .cache/chart-svgs/ (gitignored;
+ * CHART_SVG_CACHE=DIR elsewhere, CHART_SVG_CACHE=off for none): keyed by the code key, the
+ * chart's id and kind and its spec's text; an entry holds the site files the drawing read (a
+ * time series' run JSON, by URL and sha256) and is reused only while each still has those
+ * bytes. Then the output is the same as drawing again (the drawing is a function of these). */
+class Cache {
+  constructor(dir) {
+    this.dir = dir;
+    this.code = dir && codeKey();
+    this.hits = 0;
+    if (dir) mkdirSync(dir, { recursive: true });
+  }
+
+  key(kind, id, specText) { return this.dir && sha256(JSON.stringify([this.code, kind, id, specText])); }
+
+  get(key, site) {
+    if (!this.dir) return null;
+    const entry = this.#valid(key, site);
+    if (entry) this.hits += 1;
+    return entry;
+  }
+
+  #valid(key, site) {
+    let entry;
+    try { entry = JSON.parse(readFileSync(join(this.dir, `${key}.json`), 'utf8')); } catch { return null; }
+    for (const [url, hash] of Object.entries(entry.reads)) {
+      let text;
+      try { text = siteFile(site, url); } catch { return null; }
+      if (sha256(text) !== hash) return null;
+    }
+    return entry;
+  }
+
+  put(key, entry) {
+    if (!this.dir) return;
+    const tmp = join(this.dir, `${key}.${process.pid}.tmp`);   // whole files only, for parallel builds
+    writeFileSync(tmp, JSON.stringify(entry));
+    renameSync(tmp, join(this.dir, `${key}.json`));
+  }
+}
+
+/** A chart's drawings, from the cache or drawn now: `svg`, the desktop one as Vega wrote it
+ * (null when the kind has no initial view), and `inline`, the desktop and phone ones in their
+ * inline form for the figure (null when the kind's view is not inlined). */
+async function drawChart(Kind, kind, id, specText, read, site, cache, file) {
+  const key = cache.key(kind, id, specText);
+  const hit = cache.get(key, site);
+  if (hit) return hit;
+  const reads = {};
+  const load = (url) => {
+    const text = siteFile(site, url);
+    reads[url] = sha256(text);
+    return JSON.parse(text);
+  };
+  const spec = JSON.parse(specText);
+  const views = {};
+  for (const [variant, width] of Object.entries(WIDTHS)) views[variant] = await render(Kind, spec, width, read, load);
+  let entry = { reads, svg: null, inline: null };
+  if (views.wide) {
+    for (const v of Object.values(views)) if (unsafe(v.svg)) throw new Error(`${file}: chart ${id}: unsafe SVG (${unsafe(v.svg)})`);
+    const inline = views.wide.inline
+      ? Object.entries(views).map(([variant, v]) => inlineSvg(v.svg, variant, read('--font'), `${id}-${variant}`)).join('')
+      : null;
+    entry = { reads, svg: views.wide.svg, inline };
+  }
+  cache.put(key, entry);
+  return entry;
+}
+
+/** Fills the pending chart views of one page; returns the ids drawn. */
+async function drawPage(file, read, site, cache) {
   let html = readFileSync(file, 'utf8');
   const drawn = [];
   for (const m of html.matchAll(/<figure class="chart" id="([a-z0-9-]+)" data-kind="([a-z0-9-]+)"/g)) {
@@ -127,16 +210,12 @@ async function drawPage(file, read, site) {
     const Kind = KINDS[kind];
     const block = new RegExp(`<script type="application/json" id="${id}-spec">([\\s\\S]*?)</script>`).exec(html);
     if (!Kind || !block) throw new Error(`${file}: chart ${id}: no kind module or no spec`);
-    const spec = JSON.parse(block[1]);
-    const views = {};
-    for (const [variant, width] of Object.entries(WIDTHS)) views[variant] = await render(Kind, spec, width, read, load);
-    if (!views.wide) continue;
-    for (const v of Object.values(views)) if (unsafe(v.svg)) throw new Error(`${file}: chart ${id}: unsafe SVG (${unsafe(v.svg)})`);
-    writeFileSync(join(dirname(file), `${id}.svg`), views.wide.svg);
-    if (views.wide.inline) {
+    const { svg, inline } = await drawChart(Kind, kind, id, block[1], read, site, cache, file);
+    if (!svg) continue;
+    writeFileSync(join(dirname(file), `${id}.svg`), svg);
+    if (inline !== null) {
       const pending = `<div class="chart-view pending" id="${id}-view"></div>`;
       if (!html.includes(pending)) throw new Error(`${file}: chart ${id}: no empty view to draw into`);
-      const inline = Object.entries(views).map(([variant, v]) => inlineSvg(v.svg, variant, read('--font'), `${id}-${variant}`)).join('');
       html = html.replace(pending, () => `<div class="chart-view" id="${id}-view">${inline}</div>`);
     }
     drawn.push(id);
@@ -155,13 +234,15 @@ function* pages(dir) {
 
 async function main(site) {
   const read = lightTheme(readFileSync(join(ROOT, 'assets/css/main.css'), 'utf8'));
+  const dir = process.env.CHART_SVG_CACHE ?? join(ROOT, '.cache', 'chart-svgs');
+  const cache = new Cache(dir === 'off' ? null : dir);
   let charts = 0, files = 0;
   for (const file of pages(site)) {
     if (!readFileSync(file, 'utf8').includes('<figure class="chart"')) continue;
-    charts += (await drawPage(file, read, site)).length;
+    charts += (await drawPage(file, read, site, cache)).length;
     files += 1;
   }
-  console.log(`chart svgs: ${charts} charts on ${files} pages`);
+  console.log(`chart svgs: ${charts} charts on ${files} pages${cache.dir ? `, ${cache.hits} from the cache` : ''}`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -1,0 +1,50 @@
+"""publish/chart_svgs.js reuses a chart's drawing from an earlier build (.cache/chart-svgs/)
+only while its inputs are the same: the output with a warm cache is byte-identical to a cold
+one, and a changed run file read by a time series is drawn again (tiny synthetic study,
+tests/front_site.py)."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from front_site import ROOT, STUDY, hugo_binary, write_site
+
+
+def draw(site: Path, cache: str) -> None:
+    result = subprocess.run(["node", str(ROOT / "publish" / "chart_svgs.js"), str(site)], capture_output=True,
+                            text=True, timeout=300, env={**os.environ, "CHART_SVG_CACHE": cache})
+    assert result.returncode == 0, result.stderr
+
+
+def files(site: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def test_a_warm_cache_gives_the_same_bytes_and_a_changed_run_is_drawn_again(tmp_path):
+    project = write_site(tmp_path / "project")
+    built = tmp_path / "built"
+    result = subprocess.run([hugo_binary(), "--quiet", "--destination", str(built)], cwd=project,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    cache = tmp_path / "cache"
+    sites = {name: shutil.copytree(built, tmp_path / name) for name in ("cold", "warm", "changed", "fresh")}
+    draw(sites["cold"], str(cache))
+    entries = sorted(cache.iterdir())
+    assert entries and all(p.suffix == ".json" for p in entries)
+    draw(sites["warm"], str(cache))
+    assert files(sites["warm"]) == files(sites["cold"])
+    assert sorted(cache.iterdir()) == entries
+    # one run's numbers change (same file name, same spec): its time series is drawn again,
+    # exactly as without a cache
+    for name in ("changed", "fresh"):
+        run = sites[name] / "data" / STUDY / "series" / "alpha-100.json"
+        series = json.loads(run.read_text())
+        series["tps"] = [v * 3 for v in series["tps"]]
+        run.write_text(json.dumps(series))
+    draw(sites["changed"], str(cache))
+    draw(sites["fresh"], "off")
+    assert files(sites["changed"]) == files(sites["fresh"])
+    assert files(sites["changed"]) != files(sites["cold"])
