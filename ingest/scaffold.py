@@ -273,7 +273,7 @@ original:
 {link}---
 
 {{{{< keyresults >}}}}
-{{{{< keyresult ref="runs" >}}}}Over the window, the mean {metric} of a run ranges from {{{{< value table="runs" col="mean" agg="min" >}}}} to {{{{< value table="runs" col="mean" agg="max" >}}}}.{{{{< /keyresult >}}}}
+{{{{< keyresult ref="runs" >}}}}Over the window, the mean {metric} of a run ranges from {{{{< value table="runs" col="mean" agg="min" >}}}} ({{{{< value table="runs" col="mean" agg="min" show="run" >}}}}) to {{{{< value table="runs" col="mean" agg="max" >}}}} ({{{{< value table="runs" col="mean" agg="max" show="run" >}}}}).{{{{< /keyresult >}}}}
 {{{{< keyresult ref="over-time" >}}}}Interval by interval, {metric} went as low as {{{{< value table="jitter" col="min" agg="min" >}}}} and as high as {{{{< value table="jitter" col="max" agg="max" >}}}} within the window.{{{{< /keyresult >}}}}
 {{{{< keyresult ref="jitter" >}}}}The steadiest run varies with a coefficient of variation of {{{{< value table="jitter" col="cv" agg="min" >}}}}, the least steady with {{{{< value table="jitter" col="cv" agg="max" >}}}}.{{{{< /keyresult >}}}}
 {{{{< /keyresults >}}}}

@@ -187,6 +187,8 @@ def expected_value(tables: dict, display: dict, params: dict) -> str:
                       reverse=params["agg"] == "max")
     assert rows and (params.get("agg") or len(rows) == 1), f"value {params}: {len(rows)} rows"
     v = rows[0][col_key]
+    if params.get("show"):   # another column of the row picked (e.g. the run with the highest mean)
+        return formatted(rows[0][params["show"]], next(c for c in t["columns"] if c["key"] == params["show"]), display)
     over = params.get("over")
     if over:
         over_rows = [r for r in t["rows"] if matches(r, where if over == "same" else over)]

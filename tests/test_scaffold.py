@@ -183,7 +183,7 @@ def test_hugo_new_content_uses_the_posts_archetype(tmp_path):
                  '{{< table id="runs" source="derived" >}}', '{{< table id="jitter" source="derived" collapsed="true" >}}',
                  "{{< provenance >}}"):
         assert code in text
-    assert len(re.findall(r"\{\{< keyresult ref=", text)) == 3 and len(re.findall(r"\{\{< value ", text)) == 6
+    assert len(re.findall(r"\{\{< keyresult ref=", text)) == 3 and len(re.findall(r"\{\{< value ", text)) == 8
 
 
 def test_threads_becomes_a_label_when_thread_counts_vary(tmp_path):
