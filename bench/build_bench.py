@@ -235,7 +235,7 @@ def main() -> int:
         return statistics.median(v[i] for v in values) if values else None
 
     if not args.serve_only:
-        names = list(dict.fromkeys(name for d in runs.values() for name in d))
+        names = [n for n in dict.fromkeys(name for d in runs.values() for name in d) if n != "total"] + ["total"]
         for label, i in (("wall s", 0), ("CPU s", 1)):
             print(f"\n{label} per step")
             head = "".join(f"{f'tree {t} +{n}':>13}" for n in sizes for t in range(len(trees)))
