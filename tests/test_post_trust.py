@@ -156,6 +156,20 @@ def check_date(study: str, f: dict, site) -> None:
 
 
 @pytest.mark.parametrize("study", STUDIES)
+def test_provenance_origins_date_the_original_as_the_byline_does(study):
+    """Issue 9 §2: an input's origin that dates the original names the byline's date, at its
+    precision (the redo post's origin read "2017" though the day, 2017-05-09, is known)."""
+    day = str(front(study)["original"]["date"])
+    inputs = yaml.safe_load((ROOT / "data" / study / "study.yaml").read_text()).get("inputs") or []
+    for i in inputs:
+        origin = str(i.get("origin") or "")
+        if origin.startswith("https://"):
+            continue
+        dates = re.findall(r"\b(?:19|20)\d\d(?:-\d\d(?:-\d\d)?)?\b", origin)
+        assert all(d == day for d in dates), (study, origin, day)
+
+
+@pytest.mark.parametrize("study", STUDIES)
 def test_dates_at_the_precision_known(study, built_site):
     check_date(study, front(study), built_site)
 
