@@ -237,3 +237,23 @@ def test_each_key_result_leads_to_something_visible(browser, site_url):
                 assert seen == "visible", (study, ref, seen)
     finally:
         context.close()
+
+
+def test_icp_counters_leave_room_for_the_values_on_a_phone(browser, site_url):
+    """Issue 9 §6/§7: at 375 px the pinned Counter column of the ICP status counters breaks its
+    names at underscores instead of taking most of the box, and the Unit column (a count on
+    every row but one, whose unit goes with its name) is not shown."""
+    context = browser.new_context(viewport={"width": 375, "height": 812})
+    page = context.new_page()
+    try:
+        page.goto(f"{site_url}posts/index-condition-pushdown/")
+        box, first, heads = page.evaluate("""() => {
+            const t = document.querySelector('#status-counters table');
+            const th = [...t.querySelectorAll('thead th')];
+            return [t.parentElement.getBoundingClientRect().width, th[0].getBoundingClientRect().width,
+                    th.map(h => h.getAttribute('data-key'))];
+        }""")
+        assert "unit" not in heads, heads
+        assert first <= 0.4 * box, (first, box)
+    finally:
+        context.close()

@@ -11,16 +11,37 @@ const SYMBOL_PX = 30; // a legend entry's symbol, its gap and the space to the n
 const TITLE_FONT = 12; // px, the legend title's size (theme.js), drawn bold
 const BOLD = 1.1; // bold letters are wider than the estimate's
 
-/** `text` as lines of at most `chars` characters, broken at spaces (a longer word is cut). */
+/** `word`, longer than `max`, as lines: broken after its underscores, hyphens, dots and slashes
+ * (Innodb_buffer_pool_read_requests -> Innodb_buffer_ / pool_read_ / requests), a part still
+ * longer than a line cut. */
+function breakWord(word, max) {
+  const lines = [];
+  let line = '';
+  for (let part of word.split(/(?<=[_\-./])/)) {
+    while (part.length > max) {
+      if (line) { lines.push(line); line = ''; }
+      lines.push(part.slice(0, max));
+      part = part.slice(max);
+    }
+    if (line.length + part.length > max) { lines.push(line); line = part; }
+    else line += part;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** `text` as lines of at most `chars` characters, broken at spaces; a word longer than a line
+ * gets lines of its own, broken at its underscores and other separators (breakWord). */
 export function wrap(text, chars) {
   const max = Math.max(4, chars);
   const lines = [];
   let line = '';
   for (let word of String(text).split(/\s+/).filter(Boolean)) {
-    while (word.length > max) { // a word longer than a line gets lines of its own
+    if (word.length > max) {
       if (line) { lines.push(line); line = ''; }
-      lines.push(word.slice(0, max));
-      word = word.slice(max);
+      const parts = breakWord(word, max);
+      word = parts.pop();
+      lines.push(...parts);
     }
     if (line && line.length + 1 + word.length > max) { lines.push(line); line = word; }
     else line = line ? `${line} ${word}` : word;

@@ -123,6 +123,8 @@ def status_counters(parsed) -> tuple[dict, dict]:
         unit = units.pop() if len(units) == 1 else None
         scaled = {s: (r[s] if unit else in_base_unit(r[s], t.units.get(f"{i}/{s}"))) for s in servers}
         row = {"counter": r["counter"], "unit": unit or "count"}
+        if row["unit"] != "count":   # the post hides the unit column: the one other unit goes with the name
+            notes[f"{i}/counter"] = f"in {row['unit']}, as published"
         row.update({key[s]: r[s] if unit else scaled[s] for s in servers})
         for s in others:
             row[f"{key[s]}_ratio"] = ratio(scaled[s], scaled[BASE_SERVER], 3)
@@ -133,7 +135,7 @@ def status_counters(parsed) -> tuple[dict, dict]:
                and (r["counter"], s) not in SUSPECT for s in others):
             long_rows += [{"counter": r["counter"], "server": s, "ratio": row[f"{key[s]}_ratio"],
                            "flag": SUSPECT.get((r["counter"], s))} for s in others]
-    columns = [col("counter", "Counter", "label"), col("unit", "Unit (as published)", "text")]
+    columns = [col("counter", "Counter (a count unless noted)", "label"), col("unit", "Unit (as published)", "text")]
     columns += [col(key[s], s, "number", None) for s in servers]
     columns += [col(f"{key[s]}_ratio", f"{s} / {BASE_SERVER}", "ratio", 3) for s in others]
     counters = table("status-counters", f"{t.name} (N/A: the counter does not exist in that server)", columns, rows, notes)
