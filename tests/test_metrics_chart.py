@@ -272,3 +272,35 @@ def test_hover_reads_the_last_panel_and_the_rule_spans_every_panel(browser, base
     until(page, f"document.getElementById('{FIG}').dataset.hoverT === undefined")
     assert not problems, problems
     page.context.close()
+
+
+CLOUD = "posts/myrocks-cloud-cost/"
+
+
+def test_the_cloud_post_links_latency_errors_and_reconnects_and_its_markers_cross_every_panel(browser, base):
+    """The cloud runs have no OS monitors: their own per-second columns are the panels (the
+    shortcode's panels: p95 latency, errors, reconnects), and the study's markers are drawn
+    in every panel at one x."""
+    problems = []
+    page = open_page(browser, f"{base}{CLOUD}#run-metrics", problems, viewport={"width": 1280, "height": 900})
+    page.locator("#run-metrics").scroll_into_view_if_needed()
+    page.wait_for_selector("#run-metrics[data-state=rendered]", timeout=WAIT)
+    until(page, "!!document.getElementById('run-metrics').metricsChart")
+    run = run_record("myrocks-cloud-cost", "rocksdb-10000gp2-54")
+    checked = page.locator("#run-metrics .metrics-pick input:checked")
+    assert [checked.nth(i).get_attribute("value") for i in range(checked.count())] == ["lat_ms", "err_s", "reconn_s"]
+    assert {"lat_ms", "err_s", "reconn_s"} <= set(page.locator("#run-metrics").get_attribute("data-metrics").split(","))
+    markers = yaml.safe_load((ROOT / "content" / CLOUD / "manifest.yaml").read_text())["markers"]
+    drawn = page.evaluate("""(id) => { const c = document.getElementById(id).metricsChart, v = c.view;
+      const root = v.scenegraph().root.items[0];
+      return root.items.filter((m) => /^concat_\\d+_group$/.test(m.name)).slice(0, c.panelBounds().length)
+        .map((g) => g.items[0].items.filter((m) => /^p\\d+.markers/.test(m.name)).flatMap((m) => m.items.map((it) => Math.round(it.x)))); }""",
+                          "run-metrics")
+    assert len(drawn) == 4 and all(len(x) == len(markers) for x in drawn), drawn
+    assert all(x == drawn[0] for x in drawn), drawn
+    domain = page.evaluate("document.getElementById('run-metrics').metricsChart.view.scale('concat_0_x').domain()")
+    width = page.evaluate("document.getElementById('run-metrics').metricsChart.panelBounds()[0].width")
+    expected = [round((m["t"] - domain[0]) / (domain[1] - domain[0]) * width) for m in markers]
+    assert all(abs(a - b) <= 1 for a, b in zip(drawn[0], expected)), (drawn[0], expected, run["end_s"])
+    assert not problems, problems
+    page.context.close()

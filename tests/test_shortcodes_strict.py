@@ -57,8 +57,10 @@ POSTS = {   # post -> (its shortcode line, the message expected)
     "strict-ts-window-order": ('{{< chart kind="timeseries" id="t" window="900-300" >}}', 'timeseries: window "900-300" starts at or after its end'),
     "strict-ts-metric": ('{{< chart kind="timeseries" id="t" metric="tsp" >}}', 'timeseries: metric "tsp" is not a column of the chart\'s runs'),
     "strict-ts-param": ('{{< chart kind="timeseries" id="t" windw="0-60" >}}', 'chart kind=timeseries: unknown parameter "windw"'),
-    "strict-metrics-param": ('{{< chart kind="metrics" id="m" panels="vm.us" >}}',
-                             'chart kind=metrics: unknown parameter "panels" (allowed: kind, id, caption, source, runs, show)'),
+    "strict-metrics-param": ('{{< chart kind="metrics" id="m" panel="lat_ms" >}}',
+                             'chart kind=metrics: unknown parameter "panel" (allowed: kind, id, caption, source, runs, show, panels)'),
+    "strict-metrics-panels": ('{{< chart kind="metrics" id="m" panels="lat_ms,vm.us" >}}',
+                              'metrics: panels: "vm.us" is no metric of the chart\'s runs'),
     # a missing table, study or run: our errorf, and nothing after it (no Go error of the code below)
     "strict-no-table": ('{{< table id="no-such-table" >}}', 'no table "no-such-table" in data/myrocks-cloud-cost/tables/'),
     "strict-no-table-hide": ('{{< table id="no-such-table" hide="x" >}}', 'no table "no-such-table" in data/'),
