@@ -344,7 +344,8 @@ export class MetricsChart {
     const head = el('tr', {}, el('th', { scope: 'col', text: 'Metric' }), el('th', { scope: 'col', class: 'number', text: 'n' }),
       ...keys.map((k) => el('th', { scope: 'col', class: 'number', text: k })));
     this.stats.replaceChildren(el('table', { class: 'data' },
-      el('caption', { text: `Window ${fmt(a)}–${fmt(b)} s of ${run.name}: every panel shown, per sample` }),
+      // the run is named by the picker above: a caption of one line at any width
+      el('caption', { text: `Window ${fmt(a)}–${fmt(b)} s: every panel shown, per sample` }),
       el('thead', {}, head), el('tbody', {}, ...rows)));
   }
 }
