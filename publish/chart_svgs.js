@@ -11,7 +11,7 @@
 // page's custom properties, so the inline SVG follows dark mode. Text is escaped by Vega's
 // renderer; the result is checked for markup that could run (script, event handlers).
 // A chart drawn before with the same inputs is not drawn again: see `Cache` below.
-import { readFileSync, writeFileSync, readdirSync, existsSync, mkdirSync, renameSync } from 'node:fs';
+import { readFileSync, writeFileSync, readdirSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -132,17 +132,25 @@ function codeKey() {
   return h.digest('hex');
 }
 
-/** Drawings of earlier builds, one JSON file per chart in .cache/chart-svgs/ (gitignored;
+/** Drawings of earlier builds, one JSON file per chart in .cache/chart-svgs/<code key>/ (gitignored;
  * CHART_SVG_CACHE=DIR elsewhere, CHART_SVG_CACHE=off for none): keyed by the code key, the
  * chart's id and kind and its spec's text; an entry holds the site files the drawing read (a
  * time series' run JSON, by URL and sha256) and is reused only while each still has those
  * bytes. Then the output is the same as drawing again (the drawing is a function of these). */
 class Cache {
-  constructor(dir) {
-    this.dir = dir;
-    this.code = dir && codeKey();
+  constructor(root) {
     this.hits = 0;
-    if (dir) mkdirSync(dir, { recursive: true });
+    this.dir = null;
+    if (!root) return;
+    this.code = codeKey();
+    // one subdirectory per code key; those of other code keys can never be used again, so a
+    // change of the chart code does not leave the old drawings behind
+    const sub = this.code.slice(0, 16);
+    mkdirSync(join(root, sub), { recursive: true });
+    for (const e of readdirSync(root, { withFileTypes: true })) {
+      if (e.isDirectory() && /^[0-9a-f]{16}$/.test(e.name) && e.name !== sub) rmSync(join(root, e.name), { recursive: true, force: true });
+    }
+    this.dir = join(root, sub);
   }
 
   key(kind, id, specText) { return this.dir && sha256(JSON.stringify([this.code, kind, id, specText])); }

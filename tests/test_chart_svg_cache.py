@@ -31,12 +31,18 @@ def test_a_warm_cache_gives_the_same_bytes_and_a_changed_run_is_drawn_again(tmp_
     assert result.returncode == 0, result.stderr
     cache = tmp_path / "cache"
     sites = {name: shutil.copytree(built, tmp_path / name) for name in ("cold", "warm", "changed", "fresh")}
+    old_code = cache / "0123456789abcdef"            # drawings of an earlier chart code: removed
+    old_code.mkdir(parents=True)
+    (old_code / "x.json").write_text("{}")
+    (cache / "notes").mkdir()                        # anything else in the dir: kept
     draw(sites["cold"], str(cache))
-    entries = sorted(cache.iterdir())
-    assert entries and all(p.suffix == ".json" for p in entries)
+    assert sorted(p.name for p in cache.iterdir() if p.name != "notes") != ["0123456789abcdef"]
+    assert not old_code.exists() and (cache / "notes").is_dir()
+    entries = sorted(cache.rglob("*.json"))
+    assert entries and all(p.parent.parent == cache for p in entries)
     draw(sites["warm"], str(cache))
     assert files(sites["warm"]) == files(sites["cold"])
-    assert sorted(cache.iterdir()) == entries
+    assert sorted(cache.rglob("*.json")) == entries
     # one run's numbers change (same file name, same spec): its time series is drawn again,
     # exactly as without a cache
     for name in ("changed", "fresh"):
