@@ -238,3 +238,19 @@ def test_svg_colours_follow_the_page_theme(built_site):
                     unmapped.add(f"{page.parent.name}: {attr}={value}")
     assert {"#0b5cad", "rgba(90, 98, 112, .12)"} <= seen, "precondition: the accent and the shade are drawn"
     assert not unmapped, sorted(unmapped)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_live_chart_of_one_colour_draws_in_the_palettes_first(browser, site, scheme):
+    """The live chart comes from the same chart config as the build's SVG: a bar chart without
+    a colour field (mysql8-optane#device-bars) draws its bars in PALETTE[0], #0072B2, in both
+    schemes, never Vega's default #4c78a8 (as it did before)."""
+    base, _ = site
+    problems = []
+    page = open_page(browser, base + "posts/mysql8-optane/#device-bars.log=0", problems,
+                     viewport={"width": 1280, "height": 800}, color_scheme=scheme)
+    page.wait_for_selector("figure#device-bars[data-state=rendered]", state="attached")
+    svg = page.evaluate("document.getElementById('device-bars').benchlogChart.view.toSVG()")
+    assert "#4c78a8" not in svg.lower() and 'fill="#0072B2"' in svg
+    assert not problems, problems
+    page.context.close()
