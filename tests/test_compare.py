@@ -356,6 +356,25 @@ def test_facets_file_a_run_only_under_what_is_known_of_it(built_site):
         assert "|" not in attrs[key]["engines"], key
 
 
+def test_the_cloud_runs_are_filed_under_their_volume_type(built_site):
+    """The cloud post lists two storage terms, so its runs are filed by their own `storage`
+    label (gp2 or io1, from the file names): filtering by a term finds exactly those runs, and
+    only the runs the archive does not name (unlabelled) are 'unknown'."""
+    html = built_site.page("compare/index.html")
+    attrs = {key: dict(re.findall(r'data-(\w+)="([^"]*)"', tr))
+             for key, tr in re.findall(r'<tr data-key="([^"]+)"([^>]*)>', html)}
+    cloud = {k: v for k, v in attrs.items() if k.startswith("myrocks-cloud-cost/")}
+    assert cloud
+    for key, a in cloud.items():
+        run = key.split("/", 1)[1]
+        if run.startswith("unlabelled-"):
+            assert a["storage"] == "unknown", key
+        elif "gp2" in run:
+            assert a["storage"] == "AWS EBS gp2", key
+        else:
+            assert a["storage"] == "AWS EBS io1", key
+
+
 def test_label_filter_matches_exact_values(page, server):
     """iops=5000 is not iops=15000 (the search box matches substrings; the label filter does not)."""
     page.goto(f"{server}compare/")

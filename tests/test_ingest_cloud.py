@@ -57,7 +57,7 @@ def test_every_run_of_the_archive(runs, series):
     assert files == logs                                   # every log gave at least one run
     for r in runs:
         s = series[r["id"]]
-        assert s["columns"] == ["t", "tps", "qps", "lat_ms", "err_s"]
+        assert s["columns"] == ["t", "tps", "qps", "lat_ms", "err_s", "reconn_s"]
         assert all(len(s[c]) == r["intervals"] == 3600 for c in s["columns"])
         assert s["t"] == sorted(s["t"]) and s["t"][-1] == 3600     # as printed (one repeats 644)
         assert r["window"]["n"] == 1600

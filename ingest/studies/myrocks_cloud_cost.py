@@ -18,7 +18,7 @@ from ..tables import col
 INSTANCE = "c5.9xlarge"
 # Readers' names of the run labels (column headers, chart axes and legends).
 LABEL_NAMES = {"engine": "Engine", "iops": "IOPS tier", "cache_gb": "Cache GB", "threads": "Threads",
-               "variant": "Variant"}
+               "variant": "Variant", "storage": "Storage"}
 # Each storage tier's row in the published cost table.
 TIER_COST_ROW = {
     "5000": "1TB io1 5000 IOPS", "10000": "1TB io1 10000 IOPS", "15000": "1TB io1 15000 IOPS",
