@@ -294,6 +294,7 @@ def test_run_files_are_the_ingests_and_only_the_shown_runs_are_fetched(browser, 
     # every time series of the post fetches the runs it shows (each chart its own), no other
     shown = page.locator("figure[data-kind=timeseries] .ts-stats tbody tr").evaluate_all(
         "trs => trs.map(tr => tr.dataset.run)")
+    shown += page.locator("figure[data-kind=metrics] .chart-controls select").evaluate_all("ss => ss.map(s => s.value)")
     assert sorted(fetched) == sorted(f"{built.base_path}data/myrocks-cloud-cost/series/{r}.json" for r in shown)
     assert len(page.locator(f"#{TS} .ts-stats tbody tr").all()) == 4 and len(shown) < len(runs) and not problems
     page.context.close()
