@@ -83,7 +83,17 @@ const DRAWING = new Set(['svg', 'g', 'path', 'rect', 'line', 'text', 'tspan', 't
  * half the bytes (docs/lighthouse.md). Colours are kept as written (main.css maps the light
  * theme's to the page's custom properties by value) and so are ids (already unique in the page). */
 const SVGO = { multipass: true, floatPrecision: 1,
-  plugins: [{ name: 'preset-default', params: { overrides: { cleanupIds: false, convertColors: false } } }] };
+  plugins: [{ name: 'preset-default', params: { overrides: { cleanupIds: false, convertColors: false,
+    // Less CPU, the same bytes (docs/performance.md, 2026-11-25): off, the preset's plugins for
+    // what Vega's SVG never has (doctype, comments, styles, metadata, namespaces, ellipses, ...),
+    // and convertPathData's curve and arc work (Vega draws lines, rects and symbols; no
+    // change on any chart of the site). The output of every chart was compared byte for byte.
+    ...Object.fromEntries(['removeDoctype', 'removeXMLProcInst', 'removeComments', 'removeDeprecatedAttrs',
+      'removeMetadata', 'removeEditorsNSData', 'mergeStyles', 'inlineStyles', 'minifyStyles', 'removeUselessDefs',
+      'cleanupEnableBackground', 'convertEllipseToCircle', 'removeUnusedNS', 'sortDefsChildren', 'removeDesc',
+      'removeNonInheritableGroupAttrs', 'removeEmptyAttrs'].map((name) => [name, false])),
+    convertPathData: { makeArcs: false, straightCurves: false, convertToQ: false, curveSmoothShorthands: false,
+      smartArcRounding: false } } } }] };
 
 /** The inline form: no namespace declarations, no ARIA of Vega's marks (the figure has its
  * own label, summary and data table: the SVG is hidden from assistive technology), text in the
@@ -195,8 +205,12 @@ async function drawChart(Kind, kind, id, specText, read, site, cache, file) {
     return JSON.parse(text);
   };
   const spec = JSON.parse(specText);
+  // the phone width only for an inlined view (a file-only one, e.g. ratio, uses the desktop drawing alone)
   const views = {};
-  for (const [variant, width] of Object.entries(WIDTHS)) views[variant] = await render(Kind, spec, width, read, load);
+  for (const [variant, width] of Object.entries(WIDTHS)) {
+    if (variant !== 'wide' && !views.wide?.inline) break;
+    views[variant] = await render(Kind, spec, width, read, load);
+  }
   let entry = { reads, svg: null, inline: null };
   if (views.wide) {
     for (const v of Object.values(views)) if (unsafe(v.svg)) throw new Error(`${file}: chart ${id}: unsafe SVG (${unsafe(v.svg)})`);
