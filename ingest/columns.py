@@ -25,12 +25,16 @@ OWN = {"tps": ("tps", "/s", "rate"), "qps": ("qps", "/s", "rate"), "lat_ms": ("l
 IO_COLUMN = re.compile(r"^io\.(.+)\.(r/s|w/s|rMB/s|wMB/s|await|util)$")
 
 
-def column_meta(name: str, metric: str | None = None) -> dict | None:
-    """{label, unit, kind} of a series column, or None when the ingest does not know it."""
+def column_meta(name: str, metric: str | None = None, lat_pct: float | None = None) -> dict | None:
+    """{label, unit, kind} of a series column, or None when the ingest does not know it.
+    `lat_pct`: the percentile sysbench printed as its interval latency (`lat (ms,95%)`), named
+    in that column's label when known."""
     if name == metric:
         return {"label": name, "unit": "/s", "kind": "throughput"}   # every tool here counts per second
     if name in OWN:
         label, unit, kind = OWN[name]
+        if name == "lat_ms" and lat_pct is not None:
+            label = f"p{lat_pct:g} {label}"
     elif name.startswith("vm.") and name[3:] in VMSTAT:
         label, unit, kind = VMSTAT[name[3:]]
     elif m := IO_COLUMN.match(name):
@@ -46,6 +50,6 @@ def column_meta(name: str, metric: str | None = None) -> dict | None:
     return {"label": label, "unit": unit, "kind": kind}
 
 
-def meta_of(columns, metric: str | None = None) -> dict:
+def meta_of(columns, metric: str | None = None, lat_pct: float | None = None) -> dict:
     """{column: {label, unit, kind}} of the columns the ingest knows (`t` left out)."""
-    return {c: m for c in columns if c != "t" and (m := column_meta(c, metric)) is not None}
+    return {c: m for c in columns if c != "t" and (m := column_meta(c, metric, lat_pct)) is not None}

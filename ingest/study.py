@@ -74,7 +74,7 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
         s, lk = series[r["id"]], linked_docs.get(r["id"])   # linked: docs/manifest.md, "Linked metrics"
         # meta: each column's label, unit and kind (ingest/columns.py), read by the charts
         doc = {"run": r["id"], "interval_s": r["tool"].get("interval_s", m.interval_s),
-               **({"mean": r["mean"]} if "mean" in r else {}), "meta": meta_of(s, r["metric"]), "columns": list(s), **s}
+               **({"mean": r["mean"]} if "mean" in r else {}), "meta": meta_of(s, r["metric"], r["tool"].get("lat_pct")), "columns": list(s), **s}
         ldoc = ({"run": r["id"], "interval_s": r["linked"]["interval_s"], "meta": meta_of(lk), "columns": list(lk), **lk}
                 if lk else None)
         files_of_run, saved_of_run = run_files(r, doc, ldoc, m.extra_series)

@@ -89,3 +89,16 @@ def test_column_meta_takes_gauges_from_the_server_status_parser():
     assert meta_of(["t", "tps", "lat_ms", "mystery"], "tps") == {
         "tps": {"label": "tps", "unit": "/s", "kind": "throughput"},
         "lat_ms": {"label": "latency (ms)", "unit": "ms", "kind": "latency"}}
+
+
+def test_the_latency_column_names_the_percentile_sysbench_printed():
+    """sysbench prints one percentile per interval (`lat (ms,95%)`, set by --percentile): the
+    column's label says which, so a panel never reads as plain latency."""
+    from ingest.columns import column_meta
+    assert column_meta("lat_ms", "tps", 95)["label"] == "p95 latency (ms)"
+    assert column_meta("lat_ms", "tps", 99.9)["label"] == "p99.9 latency (ms)"
+    assert column_meta("lat_ms", "tps")["label"] == "latency (ms)"
+    import json
+    from conftest import ROOT
+    doc = json.loads((ROOT / "data/myrocks-cloud-cost/series/rocksdb-10000gp2-54.json").read_text())
+    assert doc["meta"]["lat_ms"]["label"] == "p95 latency (ms)"
