@@ -22,6 +22,8 @@ IOSTAT = {"r/s": ("reads/s", "/s", "rate"), "w/s": ("writes/s", "/s", "rate"), "
 OWN = {"tps": ("tps", "/s", "rate"), "qps": ("qps", "/s", "rate"), "lat_ms": ("latency (ms)", "ms", "latency"), "err_s": ("errors/s", "/s", "rate"),
        "reconn_s": ("reconnects/s", "/s", "rate"),
        "cpu_per_op": ("CPU s per op", "s", "per-op"), "kb_written_per_op": ("KB written per op", "KB", "per-op")}
+# LinkBench request runs: per operation, its 95th percentile and mean latency (ingest/parsers/linkbench.py)
+OP_LATENCY = re.compile(r"^lat\.([A-Z_]+)\.(p95|mean)$")
 IO_COLUMN = re.compile(r"^io\.(.+)\.(r/s|w/s|rMB/s|wMB/s|await|util)$")
 
 
@@ -35,6 +37,8 @@ def column_meta(name: str, metric: str | None = None, lat_pct: float | None = No
         label, unit, kind = OWN[name]
         if name == "lat_ms" and lat_pct is not None:
             label = f"p{lat_pct:g} {label}"
+    elif m := OP_LATENCY.match(name):
+        label, unit, kind = f"{m[1]} {m[2]} (ms)", "ms", "latency"
     elif name.startswith("vm.") and name[3:] in VMSTAT:
         label, unit, kind = VMSTAT[name[3:]]
     elif m := IO_COLUMN.match(name):

@@ -48,6 +48,7 @@ RECORD_WORDS = ("id1s loaded", "requests done", "PHASE COMPLETED", "ThreadID = "
 STAT_KEYS = {"totalOps": "total_ops", "totalErrors": "errors", "ops": "ops", "sampleDuration": "sample_ms",
              "samples": "samples", "mean": "mean", "min": "min", "25%": "p25", "50%": "p50", "75%": "p75",
              "90%": "p90", "95%": "p95", "99%": "p99", "max": "max"}
+SIZE_OPS = {"RANGE_SIZE"}   # sizes, not latencies (and *_NLINKS)
 INTERVAL_COLUMNS = ["phase", "t", "thread", "op"] + list(STAT_KEYS.values())
 
 
@@ -156,6 +157,8 @@ class LinkbenchParser(Parser):
             phase = row.pop("phase")
             row.update(phase=phase and phase.name, t=phase and phase.since_start(row.pop("when")))
         sessions = [self._session(p, lines) for p in (load, request) if p is not None]
+        if request is not None:
+            self._op_columns(sessions[-1], [r for r in op_intervals if r["phase"] == "request"])
         tables = [Table("op-intervals", INTERVAL_COLUMNS, [fill(r, INTERVAL_COLUMNS) for r in op_intervals],
                         line=starts.get("op-intervals", 1)),
                   Table("op-latency", FINAL_COLUMNS, op_final, line=starts.get("op-latency", 1))]
@@ -184,6 +187,78 @@ class LinkbenchParser(Parser):
             phase.start = finished[0][0] - timedelta(seconds=finished[0][1])
             phase.points = [(0.0, 0)] + [(elapsed, count) for _, elapsed, count in finished]
         phase.extra = [{} for _ in phase.points]
+
+    @staticmethod
+    def _op_columns(session: Session, rows: list[dict]) -> None:
+        """The request run's latency and errors as series columns, from its `ThreadID` rows.
+
+        The k-th line of a (thread, op) is stats round k; a round (every thread's lines, a few
+        ms apart) is joined to the progress row whose `t` is nearest its last line's `t`, when
+        they are at most half the run's interval apart and no other round is nearer that row (LinkBench prints the stats just before
+        the progress line of the same 10 s). A round with no such row (the last, partial one,
+        printed at the end of the phase after the last progress line) is left out, and `meta.
+        op_stats` says which and how far the joined rounds were from their rows' `t`.
+        Columns: `lat.<OP>.p95` and `lat.<OP>.mean` in ms (the log prints microseconds; p95 only
+        when one thread ran the op, as threads' percentiles cannot be combined; the mean is
+        weighted by each thread's ops), ops ordered by their count in the run, most first, and
+        `err_s`: the rise of `totalErrors` (cumulative from the end of the warm-up), summed over
+        threads and ops, per second of each thread's `sampleDuration`.
+        """
+        series_t = session.series.get("t") or []
+        rows = [r for r in rows if r["t"] is not None and r["op"] not in SIZE_OPS and not r["op"].endswith("_NLINKS")]
+        if not rows or not series_t:
+            return
+        seen: dict[tuple[int, str], int] = {}
+        rounds: dict[int, list[dict]] = {}
+        for r in rows:
+            k = seen[(r["thread"], r["op"])] = seen.get((r["thread"], r["op"]), -1) + 1
+            rounds.setdefault(k, []).append(r)
+        steps = sorted(b - a for a, b in zip([0.0] + series_t, series_t))
+        half = steps[len(steps) // 2] / 2
+        counts: dict[str, int] = {}
+        for r in rows:
+            counts[r["op"]] = counts.get(r["op"], 0) + (r["ops"] or 0)
+        ops = sorted(counts, key=lambda op: -counts[op])
+        one_thread = len({r["thread"] for r in rows}) == 1
+        names = [n for op in ops for n in ([f"lat.{op}.p95"] if one_thread else []) + [f"lat.{op}.mean"]] + ["err_s"]
+        columns = {n: [None] * len(series_t) for n in names}
+        prev_errors: dict[tuple[int, str], int] = {}
+        stats: dict[int, tuple[float, float, list[dict], dict[int, int]]] = {}  # row -> (|offset|, offset, round, errors)
+        left_out = []
+        for k in sorted(rounds):
+            group = rounds[k]
+            errors: dict[int, int] = {}
+            for r in group:
+                errors[r["thread"]] = errors.get(r["thread"], 0) + r["errors"] - prev_errors.get((r["thread"], r["op"]), 0)
+                prev_errors[(r["thread"], r["op"])] = r["errors"]
+            when = max(r["t"] for r in group)
+            i = min(range(len(series_t)), key=lambda j: abs(series_t[j] - when))
+            offset = round(series_t[i] - when, 3)
+            if abs(offset) > half:
+                left_out.append(when)
+            elif i in stats and stats[i][0] <= abs(offset):
+                left_out.append(when)   # a nearer round has this row
+            else:
+                if i in stats:
+                    left_out.append(round(series_t[i] - stats[i][1], 3))
+                stats[i] = (abs(offset), offset, group, errors)
+        for i, (_, _, group, errors) in stats.items():
+            for op in ops:
+                mine = [r for r in group if r["op"] == op]
+                done = sum(r["ops"] or 0 for r in mine)
+                if one_thread and mine:
+                    columns[f"lat.{op}.p95"][i] = round(mine[0]["p95"] / 1000, 6)
+                if done:
+                    columns[f"lat.{op}.mean"][i] = round(sum(r["mean"] * r["ops"] for r in mine) / done / 1000, 6)
+            sample_s = {r["thread"]: r["sample_ms"] / 1000 for r in group}
+            if all(s > 0 for s in sample_s.values()):
+                columns["err_s"][i] = round(sum(e / sample_s[th] for th, e in errors.items()), 3)
+        offsets = [v[1] for v in stats.values()]
+        if stats:   # no round joined: no columns of None
+            session.series.update(columns)
+        session.meta["op_stats"] = {"rounds": len(rounds), "joined": len(offsets),
+                                    "progress_minus_stats_s": [min(offsets), max(offsets)] if offsets else None,
+                                    "left_out_t": sorted(left_out)}
 
     @staticmethod
     def _session(phase: _Phase, lines: Lines) -> Session:
