@@ -341,11 +341,13 @@ def attach(m, runs: list[dict], series: dict, files: dict, fill) -> tuple[dict[s
             continue
         docs[rec["id"]] = doc
         columns = [c for c in doc if c != "t"]
-        panels = [p for p in spec["panels"] if p in columns]
-        unknown = [p for p in spec["panels"] if p not in columns]
+        # a panel is a linked metric or one of the run's own columns (LinkBench's latency, errors)
+        own = [c for c in rec["columns"] if c not in ("t", rec["metric"])]
+        panels = [p for p in spec["panels"] if p in columns or p in own]
+        unknown = [p for p in spec["panels"] if p not in panels]
         if unknown:
             problems.append(Problem(m.path, rule.line, f"run {rec['id']}: linked panels {unknown} are not among its "
-                                                      f"metrics ({', '.join(columns[:12])}{', ...' if len(columns) > 12 else ''})"))
+                                                      f"metrics ({', '.join((own + columns)[:12])}{', ...' if len(own + columns) > 12 else ''})"))
         rec["linked"] = {"columns": columns, "panels": panels, "interval_s": spec["interval_s"],
                          "offset_s": offset, **({"offset_from": spec["offset_s"]} if offset != spec["offset_s"] else {}),
                          "align": how,
