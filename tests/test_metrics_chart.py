@@ -81,6 +81,27 @@ def test_panel_names_come_from_the_series_files_meta(figure):
     assert page.locator(f"#{FIG} .ts-stats tr[data-metric='vm.us'] th").inner_text() == meta["vm.us"]["label"]
 
 
+def test_request_runs_offer_the_logs_latency_and_errors(browser, base):
+    """A request hour's own columns (the log's per-op latency and errors, ingest/parsers/
+    linkbench.py) are offered in the pick list with the ingest's labels; hour 1 shows
+    GET_LINKS_LIST's p95 and the errors first (its manifest's panels), hour 24, which has no OS
+    metrics, the shortcode's panels (the same two)."""
+    for rid in ("request-hour-1", "request-hour-24"):
+        page, problems = open_run(browser, base, rid)
+        until(page, f"document.querySelectorAll('#{FIG} .metrics-pick input').length > 0")
+        meta = json.loads((ROOT / "data" / "linkbench-cached" / "series" / f"{rid}.json").read_text())["meta"]
+        labels = page.locator(f"#{FIG} .metrics-pick label")
+        offered = {labels.nth(i).locator("input").get_attribute("value"): labels.nth(i).text_content().strip()
+                   for i in range(labels.count())}
+        assert offered["lat.GET_LINKS_LIST.p95"] == meta["lat.GET_LINKS_LIST.p95"]["label"] == "GET_LINKS_LIST p95 (ms)"
+        assert offered["err_s"] == "errors/s" and "lat.ADD_LINK.mean" in offered
+        checked = page.locator(f"#{FIG} .metrics-pick input:checked")
+        assert [checked.nth(i).get_attribute("value") for i in range(2)] == ["lat.GET_LINKS_LIST.p95", "err_s"]
+        until(page, f"!!document.querySelector(\"#{FIG} .ts-stats tr[data-metric='lat.GET_LINKS_LIST.p95']\")")
+        assert not problems, problems
+        page.context.close()
+
+
 def test_unchecking_every_panel_leaves_the_throughput_alone(browser, base):
     """An empty pick is a pick: the throughput panel alone, kept in the URL (`.p=-`) and
     restored from it, not the defaults back."""
