@@ -340,13 +340,18 @@ def test_normalised_view_reads_each_run_relative_to_its_window_mean(page, server
     assert not page.problems, page.problems
 
 
+def row_attributes(built_site) -> dict:
+    """<study>/<run> -> the data-* attributes of its row in the built compare page's run list."""
+    html = built_site.page("compare/index.html")
+    return {key: dict(re.findall(r'data-(\w+)="([^"]*)"', tr))
+            for key, tr in re.findall(r'<tr data-key="([^"]+)"([^>]*)>', html)}
+
+
 def test_facets_file_a_run_only_under_what_is_known_of_it(built_site):
     """A run's own engine/version label wins; a post's term is inherited only when the post has
     exactly one; otherwise the run is 'unknown' (the cloud study's unlabelled runs are not
     MyRocks and InnoDB at once; LinkBench's 2017 runs are InnoDB 5.7.17, says l.gv.in)."""
-    html = built_site.page("compare/index.html")
-    attrs = {key: dict(re.findall(r'data-(\w+)="([^"]*)"', tr))
-             for key, tr in re.findall(r'<tr data-key="([^"]+)"([^>]*)>', html)}
+    attrs = row_attributes(built_site)
     for key in (k for k in attrs if k.startswith("linkbench-cached/")):
         assert attrs[key]["engines"] == "InnoDB" and attrs[key]["versions"] == "MySQL 5.7.17", key
     for study, run in runs_with_series():
@@ -360,9 +365,7 @@ def test_the_cloud_runs_are_filed_under_their_volume_type(built_site):
     """The cloud post lists two storage terms, so its runs are filed by their own `storage`
     label (gp2 or io1, from the file names): filtering by a term finds exactly those runs, and
     only the runs the archive does not name (unlabelled) are 'unknown'."""
-    html = built_site.page("compare/index.html")
-    attrs = {key: dict(re.findall(r'data-(\w+)="([^"]*)"', tr))
-             for key, tr in re.findall(r'<tr data-key="([^"]+)"([^>]*)>', html)}
+    attrs = row_attributes(built_site)
     cloud = {k: v for k, v in attrs.items() if k.startswith("myrocks-cloud-cost/")}
     assert cloud
     for key, a in cloud.items():
