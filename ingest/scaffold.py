@@ -242,6 +242,25 @@ def manifest_text(doc: dict, members: list[Member], rules: list[dict], archive: 
     return "\n".join(head + out) + "\n"
 
 
+ARCHETYPE = Path(__file__).resolve().parent.parent / "archetypes" / "posts.md"
+# the archetype's words for the run's metric -> the scaffold's, which names it
+METRIC_WORDS = (("the mean rate", "the mean {metric}"),
+                ("Interval by interval, the rate", "Interval by interval, {metric}"),
+                ("The rate per interval", "{metric} per interval"),
+                ("per-interval rate", "per-interval {metric}"))
+
+
+def post_body(metric: str) -> str:
+    """The post under the front matter: the body of the posts archetype (what `hugo new content`
+    writes), its shortcodes unescaped and the metric named where the archetype says "the rate"."""
+    body = ARCHETYPE.read_text().split("\n---\n", 1)[1].lstrip("\n")
+    body = body.replace('{{ "{{<" }}', "{{<").replace('{{ ">}}" }}', ">}}")
+    for words, named in METRIC_WORDS:
+        assert words in body, f"{ARCHETYPE}: {words!r} is gone (ingest/scaffold.py METRIC_WORDS)"
+        body = body.replace(words, named.format(metric=metric))
+    return body
+
+
 def index_text(doc: dict, study: str, today: datetime.date, engines: list[str], origin: str | None) -> str:
     """The post: front matter with the taxonomies of config.toml and the original (the archive,
     linked to its origin when given), three key results whose numbers come from the default
@@ -272,34 +291,7 @@ original:
   title: "{archive}"
 {link}---
 
-{{{{< keyresults >}}}}
-{{{{< keyresult ref="runs" >}}}}Over the window, the mean {metric} of a run ranges from {{{{< value table="runs" col="mean" agg="min" >}}}} ({{{{< value table="runs" col="mean" agg="min" show="run" >}}}}) to {{{{< value table="runs" col="mean" agg="max" >}}}} ({{{{< value table="runs" col="mean" agg="max" show="run" >}}}}).{{{{< /keyresult >}}}}
-{{{{< keyresult ref="over-time" >}}}}Interval by interval, {metric} went as low as {{{{< value table="jitter" col="min" agg="min" >}}}} and as high as {{{{< value table="jitter" col="max" agg="max" >}}}} within the window.{{{{< /keyresult >}}}}
-{{{{< keyresult ref="jitter" >}}}}The steadiest run varies with a coefficient of variation of {{{{< value table="jitter" col="cv" agg="min" >}}}}, the least steady with {{{{< value table="jitter" col="cv" agg="max" >}}}}.{{{{< /keyresult >}}}}
-{{{{< /keyresults >}}}}
-
-The key results above are placeholders from the default tables: replace them with what the
-runs show, their numbers from the tables through the `value` shortcode (docs/charts.md).
-
-## The runs over time
-
-{{{{< chart kind="timeseries" id="over-time" source="derived" caption="{metric} per interval, for the whole run" >}}}}
-
-## Every run
-
-{{{{< table id="runs" source="derived" >}}}}
-
-## Jitter over the window
-
-The spread of the per-interval {metric} over the manifest's window (its bounds are in the
-table's caption).
-
-{{{{< table id="jitter" source="derived" collapsed="true" >}}}}
-
-## Provenance
-
-{{{{< provenance >}}}}
-"""
+{post_body(metric)}"""
 
 
 def new(study: str, archive: str | Path, origin: str | None, content: str | Path = "content/posts",
