@@ -15,7 +15,7 @@ import { readFileSync, writeFileSync, readdirSync, existsSync, mkdirSync, rename
 import { createHash } from 'node:crypto';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse, View, logger, None } from 'vega';
+import { parse, View, logger, None, resetSVGDefIds } from 'vega';
 import { compile } from 'vega-lite';
 import { expressionInterpreter } from 'vega-interpreter';
 import { optimize } from 'svgo';
@@ -39,8 +39,11 @@ export function lightTheme(css) {
   return (name) => vars.get(name) || '';
 }
 
-/** Renders a Vega-Lite spec to an SVG string with the page's runtime (no eval). */
+/** Renders a Vega-Lite spec to an SVG string with the page's runtime (no eval). Vega numbers
+ * clip paths from a counter global to the process: reset per drawing, so a chart's ids (and
+ * bytes) do not depend on which charts were drawn before it (e.g. on what the cache held). */
 async function toSvg(spec) {
+  resetSVGDefIds();
   const runtime = parse(compile(spec, { logger: logger(None) }).spec, null, { ast: true });
   const view = new View(runtime, { expr: expressionInterpreter, renderer: 'none' });
   try { return await view.toSVG(); } finally { view.finalize(); }
@@ -81,8 +84,11 @@ const DRAWING = new Set(['svg', 'g', 'path', 'rect', 'line', 'text', 'tspan', 't
  * axis ticks and grid lines merged into one path, shared attributes moved to a group,
  * coordinates to 1 decimal. A chart's picture keeps its look with a third of the elements and
  * half the bytes (docs/lighthouse.md). Colours are kept as written (main.css maps the light
- * theme's to the page's custom properties by value) and so are ids (already unique in the page). */
-const SVGO = { multipass: true, floatPrecision: 1,
+ * theme's to the page's custom properties by value) and so are ids (already unique in the page).
+ * Three passes (SVGO_PASSES): SVGO's `multipass` gave the same output on every chart of the site
+ * but ran a fourth pass on the large ones only to find nothing left to do (docs/performance.md). */
+const SVGO_PASSES = 3;
+const SVGO = { floatPrecision: 1,
   plugins: [{ name: 'preset-default', params: { overrides: { cleanupIds: false, convertColors: false,
     // Less CPU, the same bytes (docs/performance.md, 2026-11-25): off, the preset's plugins for
     // what Vega's SVG never has (doctype, comments, styles, metadata, namespaces, ellipses, ...),
@@ -115,7 +121,9 @@ export function inlineSvg(svg, variant, font, prefix) {
     .replace(/ id="([\w-]+)"/g, ` id="${prefix}-$1"`).replace(/url\(#([\w-]+)\)/g, `url(#${prefix}-$1)`);
   const root = `<svg class="chart-svg ${variant}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" `
     + 'preserveAspectRatio="xMinYMin meet" aria-hidden="true" focusable="false">';
-  return optimize(root + body, SVGO).data.replace(/^<svg[^>]*>/, root);
+  let out = root + body;
+  for (let pass = 0; pass < SVGO_PASSES; pass += 1) out = optimize(out, SVGO).data;
+  return out.replace(/^<svg[^>]*>/, root);
 }
 
 /** Reads a file of the site by its URL (root-relative, under the site's base path). */
@@ -137,7 +145,7 @@ function codeKey() {
   const files = [fileURLToPath(import.meta.url), join(ROOT, 'package-lock.json'), join(ROOT, 'assets/css/main.css')];
   const js = (dir) => readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))
     .flatMap((e) => (e.isDirectory() ? js(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : []));
-  const h = createHash('sha256').update(JSON.stringify({ WIDTHS, SVGO, node: process.versions.node }));
+  const h = createHash('sha256').update(JSON.stringify({ WIDTHS, SVGO, SVGO_PASSES, node: process.versions.node }));
   for (const f of [...files, ...js(join(ROOT, 'assets/js'))]) h.update(`${f.slice(ROOT.length)}\0`).update(readFileSync(f)).update('\0');
   return h.digest('hex');
 }

@@ -54,3 +54,29 @@ def test_a_warm_cache_gives_the_same_bytes_and_a_changed_run_is_drawn_again(tmp_
     draw(sites["fresh"], "off")
     assert files(sites["changed"]) == files(sites["fresh"])
     assert files(sites["changed"]) != files(sites["cold"])
+
+
+def test_a_chart_draws_the_same_whatever_was_drawn_before_it(tmp_path):
+    """Vega numbers clip paths from a process-wide counter: a build whose cache holds the first
+    of two clipped charts (so it is not drawn before the second) writes the same bytes as a
+    cold one."""
+    project = write_site(tmp_path / "project")
+    post = project / "content" / "posts" / STUDY / "index.md"
+    first = '{{< chart kind="timeseries" id="tps-time" show="alpha-100,beta-100" caption="TPS over time" >}}'
+    text = post.read_text()
+    assert first in text
+    post.write_text(text.replace(first, first + "\n\n" + first.replace('"tps-time"', '"tps-time-again"')))
+    built = tmp_path / "built"
+    result = subprocess.run([hugo_binary(), "--quiet", "--destination", str(built)], cwd=project,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    cache = tmp_path / "cache"
+    sites = {name: shutil.copytree(built, tmp_path / name) for name in ("cold", "partly")}
+    draw(sites["cold"], str(cache))
+    clipped = [p for p in sorted(cache.rglob("*.json")) if "clip-path" in p.read_text()]
+    assert len(clipped) == 2
+    for entry in clipped:   # the one drawn second goes: it is drawn again after a cache hit
+        if "tps-time-again" in entry.read_text():
+            entry.unlink()
+    draw(sites["partly"], str(cache))
+    assert files(sites["partly"]) == files(sites["cold"])
