@@ -13,12 +13,17 @@ and ratios to the baseline side by side, for Hugo alone and for the whole `make 
     .venv/bin/python bench/build_bench.py --tree /tmp/main-copy --tree .   # before | after
     .venv/bin/python bench/build_bench.py --copies 0,24 --rounds 3 --edits 5
     .venv/bin/python bench/build_bench.py --hugo-only            # Hugo's step only (as before)
+    .venv/bin/python bench/build_bench.py --copies 0,24 --warm   # also: a rebuild with the caches kept
 
 A tree is a checkout of the project (Makefile, config, content, data, layouts, assets, static,
 publish); node_modules and the Python environment are this project's. Caches a step may keep
 (resources/_gen, .cache) are removed before every build, and the charts' drawing cache is off
 (CHART_SVG_CACHE=off: the copies' charts are the same, so even a cache cleared before each
-build would serve one copy's drawings to the next), so each build draws every chart. Goals
+build would serve one copy's drawings to the next), so each build draws every chart; the
+previews' cache is off too (PREVIEW_CACHE=off). `--warm` adds, per size and round, the
+rebuild a deploy does when it keeps the caches between runs (the Pages workflow's
+actions/cache): a build with the caches on fills them (not timed), one post's prose is edited,
+and the next build is timed with the caches as the first left them. Goals
 (docs/performance.md, "Build time"): 25 cloud-size studies (+24) within 3x the baseline's
 time and under 500 MB; growth <= 0.3 s per study; the server reloads an edit within 1 s.
 """
@@ -45,7 +50,7 @@ HUGO = Path(hugo.__path__[0]) / "binaries" / "hugo"
 CLOUD = "myrocks-cloud-cost"
 EDITED = "innodb-redo-log-size"      # the post whose prose the reload measurement edits
 PARTS = ["Makefile", "config.toml", "config", "content", "data", "layouts", "assets", "static", "publish",
-         "package.json"]
+         "package.json", "package-lock.json"]
 CACHES = ["resources/_gen", ".cache"]   # removed before every build: each build starts cold
 
 
@@ -105,16 +110,22 @@ def build_steps(site: Path, hugo_only: bool = False) -> list[tuple[str, list[str
     return [s for s in steps if s[0] == "hugo"] if hugo_only else steps
 
 
-def build(site: Path, steps: list[tuple[str, list[str]]]) -> dict[str, tuple[float, float, float]]:
+def build(site: Path, steps: list[tuple[str, list[str]]], caches: str = "off"
+          ) -> dict[str, tuple[float, float, float]]:
     """Per step of one production build of `site` into its fresh site/ (as `make build`): wall
-    seconds, CPU seconds (user + sys) and peak RSS (MB) of the step's process tree."""
-    for gone in ["site", *CACHES]:
+    seconds, CPU seconds (user + sys) and peak RSS (MB) of the step's process tree. caches:
+    "off" (none, the default), "fresh" (on, emptied first), "kept" (on, as an earlier build
+    left them)."""
+    for gone in ["site", *(CACHES if caches != "kept" else ["resources/_gen"])]:
         shutil.rmtree(site / gone, ignore_errors=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("CHART_SVG_CACHE", "PREVIEW_CACHE")}
+    if caches == "off":
+        env.update(CHART_SVG_CACHE="off", PREVIEW_CACHE="off")
     times = {}
     for name, cmd in steps:
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=site, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                env={**os.environ, "HUGO_ENVIRONMENT": "production", "CHART_SVG_CACHE": "off"})
+                                env={**env, "HUGO_ENVIRONMENT": "production"})
         err = proc.stderr.read()
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
@@ -123,6 +134,23 @@ def build(site: Path, steps: list[tuple[str, list[str]]]) -> dict[str, tuple[flo
             raise SystemExit(f"{name} failed in {site}:\n{err.decode()[-3000:]}")
         times[name] = (wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
     return times
+
+
+def warm_rebuild(site: Path, steps: list[tuple[str, list[str]]]) -> dict[str, tuple[float, float, float]]:
+    """A rebuild after an edit of one post's prose, with the caches a build before it left."""
+    build(site, steps, caches="fresh")
+    page = site / "content/posts" / EDITED / "index.md"
+    original = page.read_text()
+    page.write_text(original.rstrip("\n") + f"\n\nBench edit {time.time_ns()}.\n")
+    try:
+        return build(site, steps, caches="kept")
+    finally:
+        page.write_text(original)
+
+
+def totals(steps: dict[str, tuple[float, float, float]]) -> tuple[float, float, float]:
+    return (sum(w for w, _, _ in steps.values()), sum(c for _, c, _ in steps.values()),
+            max(m for _, _, m in steps.values()))
 
 
 def fetch(url: str) -> str | None:
@@ -197,6 +225,8 @@ def main() -> int:
     parser.add_argument("--edits", type=int, default=5, help="prose edits per server round (0: no server)")
     parser.add_argument("--serve-only", action="store_true", help="measure the server only, no builds")
     parser.add_argument("--hugo-only", action="store_true", help="time Hugo's step of `make build` only")
+    parser.add_argument("--warm", action="store_true",
+                        help="also time a rebuild after a prose edit with the caches kept")
     args = parser.parse_args()
     trees = [t.resolve() for t in (args.tree or [ROOT])]
     sizes = sorted({int(c) for c in args.copies.split(",")})
@@ -210,14 +240,14 @@ def main() -> int:
         for r in range(args.rounds):
             for n in ([] if args.serve_only else sizes):
                 for t in range(len(trees)):
-                    steps = build(sites[t, n], build_steps(sites[t, n], args.hugo_only))
-                    total = (sum(w for w, _, _ in steps.values()), sum(c for _, c, _ in steps.values()),
-                             max(m for _, _, m in steps.values()))
-                    for name, v in [*steps.items(), ("total", total)]:
-                        runs.setdefault((t, n), {}).setdefault(name, []).append(v)
-                    print(f"round {r + 1} tree {t} +{n}: " + ", ".join(
-                        f"{name} {w:.2f} s wall {c:.2f} s CPU {m:.0f} MB"
-                        for name, (w, c, m) in [*steps.items(), ("total", total)]), file=sys.stderr)
+                    kinds = [("", build)] + ([(" warm", warm_rebuild)] if args.warm else [])
+                    for kind, how in kinds:
+                        steps = how(sites[t, n], build_steps(sites[t, n], args.hugo_only))
+                        for name, v in [*steps.items(), ("total", totals(steps))]:
+                            runs.setdefault((t, n, kind), {}).setdefault(name, []).append(v)
+                        print(f"round {r + 1} tree {t} +{n}{kind}: " + ", ".join(
+                            f"{name} {w:.2f} s wall {c:.2f} s CPU {m:.0f} MB"
+                            for name, (w, c, m) in [*steps.items(), ("total", totals(steps))]), file=sys.stderr)
             if args.edits:
                 for t in range(len(trees)):
                     first, times = reload_times(sites[t, sizes[-1]], args.edits)
@@ -230,8 +260,8 @@ def main() -> int:
     for t, tree in enumerate(trees):
         print(f"tree {t}: {tree}")
 
-    def med(t: int, n: int, step: str, i: int) -> float | None:
-        values = runs.get((t, n), {}).get(step)
+    def med(t: int, n: int, step: str, i: int, kind: str = "") -> float | None:
+        values = runs.get((t, n, kind), {}).get(step)
         return statistics.median(v[i] for v in values) if values else None
 
     if not args.serve_only:
@@ -255,10 +285,23 @@ def main() -> int:
                     mem = "/".join(f"{med(t, n, step, 2):.0f}" for t in range(len(trees)))
                     other = f"{med(1, n, step, i) / med(0, n, step, i):>8.2f}" if len(trees) > 1 else ""
                     print(f"{'+' + str(n):<10}{cells}{mem:>9}{other}")
+        if args.warm:
+            print("\nrebuild after a prose edit with the caches kept (warm), against the cold build of the same size")
+            print(f"{'studies':<10}" + "".join(f"{f'tree {t} warm wall':>19}{'CPU s':>8}{'cold CPU':>10}{'w/c':>6}"
+                                               for t in range(len(trees))))
+            for n in sizes:
+                print(f"{'+' + str(n):<10}" + "".join(
+                    f"{med(t, n, 'total', 0, ' warm'):>19.2f}{med(t, n, 'total', 1, ' warm'):>8.2f}"
+                    f"{med(t, n, 'total', 1):>10.2f}{med(t, n, 'total', 1, ' warm') / med(t, n, 'total', 1):>6.2f}"
+                    for t in range(len(trees))))
+            for t in range(len(trees)):
+                print(f"tree {t} warm, CPU s per step: " + ", ".join(
+                    f"{name} " + "/".join(f"{med(t, n, name, 1, ' warm'):.2f}" for n in sizes)
+                    for name in runs[t, sizes[0], " warm"] if name != "total") + f" (at +{'/+'.join(map(str, sizes))})")
         print()
         for t in range(len(trees)):
             for step in ("hugo", "total"):
-                pts = lambda i: [(n, v[i]) for n in sizes for v in runs[t, n][step]]
+                pts = lambda i: [(n, v[i]) for n in sizes for v in runs[t, n, ""][step]]
                 if (per_s := slope(pts(0))) is not None:
                     print(f"tree {t} {'Hugo alone' if step == 'hugo' else 'make build'}: growth per added "
                           f"cloud-size study {per_s:.3f} s wall, {slope(pts(1)):.3f} s CPU, {slope(pts(2)):.1f} MB")

@@ -13,13 +13,21 @@ resvg (the `resvg-py` binding, pinned in pyproject.toml) into two PNGs beside th
 The chart SVG comes from Vega's renderer, which escapes every text; the post title of a
 preview without a chart is escaped here. A post without a chart gets a neutral card with its
 title, so its links resolve.
+
+A preview rasterised by an earlier build from the same SVG is not rasterised again: the PNGs
+are kept in .cache/previews/ (gitignored; PREVIEW_CACHE=DIR elsewhere, PREVIEW_CACHE=off for
+none) by the sha256 of the framed SVG and the resvg-py version, and a build keeps only the
+entries it used.
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import re
 import sys
 from html import escape
+from importlib.metadata import version
 from pathlib import Path
 
 import resvg_py
@@ -78,8 +86,41 @@ def rasterise(svg: str) -> bytes:
     return bytes(resvg_py.svg_to_bytes(svg_string=svg, sans_serif_family="DejaVu Sans"))
 
 
-def write_previews(site: Path) -> list[str]:
+class PngCache:
+    """PNGs of earlier builds (see the module's doc); `root` None: rasterise every time."""
+
+    def __init__(self, root: Path | None):
+        self.root = root
+        self.used: set[str] = set()
+        self.hits = 0
+        if root is not None:
+            root.mkdir(parents=True, exist_ok=True)
+
+    def png(self, svg: str) -> bytes:
+        if self.root is None:
+            return rasterise(svg)
+        key = hashlib.sha256(f"resvg-py {version('resvg-py')}\0{svg}".encode()).hexdigest()
+        path = self.root / f"{key}.png"
+        self.used.add(path.name)
+        try:
+            body = path.read_bytes()
+            self.hits += 1
+        except OSError:
+            body = rasterise(svg)
+            _write(path, body)
+        return body
+
+    def prune(self) -> None:
+        """Remove the entries this build did not use (drawings of charts since changed)."""
+        if self.root is not None:
+            for path in self.root.glob("*.png"):
+                if path.name not in self.used:
+                    path.unlink(missing_ok=True)
+
+
+def write_previews(site: Path, cache: PngCache | None = None) -> list[str]:
     """Write preview-thumb.png and preview.png for every post of previews.json; return their dirs."""
+    cache = cache or PngCache(None)
     manifest = site / "previews.json"
     try:
         posts = json.loads(manifest.read_text(encoding="utf-8"))["posts"]
@@ -93,14 +134,14 @@ def write_previews(site: Path) -> list[str]:
             raise SystemExit(f"{page}: missing, listed in {manifest}")
         chart = preview_chart_svg(page.read_text(encoding="utf-8"), page_dir, str(post.get("chart") or ""))
         title = str(post.get("title", ""))
-        _write(page_dir / "preview-thumb.png", rasterise(framed(chart, THUMBNAIL, title)))
-        _write(page_dir / "preview.png", rasterise(framed(chart, CARD, title)))
+        _write(page_dir / "preview-thumb.png", cache.png(framed(chart, THUMBNAIL, title)))
+        _write(page_dir / "preview.png", cache.png(framed(chart, CARD, title)))
         done.append(post["dir"])
     return done
 
 
 def _write(path: Path, body: bytes) -> None:
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")   # whole files only, also for parallel builds
     tmp.write_bytes(body)
     tmp.replace(path)
 
@@ -109,8 +150,11 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print("usage: python -m publish.previews SITE_DIR", file=sys.stderr)
         return 2
-    done = write_previews(Path(argv[0]))
-    print(f"previews: {len(done)} posts")
+    where = os.environ.get("PREVIEW_CACHE", str(Path(__file__).resolve().parent.parent / ".cache" / "previews"))
+    cache = PngCache(None if where == "off" else Path(where))
+    done = write_previews(Path(argv[0]), cache)
+    cache.prune()
+    print(f"previews: {len(done)} posts" + (f", {cache.hits} of {2 * len(done)} images from the cache" if cache.root else ""))
     return 0
 
 

@@ -80,3 +80,17 @@ def test_a_chart_draws_the_same_whatever_was_drawn_before_it(tmp_path):
             entry.unlink()
     draw(sites["partly"], str(cache))
     assert files(sites["partly"]) == files(sites["cold"])
+
+
+def test_a_chart_of_an_unknown_kind_or_without_a_spec_fails_the_build_with_its_page(tmp_path):
+    page = tmp_path / "site" / "posts" / "p" / "index.html"
+    page.parent.mkdir(parents=True)
+    for figure, spec, error in [
+            ('<figure class="chart" id="c1" data-kind="pie">', '<script type="application/json" id="c1-spec">{}</script>',
+             "chart c1: no kind module for pie"),
+            ('<figure class="chart" id="c2" data-kind="bars">', "", "chart c2: no spec")]:
+        page.write_text(f"{figure}{spec}</figure>")
+        result = subprocess.run(["node", str(ROOT / "publish" / "chart_svgs.js"), str(tmp_path / "site")],
+                                capture_output=True, text=True, timeout=120, env={**os.environ, "CHART_SVG_CACHE": "off"})
+        assert result.returncode == 1
+        assert result.stderr == f"chart svgs: {page}: {error}\n"

@@ -110,3 +110,38 @@ def test_the_build_lists_each_posts_preview_chart(built_site):
     listed = {p["dir"]: p for p in json.loads((built_site.site / "previews.json").read_text())["posts"]}
     assert listed["posts/sysbench-regressions/"]["chart"] == "cpu-ratio-write-heavy"
     assert listed["posts/myrocks-cloud-cost/"]["chart"] == ""
+
+
+def test_a_preview_from_the_cache_is_the_same_png_and_a_changed_chart_is_rasterised_again(tmp_path, monkeypatch):
+    html = '<figure class="chart" id="first" data-kind="bars"></figure>'
+    site = tmp_path / "site"
+    post = write_site(site, html, {"first.svg": CHART})
+    store = tmp_path / "cache"
+    previews.write_previews(site, previews.PngCache(store))
+    cold = {name: (post / name).read_bytes() for name in ("preview.png", "preview-thumb.png")}
+    assert len(list(store.glob("*.png"))) == 2
+    calls = []
+    monkeypatch.setattr(previews, "rasterise", lambda svg: calls.append(svg) or b"drawn again")
+    warm = previews.PngCache(store)
+    previews.write_previews(site, warm)
+    assert warm.hits == 2 and calls == []
+    assert {name: (post / name).read_bytes() for name in cold} == cold
+    # the chart changes: both images are rasterised again, and the old entries go at the prune
+    (post / "first.svg").write_text(CHART.replace("#0072B2", "#009E73"))
+    changed = previews.PngCache(store)
+    previews.write_previews(site, changed)
+    changed.prune()
+    assert changed.hits == 0 and len(calls) == 2
+    assert (post / "preview.png").read_bytes() == b"drawn again"
+    assert sorted(p.name for p in store.iterdir()) == sorted(changed.used)
+
+
+def test_the_command_keeps_its_previews_where_PREVIEW_CACHE_says_or_nowhere(tmp_path, monkeypatch, capsys):
+    site = tmp_path / "site"
+    write_site(site, '<figure class="chart" id="first" data-kind="bars"></figure>', {"first.svg": CHART})
+    monkeypatch.setenv("PREVIEW_CACHE", str(tmp_path / "store"))
+    assert previews.main([str(site)]) == 0 and previews.main([str(site)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "previews: 1 posts, 2 of 2 images from the cache"
+    monkeypatch.setenv("PREVIEW_CACHE", "off")
+    assert previews.main([str(site)]) == 0
+    assert capsys.readouterr().out == "previews: 1 posts\n"

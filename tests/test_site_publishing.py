@@ -208,7 +208,8 @@ def test_pages_workflow_tests_before_deploy_on_current_actions_with_caches():
     assert "make test" in (ROOT / ".ci" / "run").read_text()
     assert jobs["build"]["needs"] == "test" and jobs["deploy"]["needs"] == "build"
     majors = {"actions/checkout": "v6", "actions/setup-python": "v6", "actions/setup-node": "v6",
-              "actions/configure-pages": "v6", "actions/upload-pages-artifact": "v5", "actions/deploy-pages": "v5"}
+              "actions/configure-pages": "v6", "actions/upload-pages-artifact": "v5", "actions/deploy-pages": "v5",
+              "actions/cache": "v5"}
     for name, job in jobs.items():
         for step in job["steps"]:
             if "uses" in step:
@@ -218,6 +219,20 @@ def test_pages_workflow_tests_before_deploy_on_current_actions_with_caches():
                 assert step["with"]["node-version"] == "24" and step["with"]["cache"] == "npm"
             if step.get("uses", "").startswith("actions/setup-python"):
                 assert step["with"]["cache"] == "pip"
+
+
+def test_pages_build_keeps_the_drawing_caches_between_deploys():
+    """The build restores .cache/ (chart drawings, previews: the default dirs of both scripts)
+    from the newest earlier deploy before `make build`, and saves it under its own commit."""
+    import yaml
+    steps = yaml.safe_load((ROOT / ".github/workflows/pages.yml").read_text())["jobs"]["build"]["steps"]
+    names = [s.get("uses", "").split("@")[0] or s.get("run", "") for s in steps]
+    cache = steps[names.index("actions/cache")]
+    assert names.index("actions/cache") < next(i for i, n in enumerate(names) if n.startswith("make build"))
+    assert cache["with"]["path"] == ".cache"
+    assert cache["with"]["key"] == "site-drawings-${{ github.sha }}" and cache["with"]["restore-keys"] == "site-drawings-"
+    assert "join(ROOT, '.cache', 'chart-svgs')" in (ROOT / "publish" / "chart_svgs.js").read_text()
+    assert '/ ".cache" / "previews"' in (ROOT / "publish" / "previews.py").read_text()
 
 
 def test_test_tools_are_development_dependencies():
