@@ -28,7 +28,7 @@ tables:
   - id: by-setup
     rows: [engine, setup, iops]
     columns: {engine: %(engine)r, setup: %(setup)r, iops: %(iops)r}
-    value: {key: mean, label: Mean TPS in window, stat: mean, digits: 1}
+    value: {key: mean, label: "Mean TPS in the steady window, per second", stat: mean, digits: 1}
 """ % HEADINGS
 CHARTS = """
 {{< chart kind="bars" id="mean-bars" table="by-setup" x="setup" y="mean" color="engine" where="iops=3000" caption="Mean per setup" >}}

@@ -183,3 +183,19 @@ def test_a_chart_of_one_colour_draws_in_the_palettes_first(built_site, post, fig
         assert "#4c78a8" not in svg.lower(), (post, figure, variant)
         assert re.search(rf'(fill|stroke)="{first}"', svg, re.I), (post, figure, variant)
     assert "#4c78a8" not in (built_site.site / "posts" / post / f"{figure}.svg").read_text().lower()
+
+
+@pytest.mark.parametrize("post, figure", [("myrocks-cloud-cost", "avg-tps-bars"), ("linkbench-cached", "db-size-lines")])
+def test_panel_labels_on_top_name_their_column_at_phone_width(built_site, post, figure):
+    """At phone width the panel labels go above the panels as '<column heading> <value>' (e.g.
+    'Cache GB 27'), wrapped to the plot: never the bare value (Vega-Lite's header expression
+    once swallowed the lookup of the wrapped lines)."""
+    html = (built_site.site / "posts" / post / "index.html").read_text(encoding="utf-8")
+    spec = json.loads(re.search(rf'<script type="application/json" id="{figure}-spec">(.*?)</script>', html, re.S)[1])
+    row = spec["facet"]["row"]
+    values = sorted({str(r[row["field"]]) for r in spec["data"]["values"]})
+    narrow = pictures(built_site, post, figure)["narrow"]
+    texts = [" ".join(re.findall(r"<tspan[^>]*>([^<]*)</tspan>", m) or [m])
+             for m in re.findall(r"<text[^>]*>(.*?)</text>", narrow)]
+    assert [v for v in values if f"{row['title']} {v}" not in texts] == []
+    assert not set(values) & set(texts)

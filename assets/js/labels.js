@@ -59,10 +59,13 @@ export function wrapped(values, chars) {
 
 /** Label properties that draw the labels of `map` (label -> lines) on several lines. The map
  * is a Vega-Lite parameter `name` (a signal's value, JSON data): labels, which come from the
- * data, never become part of an expression's text. Add `param` to the spec's `params`. */
+ * data, never become part of an expression's text. Add `param` to the spec's `params`. The
+ * second `datum.label` is in brackets: in a facet header Vega-Lite puts a conditional
+ * expression in its place, which without them would take the whole `||` as its test (and
+ * every header would show its label unwrapped). */
 export function linesLabel(name, map) {
   if (!map) return { props: {}, param: null };
-  return { props: { labelExpr: `${name}[datum.label] || datum.label` }, param: { name, value: map } };
+  return { props: { labelExpr: `${name}[datum.label] || (datum.label)` }, param: { name, value: map } };
 }
 
 /** `spec` with `params` added (null ones skipped). */
@@ -90,6 +93,14 @@ export function legendFor(values, width, name, title) {
  * string when it fits on one. */
 export function titleLines(title, width) {
   const lines = wrap(title, Math.floor(width / (CHAR_PX * TITLE_FONT / LABEL_FONT) / BOLD));
+  return lines.length > 1 ? lines : title;
+}
+
+/** An axis title (12 px bold) in lines that fit `px` along its axis, a plain string when it
+ * fits on one. Measured with a bold letter's typical width (0.65 x the size), not the upper
+ * bound the legends use: a title that fits on one line in the browser stays on one. */
+export function axisTitleLines(title, px) {
+  const lines = wrap(title, Math.floor(px / (TITLE_FONT * 0.65)));
   return lines.length > 1 ? lines : title;
 }
 

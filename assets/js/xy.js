@@ -5,7 +5,7 @@ import { renderFitted, withWidth } from './render.js';
 import { chartConfig } from './theme.js';
 import { getState, setState } from './hash.js';
 import { addExportTools } from './export.js';
-import { CHAR_PX, categoryAxis, legendFor, linesLabel, withParams, wrap } from './labels.js';
+import { CHAR_PX, axisTitleLines, categoryAxis, legendFor, linesLabel, withParams, wrap } from './labels.js';
 
 const unitOf = (spec) => (spec.facet ? spec.spec : spec);
 
@@ -41,6 +41,9 @@ function longHeaders(spec) {
   return longest * CHAR_PX > (unitOf(spec).height || 200);
 }
 
+/** Room (px) left of and beside the plot for the axes, when panel headers are on top (or none). */
+const ON_TOP_RESERVE = 100;
+
 /** On narrow screens, or when their labels are crowded, grouped bars and dot plots lie on
  * their side (categories on y); on narrow screens, or when they are longer than a panel, panel
  * labels go above the panels, wrapped to the width. */
@@ -58,7 +61,9 @@ function transposed(spec, hostWidth) {
   if (!onTop) return spec.facet ? { ...spec, spec: patched } : patched;
   // panel labels above each panel ("Cache GB 27") instead of a column on the left
   const row = spec.facet.row;
-  const chars = Math.floor((hostWidth - 20) / (CHAR_PX * 12 / 11)); // headers are 12 px
+  // a header starts where its panel does, right of the y axis: its room is the plot's width
+  // (xyLayout's reserve for the axes when the headers are on top); headers are 12 px
+  const chars = Math.floor((hostWidth - ON_TOP_RESERVE) / (CHAR_PX * 12 / 11));
   const lines = {};
   for (const v of new Set(spec.data.values.map((r) => String(r[row.field])))) lines[v] = wrap(`${row.title} ${v}`, chars);
   const { props, param } = linesLabel('headerLines', lines);
@@ -70,7 +75,8 @@ const onTopOf = (spec) => Boolean(spec.facet && spec.facet.row.header && spec.fa
 
 /** Long labels (labels.js): the colour legend in columns of whole labels or wrapped (its
  * title too), category axis labels (nominal, or the ordinal x of a line over named values)
- * wrapped to their room, number axes thinned where their labels would touch. */
+ * wrapped to their room, number axes' titles wrapped to their length and their labels thinned
+ * where they would touch. */
 function labelled(spec, hostWidth, plotWidth) {
   const unit = unitOf(spec);
   const enc = { ...unit.encoding };
@@ -94,8 +100,15 @@ function labelled(spec, hostWidth, plotWidth) {
       const { props, param } = categoryAxis(cats, room, `${ch}Lines`);
       enc[ch] = { ...e, axis: { ...(e.axis || {}), ...props } };
       params.push(param);
-    } else if (ch === 'x') {
-      enc[ch] = { ...e, axis: { ...(e.axis || {}), labelOverlap: 'greedy', labelSeparation: 6 } };
+    } else {
+      // a number axis' title (the column's heading) in lines that fit along its axis: the
+      // plot's width; a y title only beside the panels of a faceted chart, where the next
+      // panel's title starts a panel's height, the spacing (20 px) and, with the panel
+      // labels on top, at least one line of them (15 px) further on
+      const along = ch === 'x' ? plotWidth : spec.facet ? (unit.height || 200) + 20 + (onTopOf(spec) ? 15 : 0) : null;
+      const title = typeof e.title === 'string' && along ? { title: axisTitleLines(e.title, along) } : {};
+      const axis = ch === 'x' ? { axis: { ...(e.axis || {}), labelOverlap: 'greedy', labelSeparation: 6 } } : {};
+      enc[ch] = { ...e, ...title, ...axis };
     }
   }
   const patched = { ...unit, encoding: enc };
@@ -107,7 +120,7 @@ export function xyLayout(spec, hostWidth, log = specLog(spec)) {
   const drawn = transposed(withLog(spec, log), hostWidth);
   const enc = unitOf(drawn).encoding;
   // room for axes, legend and panel headers, so that one render usually fits
-  const reserve = (spec.facet && !onTopOf(drawn) ? 130 : 100) + (enc.yOffset ? 40 : 0);
+  const reserve = (spec.facet && !onTopOf(drawn) ? 130 : ON_TOP_RESERVE) + (enc.yOffset ? 40 : 0);
   const width = Math.max(160, Math.floor(hostWidth - reserve));
   return { spec: labelled(drawn, hostWidth, width), width };
 }
