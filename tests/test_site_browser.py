@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from playwright.sync_api import expect
 
-from browser_kit import WAIT, serve, watch
+from browser_kit import WAIT, serve, until, watch
 
 
 @pytest.fixture(scope="module")
@@ -116,3 +116,27 @@ def test_a_post_prints_without_screen_controls(page, server):
         assert chart.bounding_box()["width"] <= width + 1  # charts fit the paper
     pdf = page.pdf(format="A4")
     assert pdf.startswith(b"%PDF") and len(pdf) > 1000
+
+
+def test_tables_become_sortable_as_they_near_the_viewport_without_a_shift(page, server):
+    """A table is made sortable after the first paint, when it comes within a screen of the
+    viewport (or takes the focus): those of the first two screens without any interaction, a
+    far one only once scrolled to (a table in a closed details has no box until opened), and
+    the page records no layout shift meanwhile (the sort mark is the header's own from the
+    start and the button inline text)."""
+    page.add_init_script("""window.__cls = 0; new PerformanceObserver((l) => { for (const e of l.getEntries())
+      window.__cls += e.value; }).observe({ type: 'layout-shift', buffered: true });""")
+    page.goto(server + "posts/sysbench-regressions/")
+    until(page, "document.querySelector('table.sortable th button') !== null")
+    page.wait_for_timeout(300)
+    tables = page.evaluate("""() => [...document.querySelectorAll('table.sortable')].filter(t => t.checkVisibility())
+      .map(t => ({ top: t.getBoundingClientRect().top + scrollY, sortable: !!t.querySelector('th button') }))""")
+    near = [t for t in tables if t["top"] < 2 * 900]
+    far = [t for t in tables if t["top"] > 4 * 900]
+    assert near and far, tables
+    assert all(t["sortable"] for t in near) and not any(t["sortable"] for t in far), tables
+    last = page.locator("table.sortable:visible").last
+    last.scroll_into_view_if_needed()
+    until(page, "el => el.querySelector('th button') !== null", last.element_handle())
+    assert page.evaluate("window.__cls") == 0
+    assert not page.problems, page.problems

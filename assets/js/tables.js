@@ -5,8 +5,11 @@
 // every table), so a table is made sortable when it comes near the viewport, or when it takes the
 // keyboard focus first.
 
-/** Makes each table.sortable under `root` sortable: at once in the first two screens, else when
- * it nears the viewport (a screen ahead) or when focus enters it, whichever comes first. */
+/** Makes each table.sortable under `root` sortable when it nears the viewport (a screen ahead)
+ * or when focus enters it, whichever comes first. Never before the first paint: the sort mark
+ * is the header's own and the button inline text (main.css), so a header keeps its size and
+ * nothing shifts, and reading the tables' positions at load forced a layout of the whole page
+ * before it could paint (~20 ms of the cloud post's first paint, bench/render_bench.py). */
 export function sortableWhenNear(root = document) {
   const tables = Array.from(root.querySelectorAll('table.sortable'));
   const ready = new WeakSet();
@@ -20,14 +23,9 @@ export function sortableWhenNear(root = document) {
     ? new IntersectionObserver((entries) => entries.forEach((e) => e.isIntersecting && enhance(e.target)),
       { rootMargin: '100% 0px' })
     : null;
-  // the tables of the first two screens at once, before the first paint (the sort marks widen
-  // the headers: done later, that would shift what the reader sees); the others when near
-  // (positions read first, then the headers changed: one layout; a table in closed details has no box)
-  const near = 2 * window.innerHeight;
-  const atOnce = tables.map((t) => !observer || (t.getClientRects().length > 0 && t.getBoundingClientRect().top < near));
-  tables.forEach((table, i) => {
-    if (atOnce[i]) enhance(table);
-    else observer.observe(table);
+  tables.forEach((table) => {
+    if (observer) observer.observe(table);
+    else enhance(table);
     table.closest('.table-wrap')?.addEventListener('focusin', () => enhance(table), { once: true });
   });
 }

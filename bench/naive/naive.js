@@ -12,7 +12,8 @@ async function timeseries(figure, spec) {
   const values = [];
   await Promise.all(shown.map(async (id) => {
     const data = await (await fetch(runs.get(id).url)).json();
-    data.t.forEach((t, i) => values.push({ run: runs.get(id).name, t, v: data.v[i] }));
+    // a run's file holds every column of its series (docs/data-schema.md): the post's metric
+    data.t.forEach((t, i) => values.push({ run: runs.get(id).name, t, v: data[spec.metric][i] }));
   }));
   const x = { field: 't', type: 'quantitative', scale: { domain: { param: 'brush' } } };
   return embed(figure.querySelector('.chart-view'), {
