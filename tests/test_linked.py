@@ -74,6 +74,20 @@ def test_status_rates_join_on_their_own_clock():
     assert problems == []
 
 
+def test_server_status_ending_after_the_run_is_reported_at_its_last_snapshot():
+    """A span problem names the line of the status dump's last snapshot, as vmstat's and
+    iostat's name their last sample's (file:line: reason)."""
+    text = (FIXTURES / "global-status" / "periodic.txt").read_text()
+    status = by_name("global-status").parse(text, "periodic.txt").sessions[0]
+    assert len(status.sample_lines) == len(status.series["t"])
+    end = status.series["t"][-1]
+    _, problems = linked_series([1.0, 2.0], [5, 5], interval_s=1, status=("st.txt", status), offset_s=0)
+    assert [str(p).split(": ")[0] for p in problems] == [f"st.txt:{status.sample_lines[-1]}"]
+    assert f"its last sample ends at {end:g} s of the run" in str(problems[0])
+    last_snapshot = text.splitlines()[status.sample_lines[-1] - 1]
+    assert last_snapshot.strip(), last_snapshot
+
+
 def test_column_meta_takes_gauges_from_the_server_status_parser():
     """One list of gauges (ingest/parsers/server_status.py GAUGES) for the ingest and the chart:
     a level is never titled a rate."""

@@ -272,7 +272,8 @@ def _rates(snaps: list[_Snapshot], relative: bool, file: str, problems: list) ->
                                                              f"{changed.zone}: the time stamps are kept as printed"))
         if snaps[0].zone:
             meta["zone"] = snaps[0].zone
-    return Session(series=series, meta=meta, line=snaps[1].line)
+    # a rate's row is the interval ending at a snapshot: the line of that snapshot (the first starts the clock)
+    return Session(series=series, meta=meta, line=snaps[1].line, sample_lines=[s.line for s in snaps[1:]])
 
 
 @register
