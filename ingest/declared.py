@@ -227,7 +227,7 @@ def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: 
         shown = p if raw else display.get(pivot, {}).get(str(p), p)
         return template.replace("{" + pivot + "}", str(shown))
     columns = [col(RUN, headings.get(RUN, "Run"), "label") if k == RUN and with_run
-               else col(k, headings.get(k, k.replace("_", " ")), "label") for k in rows_by]
+               else col(k, headings.get(k, m.heading(k)), "label") for k in rows_by]
     for p in pivots:
         for sv in values:
             columns.append(col(fill(sv["key"], p, True), fill(sv["label"], p, False), "number", sv["digits"], sv["unit"]))

@@ -28,9 +28,9 @@ def _stat_col(key: str, metric: str) -> dict:
     return col(key, f"{'Mean' if key == 'mean' else key} {metric}", "number", 2)
 
 
-def _table(ctx, id: str, title: str, stats: tuple, with_source: bool, names: dict[str, str] | None = None) -> dict:
-    """One row per run: its labels (headed by `names`, label key -> reader's name, else the
-    key), when `with_source` whether it is published and its file and session, the window
+def _table(ctx, id: str, title: str, stats: tuple, with_source: bool) -> dict:
+    """One row per run: its labels (headed by the manifest's `label_names:`, else the key),
+    when `with_source` whether it is published and its file and session, the window
     statistics `stats`, and with the source its cross-check (full-run mean against the tool's
     summary)."""
     metric = ctx.manifest.metric
@@ -41,7 +41,7 @@ def _table(ctx, id: str, title: str, stats: tuple, with_source: bool, names: dic
              col("summary", f"Tool summary {metric}", "number", 2),
              col("check_rel_diff", "Mean vs summary (rel. diff.)", "number", 4)] if with_source else []
     columns = [col("run", "Run", "label"), col("name", "Name", "text"),
-               *(col(k, (names or {}).get(k, k.replace("_", " ")), "label") for k in labels),
+               *(col(k, ctx.manifest.heading(k), "label") for k in labels),
                *source, *(_stat_col(k, metric) for k in stats), *check]
     rows = []
     for r in ctx.runs:
@@ -55,19 +55,18 @@ def _table(ctx, id: str, title: str, stats: tuple, with_source: bool, names: dic
     return ctx.table(id, title, columns, rows)
 
 
-def runs_table(ctx, id: str = "runs", names: dict[str, str] | None = None) -> dict:
-    """Every run (published or extra) with its labels (headed by `names`), source, window
+def runs_table(ctx, id: str = "runs") -> dict:
+    """Every run (published or extra) with its labels, source, window
     statistics of the manifest's metric and cross-check (the one `runs` table: the default,
     and the one a study module reuses)."""
     w = ctx.manifest.window
     return _table(ctx, id, f"Every run: {ctx.manifest.metric} from {w['start']:g} s to {w['end']:g} s", RUNS,
-                  True, names)
+                  True)
 
 
-def jitter_table(ctx, id: str = "jitter", names: dict[str, str] | None = None) -> dict:
-    """Per run: the spread of the per-interval rate over the window (a study module may reuse
-    it with its readers' names of the labels)."""
+def jitter_table(ctx, id: str = "jitter") -> dict:
+    """Per run: the spread of the per-interval rate over the window (a study module may reuse it)."""
     w = ctx.manifest.window
     per = "per-second" if ctx.manifest.interval_s == 1 else "per-interval"
     return _table(ctx, id, f"Jitter: {per} {ctx.manifest.metric} from {w['start']:g} s to {w['end']:g} s",
-                  JITTER, False, names)
+                  JITTER, False)

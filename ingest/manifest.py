@@ -184,6 +184,11 @@ class Manifest:
     extra_series: str | int = "keep"   # `series: {extra: ...}`: keep, drop, or N (every N intervals, the mean)
     quoted: dict = field(default_factory=dict)   # `quoted:` name -> rows the original states in its prose
     default_tables: tuple = ("runs", "jitter")   # `default_tables:` the default tables a study with runs gets
+    label_names: dict = field(default_factory=dict)   # `label_names:` label key -> readers' heading
+
+    def heading(self, key: str) -> str:
+        """The readers' heading of a label (its `label_names:` entry, else the key, spaced)."""
+        return self.label_names.get(key, key.replace("_", " "))
 
 
 class _V:
@@ -224,7 +229,7 @@ def _type_name(t) -> str:
 
 
 TOP = ("study", "title", "inputs", "interval_s", "metric", "window", "base", "labels", "label_types",
-       "display", "markers", "runs", "files", "views", "reproduction", "tables",   # tables: ingest/declared.py
+       "label_names", "display", "markers", "runs", "files", "views", "reproduction", "tables",   # tables: ingest/declared.py
        "counters", "series", "quoted", "default_tables")   # counters: ingest/counters.py; series: size control (seriesfiles.py)
 SERIES_EXTRA = ("keep", "drop")   # or {every: N}: docs/manifest.md, "Size control"
 RULE = ("glob", "regex", "input", "format", "labels", "published", "session", "id", "name", "linked")
@@ -262,6 +267,12 @@ def load(path: str | Path) -> Manifest:
     for k, t in label_types.items():
         if not isinstance(t, str) or t not in LABEL_TYPES:
             v.fail("label_types", f"label_types: {k}: type must be one of {', '.join(LABEL_TYPES)}")
+    label_names = v.get("label_names", LDict, default=LDict())
+    for k, heading in label_names.items():
+        if k not in labels:
+            _V(path, label_names, "label_names").fail(k, f"label_names: {k!r} is not one of labels ({', '.join(labels)})")
+        if not isinstance(heading, str) or not heading.strip():
+            _V(path, label_names, "label_names").fail(k, f"label_names: {k}: the heading must be a non-empty string")
     display = v.get("display", LDict, default=LDict())
     for k, names in display.items():
         dv = _V(path, names, f"display: {k}")
@@ -296,7 +307,7 @@ def load(path: str | Path) -> Manifest:
         display={k: {str(a): b for a, b in x.items()} for k, x in display.items()}, markers=markers, runs=runs, files=files,
         views=views, line_of=dict(doc.key_lines),
         reproduction=_reproduction(path, doc.get("reproduction"), inputs), extra_series=_series(path, v),
-        quoted=_quoted(path, v), default_tables=_default_tables(path, v))
+        quoted=_quoted(path, v), default_tables=_default_tables(path, v), label_names=dict(label_names))
 
 
 DEFAULT_TABLES = ("runs", "jitter")   # ingest/defaults.py

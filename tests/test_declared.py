@@ -269,3 +269,16 @@ def test_a_ratio_of_the_value_named_by_of(tmp_path):
     with pytest.raises(InputError) as e:
         ingest(man, tmp_path / "bad" / "archives", tmp_path / "bad" / "studies", tmp_path / "bad" / "data")
     assert (e.value.line, e.value.reason) == (15, "tables[0] (x).ratio: of: 'p95' is not the key of one of the values")
+
+
+def test_label_columns_are_headed_by_label_names_unless_the_table_says(tmp_path):
+    got, _ = tables(tmp_path, """\
+  - id: by-engine
+    where: {published: true}
+    rows: [engine, iops]
+    columns: {iops: Provisioned IOPS}
+    value: {key: tps, label: TPS, stat: mean}
+""", extra="label_names: {engine: Storage engine, iops: IOPS tier}\n")
+    headings = {c["key"]: c["label"] for c in got["by-engine"]["columns"]}
+    assert headings["engine"] == "Storage engine" and headings["iops"] == "Provisioned IOPS"
+    assert {c["key"]: c["label"] for c in got["runs"]["columns"]}["iops"] == "IOPS tier"

@@ -83,11 +83,25 @@ def test_small_study_end_to_end(tmp_path):
     ("colour: red\n", 12, "manifest: unknown field `colour`"),
     ("base: {engine: x}\n", 12, "base: 'engine' is not one of labels (name, threads)"),
     ("markers: [{t: one, label: x}]\n", 12, "markers[0]: `t` must be int or float, not str"),
+    ("label_names: [Name]\n", 12, "manifest: `label_names` must be a mapping, not a list"),
+    ("label_names:\n  name: Name\n  engine: Engine\n", 14, "label_names: 'engine' is not one of labels (name, threads)"),
+    ("label_names: {threads: 4}\n", 12, "label_names: threads: the heading must be a non-empty string"),
 ])
 def test_bad_yaml_and_invalid_fields_name_their_line(tmp_path, extra, line, reason):
     man = make_study(tmp_path, extra=extra)
     with pytest.raises(InputError, match="^" + re.escape(f"{man}:{line}: {reason}")):
         load(man)
+
+
+def test_label_names_head_the_label_columns_of_the_default_tables(tmp_path):
+    """`label_names:` gives a label its readers' heading in the runs and jitter tables (without
+    one, the key with spaces)."""
+    import yaml
+    run(tmp_path, make_study(tmp_path, extra="label_names: {threads: Client threads}\n"))
+    for table in ("runs", "jitter"):
+        columns = yaml.safe_load((tmp_path / "data" / "mini" / "tables" / f"{table}.yaml").read_text())["columns"]
+        assert {c["key"]: c["label"] for c in columns}["threads"] == "Client threads"
+        assert "name" not in {c["key"] for c in columns if c["kind"] == "label"}   # in the run's name
 
 
 def test_missing_field_and_bad_rule(tmp_path):

@@ -6,19 +6,14 @@ run, are declared in the manifest's `tables:`; this module adds what a declarati
 cost            yearly cost per resource, read from published-tables.md
 tps-per-dollar  avg tps per $1000/year of instance + storage, per engine x tier x cache
 storage         dataset size per engine, from published-tables.md
-jitter          spread of per-second tps per run; runs: every run incl. extras
 my-cnf          the server options of the archive's my.cnf
 """
 from __future__ import annotations
 
 from ..problems import Problem
-from ..defaults import jitter_table, runs_table
 from ..tables import col
 
 INSTANCE = "c5.9xlarge"
-# Readers' names of the run labels (column headers, chart axes and legends).
-LABEL_NAMES = {"engine": "Engine", "iops": "IOPS tier", "cache_gb": "Cache GB", "threads": "Threads",
-               "variant": "Variant", "storage": "Storage"}
 # Each storage tier's row in the published cost table.
 TIER_COST_ROW = {
     "5000": "1TB io1 5000 IOPS", "10000": "1TB io1 10000 IOPS", "15000": "1TB io1 15000 IOPS",
@@ -32,7 +27,7 @@ def build(ctx) -> list[dict]:
     cells = _cells(ctx)
     cost = _cost_rows(ctx)
     return [_cost(ctx, cost), _per_dollar(ctx, cells, cost),
-            _storage(ctx), jitter_table(ctx, names=LABEL_NAMES), runs_table(ctx, names=LABEL_NAMES),
+            _storage(ctx),
             _mycnf(ctx)]
 
 
