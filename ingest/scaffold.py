@@ -231,6 +231,7 @@ def manifest_text(doc: dict, members: list[Member], rules: list[dict], archive: 
     head.append(f"# window: the first {WARMUP:.0%} of the shortest run is taken as warm-up; the end is where the")
     head.append("# shortest run ends. Look at the time series and move it to the steady state.")
     head.append("# base: add `base: {<label>: <value>}` for ratios to a base case.")
+    head.append("# label_names: add `label_names: {<label>: <heading>}` for the readers' column headings.")
     body = dump(doc)
     lines = body.splitlines()
     out, k = [], 0

@@ -70,6 +70,8 @@ def test_scaffold_writes_a_manifest_and_a_post(post):
     assert man["window"] == {"start": 4, "end": 40}
     text = (post["dir"] / "manifest.yaml").read_text()
     assert "#   run_all.sh: unknown format" in text and "#   sb_innodb_iops9000_vol100gb.log: empty file" in text
+    # the hints name the optional sections, as the manifest takes them
+    assert "# label_names: add `label_names: {<label>: <heading>}`" in text and "# base: add `base:" in text
     front = yaml.safe_load((post["dir"] / "index.md").read_text().split("---")[1])
     taxonomies = re.findall(r'^\w+ = "(\w+)"$', (ROOT / "config.toml").read_text().split("[taxonomies]")[1].split("[")[0], re.M)
     assert set(taxonomies) <= set(front) and front["study"] == "volume-study"
