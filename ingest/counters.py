@@ -19,6 +19,7 @@ missing, never 0; a counter that fell (FLUSH STATUS, a restart) is missing and r
 """
 from __future__ import annotations
 
+from .declared import runs_where
 from .manifest import LDict, LList, InputError, Manifest, _check_template, _V, load_yaml
 from .parsers.server_status import GAUGES, counter_deltas
 from .problems import Problem
@@ -42,16 +43,6 @@ def build(m: Manifest, runs: list[dict], files: dict) -> tuple[list[dict], list[
         tables.append(t)
         problems += found
     return tables, problems
-
-
-def _selected(runs: list[dict], filters: dict) -> list[dict]:
-    def ok(r):
-        for k, want in filters.items():
-            have = r["published"] if k == "published" else r["labels"].get(k)
-            if str(have) not in {str(w) for w in (want if isinstance(want, list) else [want])}:
-                return False
-        return True
-    return [r for r in runs if ok(r)]
 
 
 def _snapshots(m: Manifest, v: _V, spec_line: int, where: str, files: dict, names: dict, run: dict):
@@ -103,7 +94,7 @@ def _table(m: Manifest, runs: list[dict], files: dict, spec, where: str) -> tupl
         v.fail("variables", f"{where}: `variables` must be a list of status variable names")
     base = dict(v.get("base", LDict, default=LDict()))
     digits = v.get("digits", int)
-    selected = _selected(runs, dict(v.get("where", LDict, default=LDict())))
+    selected = runs_where(runs, dict(v.get("where", LDict, default=LDict())))
     if not selected:
         v.fail("where", f"{where}: no run has these labels")
     problems, deltas, kept = [], {}, []

@@ -104,6 +104,18 @@ def _value_specs(m: Manifest, v: _V, where: str) -> list[dict]:
     return out
 
 
+def runs_where(runs: list[dict], filters: dict) -> list[dict]:
+    """The runs whose labels (or `published`) take one of each filter's values (a value or a
+    list), compared as text (also for the counters' `where:`, ingest/counters.py)."""
+    def takes(r):
+        for k, want in filters.items():
+            have = r["published"] if k == "published" else r["labels"].get(k)
+            if str(have) not in {str(w) for w in (want if isinstance(want, list) else [want])}:
+                return False
+        return True
+    return [r for r in runs if takes(r)]
+
+
 def _select(m: Manifest, runs: list[dict], v: _V, where: str) -> tuple[list[dict], dict]:
     """The runs the `where:` filters take; a filter naming no label or matching no run is an error."""
     filters = v.get("where", LDict, default=LDict())
@@ -122,13 +134,7 @@ def _select(m: Manifest, runs: list[dict], v: _V, where: str) -> tuple[list[dict
                 fv.fail(k, f"{where}.where: {k}: no run has the value {clean(str(w), 40)!r} (values: "
                            f"{', '.join(sorted(h for h in have if h != 'None'))})")
 
-    def takes(r):
-        for k, want in filters.items():
-            have = r["published"] if k == "published" else r["labels"].get(k)
-            if str(have) not in {str(w) for w in (want if isinstance(want, list) else [want])}:
-                return False
-        return True
-    selected = [r for r in runs if takes(r)]
+    selected = runs_where(runs, filters)
     if not selected:
         v.fail("where" if filters else None, f"{where}: takes no run (where: "
                                              f"{', '.join(f'{k}={w}' for k, w in filters.items())})")
