@@ -268,11 +268,12 @@ def load(path: str | Path) -> Manifest:
         if not isinstance(t, str) or t not in LABEL_TYPES:
             v.fail("label_types", f"label_types: {k}: type must be one of {', '.join(LABEL_TYPES)}")
     label_names = v.get("label_names", LDict, default=LDict())
+    nv = _V(path, label_names, "label_names")
     for k, heading in label_names.items():
         if k not in labels:
-            _V(path, label_names, "label_names").fail(k, f"label_names: {k!r} is not one of labels ({', '.join(labels)})")
+            nv.fail(k, f"label_names: {k!r} is not one of labels ({', '.join(labels)})")
         if not isinstance(heading, str) or not heading.strip():
-            _V(path, label_names, "label_names").fail(k, f"label_names: {k}: the heading must be a non-empty string")
+            nv.fail(k, f"label_names: {k}: the heading must be a non-empty string")
     display = v.get("display", LDict, default=LDict())
     for k, names in display.items():
         dv = _V(path, names, f"display: {k}")

@@ -93,13 +93,14 @@ class PngCache:
         self.root = root
         self.used: set[str] = set()
         self.hits = 0
+        self.salt = f"resvg-py {version('resvg-py')}\0"   # another rasteriser draws anew
         if root is not None:
             root.mkdir(parents=True, exist_ok=True)
 
     def png(self, svg: str) -> bytes:
         if self.root is None:
             return rasterise(svg)
-        key = hashlib.sha256(f"resvg-py {version('resvg-py')}\0{svg}".encode()).hexdigest()
+        key = hashlib.sha256(f"{self.salt}{svg}".encode()).hexdigest()
         path = self.root / f"{key}.png"
         self.used.add(path.name)
         try:
