@@ -10,6 +10,7 @@ memory of that subprocess is its own high-water mark, `VmHWM` in /proc/self/stat
 of a large process reports at least the parent's size), and the extra memory is the peak less
 that of a subprocess that only imports the module. Results are recorded in docs/formats.md.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -20,7 +21,6 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-import time
 import zipfile
 from pathlib import Path
 
@@ -53,7 +53,7 @@ def _file(out, name: str, data: bytes):
 
 def pax_bomb(path: Path, size: int) -> Path:
     """One PAX extended header whose `comment` record is `size` bytes, then a small file."""
-    body = len(" comment=\n") + size            # a record is "<length> comment=<value>\n"
+    body = len(" comment=\n") + size  # a record is "<length> comment=<value>\n"
     length = body + len(str(body))
     length = body + len(str(length))
     with gzip.open(path, "wb", compresslevel=9) as out:
@@ -78,9 +78,11 @@ def gnu_longname_bomb(path: Path, size: int) -> Path:
 def directory_bomb(path: Path, count: int) -> Path:
     """`count` directory entries, then a file."""
     header = bytearray(_header("r/d0000000/", tarfile.DIRTYPE, 0))
-    checksum = sum(header[:148]) + 8 * 32 + sum(header[156:]) - 7 * ord("0")   # the name's digits vary
+    checksum = (
+        sum(header[:148]) + 8 * 32 + sum(header[156:]) - 7 * ord("0")
+    )  # the name's digits vary
     with gzip.open(path, "wb", compresslevel=9) as out:
-        for i in range(count):              # one header patched in place: 1M headers in seconds
+        for i in range(count):  # one header patched in place: 1M headers in seconds
             digits = b"%07d" % i
             header[3:10] = digits
             header[148:156] = b"%06o\0 " % (checksum + sum(digits))
@@ -124,10 +126,19 @@ print(json.dumps({"rss_mb": hwm / 1024,
 
 
 def probe(repo: Path, *args: str) -> dict:
-    out = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=repo, capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": str(repo)})
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(repo)},
+    )
     if out.returncode:
-        return {"rss_mb": None, "s": None, "result": f"crashed: {out.stderr.strip().splitlines()[-1][:160]}"}
+        return {
+            "rss_mb": None,
+            "s": None,
+            "result": f"crashed: {out.stderr.strip().splitlines()[-1][:160]}",
+        }
     return json.loads(out.stdout)
 
 
@@ -143,11 +154,15 @@ def main():
         for name, (make, size) in BOMBS.items():
             if args.only and name not in args.only:
                 continue
-            path = make(Path(tmp) / f"{name}.{'zip' if 'zip' in name else 'tar.gz'}", int(size * args.scale))
+            path = make(
+                Path(tmp) / f"{name}.{'zip' if 'zip' in name else 'tar.gz'}", int(size * args.scale)
+            )
             r = probe(args.repo, str(path))
             extra = f"{r['rss_mb'] - base:.0f} MB extra" if r["rss_mb"] else "?"
-            print(f"{name}: {path.stat().st_size / 1024:.0f} KB compressed, peak {r['rss_mb'] and round(r['rss_mb'])} MB "
-                  f"({extra}), {r['s']} s: {r['result']}")
+            print(
+                f"{name}: {path.stat().st_size / 1024:.0f} KB compressed, peak {r['rss_mb'] and round(r['rss_mb'])} MB "
+                f"({extra}), {r['s']} s: {r['result']}"
+            )
             path.unlink()
 
 

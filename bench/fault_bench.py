@@ -16,6 +16,7 @@ After each fault: the study right away (old, new, missing = the fallback cut bet
 renames), then after the next run's recovery (`writer.locked`): old, new or MIXED, and
 leftovers (anything but the study and the lock). Results: docs/manifest.md.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,8 +35,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from fault_driver import tree  # noqa: E402
-from ingest import writer  # noqa: E402
 from test_ingest_faults import MODES, steps, trial  # noqa: E402
+
+from ingest import writer  # noqa: E402
 
 STUDY = "myrocks-cloud-cost"
 
@@ -67,19 +69,38 @@ def random_moments(tmp: Path, n: int, archives: Path) -> Counter:
     content.mkdir(parents=True)
     text = (ROOT / "content/posts" / STUDY / "manifest.yaml").read_text()
     assert "window: {start: 2000," in text
-    (content / "manifest.yaml").write_text(text.replace("window: {start: 2000,", "window: {start: 2001,"))
+    (content / "manifest.yaml").write_text(
+        text.replace("window: {start: 2000,", "window: {start: 2001,")
+    )
     data = tmp / "data"
-    cmd = [sys.executable, "-m", "ingest", STUDY, "--content", tmp / "content", "--archives", archives, "--data", data]
+    cmd = [
+        sys.executable,
+        "-m",
+        "ingest",
+        STUDY,
+        "--content",
+        tmp / "content",
+        "--archives",
+        archives,
+        "--data",
+        data,
+    ]
     old = tree(ROOT / "data" / STUDY)
 
     def reset():
         shutil.rmtree(data, ignore_errors=True)
         shutil.copytree(ROOT / "data" / STUDY, data / STUDY)
 
-    reset()                                   # a traced run: when the write phase starts and ends
+    reset()  # a traced run: when the write phase starts and ends
     t0 = time.monotonic()
-    p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                         env={**os.environ, "INGEST_FAULT": "trace"})
+    p = subprocess.Popen(
+        cmd,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "INGEST_FAULT": "trace"},
+    )
     marks = {}
     for line in p.stderr:
         if line.startswith("fault-step"):
@@ -87,14 +108,19 @@ def random_moments(tmp: Path, n: int, archives: Path) -> Counter:
     assert p.wait() == 0
     new = tree(data / STUDY)
     lo, hi = marks["tmpdir"] * 0.95, marks["old-removed"] * 1.05
-    print(f"traced run: write phase {lo:.2f}-{hi:.2f} s of {time.monotonic() - t0:.2f} s", file=sys.stderr)
+    print(
+        f"traced run: write phase {lo:.2f}-{hi:.2f} s of {time.monotonic() - t0:.2f} s",
+        file=sys.stderr,
+    )
     counts = Counter()
     rng = random.Random(11)
     sigs = [signal.SIGINT, signal.SIGTERM, signal.SIGKILL]
     for i in range(n):
         reset()
         sig = sigs[i % 3]
-        p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        p = subprocess.Popen(
+            cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        )
         time.sleep(rng.uniform(lo, hi))
         p.send_signal(sig)
         _, err = p.communicate()
@@ -108,20 +134,28 @@ def random_moments(tmp: Path, n: int, archives: Path) -> Counter:
         with writer.locked(data):
             pass
         counts[f"after recovery: {_state(data / STUDY, old, new)}"] += 1
-        counts["leftovers after recovery"] += any(q.name not in (STUDY, writer.LOCK) for q in data.iterdir())
+        counts["leftovers after recovery"] += any(
+            q.name not in (STUDY, writer.LOCK) for q in data.iterdir()
+        )
         counts["traceback"] += "Traceback" in err
     return counts
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--random", type=int, default=30, help="trials at random moments of a real ingest")
+    ap.add_argument(
+        "--random", type=int, default=30, help="trials at random moments of a real ingest"
+    )
     ap.add_argument("--archives", default=str(ROOT.parent / "shared" / "archives"))
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        for title, counts in (("every step, fixture study", every_step(Path(tmp) / "steps")),
-                              ("random moments, real ingest", random_moments(Path(tmp) / "random", args.random,
-                                                                             Path(args.archives)))):
+        for title, counts in (
+            ("every step, fixture study", every_step(Path(tmp) / "steps")),
+            (
+                "random moments, real ingest",
+                random_moments(Path(tmp) / "random", args.random, Path(args.archives)),
+            ),
+        ):
             print(f"## {title}")
             for k in sorted(counts):
                 print(f"{k:28} {counts[k]}")

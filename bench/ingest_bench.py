@@ -21,13 +21,13 @@ time. Wall times are printed too.
 the same load). `--stages` adds where the CPU time of one cold ingest goes
 (bench/ingest_stages.py). Results: docs/performance.md.
 """
+
 from __future__ import annotations
 
 import argparse
 import json
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -58,7 +58,11 @@ def interleaved(fns: dict, repeat: int) -> dict[str, tuple[float, float]]:
     cpus: dict[str, list] = {k: [] for k in fns}
     for _ in range(repeat):
         for name, fn in fns.items():
-            w0, me0, kids0 = time.perf_counter(), _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
+            w0, me0, kids0 = (
+                time.perf_counter(),
+                _cpu(resource.RUSAGE_SELF),
+                _cpu(resource.RUSAGE_CHILDREN),
+            )
             fn()
             walls[name].append(time.perf_counter() - w0)
             kids = _cpu(resource.RUSAGE_CHILDREN) - kids0
@@ -68,16 +72,31 @@ def interleaved(fns: dict, repeat: int) -> dict[str, tuple[float, float]]:
 
 def stages(repeat: int) -> list[tuple[str, float]]:
     """Median CPU seconds of each step of a cold `python -m ingest`-like run (bench/ingest_stages.py)."""
-    runs = [json.loads(subprocess.run([sys.executable, str(ROOT / "bench/ingest_stages.py")], cwd=ROOT, check=True,
-                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout) for _ in range(repeat)]
+    runs = [
+        json.loads(
+            subprocess.run(
+                [sys.executable, str(ROOT / "bench/ingest_stages.py")],
+                cwd=ROOT,
+                check=True,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            ).stdout
+        )
+        for _ in range(repeat)
+    ]
     return [(name, statistics.median(r[name] for r in runs)) for name in runs[0]]
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeat", type=int, default=9)
-    ap.add_argument("--before", type=Path, metavar="DIR",
-                    help="also time `python -m ingest` in another checkout (e.g. of an older commit)")
+    ap.add_argument(
+        "--before",
+        type=Path,
+        metavar="DIR",
+        help="also time `python -m ingest` in another checkout (e.g. of an older commit)",
+    )
     ap.add_argument("--stages", action="store_true", help="also print the CPU split of the ingest")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
@@ -98,15 +117,33 @@ def main() -> int:
             return Path(tempfile.mkdtemp(dir=tmp))
 
         def baseline():
-            subprocess.run(["bash", "-c", f'tar xzf "$0" && cd */ && {LOOP}', str(ARCHIVE)], cwd=fresh(), check=True)
+            subprocess.run(
+                ["bash", "-c", f'tar xzf "$0" && cd */ && {LOOP}', str(ARCHIVE)],
+                cwd=fresh(),
+                check=True,
+            )
 
         def loop_only():
             subprocess.run(["bash", "-c", LOOP], cwd=logs_dir, check=True)
 
         def cli(root: Path = ROOT):
-            subprocess.run([sys.executable, "-m", "ingest", "myrocks-cloud-cost", "--archives", str(ARCHIVE.parent),
-                            "--studies", str(SHARED / "studies"), "--data", str(fresh() / "data")],
-                           cwd=root, check=True, stderr=subprocess.DEVNULL)
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "ingest",
+                    "myrocks-cloud-cost",
+                    "--archives",
+                    str(ARCHIVE.parent),
+                    "--studies",
+                    str(SHARED / "studies"),
+                    "--data",
+                    str(fresh() / "data"),
+                ],
+                cwd=root,
+                check=True,
+                stderr=subprocess.DEVNULL,
+            )
 
         def in_process():
             ingest(MANIFEST, ARCHIVE.parent, SHARED / "studies", fresh() / "data")
@@ -126,13 +163,17 @@ def main() -> int:
             fns["python -m ingest, --before"] = lambda: cli(args.before.resolve())
         res = interleaved(fns, args.repeat)
     base_wall, base_cpu = res["tar xzf + grep|awk (baseline)"]
-    print(f"archive: {ARCHIVE.name}, {n_logs} logs, median of {args.repeat} interleaved rounds, "
-          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"archive: {ARCHIVE.name}, {n_logs} logs, median of {args.repeat} interleaved rounds, "
+        f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
+    )
     print(f"{'what':<32} {'CPU s':>7} {'ratio':>6} {'wall s':>7} {'ratio':>6}")
     for name, (wall, cpu) in res.items():
         print(f"{name:<32} {cpu:7.3f} {cpu / base_cpu:6.2f} {wall:7.3f} {wall / base_wall:6.2f}")
     if args.stages:
-        print(f"\nwhere the CPU time of one ingest process goes (median of {args.repeat} cold runs)")
+        print(
+            f"\nwhere the CPU time of one ingest process goes (median of {args.repeat} cold runs)"
+        )
         for name, cpu in stages(args.repeat):
             print(f"{name:<44} {cpu:7.3f}")
     return 0

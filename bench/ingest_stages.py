@@ -7,9 +7,10 @@ The steps are the ingest's own functions, wrapped with a timer in the namespaces
 them; each figure excludes the timed steps nested in it (the published-tables parse inside
 the study module is counted as parsing, not as study tables).
 """
+
 import time
 
-START = time.process_time()   # interpreter start, site, the editable-install finder
+START = time.process_time()  # interpreter start, site, the editable-install finder
 
 import json  # noqa: E402
 import sys  # noqa: E402
@@ -24,6 +25,7 @@ nested: list[float] = []
 
 def timed(name, fn):
     """fn, adding its CPU time (minus timed calls nested in it) to spent[name]."""
+
     def wrapper(*args, **kwargs):
         t0 = time.process_time()
         nested.append(0.0)
@@ -34,6 +36,7 @@ def timed(name, fn):
             spent[name if isinstance(name, str) else name(*args, **kwargs)] += total - inner
             if nested:
                 nested[-1] += total
+
     return wrapper
 
 
@@ -42,6 +45,7 @@ def main():
     sys.path.insert(0, str(ROOT))
     import ingest.__main__ as cli
     from ingest import at_hand, derive, manifest, metrics, runs, seriesfiles, study
+
     imports = time.process_time() - t0
 
     manifest.load = timed("manifest (YAML load + checks)", manifest.load)
@@ -58,6 +62,7 @@ def main():
         module = real_module(m)
         module.build = timed("study module tables", module.build)
         return module
+
     derive.study_module = study_module
     study.dump = timed("YAML text (dump)", study.dump)
     seriesfiles.dump = timed("YAML text (dump)", seriesfiles.dump)
@@ -65,13 +70,26 @@ def main():
 
     data = Path(tempfile.mkdtemp()) / "data"
     t0 = time.process_time()
-    rc = cli.main(["myrocks-cloud-cost", "--archives", str(ROOT.parent / "shared/archives"),
-                   "--studies", str(ROOT.parent / "shared/studies"), "--data", str(data)])
+    rc = cli.main(
+        [
+            "myrocks-cloud-cost",
+            "--archives",
+            str(ROOT.parent / "shared/archives"),
+            "--studies",
+            str(ROOT.parent / "shared/studies"),
+            "--data",
+            str(data),
+        ]
+    )
     total = time.process_time() - t0
     assert rc == 0
-    out = {"interpreter start": START, "imports": imports, **spent,
-           "other (run records, labels, base ratios)": total - sum(spent.values()),
-           "total": START + imports + total}
+    out = {
+        "interpreter start": START,
+        "imports": imports,
+        **spent,
+        "other (run records, labels, base ratios)": total - sum(spent.values()),
+        "total": START + imports + total,
+    }
     print(json.dumps(out))
 
 

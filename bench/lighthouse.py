@@ -13,6 +13,7 @@ the scores (desktop preset unless --mobile) and the targets of issue #6: accessi
 best practices 100, performance 95 or better. Reports land in bench/out/lighthouse/.
 Exit status 1 if a page misses a target. Results are recorded in docs/lighthouse.md.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,23 +34,35 @@ BASE_PATH = "/benchlog/"
 OUT = ROOT / "bench" / "out" / "lighthouse"
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
 TARGETS = {"performance": 95, "accessibility": 100, "best-practices": 100}
-CHROME_FLAGS = ("--headless=new --no-sandbox --disable-gpu --disable-background-networking "
-                "--disable-component-update --disable-sync --no-first-run")
+CHROME_FLAGS = (
+    "--headless=new --no-sandbox --disable-gpu --disable-background-networking "
+    "--disable-component-update --disable-sync --no-first-run"
+)
 
 
 class _PagesLike(SimpleHTTPRequestHandler):
     """A static server that answers like GitHub Pages for what Lighthouse weighs: text (HTML,
     CSS, JavaScript, JSON, SVG, CSV) gzip-compressed when the client accepts it."""
-    COMPRESSED = ("text/", "application/javascript", "application/json", "image/svg+xml",
-                  "application/xml", "application/rss+xml")
+
+    COMPRESSED = (
+        "text/",
+        "application/javascript",
+        "application/json",
+        "image/svg+xml",
+        "application/xml",
+        "application/rss+xml",
+    )
 
     def send_head(self):
         path = Path(self.translate_path(self.path))
         if path.is_dir() and self.path.split("?")[0].endswith("/"):
             path = path / "index.html"
         ctype = self.guess_type(str(path))
-        if ("gzip" not in self.headers.get("Accept-Encoding", "") or not path.is_file()
-                or not ctype.startswith(self.COMPRESSED)):
+        if (
+            "gzip" not in self.headers.get("Accept-Encoding", "")
+            or not path.is_file()
+            or not ctype.startswith(self.COMPRESSED)
+        ):
             return super().send_head()
         body = gzip.compress(path.read_bytes(), compresslevel=6)
         self.send_response(200)
@@ -83,17 +96,26 @@ def serve(site: Path) -> tuple[ThreadingHTTPServer, str, tempfile.TemporaryDirec
 
 def lighthouse(url: str, name: str, mobile: bool) -> dict[str, int]:
     report = OUT / f"{name}.json"
-    cmd = [str(ROOT / "node_modules/.bin/lighthouse"), url, "--quiet", "--output=json",
-           f"--output-path={report}", f"--only-categories={','.join(CATEGORIES)}",
-           f"--chrome-flags={CHROME_FLAGS}"]
+    cmd = [
+        str(ROOT / "node_modules/.bin/lighthouse"),
+        url,
+        "--quiet",
+        "--output=json",
+        f"--output-path={report}",
+        f"--only-categories={','.join(CATEGORIES)}",
+        f"--chrome-flags={CHROME_FLAGS}",
+    ]
     if not mobile:
         cmd.append("--preset=desktop")
     env = {**os.environ, "CHROME_PATH": "/usr/bin/chromium"}
     subprocess.run(cmd, check=True, env=env, cwd=ROOT)
     data = json.loads(report.read_text())
     scores = {c: round(data["categories"][c]["score"] * 100) for c in CATEGORIES}
-    failed = [a for a in data["audits"].values()
-              if a.get("score") is not None and a["score"] < 1 and a.get("scoreDisplayMode") == "binary"]
+    failed = [
+        a
+        for a in data["audits"].values()
+        if a.get("score") is not None and a["score"] < 1 and a.get("scoreDisplayMode") == "binary"
+    ]
     scores["failing audits"] = ", ".join(sorted(a["id"] for a in failed)) or "-"
     return scores
 
@@ -108,8 +130,9 @@ def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     httpd, base, www = serve(site)
     if not args.no_build:
-        subprocess.run(["make", "build", f"BASEURL={base}"], check=True, cwd=ROOT,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(
+            ["make", "build", f"BASEURL={base}"], check=True, cwd=ROOT, stdout=subprocess.DEVNULL
+        )
     missed = 0
     try:
         mode = "mobile" if args.mobile else "desktop"
@@ -120,9 +143,12 @@ def main() -> int:
             scores = lighthouse(base + page, name, args.mobile)
             low = [c for c, t in TARGETS.items() if scores[c] < t]
             missed += bool(low)
-            print(f"| /{page} | " + " | ".join(str(scores[c]) for c in CATEGORIES)
-                  + f" | {scores['failing audits']}{'  MISSES ' + ','.join(low) if low else ''} |",
-                  flush=True)
+            print(
+                f"| /{page} | "
+                + " | ".join(str(scores[c]) for c in CATEGORIES)
+                + f" | {scores['failing audits']}{'  MISSES ' + ','.join(low) if low else ''} |",
+                flush=True,
+            )
     finally:
         httpd.shutdown()
         www.cleanup()

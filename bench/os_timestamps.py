@@ -9,6 +9,7 @@ Generates (our own numbers, in the real formats) one hour of `vmstat -t 1` (3,60
 stamps. Prints the median wall time of each step in ms, one JSON line. Results are recorded in
 docs/formats.md ("Time stamps of OS samples").
 """
+
 from __future__ import annotations
 
 import argparse
@@ -58,17 +59,21 @@ print(json.dumps(out))
 
 
 def vmstat(stamped: bool) -> str:
-    head = ("procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----"
-            + (" -----timestamp-----" if stamped else ""),
-            " r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st"
-            + ("                 UTC" if stamped else ""))
+    head = (
+        "procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----"
+        + (" -----timestamp-----" if stamped else ""),
+        " r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st"
+        + ("                 UTC" if stamped else ""),
+    )
     rows = []
     t0 = datetime(2019, 6, 12, 12, 0, 0)
     for k in range(N + 1):
         us, sy, wa = 40 + k % 7, 8 + k % 3, 1 + k % 4
-        row = (f"{2 + k % 5:2d} {k % 2:2d}      0 {6012344 - k:7d} 212000 {3120400 + k:7d}    0    0"
-               f" {9 + k % 50:5d} {9000 + k % 900:5d} {52 + k % 30:4d} {61000 + k % 800:5d} {us:2d} {sy:2d}"
-               f" {100 - us - sy - wa:2d} {wa:2d}  0")
+        row = (
+            f"{2 + k % 5:2d} {k % 2:2d}      0 {6012344 - k:7d} 212000 {3120400 + k:7d}    0    0"
+            f" {9 + k % 50:5d} {9000 + k % 900:5d} {52 + k % 30:4d} {61000 + k % 800:5d} {us:2d} {sy:2d}"
+            f" {100 - us - sy - wa:2d} {wa:2d}  0"
+        )
         rows.append(row + (f" {t0 + timedelta(seconds=k):%Y-%m-%d %H:%M:%S}" if stamped else ""))
     return "\n".join([*head, *rows]) + "\n"
 
@@ -79,13 +84,18 @@ def iostat(stamped: bool) -> str:
     for k in range(N + 1):
         if stamped:
             lines.append((t0 + timedelta(seconds=k)).strftime("%m/%d/%Y %I:%M:%S %p"))
-        lines += ["avg-cpu:  %user   %nice %system %iowait  %steal   %idle",
-                  f"          {40 + k % 9:6.2f}    0.00    8.50    1.20    0.00 {50.3 - k % 9:7.2f}", "",
-                  "Device:         rrqm/s   wrqm/s     r/s     w/s    rkB/s    wkB/s avgrq-sz avgqu-sz   await "
-                  "r_await w_await  svctm  %util"]
+        lines += [
+            "avg-cpu:  %user   %nice %system %iowait  %steal   %idle",
+            f"          {40 + k % 9:6.2f}    0.00    8.50    1.20    0.00 {50.3 - k % 9:7.2f}",
+            "",
+            "Device:         rrqm/s   wrqm/s     r/s     w/s    rkB/s    wkB/s avgrq-sz avgqu-sz   await "
+            "r_await w_await  svctm  %util",
+        ]
         for dev in ("nvme0n1", "sda"):
-            lines.append(f"{dev:<15}   0.00     2.10 {4.2 + k % 90:7.2f} {30.5 + k % 400:7.2f} {67.2 + k % 160:8.2f} "
-                         f"{1210.4 + k % 3000:8.2f}    73.64     0.02    0.45    0.30    0.47   0.05   {k % 80 + 0.17:5.2f}")
+            lines.append(
+                f"{dev:<15}   0.00     2.10 {4.2 + k % 90:7.2f} {30.5 + k % 400:7.2f} {67.2 + k % 160:8.2f} "
+                f"{1210.4 + k % 3000:8.2f}    73.64     0.02    0.45    0.30    0.47   0.05   {k % 80 + 0.17:5.2f}"
+            )
         lines.append("")
     return "\n".join(lines) + "\n"
 
@@ -101,9 +111,14 @@ def main() -> None:
             suffix = "-t" if stamped else ""
             (d / f"vmstat{suffix}.txt").write_text(vmstat(stamped))
             (d / f"iostat{suffix}.txt").write_text(iostat(stamped))
-        res = subprocess.run([sys.executable, "-c", PROBE, str(d), str(args.repeat)], cwd=args.repo,
-                             env={"PYTHONPATH": str(args.repo), "PATH": "/usr/bin:/bin"},
-                             capture_output=True, text=True, check=True)
+        res = subprocess.run(
+            [sys.executable, "-c", PROBE, str(d), str(args.repeat)],
+            cwd=args.repo,
+            env={"PYTHONPATH": str(args.repo), "PATH": "/usr/bin:/bin"},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         print(json.dumps({"repo": str(args.repo), **json.loads(res.stdout)}))
 
 

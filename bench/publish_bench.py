@@ -8,6 +8,7 @@ after the step less before it: the charts' step adds the inline SVG to the pages
 
     .venv/bin/python bench/publish_bench.py [--repeat 5]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,7 +49,13 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
         steps = {
-            "hugo (baseline)": [str(HUGO), "--panicOnWarning", "--quiet", "--destination", str(site)],
+            "hugo (baseline)": [
+                str(HUGO),
+                "--panicOnWarning",
+                "--quiet",
+                "--destination",
+                str(site),
+            ],
             "series": [sys.executable, "-m", "publish.series", str(site), str(ROOT / "data")],
             "chart_svgs": ["node", str(ROOT / "publish" / "chart_svgs.js"), str(site)],
             "previews": [sys.executable, "-m", "publish.previews", str(site)],
@@ -64,17 +71,23 @@ def main() -> int:
                 sizes[name], before = after - before, after
     base_wall = statistics.median(w for w, _ in runs["hugo (baseline)"])
     base_cpu = statistics.median(c for _, c in runs["hugo (baseline)"])
-    print(f"median of {args.repeat} runs, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"median of {args.repeat} runs, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
+    )
     print(f"{'step':<18}{'wall s':>8}{'ratio':>7}{'CPU s':>8}{'ratio':>7}{'bytes':>12}")
     for name, values in runs.items():
         wall = statistics.median(w for w, _ in values)
         cpu = statistics.median(c for _, c in values)
-        print(f"{name:<18}{wall:>8.2f}{wall / base_wall:>7.2f}{cpu:>8.2f}{cpu / base_cpu:>7.2f}"
-              f"{sizes[name]:>12,}")
+        print(
+            f"{name:<18}{wall:>8.2f}{wall / base_wall:>7.2f}{cpu:>8.2f}{cpu / base_cpu:>7.2f}"
+            f"{sizes[name]:>12,}"
+        )
     wall = sum(statistics.median(w for w, _ in v) for v in runs.values())
     cpu = sum(statistics.median(c for _, c in v) for v in runs.values())
-    print(f"{'make build':<18}{wall:>8.2f}{wall / base_wall:>7.2f}{cpu:>8.2f}{cpu / base_cpu:>7.2f}"
-          f"{sum(sizes.values()):>12,}")
+    print(
+        f"{'make build':<18}{wall:>8.2f}{wall / base_wall:>7.2f}{cpu:>8.2f}{cpu / base_cpu:>7.2f}"
+        f"{sum(sizes.values()):>12,}"
+    )
     return 0
 
 

@@ -16,6 +16,7 @@ or the naive page's canvas/SVG), until they are live (drawn by the bundle), the 
 built page draws a chart when it nears the viewport; the naive one draws all at once), and
 the main-thread task time until then. Record results in docs/performance.md.
 """
+
 import argparse
 import re
 import shutil
@@ -41,28 +42,41 @@ def build():
     if OUT.exists():
         shutil.rmtree(OUT)
     www = OUT / "www"
-    subprocess.run([hugo_binary(), "--panicOnWarning", "--quiet", "-s", str(ROOT), "-d", str(www)], check=True)
+    subprocess.run(
+        [hugo_binary(), "--panicOnWarning", "--quiet", "-s", str(ROOT), "-d", str(www)], check=True
+    )
     # the series files, as make build links them in (a production build has no mount for them)
-    subprocess.run([sys.executable, "-m", "publish.series", str(www), str(ROOT / "data")], check=True, cwd=ROOT)
+    subprocess.run(
+        [sys.executable, "-m", "publish.series", str(www), str(ROOT / "data")], check=True, cwd=ROOT
+    )
     naive_site = OUT / "naive-src"
     (naive_site / "assets" / "js").mkdir(parents=True)
     (naive_site / "layouts").mkdir()
     shutil.copy(ROOT / "bench" / "naive" / "naive.js", naive_site / "assets" / "js" / "naive.js")
     (naive_site / "config.toml").write_text(
         'disableKinds = ["taxonomy", "term", "RSS", "sitemap", "robotsTXT", "404"]\n'
-        f'[security.node.permissions]\nallowRead = ["{ROOT / "node_modules"}"]\n')
+        f'[security.node.permissions]\nallowRead = ["{ROOT / "node_modules"}"]\n'
+    )
     (naive_site / "layouts" / "home.html").write_text(
-        '{{ (resources.Get "js/naive.js" | js.Build (dict "minify" true "targetPath" "naive.js")).RelPermalink }}')
+        '{{ (resources.Get "js/naive.js" | js.Build (dict "minify" true "targetPath" "naive.js")).RelPermalink }}'
+    )
     (naive_site / "node_modules").symlink_to(ROOT / "node_modules")
-    subprocess.run([hugo_binary(), "--quiet", "-s", str(naive_site), "-d", str(OUT / "naive-out")], check=True)
+    subprocess.run(
+        [hugo_binary(), "--quiet", "-s", str(naive_site), "-d", str(OUT / "naive-out")], check=True
+    )
     shutil.copy(OUT / "naive-out" / "naive.js", www / POST / "naive.js")
     html = (www / POST / "index.html").read_text()
     html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)  # naive needs eval
-    html, n = re.subn(r' data-charts="[^"]+" data-charts-integrity="[^"]+"></script>',
-                      '></script><script defer src="naive.js"></script>', html)
+    html, n = re.subn(
+        r' data-charts="[^"]+" data-charts-integrity="[^"]+"></script>',
+        '></script><script defer src="naive.js"></script>',
+        html,
+    )
     assert n == 1
     (www / POST / "naive.html").write_text(html)
-    subprocess.run(["node", str(ROOT / "publish" / "chart_svgs.js"), str(www)], check=True, capture_output=True)
+    subprocess.run(
+        ["node", str(ROOT / "publish" / "chart_svgs.js"), str(www)], check=True, capture_output=True
+    )
     return www
 
 
@@ -97,10 +111,16 @@ def measure(browser, url):
     page.goto(url, wait_until="domcontentloaded")
     first = page.evaluate(FIRST_SCREEN)
     for fid in first:
-        page.wait_for_selector(f"figure#{fid}[data-state=rendered]", state="attached", timeout=120000)
+        page.wait_for_selector(
+            f"figure#{fid}[data-state=rendered]", state="attached", timeout=120000
+        )
     for figure in page.query_selector_all("figure.chart"):
         figure.scroll_into_view_if_needed()
-        page.wait_for_selector(f"figure#{figure.get_attribute('id')}[data-state=rendered]", state="attached", timeout=120000)
+        page.wait_for_selector(
+            f"figure#{figure.get_attribute('id')}[data-state=rendered]",
+            state="attached",
+            timeout=120000,
+        )
     page.wait_for_selector("html[data-charts=rendered]", state="attached", timeout=120000)
     at = page.evaluate(RENDERED_AT)
     shown = page.evaluate("window.__shownAt")
@@ -112,21 +132,31 @@ def measure(browser, url):
     context.close()
     if errors:
         raise SystemExit(f"{url}: {errors}")
-    return {"painted": painted_ms, "first": first_ms, "every": every_ms, "task": metrics["TaskDuration"] * 1000,
-            "script": metrics["ScriptDuration"] * 1000}, len(at)
+    return {
+        "painted": painted_ms,
+        "first": first_ms,
+        "every": every_ms,
+        "task": metrics["TaskDuration"] * 1000,
+        "script": metrics["ScriptDuration"] * 1000,
+    }, len(at)
 
 
 def line(name, values):
-    return (f"{name:6}: median {statistics.median(values):7.1f} ms, best {min(values):7.1f} ms  "
-            f"(all: {', '.join(f'{x:.0f}' for x in values)})")
+    return (
+        f"{name:6}: median {statistics.median(values):7.1f} ms, best {min(values):7.1f} ms  "
+        f"(all: {', '.join(f'{x:.0f}' for x in values)})"
+    )
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--all-runs", action="store_true")
-    ap.add_argument("--at", metavar="FIGURE_ID",
-                    help="open the post at this chart (#FIGURE_ID), so the first screen has a chart")
+    ap.add_argument(
+        "--at",
+        metavar="FIGURE_ID",
+        help="open the post at this chart (#FIGURE_ID), so the first screen has a chart",
+    )
     args = ap.parse_args()
     if args.at and args.all_runs:
         ap.error("--at and --all-runs both use the URL fragment; pick one")
@@ -140,7 +170,9 @@ def main():
     results = {"built": [], "naive": []}
     with sync_playwright() as p:
         browser = launch(p)
-        measure(browser, f"{base}/{POST}{fragment}")  # warm-up: server file cache, Chromium start-up
+        measure(
+            browser, f"{base}/{POST}{fragment}"
+        )  # warm-up: server file cache, Chromium start-up
         for _ in range(args.rounds):
             for name, page in (("built", ""), ("naive", "naive.html")):
                 result, charts = measure(browser, f"{base}/{POST}{page}{fragment}")
@@ -148,11 +180,13 @@ def main():
         browser.close()
     server.shutdown()
     print(f"charts on the page: {charts}; rounds: {args.rounds}; viewport 1280x900")
-    for key, title in (("painted", "charts of the first screen painted"),
-                       ("first", "charts of the first screen live (drawn by the chart bundle)"),
-                       ("every", "every chart drawn, scrolling through the post"),
-                       ("task", "main-thread task time until every chart is drawn"),
-                       ("script", "of which script execution")):
+    for key, title in (
+        ("painted", "charts of the first screen painted"),
+        ("first", "charts of the first screen live (drawn by the chart bundle)"),
+        ("every", "every chart drawn, scrolling through the post"),
+        ("task", "main-thread task time until every chart is drawn"),
+        ("script", "of which script execution"),
+    ):
         values = {name: [r[key] for r in results[name]] for name in results}
         if not min(values["built"]) or not min(values["naive"]):
             print(f"{title}: none (no chart on the first screen)")
@@ -161,7 +195,9 @@ def main():
         print(f"{title}:")
         for name in ("built", "naive"):
             print("  " + line(name, values[name]))
-        print(f"  ratio naive / built: median {naive / built:.2f}x, best {min(values['naive']) / min(values['built']):.2f}x")
+        print(
+            f"  ratio naive / built: median {naive / built:.2f}x, best {min(values['naive']) / min(values['built']):.2f}x"
+        )
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ Usage: .venv/bin/python bench/screenshots.py <built site dir> <page path> [out d
 Writes <out>/<name>-{desktop,phone}-{light,dark}.png (full page), with a fourth argument also
 one PNG per figure, and prints any problems.
 """
+
 import sys
 from pathlib import Path
 
@@ -20,11 +21,20 @@ def main(site, path, out="bench/out/screens", figures=""):
     name = path.strip("/").replace("/", "-") or "home"
     with sync_playwright() as p:
         browser = launch(p)
-        for label, viewport in (("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 375, "height": 800})):
+        for label, viewport in (
+            ("desktop", {"width": 1280, "height": 900}),
+            ("phone", {"width": 375, "height": 800}),
+        ):
             for scheme in ("light", "dark"):
                 problems = []
-                page = open_page(browser, base + path, problems, viewport=viewport, color_scheme=scheme,
-                                 device_scale_factor=1)
+                page = open_page(
+                    browser,
+                    base + path,
+                    problems,
+                    viewport=viewport,
+                    color_scheme=scheme,
+                    device_scale_factor=1,
+                )
                 states = wait_for_charts(page)
                 page.wait_for_timeout(300)
                 file = out / f"{name}-{label}-{scheme}.png"

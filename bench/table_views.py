@@ -6,6 +6,7 @@ every details element and applies tests/table_views.py to every table. Prints pe
 width the readable / total counts and whether the page scrolls sideways; -v lists every
 unreadable table with the reason. Results are recorded in docs/charts.md ("Tables").
 """
+
 import sys
 from pathlib import Path
 
@@ -28,8 +29,12 @@ def main(site, verbose=""):
         for post in posts:
             for width in WIDTHS:
                 errors = []
-                page = open_page(browser, f"{base}/posts/{post}/", errors,
-                                 viewport={"width": width, "height": 900})
+                page = open_page(
+                    browser,
+                    f"{base}/posts/{post}/",
+                    errors,
+                    viewport={"width": width, "height": 900},
+                )
                 wait_for_charts(page)
                 result = measure(page)
                 views = [v for v in result["tables"] if not v["hidden"]]
@@ -37,8 +42,10 @@ def main(site, verbose=""):
                 ok = len(views) - len(bad) if not result["sideways"] else 0
                 readable += ok
                 total += len(views)
-                print(f"{post:28} {width:5} readable {ok:3}/{len(views):3}"
-                      f"{'  PAGE SCROLLS SIDEWAYS ' + str(result['pageWidth']) if result['sideways'] else ''}")
+                print(
+                    f"{post:28} {width:5} readable {ok:3}/{len(views):3}"
+                    f"{'  PAGE SCROLLS SIDEWAYS ' + str(result['pageWidth']) if result['sideways'] else ''}"
+                )
                 if verbose:
                     for v, why in bad:
                         print(f"    #{v['i']} {v['id'] or '-'}: {'; '.join(why)}")

@@ -1,5 +1,6 @@
 """Command line: `python -m ingest --help`. Exit codes: 0 ok, 1 input error, 2 usage,
 3 internal error, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM)."""
+
 from __future__ import annotations
 
 import argparse
@@ -8,7 +9,6 @@ import os
 import signal
 import sys
 from pathlib import Path
-
 
 if __name__ == "__main__":  # a signal while the modules load: one line, 128+N (nothing written yet)
     for _sig in (signal.SIGINT, signal.SIGTERM):
@@ -43,7 +43,7 @@ exit codes: 0 ok, 1 input error (file:line: reason on stderr), 2 usage error,
   3 internal error (please report), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM)"""
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
-EXIT_SIGNAL = {signal.SIGINT: 130, signal.SIGTERM: 143}     # 128 + the signal number
+EXIT_SIGNAL = {signal.SIGINT: 130, signal.SIGTERM: 143}  # 128 + the signal number
 
 
 class Interrupted(BaseException):
@@ -66,20 +66,36 @@ def _interrupted_line() -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m ingest", usage=USAGE, epilog=EPILOG,
-                                description="Read benchmark result archives into data/<study>/.",
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m ingest",
+        usage=USAGE,
+        epilog=EPILOG,
+        description="Read benchmark result archives into data/<study>/.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("command", help="<study>, all, list-formats, detect or parse")
     p.add_argument("file", nargs="?", help="FILE for detect and parse; <study> for new")
     p.add_argument("archive", nargs="?", help="ARCHIVE for new")
     p.add_argument("--origin", help="new: the archive's public URL")
-    p.add_argument("--archives", default="../shared/archives",
-                   help="directory of the archives (default: ../shared/archives)")
-    p.add_argument("--studies", default="../shared/studies",
-                   help="directory of published-tables inputs, <studies>/<study>/<name> (default: ../shared/studies)")
+    p.add_argument(
+        "--archives",
+        default="../shared/archives",
+        help="directory of the archives (default: ../shared/archives)",
+    )
+    p.add_argument(
+        "--studies",
+        default="../shared/studies",
+        help="directory of published-tables inputs, <studies>/<study>/<name> (default: ../shared/studies)",
+    )
     p.add_argument("--data", default="data", help="output directory (default: data)")
-    p.add_argument("--content", default="content/posts", help="where the manifests live (default: content/posts)")
-    p.add_argument("--dry-run", action="store_true", help="<study>/all: parse and report, write nothing")
+    p.add_argument(
+        "--content",
+        default="content/posts",
+        help="where the manifests live (default: content/posts)",
+    )
+    p.add_argument(
+        "--dry-run", action="store_true", help="<study>/all: parse and report, write nothing"
+    )
     p.add_argument("--format", default="auto", help="parse: format name instead of detection")
     p.add_argument("--version", action="version", version=f"ingest {__version__}")
     return p
@@ -98,12 +114,12 @@ def guarded(run, exiting: bool = False) -> int:
     try:
         for s in EXIT_SIGNAL:
             saved[s] = signal.signal(s, _on_signal)
-    except ValueError:          # not the main thread: leave the handlers alone
+    except ValueError:  # not the main thread: leave the handlers alone
         pass
     try:
         return run()
     except (Interrupted, KeyboardInterrupt) as e:
-        for s in saved:                           # a second Ctrl-C must not cut the line short
+        for s in saved:  # a second Ctrl-C must not cut the line short
             signal.signal(s, signal.SIG_IGN)
         print(_interrupted_line(), file=sys.stderr)
         return EXIT_SIGNAL[getattr(e, "signum", signal.SIGINT)]
@@ -138,20 +154,28 @@ def _main(argv: list[str] | None) -> int:
             return _parse(args.file, args.format)
         elif cmd == "new":
             from .scaffold import new, next_commands
+
             for path in new(args.file, args.archive, args.origin, args.content):
                 print(f"wrote {path}")
             ingest_cmd, build_cmd = next_commands(args.file, Path(args.archive))
-            print(f"next: {ingest_cmd}   (writes data/{args.file}/ and reports what each rule took)")
+            print(
+                f"next: {ingest_cmd}   (writes data/{args.file}/ and reports what each rule took)"
+            )
             print(f"then: {build_cmd}   (the site in site/; or make serve)")
         else:
             return _ingest(cmd, args)
     except (Problem, ParseError, ArchiveError) as e:
-        if not isinstance(e, Problem) and isinstance(e, ParseError):   # until parsers raise Problem
+        if not isinstance(e, Problem) and isinstance(e, ParseError):  # until parsers raise Problem
             e = Problem(e.file, e.line, e.reason)
         print(clean(e, 2000), file=sys.stderr)
         return EXIT_INPUT
-    except Exception as e:      # the final guard, for what nobody foresaw; each known case has its message
-        print(f"internal error, please report: {clean(f'{type(e).__name__}: {e}', 200)}", file=sys.stderr)
+    except (
+        Exception
+    ) as e:  # the final guard, for what nobody foresaw; each known case has its message
+        print(
+            f"internal error, please report: {clean(f'{type(e).__name__}: {e}', 200)}",
+            file=sys.stderr,
+        )
         return EXIT_INTERNAL
     return EXIT_OK
 
@@ -171,7 +195,11 @@ def _detect(path: str) -> int:
         if reason:
             print(f"{p.name}\t{reason}")
             return EXIT_OK
-    raise ParseError(path, 1, "unknown format (no parser recognises this file; see `python -m ingest list-formats`)")
+    raise ParseError(
+        path,
+        1,
+        "unknown format (no parser recognises this file; see `python -m ingest list-formats`)",
+    )
 
 
 def _parse(path: str, fmt: str) -> int:
@@ -186,20 +214,27 @@ def _parse(path: str, fmt: str) -> int:
     for s in parsed.sessions:
         values = s.series.get(s.metric, []) if s.metric else []
         d = {"line": s.line, "complete": s.complete, "metric": s.metric, "intervals": s.intervals}
-        if any(v is not None for v in values):   # the run's mean, by the ingest's rule (ingest/metrics.py)
+        if any(
+            v is not None for v in values
+        ):  # the run's mean, by the ingest's rule (ingest/metrics.py)
             uneven = s.meta.get("intervals") == "uneven"
             d["rate_mean"] = metrics.full_mean(values, s.series["t"] if uneven else None)["mean"]
         if s.metric and s.summary.get(s.metric) is not None:
             d["summary_rate"] = s.summary[s.metric]
         out["sessions"].append(d)
     # the top level describes the last complete session (or the last one)
-    main = next((d for d in reversed(out["sessions"]) if d["complete"]), out["sessions"][-1] if out["sessions"] else {})
+    main = next(
+        (d for d in reversed(out["sessions"]) if d["complete"]),
+        out["sessions"][-1] if out["sessions"] else {},
+    )
     out["intervals"] = main.get("intervals", 0)
     for k in ("rate_mean", "summary_rate"):
         if k in main:
             out[k] = main[k]
     if parsed.tables:
-        out["tables"] = [{"name": t.name, "columns": t.columns, "rows": len(t.rows)} for t in parsed.tables]
+        out["tables"] = [
+            {"name": t.name, "columns": t.columns, "rows": len(t.rows)} for t in parsed.tables
+        ]
     if parsed.settings:
         out["settings"] = len(parsed.settings)
     out["problems"] = [str(p) for p in parsed.problems]
@@ -213,9 +248,10 @@ def _ingest(cmd: str, args) -> int:
     """Every manifest is loaded and checked before any study is written; the data directory's
     lock is held for the whole command."""
     from .at_hand import absent
-    from .report import text as report_text
     from .manifest import check_folder, check_unique, find_manifests, load, manifest_path
+    from .report import text as report_text
     from .study import ingest
+
     paths = find_manifests(args.content) if cmd == "all" else [manifest_path(cmd, args.content)]
     if not paths:
         raise Problem(args.content, None, "no */manifest.yaml found")
@@ -228,10 +264,20 @@ def _ingest(cmd: str, args) -> int:
     with contextlib.nullcontext() if args.dry_run else writer.locked(args.data):
         for path, m in zip(paths, manifests):
             if cmd == "all" and (why := absent(m, args.archives, args.studies)):
-                print(f"warning: {clean(path)}: skipped, {clean(why, 2000)}", file=sys.stderr)   # one line each
+                print(
+                    f"warning: {clean(path)}: skipped, {clean(why, 2000)}", file=sys.stderr
+                )  # one line each
                 continue
             writer.status.update(target=str(Path(args.data) / m.study), switched=False)
-            res = ingest(path, args.archives, args.studies, args.data, progress_bar(), args.dry_run, manifest=m)
+            res = ingest(
+                path,
+                args.archives,
+                args.studies,
+                args.data,
+                progress_bar(),
+                args.dry_run,
+                manifest=m,
+            )
             _report(res, report_text)
     return EXIT_OK
 
@@ -239,10 +285,15 @@ def _ingest(cmd: str, args) -> int:
 def _report(res: dict, report_text):
     for p in res["problems"]:
         print(clean(p, 2000), file=sys.stderr)
-    sys.stdout.write(report_text(res["report"]))   # what was done: runs, unmatched files, sizes, warnings
+    sys.stdout.write(
+        report_text(res["report"])
+    )  # what was done: runs, unmatched files, sizes, warnings
     if sys.stderr.isatty():
-        print(f"{res['study']}: {res['runs']} runs, {len(res['written'])} file(s) written, "
-              f"{len(res['removed'])} removed", file=sys.stderr)
+        print(
+            f"{res['study']}: {res['runs']} runs, {len(res['written'])} file(s) written, "
+            f"{len(res['removed'])} removed",
+            file=sys.stderr,
+        )
 
 
 def progress_bar(stream=None):
@@ -259,6 +310,7 @@ def progress_bar(stream=None):
         if i >= n:
             stream.write("\n")
         stream.flush()
+
     return draw
 
 

@@ -22,6 +22,7 @@ directory is stripped, so manifests match `res.csv`, not `percona-.../res.csv`.
 A directory input is walked without recursion and without reading anything before its
 checks pass (`walk_dir`); `dir_sha256` hashes one through the same walk.
 """
+
 from __future__ import annotations
 
 import errno
@@ -38,7 +39,7 @@ from pathlib import Path
 
 from .problems import _CONTROL, Problem, clean
 
-ArchiveError = Problem   # the old name, kept for the code that still imports it
+ArchiveError = Problem  # the old name, kept for the code that still imports it
 BLOCK = 512
 
 
@@ -46,14 +47,14 @@ BLOCK = 512
 class Limits:
     """Bomb limits (defaults fit real result archives with a wide margin)."""
 
-    members: int = 20_000            # entries of every kind (tar headers, zip entries, directory entries)
-    total_bytes: int = 2 * 1024**3   # uncompressed bytes
-    ratio: float = 200.0             # uncompressed / compressed, checked past ratio_floor bytes
+    members: int = 20_000  # entries of every kind (tar headers, zip entries, directory entries)
+    total_bytes: int = 2 * 1024**3  # uncompressed bytes
+    ratio: float = 200.0  # uncompressed / compressed, checked past ratio_floor bytes
     ratio_floor: int = 16 * 1024**2
-    header_bytes: int = 1024**2      # PAX extended headers and GNU long names/links, in all
-    name: int = 4096                 # characters of a member name or link target
-    depth: int = 100                 # directories in a member name
-    link_hops: int = 32              # links followed to reach a file
+    header_bytes: int = 1024**2  # PAX extended headers and GNU long names/links, in all
+    name: int = 4096  # characters of a member name or link target
+    depth: int = 100  # directories in a member name
+    link_hops: int = 32  # links followed to reach a file
 
 
 def _error(archive: str, member: str | None, reason: str) -> Problem:
@@ -73,10 +74,17 @@ def _clean_name(archive: str, name: str, limits: Limits = Limits(), is_dir: bool
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:
-        raise _error(archive, name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace"),
-                     "member name is not UTF-8") from None
+        raise _error(
+            archive,
+            name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace"),
+            "member name is not UTF-8",
+        ) from None
     if _CONTROL.search(name):
-        raise _error(archive, name, "member name has control characters (they would reach pages and terminals)")
+        raise _error(
+            archive,
+            name,
+            "member name has control characters (they would reach pages and terminals)",
+        )
     if name.startswith(("/", "\\")) or (len(name) > 1 and name[1] == ":"):
         raise _error(archive, name, "absolute member name")
     parts = [p for p in name.replace("\\", "/").split("/") if p not in ("", ".")]
@@ -122,19 +130,27 @@ def walk_dir(root: str | os.PathLike, limits: Limits = Limits()):
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
             entries += 1
             if entries > limits.members:
-                raise _error(name, rel, f"too many members (limit {limits.members}): directories count")
-            _clean_name(name, rel, limits)            # UTF-8, length, depth
+                raise _error(
+                    name, rel, f"too many members (limit {limits.members}): directories count"
+                )
+            _clean_name(name, rel, limits)  # UTF-8, length, depth
             try:
-                st = os.stat(entry.path)               # follows links: a loop or a dangling link fails
+                st = os.stat(entry.path)  # follows links: a loop or a dangling link fails
             except OSError as e:
-                what = ("symlink loop (a link to itself or a cycle)" if e.errno == errno.ELOOP else
-                        "dangling symlink (its target does not exist)" if e.errno == errno.ENOENT else
-                        f"cannot read ({e.strerror})")
+                what = (
+                    "symlink loop (a link to itself or a cycle)"
+                    if e.errno == errno.ELOOP
+                    else "dangling symlink (its target does not exist)"
+                    if e.errno == errno.ENOENT
+                    else f"cannot read ({e.strerror})"
+                )
                 raise _error(name, rel, what) from None
             if entry.is_symlink():
                 real = os.path.realpath(entry.path)
                 if os.path.commonpath([real_root, real]) != real_root:
-                    raise _error(name, rel, f"link points outside the directory ({clean(real, 200)})")
+                    raise _error(
+                        name, rel, f"link points outside the directory ({clean(real, 200)})"
+                    )
                 if stat.S_ISDIR(st.st_mode):
                     raise _error(name, rel, "link to a directory (not followed)")
             if stat.S_ISDIR(st.st_mode):
@@ -177,13 +193,23 @@ class _TarStream:
         while n > 0:
             piece = self.f.read(min(n, 1 << 20))
             if not piece:
-                raise _error(self.archive.name, member, "corrupt tar archive (it ends inside a member: truncated?)")
+                raise _error(
+                    self.archive.name,
+                    member,
+                    "corrupt tar archive (it ends inside a member: truncated?)",
+                )
             n -= len(piece)
             self.pos += len(piece)
             if self.pos > lim.total_bytes:
-                raise _error(self.archive.name, member, f"archive expands beyond {lim.total_bytes} bytes (bomb?)")
+                raise _error(
+                    self.archive.name,
+                    member,
+                    f"archive expands beyond {lim.total_bytes} bytes (bomb?)",
+                )
             if self.pos > lim.ratio_floor and self.pos / self.compressed > lim.ratio:
-                raise _error(self.archive.name, member, f"compression ratio above {lim.ratio:g} (bomb?)")
+                raise _error(
+                    self.archive.name, member, f"compression ratio above {lim.ratio:g} (bomb?)"
+                )
             parts.append(piece)
         return b"".join(parts)
 
@@ -193,7 +219,11 @@ class _TarStream:
         while block and len(block) < BLOCK:
             more = self.f.read(BLOCK - len(block))
             if not more:
-                raise _error(self.archive.name, None, "corrupt tar archive (it ends inside a header: truncated?)")
+                raise _error(
+                    self.archive.name,
+                    None,
+                    "corrupt tar archive (it ends inside a header: truncated?)",
+                )
             block += more
         self.pos += len(block)
         return block
@@ -207,14 +237,14 @@ def _pax_records(data: bytes, archive: str) -> dict[str, str]:
     """The `length key=value\\n` records of a PAX extended header."""
     out, pos = {}, 0
     while pos < len(data):
-        if data[pos:pos + 1] == b"\0":
+        if data[pos : pos + 1] == b"\0":
             break
         space = data.find(b" ", pos, pos + 20)
         try:
             length = int(data[pos:space]) if space > pos else 0
         except ValueError:
             length = 0
-        record = data[space + 1:pos + length] if length else b""
+        record = data[space + 1 : pos + length] if length else b""
         if length <= 0 or not record.endswith(b"\n") or b"=" not in record:
             raise _error(archive, None, "corrupt tar archive (bad PAX extended header)")
         key, value = record[:-1].split(b"=", 1)
@@ -231,7 +261,7 @@ class Archive:
         self.name = clean(self.path.name)
         self.limits = limits
         self._data: dict[str, bytes] = {}
-        self._where: dict[str, int] = {}     # member -> its position (1-based entry number)
+        self._where: dict[str, int] = {}  # member -> its position (1-based entry number)
         self._total = 0
         if self.path.is_dir():
             self._read_dir()
@@ -242,7 +272,11 @@ class Archive:
         elif not self.path.exists():
             raise Problem(self.path, None, "not found")
         else:
-            raise Problem(self.name, None, "unknown archive type (want a directory, .tar.gz, .tgz, .tar or .zip)")
+            raise Problem(
+                self.name,
+                None,
+                "unknown archive type (want a directory, .tar.gz, .tgz, .tar or .zip)",
+            )
         self._strip_top()
 
     # -- access -------------------------------------------------------------------------
@@ -256,19 +290,33 @@ class Archive:
     def _claim(self, member: str, position: int):
         """Record `member` at `position`; Problem naming both positions when it is there already."""
         if member in self._where:
-            raise _error(self.name, member, f"duplicate member name (entries {self._where[member]} and {position})")
+            raise _error(
+                self.name,
+                member,
+                f"duplicate member name (entries {self._where[member]} and {position})",
+            )
         self._where[member] = position
 
     def _count(self, member: str, size: int, compressed: int | None = None):
         self._total += size
         if self._total > self.limits.total_bytes:
-            raise _error(self.name, member, f"archive expands beyond {self.limits.total_bytes} bytes (bomb?)")
-        if compressed is not None and size > self.limits.ratio_floor // 16 and size > compressed * self.limits.ratio:
-            raise _error(self.name, member, f"compression ratio above {self.limits.ratio:g} (bomb?)")
+            raise _error(
+                self.name, member, f"archive expands beyond {self.limits.total_bytes} bytes (bomb?)"
+            )
+        if (
+            compressed is not None
+            and size > self.limits.ratio_floor // 16
+            and size > compressed * self.limits.ratio
+        ):
+            raise _error(
+                self.name, member, f"compression ratio above {self.limits.ratio:g} (bomb?)"
+            )
         if self._total > self.limits.ratio_floor and not self.path.is_dir():
             ratio = self._total / max(1, self.path.stat().st_size)
             if ratio > self.limits.ratio:
-                raise _error(self.name, member, f"compression ratio above {self.limits.ratio:g} (bomb?)")
+                raise _error(
+                    self.name, member, f"compression ratio above {self.limits.ratio:g} (bomb?)"
+                )
 
     # -- readers ------------------------------------------------------------------------
     def _read_dir(self):
@@ -287,7 +335,7 @@ class Archive:
             raise Problem(self.name, None, f"unreadable tar archive ({e.strerror})") from None
         try:
             self._read_tar_stream(stream)
-        except (OSError, EOFError, zlib.error) as e:   # gzip.BadGzipFile is an OSError
+        except (OSError, EOFError, zlib.error) as e:  # gzip.BadGzipFile is an OSError
             raise Problem(self.name, None, f"corrupt tar archive ({clean(e, 200)})") from None
         finally:
             stream.close()
@@ -296,29 +344,46 @@ class Archive:
         lim = self.limits
         links: list[tuple[str, str]] = []
         headers = header_bytes = 0
-        pax: dict[str, str] = {}          # the PAX records that apply to the next member
+        pax: dict[str, str] = {}  # the PAX records that apply to the next member
         long_name = long_link = None
         while True:
             block = stream.header()
             if not block or block == b"\0" * BLOCK:
-                break                      # end of archive (a zero block, or the end of the stream)
+                break  # end of archive (a zero block, or the end of the stream)
             headers += 1
             try:
                 info = tarfile.TarInfo.frombuf(block, "utf-8", "surrogateescape")
             except tarfile.HeaderError as e:
-                raise Problem(self.name, None, f"corrupt tar archive (entry {headers}: {e})") from None
+                raise Problem(
+                    self.name, None, f"corrupt tar archive (entry {headers}: {e})"
+                ) from None
             if headers > lim.members:
-                raise _error(self.name, info.name, f"too many members (limit {lim.members}): every tar header "
-                                                   "counts (files, directories, links, extended headers)")
+                raise _error(
+                    self.name,
+                    info.name,
+                    f"too many members (limit {lim.members}): every tar header "
+                    "counts (files, directories, links, extended headers)",
+                )
             if info.size < 0:
-                raise _error(self.name, None, f"corrupt tar archive (entry {headers}: negative size)")
+                raise _error(
+                    self.name, None, f"corrupt tar archive (entry {headers}: negative size)"
+                )
             kind = info.type
-            if kind in (tarfile.XHDTYPE, tarfile.XGLTYPE, tarfile.SOLARIS_XHDTYPE,
-                        tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK):
+            if kind in (
+                tarfile.XHDTYPE,
+                tarfile.XGLTYPE,
+                tarfile.SOLARIS_XHDTYPE,
+                tarfile.GNUTYPE_LONGNAME,
+                tarfile.GNUTYPE_LONGLINK,
+            ):
                 header_bytes += info.size
                 if header_bytes > lim.header_bytes:
-                    raise _error(self.name, None, f"extended headers and long names above {lim.header_bytes} "
-                                                  f"bytes (entry {headers}; bomb?)")
+                    raise _error(
+                        self.name,
+                        None,
+                        f"extended headers and long names above {lim.header_bytes} "
+                        f"bytes (entry {headers}; bomb?)",
+                    )
                 payload = stream.read(info.size, None)
                 stream.skip_padding(info.size, None)
                 if kind == tarfile.GNUTYPE_LONGNAME:
@@ -335,12 +400,16 @@ class Archive:
                 try:
                     size = int(pax["size"][:20])
                 except ValueError:
-                    raise _error(self.name, raw_name, "corrupt tar archive (bad PAX size)") from None
+                    raise _error(
+                        self.name, raw_name, "corrupt tar archive (bad PAX size)"
+                    ) from None
             pax, long_name, long_link = {}, None, None
             name = _clean_name(self.name, raw_name, lim, is_dir=kind == tarfile.DIRTYPE)
             if kind in (tarfile.SYMTYPE, tarfile.LNKTYPE):
                 if len(linkname) > lim.name:
-                    raise _error(self.name, raw_name, f"link target longer than {lim.name} characters")
+                    raise _error(
+                        self.name, raw_name, f"link target longer than {lim.name} characters"
+                    )
                 # symlink targets are relative to the link; hardlinks to the root
                 target = _inside(self.name, name, linkname, None if kind == tarfile.SYMTYPE else "")
                 self._claim(name, headers)
@@ -359,7 +428,7 @@ class Archive:
                 raise _error(self.name, raw_name, f"unsupported tar entry type {kind!r}")
             if size and kind != tarfile.DIRTYPE:
                 raise _error(self.name, raw_name, "corrupt tar archive (a link with data)")
-            if size and kind == tarfile.DIRTYPE:   # skip what a directory entry carries
+            if size and kind == tarfile.DIRTYPE:  # skip what a directory entry carries
                 stream.read(size, raw_name)
                 stream.skip_padding(size, raw_name)
         self._resolve_links(links)
@@ -368,16 +437,22 @@ class Archive:
         lim = self.limits
         try:
             with open(self.path, "rb") as f:
-                end = zipfile._EndRecData(f)       # the end record only: entry count, directory size
+                end = zipfile._EndRecData(f)  # the end record only: entry count, directory size
         except OSError as e:
             raise Problem(self.name, None, f"unreadable zip archive ({e.strerror})") from None
         if end is None:
             raise Problem(self.name, None, "unreadable zip archive (File is not a zip file)")
         if end[zipfile._ECD_ENTRIES_TOTAL] > lim.members:
-            raise _error(self.name, None, f"too many members (limit {lim.members}): the zip lists "
-                                          f"{end[zipfile._ECD_ENTRIES_TOTAL]}")
+            raise _error(
+                self.name,
+                None,
+                f"too many members (limit {lim.members}): the zip lists "
+                f"{end[zipfile._ECD_ENTRIES_TOTAL]}",
+            )
         if end[zipfile._ECD_SIZE] > lim.members * (46 + 256) + lim.header_bytes:
-            raise _error(self.name, None, f"zip central directory of {end[zipfile._ECD_SIZE]} bytes (bomb?)")
+            raise _error(
+                self.name, None, f"zip central directory of {end[zipfile._ECD_SIZE]} bytes (bomb?)"
+            )
         try:
             zf = zipfile.ZipFile(self.path)
         except (zipfile.BadZipFile, OSError, UnicodeDecodeError, ValueError) as e:
@@ -397,12 +472,18 @@ class Archive:
                 kind = stat.S_IFMT(info.external_attr >> 16) if info.create_system == 3 else 0
                 if kind == stat.S_IFLNK:
                     if info.file_size > lim.name:
-                        raise _error(self.name, info.filename, f"link target longer than {lim.name} characters")
+                        raise _error(
+                            self.name,
+                            info.filename,
+                            f"link target longer than {lim.name} characters",
+                        )
                     target = self._zip_member(zf, info).decode("utf-8", "replace")
                     links.append((name, _inside(self.name, name, target)))
                     continue
                 if kind not in (0, stat.S_IFREG):
-                    raise _error(self.name, info.filename, "not a regular file (device, FIFO or socket)")
+                    raise _error(
+                        self.name, info.filename, "not a regular file (device, FIFO or socket)"
+                    )
                 self._count(name, info.file_size, info.compress_size)
                 self._data[name] = self._zip_member(zf, info)
         self._resolve_links(links)
@@ -411,8 +492,15 @@ class Archive:
         try:
             with zf.open(info) as f:
                 data = f.read(info.file_size + 1)
-        except (zipfile.BadZipFile, OSError, NotImplementedError, RuntimeError, ValueError, EOFError,
-                zlib.error) as e:
+        except (
+            zipfile.BadZipFile,
+            OSError,
+            NotImplementedError,
+            RuntimeError,
+            ValueError,
+            EOFError,
+            zlib.error,
+        ) as e:
             raise _error(self.name, info.filename, f"corrupt member ({clean(e, 200)})") from None
         if len(data) != info.file_size:
             raise _error(self.name, info.filename, "member size differs from its header (bomb?)")
@@ -426,10 +514,18 @@ class Archive:
             while target in target_of:
                 hops += 1
                 if hops > self.limits.link_hops:
-                    raise _error(self.name, name, f"link chain longer than {self.limits.link_hops} links, or a loop")
+                    raise _error(
+                        self.name,
+                        name,
+                        f"link chain longer than {self.limits.link_hops} links, or a loop",
+                    )
                 target = target_of[target]
             if target not in self._data:
-                raise _error(self.name, name, f"link target {clean(target, 200)!r} is not a file in the archive")
+                raise _error(
+                    self.name,
+                    name,
+                    f"link target {clean(target, 200)!r} is not a file in the archive",
+                )
             self._count(name, len(self._data[target]))
             self._data[name] = self._data[target]
 

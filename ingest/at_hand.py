@@ -2,6 +2,7 @@
 command, skips a study whose archive or published-tables input is absent, with one warning
 line, instead of stopping; the fresh-ingest test skips it with the same reason), and opening
 them with their sha256 checked."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -14,13 +15,18 @@ from .read import decode
 
 def input_path(m: Manifest, inp, archives: str | Path, studies: str | Path) -> Path:
     """Where an input is read from: archives in ARCHIVES, published tables in STUDIES/<study>/."""
-    return Path(archives) / inp.name if inp.kind == "archive" else Path(studies) / m.study / inp.name
+    return (
+        Path(archives) / inp.name if inp.kind == "archive" else Path(studies) / m.study / inp.name
+    )
 
 
 def absent(m: Manifest, archives: str | Path, studies: str | Path) -> str | None:
     """Why the study cannot be ingested here (its absent inputs), or None when all are at hand."""
-    missing = [str(input_path(m, i, archives, studies)) for i in m.inputs
-               if not input_path(m, i, archives, studies).exists()]
+    missing = [
+        str(input_path(m, i, archives, studies))
+        for i in m.inputs
+        if not input_path(m, i, archives, studies).exists()
+    ]
     return f"not at hand: {', '.join(missing)}" if missing else None
 
 
@@ -42,7 +48,13 @@ def _check_input(m: Manifest, inp, path: Path):
     if not path.exists():
         raise Problem(m.path, inp.line, f"input {inp.name} not found at {path}")
     if inp.kind == "published-tables" and not path.is_file():
-        raise Problem(m.path, inp.line, f"input {inp.name}: a published-tables input must be a file ({path})")
-    got = dir_sha256(path) if path.is_dir() else sha256_file(path)   # the archive reader's safe walk
+        raise Problem(
+            m.path, inp.line, f"input {inp.name}: a published-tables input must be a file ({path})"
+        )
+    got = dir_sha256(path) if path.is_dir() else sha256_file(path)  # the archive reader's safe walk
     if got != inp.sha256:
-        raise Problem(m.path, inp.line, f"sha256 mismatch for {inp.name}: manifest says {inp.sha256}, file has {got}")
+        raise Problem(
+            m.path,
+            inp.line,
+            f"sha256 mismatch for {inp.name}: manifest says {inp.sha256}, file has {got}",
+        )

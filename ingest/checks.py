@@ -2,6 +2,7 @@
 study-module hook"): a slug id by the site's rule, columns with a unique key, a label and a
 kind, row keys among the column keys (a missing one becomes null), unique ids across the
 study, and no control character in a run's or table's text."""
+
 from __future__ import annotations
 
 import re
@@ -13,7 +14,7 @@ TABLE_KINDS = ("label", "number", "ratio", "text")
 # table ids: the site's rule for table and chart ids (layouts/_partials/unique-id.html), so an
 # id the ingest writes is one a shortcode accepts
 TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_CONTROL_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")   # tab and line ends are text
+_CONTROL_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # tab and line ends are text
 
 
 def check_table(m: Manifest, t: dict, line: int | None = None) -> dict:
@@ -23,6 +24,7 @@ def check_table(m: Manifest, t: dict, line: int | None = None) -> dict:
 
     def bad(reason):
         return Problem(m.path, line, f"table {clean(tid, 80)!r}: {reason}")
+
     if not isinstance(tid, str) or not TABLE_ID.match(tid):
         raise bad("id must be lowercase letters, digits and dashes (the site's id rule)")
     keys = []
@@ -38,8 +40,17 @@ def check_table(m: Manifest, t: dict, line: int | None = None) -> dict:
         if extra:
             raise bad(f"row has keys not in columns: {sorted(extra)}")
         rows.append({k: r.get(k) for k in keys})
-    cols = [{k: c[k] for k in ("key", "label", "kind", "digits", "unit") if k in c} for c in t["columns"]]
-    return {"id": tid, "title": t.get("title", tid), "columns": cols, "rows": rows, "notes": t.get("notes") or {}}
+    cols = [
+        {k: c[k] for k in ("key", "label", "kind", "digits", "unit") if k in c}
+        for c in t["columns"]
+    ]
+    return {
+        "id": tid,
+        "title": t.get("title", tid),
+        "columns": cols,
+        "rows": rows,
+        "notes": t.get("notes") or {},
+    }
 
 
 def check_study(m: Manifest, runs: list[dict], tables: list[dict]) -> None:
@@ -48,11 +59,17 @@ def check_study(m: Manifest, runs: list[dict], tables: list[dict]) -> None:
     ids = [t["id"] for t in tables]
     if len(set(ids)) != len(ids):
         raise Problem(m.path, None, f"duplicate table ids from the study module: {ids}")
-    for what, obj in [*((f"run {r['id']}", {k: r[k] for k in ("id", "name", "labels")}) for r in runs),
-                      *((f"table {t['id']}", t) for t in tables)]:
+    for what, obj in [
+        *((f"run {r['id']}", {k: r[k] for k in ("id", "name", "labels")}) for r in runs),
+        *((f"table {t['id']}", t) for t in tables),
+    ]:
         for text in _texts(obj):
             if _CONTROL_TEXT.search(text):
-                raise Problem(m.path, None, f"{clean(what, 80)}: text {clean(text, 80)!r} has control characters")
+                raise Problem(
+                    m.path,
+                    None,
+                    f"{clean(what, 80)}: text {clean(text, 80)!r} has control characters",
+                )
 
 
 def _texts(obj):

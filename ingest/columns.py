@@ -7,21 +7,38 @@ kind: `throughput` (the run's metric), `rate` (per second), `gauge` (a level, no
 `percent`, `latency` (ms) or `per-op` (per operation of the run). A column the ingest does not
 know gets no entry: the chart shows its name.
 """
+
 from __future__ import annotations
 
 import re
 
 from .parsers.server_status import GAUGES
 
-VMSTAT = {"us": ("CPU user (%)", "%", "percent"), "sy": ("CPU system (%)", "%", "percent"),
-          "wa": ("CPU IO wait (%)", "%", "percent"), "cs": ("context switches/s", "/s", "rate"),
-          "r": ("runnable processes", "processes", "gauge"), "b": ("blocked processes", "processes", "gauge")}
-IOSTAT = {"r/s": ("reads/s", "/s", "rate"), "w/s": ("writes/s", "/s", "rate"), "rMB/s": ("MB read/s", "MB/s", "rate"),
-          "wMB/s": ("MB written/s", "MB/s", "rate"), "await": ("await (ms)", "ms", "latency"),
-          "util": ("util (%)", "%", "percent")}
-OWN = {"tps": ("tps", "/s", "rate"), "qps": ("qps", "/s", "rate"), "lat_ms": ("latency (ms)", "ms", "latency"), "err_s": ("errors/s", "/s", "rate"),
-       "reconn_s": ("reconnects/s", "/s", "rate"),
-       "cpu_per_op": ("CPU s per op", "s", "per-op"), "kb_written_per_op": ("KB written per op", "KB", "per-op")}
+VMSTAT = {
+    "us": ("CPU user (%)", "%", "percent"),
+    "sy": ("CPU system (%)", "%", "percent"),
+    "wa": ("CPU IO wait (%)", "%", "percent"),
+    "cs": ("context switches/s", "/s", "rate"),
+    "r": ("runnable processes", "processes", "gauge"),
+    "b": ("blocked processes", "processes", "gauge"),
+}
+IOSTAT = {
+    "r/s": ("reads/s", "/s", "rate"),
+    "w/s": ("writes/s", "/s", "rate"),
+    "rMB/s": ("MB read/s", "MB/s", "rate"),
+    "wMB/s": ("MB written/s", "MB/s", "rate"),
+    "await": ("await (ms)", "ms", "latency"),
+    "util": ("util (%)", "%", "percent"),
+}
+OWN = {
+    "tps": ("tps", "/s", "rate"),
+    "qps": ("qps", "/s", "rate"),
+    "lat_ms": ("latency (ms)", "ms", "latency"),
+    "err_s": ("errors/s", "/s", "rate"),
+    "reconn_s": ("reconnects/s", "/s", "rate"),
+    "cpu_per_op": ("CPU s per op", "s", "per-op"),
+    "kb_written_per_op": ("KB written per op", "KB", "per-op"),
+}
 # LinkBench request runs: per operation, its 95th percentile and mean latency (ingest/parsers/linkbench.py)
 OP_LATENCY = re.compile(r"^lat\.([A-Z_]+)\.(p95|mean)$")
 IO_COLUMN = re.compile(r"^io\.(.+)\.(r/s|w/s|rMB/s|wMB/s|await|util)$")
@@ -32,7 +49,11 @@ def column_meta(name: str, metric: str | None = None, lat_pct: float | None = No
     `lat_pct`: the percentile sysbench printed as its interval latency (`lat (ms,95%)`), named
     in that column's label when known."""
     if name == metric:
-        return {"label": name, "unit": "/s", "kind": "throughput"}   # every tool here counts per second
+        return {
+            "label": name,
+            "unit": "/s",
+            "kind": "throughput",
+        }  # every tool here counts per second
     if name in OWN:
         label, unit, kind = OWN[name]
         if name == "lat_ms" and lat_pct is not None:
@@ -44,9 +65,13 @@ def column_meta(name: str, metric: str | None = None, lat_pct: float | None = No
     elif m := IO_COLUMN.match(name):
         label, unit, kind = IOSTAT[m[2]]
         label = f"{m[1]} {label}"
-    elif name.startswith("st."):   # server counters: per second, gauges as levels (ingest/parsers/server_status.py)
+    elif name.startswith(
+        "st."
+    ):  # server counters: per second, gauges as levels (ingest/parsers/server_status.py)
         counter = name[3:]
-        label, unit, kind = (counter, "", "gauge") if GAUGES.match(counter) else (f"{counter}/s", "/s", "rate")
+        label, unit, kind = (
+            (counter, "", "gauge") if GAUGES.match(counter) else (f"{counter}/s", "/s", "rate")
+        )
     elif name.endswith("/s"):
         label, unit, kind = name, "/s", "rate"
     else:
@@ -56,4 +81,6 @@ def column_meta(name: str, metric: str | None = None, lat_pct: float | None = No
 
 def meta_of(columns, metric: str | None = None, lat_pct: float | None = None) -> dict:
     """{column: {label, unit, kind}} of the columns the ingest knows (`t` left out)."""
-    return {c: m for c in columns if c != "t" and (m := column_meta(c, metric, lat_pct)) is not None}
+    return {
+        c: m for c in columns if c != "t" and (m := column_meta(c, metric, lat_pct)) is not None
+    }

@@ -17,10 +17,11 @@ The members must be read by a `files:` rule as `global-status` or `mysqladmin-st
 the snapshots do not give (a counter absent from one server, a run without its files) is
 missing, never 0; a counter that fell (FLUSH STATUS, a restart) is missing and reported.
 """
+
 from __future__ import annotations
 
 from .declared import runs_where
-from .manifest import LDict, LList, InputError, Manifest, _check_template, _V, load_yaml
+from .manifest import _V, InputError, LDict, LList, Manifest, _check_template, load_yaml
 from .parsers.server_status import GAUGES, counter_deltas
 from .problems import Problem
 from .tables import col
@@ -36,7 +37,11 @@ def build(m: Manifest, runs: list[dict], files: dict) -> tuple[list[dict], list[
     if specs is None:
         return [], []
     if not isinstance(specs, LList):
-        raise InputError(m.path, doc.key_lines["counters"], "counters: must be a list of counter table declarations")
+        raise InputError(
+            m.path,
+            doc.key_lines["counters"],
+            "counters: must be a list of counter table declarations",
+        )
     tables, problems = [], []
     for i, spec in enumerate(specs):
         t, found = _table(m, runs, files, spec, f"counters[{i}]")
@@ -52,15 +57,26 @@ def _snapshots(m: Manifest, v: _V, spec_line: int, where: str, files: dict, name
         try:
             members[k] = template.format(**run["labels"])
         except (KeyError, IndexError, ValueError) as e:
-            raise InputError(m.path, v.line(k), f"{where}.{k}: template {template!r}: run {run['id']} has no label {e}") from None
+            raise InputError(
+                m.path,
+                v.line(k),
+                f"{where}.{k}: template {template!r}: run {run['id']} has no label {e}",
+            ) from None
     parsed = {k: files.get(x) for k, x in members.items()}
     missing = [members[k] for k, p in parsed.items() if p is None]
     if missing:
-        return None, f"{', '.join(missing)} not read (absent from the input, or no `files:` rule reads it)"
+        return (
+            None,
+            f"{', '.join(missing)} not read (absent from the input, or no `files:` rule reads it)",
+        )
     for k, p in parsed.items():
         if p.format not in FORMATS:
-            raise InputError(m.path, v.line(k), f"{where}.{k}: {members[k]} is read as {p.format}, not as one of "
-                                                f"{', '.join(FORMATS)}")
+            raise InputError(
+                m.path,
+                v.line(k),
+                f"{where}.{k}: {members[k]} is read as {p.format}, not as one of "
+                f"{', '.join(FORMATS)}",
+            )
     if "file" in parsed:
         snaps = [t for t in parsed["file"].tables if t.name == "status"]
         if len(snaps) < 2:
@@ -70,22 +86,32 @@ def _snapshots(m: Manifest, v: _V, spec_line: int, where: str, files: dict, name
         before = next((t for t in parsed["before"].tables if t.name == "status"), None)
         after = next((t for t in reversed(parsed["after"].tables) if t.name == "status"), None)
         member = members["after"]
-    up = {t.line: {r["variable"]: r["value"] for r in t.rows}.get("uptime") for t in (before, after)}
+    up = {
+        t.line: {r["variable"]: r["value"] for r in t.rows}.get("uptime") for t in (before, after)
+    }
     b, a = up[before.line], up[after.line]
     if isinstance(a, int) and isinstance(b, int) and a < b and before is not after:
-        raise Problem(member, after.line, f"Uptime {a} is below the first snapshot's {b}: relative (-r) snapshots or "
-                                          "a restart, not a before/after pair")
+        raise Problem(
+            member,
+            after.line,
+            f"Uptime {a} is below the first snapshot's {b}: relative (-r) snapshots or "
+            "a restart, not a before/after pair",
+        )
     return (before.rows, after.rows, member), None
 
 
-def _table(m: Manifest, runs: list[dict], files: dict, spec, where: str) -> tuple[dict, list[Problem]]:
+def _table(
+    m: Manifest, runs: list[dict], files: dict, spec, where: str
+) -> tuple[dict, list[Problem]]:
     v = _V(m.path, spec, where)
     v.only(FIELDS)
     tid = v.get("id", str, required=True)
     names = {k: v.get(k, str) for k in ("before", "after", "file")}
     names = {k: t for k, t in names.items() if t is not None}
     if set(names) not in ({"before", "after"}, {"file"}):
-        v.fail(None, f"{where}: give `before` and `after`, or `file` (one member with both snapshots)")
+        v.fail(
+            None, f"{where}: give `before` and `after`, or `file` (one member with both snapshots)"
+        )
     for k, t in names.items():
         _check_template(v, k, t, where)
     per = v.get("per", str)
@@ -101,21 +127,39 @@ def _table(m: Manifest, runs: list[dict], files: dict, spec, where: str) -> tupl
     for run in selected:
         got, why = _snapshots(m, v, spec.line, where, files, names, run)
         if got is None:
-            problems.append(Problem(m.path, v.line(), f"{where} ({tid}): run {run['id']}: {why}; its column is missing"))
+            problems.append(
+                Problem(
+                    m.path,
+                    v.line(),
+                    f"{where} ({tid}): run {run['id']}: {why}; its column is missing",
+                )
+            )
             continue
         before, after, member = got
         ops = None
         if per:
             ops = (run.get("summary") or {}).get(per)
             if not isinstance(ops, (int, float)) or ops <= 0:
-                problems.append(Problem(m.path, v.line("per"), f"{where} ({tid}): run {run['id']} has no summary "
-                                                                f"{per!r}: its per-operation values are missing"))
+                problems.append(
+                    Problem(
+                        m.path,
+                        v.line("per"),
+                        f"{where} ({tid}): run {run['id']} has no summary "
+                        f"{per!r}: its per-operation values are missing",
+                    )
+                )
                 ops = None
         rows = {}
         for r in counter_deltas(before, after, ops):
             if r["delta"] < 0:
-                problems.append(Problem(member, None, f"{r['variable']} fell from {r['before']} to {r['after']} "
-                                                      "(FLUSH STATUS or a restart?): left missing"))
+                problems.append(
+                    Problem(
+                        member,
+                        None,
+                        f"{r['variable']} fell from {r['before']} to {r['after']} "
+                        "(FLUSH STATUS or a restart?): left missing",
+                    )
+                )
                 continue
             rows[r["variable"]] = r.get("per_op") if per else r["delta"]
             if per and ops is None:
@@ -123,25 +167,41 @@ def _table(m: Manifest, runs: list[dict], files: dict, spec, where: str) -> tupl
         deltas[run["id"]] = rows
         kept.append(run)
     if not kept:
-        raise InputError(m.path, spec.line, f"{where} ({tid}): no run has its before/after snapshots")
+        raise InputError(
+            m.path, spec.line, f"{where} ({tid}): no run has its before/after snapshots"
+        )
     if wanted is not None:
         variables = [x.lower() for x in wanted]
         for x in variables:
             if not any(x in d for d in deltas.values()):
-                problems.append(Problem(m.path, v.line("variables"), f"{where} ({tid}): no run's snapshots have {x!r}"))
-    else:   # every counter that changed in some run, in the order printed; gauges are not totals
-        variables = list(dict.fromkeys(k for d in deltas.values() for k, x in d.items()
-                                       if x and not GAUGES.match(k)))
+                problems.append(
+                    Problem(
+                        m.path,
+                        v.line("variables"),
+                        f"{where} ({tid}): no run's snapshots have {x!r}",
+                    )
+                )
+    else:  # every counter that changed in some run, in the order printed; gauges are not totals
+        variables = list(
+            dict.fromkeys(
+                k for d in deltas.values() for k, x in d.items() if x and not GAUGES.match(k)
+            )
+        )
     base_run = None
     if base:
-        base_run = next((r for r in kept if all(str(r["labels"].get(k)) == str(x) for k, x in base.items())), None)
+        base_run = next(
+            (r for r in kept if all(str(r["labels"].get(k)) == str(x) for k, x in base.items())),
+            None,
+        )
         if base_run is None:
             v.fail("base", f"{where}: base {base}: no run with these labels has snapshots")
     unit = "per op" if per else None
     columns = [col("variable", "Counter", "label")]
     columns += [col(r["id"], r["name"], "number", digits, unit) for r in kept]
     others = [r for r in kept if r is not base_run] if base_run else []
-    columns += [col(f"{r['id']}-ratio", f"{r['name']} / {base_run['name']}", "ratio", 2) for r in others]
+    columns += [
+        col(f"{r['id']}-ratio", f"{r['name']} / {base_run['name']}", "ratio", 2) for r in others
+    ]
     rows = []
     for x in variables:
         row = {"variable": x, **{r["id"]: deltas[r["id"]].get(x) for r in kept}}
@@ -149,5 +209,7 @@ def _table(m: Manifest, runs: list[dict], files: dict, spec, where: str) -> tupl
             a, b = row[r["id"]], row[base_run["id"]]
             row[f"{r['id']}-ratio"] = None if a is None or not b else round(a / b, 6)
         rows.append(row)
-    title = v.get("title", str, default="Server counters, after - before" + (f" / {per}" if per else ""))
+    title = v.get(
+        "title", str, default="Server counters, after - before" + (f" / {per}" if per else "")
+    )
     return {"id": tid, "title": title, "columns": columns, "rows": rows, "notes": {}}, problems

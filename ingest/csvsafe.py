@@ -6,6 +6,7 @@ Excel, LibreOffice and Google Sheets (`=HYPERLINK(...)`). `safe_cell` prefixes s
 number (`-5`, `+1.5e3`) are left as they are, so they stay numbers. The site's CSVs follow the
 same rule (layouts/_partials/csv/field.html, assets/js/export.js); docs/publishing.md.
 """
+
 from __future__ import annotations
 
 import re
@@ -17,6 +18,10 @@ PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 def safe_cell(value):
     """`value` to write in a CSV cell: text that would run as a formula gets a leading `'`;
     anything else (numbers, None, plain-number text) is returned unchanged."""
-    if isinstance(value, str) and value.startswith(FORMULA_START) and not PLAIN_NUMBER.fullmatch(value):
+    if (
+        isinstance(value, str)
+        and value.startswith(FORMULA_START)
+        and not PLAIN_NUMBER.fullmatch(value)
+    ):
         return "'" + value
     return value

@@ -17,6 +17,7 @@ chosen by label. What a declaration cannot say stays in a study module.
 Every mistake is `manifest:line: reason`; runs that are compared (one cell, a ratio's two
 sides) but differ in a label the table does not name are warnings.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -24,7 +25,7 @@ import math
 
 from . import metrics
 from .checks import TABLE_ID, check_table
-from .manifest import LDict, LList, InputError, Manifest, _typed, _V, load_yaml
+from .manifest import _V, InputError, LDict, LList, Manifest, _typed, load_yaml
 from .problems import Problem, clean
 from .tables import col
 
@@ -32,7 +33,7 @@ STATS = ("n", "mean", "min", "p1", "p5", "p50", "p95", "p99", "max", "cv", "rate
 TABLE = ("id", "title", "where", "rows", "order", "columns", "pivot", "value", "values", "ratio")
 VALUE = ("key", "label", "stat", "column", "round", "digits", "unit")
 RATIO = ("key", "label", "base", "of", "round", "digits")
-RUN = "run"   # in `rows`: a column of the run id(s) of each row, not a grouping label
+RUN = "run"  # in `rows`: a column of the run id(s) of each row, not a grouping label
 
 
 def build(m: Manifest, runs: list[dict], series: dict[str, dict], problems: list) -> list[dict]:
@@ -43,13 +44,19 @@ def build(m: Manifest, runs: list[dict], series: dict[str, dict], problems: list
     if specs is None:
         return []
     if not isinstance(specs, LList):
-        raise InputError(m.path, doc.key_lines["tables"], "tables: must be a list of table declarations")
+        raise InputError(
+            m.path, doc.key_lines["tables"], "tables: must be a list of table declarations"
+        )
     out, lines = [], {}
     for i, spec in enumerate(specs):
         t = _table(m, runs, series, spec, i, problems)
         if t["id"] in lines:
-            raise InputError(m.path, t["line"], f"tables[{i}]: id {t['id']!r} is already the id of the table "
-                                                f"at line {lines[t['id']]}")
+            raise InputError(
+                m.path,
+                t["line"],
+                f"tables[{i}]: id {t['id']!r} is already the id of the table "
+                f"at line {lines[t['id']]}",
+            )
         lines[t["id"]] = t["line"]
         out.append(t)
     return out
@@ -63,14 +70,16 @@ class _Stats:
 
     def of(self, run: dict, stat: str, column: str | None, fail) -> float | None:
         column = column or run.get("metric") or self.m.metric
-        if (stat not in ("rate", "full_mean") and column == (run.get("metric") or self.m.metric)):
-            return run["window"][stat]   # as runs.yaml has them
+        if stat not in ("rate", "full_mean") and column == (run.get("metric") or self.m.metric):
+            return run["window"][stat]  # as runs.yaml has them
         key = (run["id"], column)
         if key not in self.cache:
             s = self.series.get(run["id"]) or {}
             if column not in s or column == "t":
-                fail(f"run {run['id']} has no series column {column!r} (columns: "
-                     f"{', '.join(k for k in s if k != 't')})")
+                fail(
+                    f"run {run['id']} has no series column {column!r} (columns: "
+                    f"{', '.join(k for k in s if k != 't')})"
+                )
             t, vals = s["t"], s[column]
             w = self.m.window
             weighted = run.get("mean") == "time-weighted"
@@ -98,21 +107,32 @@ def _value_specs(m: Manifest, v: _V, where: str) -> list[dict]:
         stat = val.get("stat", str, required=True)
         if stat not in STATS:
             val.fail("stat", f"{name}: stat must be one of {', '.join(STATS)}")
-        out.append({"key": val.get("key", str, required=True), "label": val.get("label", str, required=True),
-                    "stat": stat, "column": val.get("column", str), "round": val.get("round", int),
-                    "digits": val.get("digits", int), "unit": val.get("unit", str), "v": val})
+        out.append(
+            {
+                "key": val.get("key", str, required=True),
+                "label": val.get("label", str, required=True),
+                "stat": stat,
+                "column": val.get("column", str),
+                "round": val.get("round", int),
+                "digits": val.get("digits", int),
+                "unit": val.get("unit", str),
+                "v": val,
+            }
+        )
     return out
 
 
 def runs_where(runs: list[dict], filters: dict) -> list[dict]:
     """The runs whose labels (or `published`) take one of each filter's values (a value or a
     list), compared as text (also for the counters' `where:`, ingest/counters.py)."""
+
     def takes(r):
         for k, want in filters.items():
             have = r["published"] if k == "published" else r["labels"].get(k)
             if str(have) not in {str(w) for w in (want if isinstance(want, list) else [want])}:
                 return False
         return True
+
     return [r for r in runs if takes(r)]
 
 
@@ -126,18 +146,26 @@ def _select(m: Manifest, runs: list[dict], v: _V, where: str) -> tuple[list[dict
                 fv.fail(k, f"{where}.where: published must be true or false")
             continue
         if k not in m.labels:
-            fv.fail(k, f"{where}.where: {clean(str(k), 40)!r} is not one of labels ({', '.join(m.labels)}) "
-                       f"or published")
+            fv.fail(
+                k,
+                f"{where}.where: {clean(str(k), 40)!r} is not one of labels ({', '.join(m.labels)}) "
+                f"or published",
+            )
         have = {str(r["labels"].get(k)) for r in runs}
-        for w in (want if isinstance(want, list) else [want]):
+        for w in want if isinstance(want, list) else [want]:
             if str(w) not in have:
-                fv.fail(k, f"{where}.where: {k}: no run has the value {clean(str(w), 40)!r} (values: "
-                           f"{', '.join(sorted(h for h in have if h != 'None'))})")
+                fv.fail(
+                    k,
+                    f"{where}.where: {k}: no run has the value {clean(str(w), 40)!r} (values: "
+                    f"{', '.join(sorted(h for h in have if h != 'None'))})",
+                )
 
     selected = runs_where(runs, filters)
     if not selected:
-        v.fail("where" if filters else None, f"{where}: takes no run (where: "
-                                             f"{', '.join(f'{k}={w}' for k, w in filters.items())})")
+        v.fail(
+            "where" if filters else None,
+            f"{where}: takes no run (where: {', '.join(f'{k}={w}' for k, w in filters.items())})",
+        )
     return selected, dict(filters)
 
 
@@ -159,7 +187,10 @@ def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: 
     v.only(TABLE)
     tid = v.get("id", str, required=True)
     if not TABLE_ID.match(tid):
-        v.fail("id", f"{where}: id {clean(tid, 40)!r} must be lowercase letters, digits and dashes (the site's id rule)")
+        v.fail(
+            "id",
+            f"{where}: id {clean(tid, 40)!r} must be lowercase letters, digits and dashes (the site's id rule)",
+        )
     where = f"{where} ({tid})"
     rows_by = list(v.get("rows", LList, required=True))
     with_run = RUN in rows_by and RUN not in m.labels
@@ -169,7 +200,10 @@ def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: 
         v.fail("rows", f"{where}: `{RUN}` in rows (the run ids) needs one run per row, not a pivot")
     for k in groups + ([pivot] if pivot else []):
         if k not in m.labels:
-            v.fail("rows" if k != pivot else "pivot", f"{where}: {k!r} is not one of labels ({', '.join(m.labels)})")
+            v.fail(
+                "rows" if k != pivot else "pivot",
+                f"{where}: {k!r} is not one of labels ({', '.join(m.labels)})",
+            )
     headings = dict(v.get("columns", LDict, default=LDict()))
     values = _value_specs(m, v, where)
     selected, filters = _select(m, runs, v, where)
@@ -197,18 +231,28 @@ def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: 
         wanted = [_typed(m.path, ov.line(k), k, x, m.label_types) for x in order[k]]
         for x in wanted:
             if str(x) not in {str(s) for s in seen}:
-                ov.fail(k, f"{where}.order: {k}: no run taken has the value {clean(str(x), 40)!r} "
-                           f"(values: {', '.join(map(str, seen))})")
+                ov.fail(
+                    k,
+                    f"{where}.order: {k}: no run taken has the value {clean(str(x), 40)!r} "
+                    f"(values: {', '.join(map(str, seen))})",
+                )
         return wanted
+
     domain = {k: domain_of(k) for k in keys}
     cells: dict[tuple, list[dict]] = {}
     for r in selected:
         cells.setdefault(tuple(str(r["labels"].get(k)) for k in keys), []).append(r)
     for key, rs in cells.items():
         if len(rs) > 1 and _differ(rs, [], named):
-            problems.append(Problem(m.path, spec.line, f"{where}: runs {', '.join(r['id'] for r in rs)} share the cell "
-                                    f"{dict(zip(keys, key))} and are averaged, but differ in "
-                                    f"{'; '.join(_differ(rs, [], named))}, not in rows, pivot or where"))
+            problems.append(
+                Problem(
+                    m.path,
+                    spec.line,
+                    f"{where}: runs {', '.join(r['id'] for r in rs)} share the cell "
+                    f"{dict(zip(keys, key))} and are averaged, but differ in "
+                    f"{'; '.join(_differ(rs, [], named))}, not in rows, pivot or where",
+                )
+            )
     stats = _Stats(m, series)
 
     def cell_runs(combo):
@@ -216,8 +260,15 @@ def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: 
 
     def value(combo, spec_v):
         """The statistic of the cell's run, or the mean of its runs' statistics (repeats)."""
-        got = [stats.of(r, spec_v["stat"], spec_v["column"], lambda reason: spec_v["v"].fail("column", f"{where}: {reason}"))
-               for r in cell_runs(combo)]
+        got = [
+            stats.of(
+                r,
+                spec_v["stat"],
+                spec_v["column"],
+                lambda reason: spec_v["v"].fail("column", f"{where}: {reason}"),
+            )
+            for r in cell_runs(combo)
+        ]
         got = [x for x in got if x is not None]
         if not got:
             return None
@@ -232,14 +283,33 @@ def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: 
             return template
         shown = p if raw else display.get(pivot, {}).get(str(p), p)
         return template.replace("{" + pivot + "}", str(shown))
-    columns = [col(RUN, headings.get(RUN, "Run"), "label") if k == RUN and with_run
-               else col(k, headings.get(k, m.heading(k)), "label") for k in rows_by]
+
+    columns = [
+        col(RUN, headings.get(RUN, "Run"), "label")
+        if k == RUN and with_run
+        else col(k, headings.get(k, m.heading(k)), "label")
+        for k in rows_by
+    ]
     for p in pivots:
         for sv in values:
-            columns.append(col(fill(sv["key"], p, True), fill(sv["label"], p, False), "number", sv["digits"], sv["unit"]))
+            columns.append(
+                col(
+                    fill(sv["key"], p, True),
+                    fill(sv["label"], p, False),
+                    "number",
+                    sv["digits"],
+                    sv["unit"],
+                )
+            )
         if repeats:
-            columns.append(col(f"{p}_runs" if pivot else "runs", fill(f"{{{pivot}}} runs", p, False) if pivot
-                               else "Runs", "number", 0))
+            columns.append(
+                col(
+                    f"{p}_runs" if pivot else "runs",
+                    fill(f"{{{pivot}}} runs", p, False) if pivot else "Runs",
+                    "number",
+                    0,
+                )
+            )
 
     ratio = v.get("ratio", LDict)
     ratio_cols = []
@@ -254,10 +324,15 @@ def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: 
         if of_v is None:
             rv.fail("of", f"{where}.ratio: of: {of!r} is not the key of one of the values")
         if len(base) != 1 or next(iter(base)) not in keys:
-            rv.fail("base", f"{where}.ratio: base must be one label of rows/pivot: {{label: value}}")
+            rv.fail(
+                "base", f"{where}.ratio: base must be one label of rows/pivot: {{label: value}}"
+            )
         bkey, bval = next(iter(base.items()))
         if pivot and bkey != pivot:
-            rv.fail("base", f"{where}.ratio: with a pivot the base is a value of the pivot label {pivot!r}")
+            rv.fail(
+                "base",
+                f"{where}.ratio: with a pivot the base is a value of the pivot label {pivot!r}",
+            )
         if str(bval) not in {str(x) for x in domain[bkey]}:
             rv.fail("base", f"{where}.ratio: base: no run taken has {bkey}={clean(str(bval), 40)}")
         others = [p for p in pivots if str(p) != str(bval)] if pivot else [None]
@@ -265,7 +340,11 @@ def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: 
             if p is None or len(others) == 1:
                 k = rkey.replace("{" + pivot + "}", str(p)) if pivot else rkey
             else:
-                k = rkey.replace("{" + pivot + "}", str(p)) if "{" + pivot + "}" in rkey else f"{rkey}_{p}"
+                k = (
+                    rkey.replace("{" + pivot + "}", str(p))
+                    if "{" + pivot + "}" in rkey
+                    else f"{rkey}_{p}"
+                )
             ratio_cols.append((col(k, fill(rlabel, p, False), "ratio", rdigits), p))
         columns += [c for c, _ in ratio_cols]
 
@@ -278,24 +357,45 @@ def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: 
             full = combo + ((p,) if pivot else ())
             for sv in values:
                 x = value(full, sv)
-                row[fill(sv["key"], p, True)] = None if x is None else round(x, sv["round"]) if sv["round"] is not None else x
+                row[fill(sv["key"], p, True)] = (
+                    None if x is None else round(x, sv["round"]) if sv["round"] is not None else x
+                )
             if repeats:
                 row[f"{p}_runs" if pivot else "runs"] = len(cell_runs(full))
         for c, p in ratio_cols:
             if pivot:
                 num, den = combo + (p,), combo + (next(q for q in pivots if str(q) == str(bval)),)
             else:
-                num, den = combo, tuple(bval if k == bkey else combo[j] for j, k in enumerate(groups))
+                num, den = (
+                    combo,
+                    tuple(bval if k == bkey else combo[j] for j, k in enumerate(groups)),
+                )
             x, b = value(num, of_v), value(den, of_v)
             row[c["key"]] = metrics.ratio(x, b, rround if rround is not None else metrics.DIGITS)
-            diff = _differ(cell_runs(num), cell_runs(den), named) if cell_runs(num) and cell_runs(den) else []
+            diff = (
+                _differ(cell_runs(num), cell_runs(den), named)
+                if cell_runs(num) and cell_runs(den)
+                else []
+            )
             if diff:
-                problems.append(Problem(m.path, rv.line("base"), f"{where}: ratio {'/'.join(r['id'] for r in cell_runs(num))}"
-                                        f" over {'/'.join(r['id'] for r in cell_runs(den))} compares runs that differ in "
-                                        f"{'; '.join(diff)}, not in rows, pivot or where"))
+                problems.append(
+                    Problem(
+                        m.path,
+                        rv.line("base"),
+                        f"{where}: ratio {'/'.join(r['id'] for r in cell_runs(num))}"
+                        f" over {'/'.join(r['id'] for r in cell_runs(den))} compares runs that differ in "
+                        f"{'; '.join(diff)}, not in rows, pivot or where",
+                    )
+                )
         rows.append(row)
     title = v.get("title", str, default=tid)
     if m.window:
-        title = title.replace("{start}", f"{m.window['start']:g}").replace("{end}", f"{m.window['end']:g}")
-    return {**check_table(m, {"id": tid, "title": title, "columns": columns, "rows": rows, "notes": {}},
-                          spec.line), "line": spec.line}
+        title = title.replace("{start}", f"{m.window['start']:g}").replace(
+            "{end}", f"{m.window['end']:g}"
+        )
+    return {
+        **check_table(
+            m, {"id": tid, "title": title, "columns": columns, "rows": rows, "notes": {}}, spec.line
+        ),
+        "line": spec.line,
+    }

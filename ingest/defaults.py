@@ -4,13 +4,14 @@ or the manifest's `default_tables:` leaves them out: `runs`, each run's labels, 
 summary, their relative difference), and `jitter`, the spread of the per-interval rate over the
 window (min, p1 ... p99, max). A label whose key is one of the fixed columns' (e.g. `name`)
 gets no column of its own: its value is in the run's name."""
+
 from __future__ import annotations
 
 from .tables import col
 
-RUNS = ("n", "mean", "cv")   # the spread (min, percentiles, max) is the jitter table's
+RUNS = ("n", "mean", "cv")  # the spread (min, percentiles, max) is the jitter table's
 JITTER = ("n", "mean", "cv", "min", "p1", "p5", "p50", "p95", "p99", "max")
-CHECK = ("full_mean", "summary", "check_rel_diff")   # the runs table's cross-check of each run
+CHECK = ("full_mean", "summary", "check_rel_diff")  # the runs table's cross-check of each run
 FIXED = {"run", "name", "published", "file", "session", *RUNS, *JITTER, *CHECK}
 
 
@@ -34,22 +35,51 @@ def _table(ctx, id: str, title: str, stats: tuple, with_source: bool) -> dict:
     statistics `stats`, and with the source its cross-check (full-run mean against the tool's
     summary)."""
     metric = ctx.manifest.metric
-    labels = [k for k in ctx.manifest.labels if k not in FIXED and any(r["labels"].get(k) is not None for r in ctx.runs)]
-    source = [col("published", "Published", "text"), col("file", "File", "text"),
-              col("session", "Session", "number", 0)] if with_source else []
-    check = [col("full_mean", f"Full-run mean {metric}", "number", 2),
-             col("summary", f"Tool summary {metric}", "number", 2),
-             col("check_rel_diff", "Mean vs summary (rel. diff.)", "number", 4)] if with_source else []
-    columns = [col("run", "Run", "label"), col("name", "Name", "text"),
-               *(col(k, ctx.manifest.heading(k), "label") for k in labels),
-               *source, *(_stat_col(k, metric) for k in stats), *check]
+    labels = [
+        k
+        for k in ctx.manifest.labels
+        if k not in FIXED and any(r["labels"].get(k) is not None for r in ctx.runs)
+    ]
+    source = (
+        [
+            col("published", "Published", "text"),
+            col("file", "File", "text"),
+            col("session", "Session", "number", 0),
+        ]
+        if with_source
+        else []
+    )
+    check = (
+        [
+            col("full_mean", f"Full-run mean {metric}", "number", 2),
+            col("summary", f"Tool summary {metric}", "number", 2),
+            col("check_rel_diff", "Mean vs summary (rel. diff.)", "number", 4),
+        ]
+        if with_source
+        else []
+    )
+    columns = [
+        col("run", "Run", "label"),
+        col("name", "Name", "text"),
+        *(col(k, ctx.manifest.heading(k), "label") for k in labels),
+        *source,
+        *(_stat_col(k, metric) for k in stats),
+        *check,
+    ]
     rows = []
     for r in ctx.runs:
         row = {"run": r["id"], "name": r["name"], **{k: r["labels"].get(k) for k in labels}}
         if with_source:
-            row.update({"published": "yes" if r["published"] else "no", "file": r["source"]["file"],
-                        "session": r["source"]["session"], "full_mean": r["full"]["mean"],
-                        "summary": r["check"]["summary"], "check_rel_diff": r["check"]["rel_diff"]})
+            row.update(
+                {
+                    "published": "yes" if r["published"] else "no",
+                    "file": r["source"]["file"],
+                    "session": r["source"]["session"],
+                    "full_mean": r["full"]["mean"],
+                    "summary": r["check"]["summary"],
+                    "check_rel_diff": r["check"]["rel_diff"],
+                }
+            )
         row.update({k: r["window"][k] for k in stats})
         rows.append(row)
     return ctx.table(id, title, columns, rows)
@@ -60,13 +90,23 @@ def runs_table(ctx, id: str = "runs") -> dict:
     statistics of the manifest's metric and cross-check (the one `runs` table: the default,
     and the one a study module reuses)."""
     w = ctx.manifest.window
-    return _table(ctx, id, f"Every run: {ctx.manifest.metric} from {w['start']:g} s to {w['end']:g} s", RUNS,
-                  True)
+    return _table(
+        ctx,
+        id,
+        f"Every run: {ctx.manifest.metric} from {w['start']:g} s to {w['end']:g} s",
+        RUNS,
+        True,
+    )
 
 
 def jitter_table(ctx, id: str = "jitter") -> dict:
     """Per run: the spread of the per-interval rate over the window (a study module may reuse it)."""
     w = ctx.manifest.window
     per = "per-second" if ctx.manifest.interval_s == 1 else "per-interval"
-    return _table(ctx, id, f"Jitter: {per} {ctx.manifest.metric} from {w['start']:g} s to {w['end']:g} s",
-                  JITTER, False)
+    return _table(
+        ctx,
+        id,
+        f"Jitter: {per} {ctx.manifest.metric} from {w['start']:g} s to {w['end']:g} s",
+        JITTER,
+        False,
+    )

@@ -8,6 +8,7 @@ module `ingest/studies/<study with _ for ->.py` exists), its `build(ctx: StudyCo
 list[dict]` returns derived tables in the `tables/<id>.yaml` shape of docs/data-schema.md. Bad
 data is a `Problem` it raises; warnings are `Problem` values it appends to `ctx.problems`.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -40,8 +41,8 @@ class StudyContext:
     files: dict[str, Parsed] = field(default_factory=dict)
     inputs: dict[str, str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
-    declared: dict[str, dict] = field(default_factory=dict)   # the manifest's declared tables by id
-    table = staticmethod(tables.table)   # ctx.table(id, title, columns, rows, notes=None)
+    declared: dict[str, dict] = field(default_factory=dict)  # the manifest's declared tables by id
+    table = staticmethod(tables.table)  # ctx.table(id, title, columns, rows, notes=None)
 
     def published(self, name: str | None = None, fmt: str = "auto") -> Parsed:
         """A published-tables input parsed (format detected unless given), e.g. its `tables`;
@@ -49,7 +50,9 @@ class StudyContext:
         if name is None:
             names = [i.name for i in self.manifest.inputs if i.kind == "published-tables"]
             if len(names) != 1:
-                raise Problem(self.manifest.path, None, f"expected one published-tables input, found {names}")
+                raise Problem(
+                    self.manifest.path, None, f"expected one published-tables input, found {names}"
+                )
             name = names[0]
         return parse_bytes(self.inputs[name].encode("utf-8"), name, fmt)
 
@@ -58,15 +61,27 @@ class StudyContext:
         text, shown as published. A Problem naming the manifest when the section is absent."""
         m = self.manifest
         if name not in m.quoted:
-            raise Problem(m.path, m.line_of.get("quoted"), f"quoted: no `{name}` (the study module "
-                          f"{study_module_name(m)} shows it as published)")
+            raise Problem(
+                m.path,
+                m.line_of.get("quoted"),
+                f"quoted: no `{name}` (the study module "
+                f"{study_module_name(m)} shows it as published)",
+            )
         return m.quoted[name]
 
     def run(self, **labels) -> dict | None:
         """The one run whose labels include all of `labels` (values compared as strings)."""
-        hits = [r for r in self.runs if all(str(r["labels"].get(k)) == str(v) for k, v in labels.items())]
+        hits = [
+            r
+            for r in self.runs
+            if all(str(r["labels"].get(k)) == str(v) for k, v in labels.items())
+        ]
         if len(hits) > 1:
-            raise Problem(self.manifest.path, None, f"{len(hits)} runs match {labels}: {[r['id'] for r in hits]}")
+            raise Problem(
+                self.manifest.path,
+                None,
+                f"{len(hits)} runs match {labels}: {[r['id'] for r in hits]}",
+            )
         return hits[0] if hits else None
 
 
@@ -74,22 +89,30 @@ def derived_tables(ctx: StudyContext) -> list[dict]:
     """The study's tables, checked, in the order they are listed in study.yaml."""
     m = ctx.manifest
     module = study_module(m)
-    own = declared.build(m, ctx.runs, ctx.series, ctx.problems)   # may raise Problem
-    lines = {t["id"]: t.pop("line") for t in own}   # each declared table's manifest line
+    own = declared.build(m, ctx.runs, ctx.series, ctx.problems)  # may raise Problem
+    lines = {t["id"]: t.pop("line") for t in own}  # each declared table's manifest line
     ctx.declared = {t["id"]: t for t in own}
     built = own + (module.build(ctx) if module else [])
     ids = [t.get("id") for t in built]
     for tid in lines:
         if ids.count(tid) > 1:
-            raise Problem(m.path, lines[tid], f"table {tid!r}: the study module {study_module_name(m)} gives "
-                                              f"a table of the same id")
+            raise Problem(
+                m.path,
+                lines[tid],
+                f"table {tid!r}: the study module {study_module_name(m)} gives "
+                f"a table of the same id",
+            )
     # a declared or module table of a default's id replaces it
     built += [t for t in defaults.build(ctx, m.default_tables) if t["id"] not in ids]
     checked = [check_table(m, t) for t in built]
-    counter_tables, counter_problems = counters.build(m, ctx.runs, ctx.files)   # the manifest's `counters:`
+    counter_tables, counter_problems = counters.build(
+        m, ctx.runs, ctx.files
+    )  # the manifest's `counters:`
     checked += [check_table(m, t) for t in counter_tables]
     ctx.problems.extend(counter_problems)
-    check = reproduction.build(m, m.reproduction, checked, lambda c: reproduction.published_tables(ctx, c))
+    check = reproduction.build(
+        m, m.reproduction, checked, lambda c: reproduction.published_tables(ctx, c)
+    )
     return checked + ([check_table(m, check)] if check else [])
 
 

@@ -32,6 +32,7 @@ interval rates weighted by their overlap (None when the run covers less than hal
 ops per second, and KB written per operation = the devices' summed wkB/s / ops per second.
 A value the inputs cannot give is None, never 0.
 """
+
 from __future__ import annotations
 
 import re
@@ -42,8 +43,14 @@ from .parsers.base import Session
 from .problems import Problem
 
 VMSTAT = ("us", "sy", "wa", "cs", "r", "b")
-IOSTAT = {"r/s": ("r/s", 1), "w/s": ("w/s", 1), "rkB/s": ("rMB/s", 1 / 1024), "wkB/s": ("wMB/s", 1 / 1024),
-          "await": ("await", 1), "%util": ("util", 1)}
+IOSTAT = {
+    "r/s": ("r/s", 1),
+    "w/s": ("w/s", 1),
+    "rkB/s": ("rMB/s", 1 / 1024),
+    "wkB/s": ("wMB/s", 1 / 1024),
+    "await": ("await", 1),
+    "%util": ("util", 1),
+}
 DEFAULT_PANELS = ("vm.us", "vm.sy", "vm.wa", "io.*.w/s", "cpu_per_op")
 
 
@@ -87,8 +94,9 @@ def zone_shift(monitor_zone: str | None, run_zone: str | None) -> float | None:
     return None if a is None or b is None else a - b
 
 
-def check_steps(file: str, what: str, times: list[datetime], lines: list[int], interval_s: float,
-                tol: float) -> list[Problem]:
+def check_steps(
+    file: str, what: str, times: list[datetime], lines: list[int], interval_s: float, tol: float
+) -> list[Problem]:
     """file:line problems of a monitor's time stamps: repeated, going back, gaps (a step beyond
     `tol` from the median step) and a median step that is not `interval_s`. Nothing is moved."""
     steps = [(b - a).total_seconds() for a, b in zip(times, times[1:])]
@@ -99,20 +107,47 @@ def check_steps(file: str, what: str, times: list[datetime], lines: list[int], i
     for i, step in enumerate(steps, start=1):
         line = lines[i] if i < len(lines) else None
         if step == 0:
-            odd.append(Problem(file, line, f"{what}: time stamp {times[i].isoformat(' ')} repeated (a duplicate sample?)"))
+            odd.append(
+                Problem(
+                    file,
+                    line,
+                    f"{what}: time stamp {times[i].isoformat(' ')} repeated (a duplicate sample?)",
+                )
+            )
         elif step < 0:
-            odd.append(Problem(file, line, f"{what}: time goes back {-step:g} s, to {times[i].isoformat(' ')}"))
+            odd.append(
+                Problem(
+                    file, line, f"{what}: time goes back {-step:g} s, to {times[i].isoformat(' ')}"
+                )
+            )
         elif abs(step - median) > tol:
             kind = "gap" if step > median else "short step"
-            odd.append(Problem(file, line, f"{what}: {kind}: {step:g} s since the previous sample (median {median:g} s, "
-                                           f"tolerance {tol:g} s); kept at its time"))
+            odd.append(
+                Problem(
+                    file,
+                    line,
+                    f"{what}: {kind}: {step:g} s since the previous sample (median {median:g} s, "
+                    f"tolerance {tol:g} s); kept at its time",
+                )
+            )
     out += odd[:5]
     if len(odd) > 5:
-        out.append(Problem(file, None, f"{what}: {len(odd) - 5} more repeated, backward or irregular time stamps"))
+        out.append(
+            Problem(
+                file,
+                None,
+                f"{what}: {len(odd) - 5} more repeated, backward or irregular time stamps",
+            )
+        )
     if abs(median - interval_s) > tol:
-        out.append(Problem(file, lines[1] if len(lines) > 1 else None,
-                           f"{what}: the time stamps are {median:g} s apart (median), but interval_s is "
-                           f"{interval_s:g} s (tolerance {tol:g} s)"))
+        out.append(
+            Problem(
+                file,
+                lines[1] if len(lines) > 1 else None,
+                f"{what}: the time stamps are {median:g} s apart (median), but interval_s is "
+                f"{interval_s:g} s (tolerance {tol:g} s)",
+            )
+        )
     return out
 
 
@@ -124,8 +159,18 @@ def stamps(s: Session) -> list[datetime] | None:
     return [datetime.fromisoformat(x) for x in col]
 
 
-def on_clock(file: str, what: str, s: Session, *, interval_s: float, offset_s: float, run_start: datetime | None,
-             zone: str | None, align: str, step_tol: float) -> tuple[list[float], str, list[Problem]]:
+def on_clock(
+    file: str,
+    what: str,
+    s: Session,
+    *,
+    interval_s: float,
+    offset_s: float,
+    run_start: datetime | None,
+    zone: str | None,
+    align: str,
+    step_tol: float,
+) -> tuple[list[float], str, list[Problem]]:
     """The end times of a monitor's samples on the run's clock, how they were found
     ("timestamps" or "offset"), and the problems found on the way."""
     times, problems = stamps(s), []
@@ -135,18 +180,43 @@ def on_clock(file: str, what: str, s: Session, *, interval_s: float, offset_s: f
     if align != "offset" and times and run_start is not None:
         shift = zone_shift(s.meta.get("zone"), zone)
         if shift is not None:
-            return [round((x - run_start).total_seconds() + shift, 3) for x in times], "timestamps", problems
-        problems.append(Problem(file, s.line, f"{what}: its time zone {s.meta.get('zone')} cannot be matched with the "
-                                              f"run's declared zone {zone}: placed by offset_s and interval_s instead"))
+            return (
+                [round((x - run_start).total_seconds() + shift, 3) for x in times],
+                "timestamps",
+                problems,
+            )
+        problems.append(
+            Problem(
+                file,
+                s.line,
+                f"{what}: its time zone {s.meta.get('zone')} cannot be matched with the "
+                f"run's declared zone {zone}: placed by offset_s and interval_s instead",
+            )
+        )
     elif align == "timestamps":
         missing = "the run's log has no start time" if times else f"{what} printed no time stamps"
-        problems.append(Problem(file, s.line, f"{what}: align: timestamps, but {missing}: placed by offset_s "
-                                              "and interval_s instead"))
+        problems.append(
+            Problem(
+                file,
+                s.line,
+                f"{what}: align: timestamps, but {missing}: placed by offset_s "
+                "and interval_s instead",
+            )
+        )
     return place(n, interval_s, offset_s), "offset", problems
 
 
-def check_span(file: str, what: str, t: list, run_end: float | None, interval_s: float, tol: float,
-               by: str = "offset", lines: list[int] | None = None, offset_s: float = 0) -> list[Problem]:
+def check_span(
+    file: str,
+    what: str,
+    t: list,
+    run_end: float | None,
+    interval_s: float,
+    tol: float,
+    by: str = "offset",
+    lines: list[int] | None = None,
+    offset_s: float = 0,
+) -> list[Problem]:
     """Problems when a series does not end where the run ends, beyond `tol` seconds, at the
     line of its last sample (`lines`: each sample's line, when known); `by`: how the samples
     were placed ("offset": sample i ends at offset_s + i x interval_s; "timestamps"). With time
@@ -157,21 +227,38 @@ def check_span(file: str, what: str, t: list, run_end: float | None, interval_s:
     late = round(t[-1] - run_end, 3)
     if abs(late) > tol:
         if by == "timestamps":
-            out.append(Problem(file, last, f"{what}: its last sample ends at {t[-1]:g} s of the run (its time stamp), "
-                                           f"but the run ends at {run_end:g} s ({late:+g} s, tolerance {tol:g} s): did "
-                                           "the monitor run for the whole run? The samples are kept at their own "
-                                           "times, not shifted or stretched"))
+            out.append(
+                Problem(
+                    file,
+                    last,
+                    f"{what}: its last sample ends at {t[-1]:g} s of the run (its time stamp), "
+                    f"but the run ends at {run_end:g} s ({late:+g} s, tolerance {tol:g} s): did "
+                    "the monitor run for the whole run? The samples are kept at their own "
+                    "times, not shifted or stretched",
+                )
+            )
         else:
-            out.append(Problem(file, last, f"{what}: its last sample ends at {t[-1]:g} s of the run (offset_s "
-                                           f"{offset_s:g} + {len(t)} x {interval_s:g} s), but the run ends at "
-                                           f"{run_end:g} s ({late:+g} s, tolerance {tol:g} s): check "
-                                           "interval_s/offset_s; the samples are kept at their declared times, "
-                                           "not shifted or stretched"))
+            out.append(
+                Problem(
+                    file,
+                    last,
+                    f"{what}: its last sample ends at {t[-1]:g} s of the run (offset_s "
+                    f"{offset_s:g} + {len(t)} x {interval_s:g} s), but the run ends at "
+                    f"{run_end:g} s ({late:+g} s, tolerance {tol:g} s): check "
+                    "interval_s/offset_s; the samples are kept at their declared times, "
+                    "not shifted or stretched",
+                )
+            )
     first = t[0] - interval_s
     if by == "timestamps" and first > tol:
-        out.append(Problem(file, lines[0] if lines else None,
-                           f"{what}: its first sample starts at {first:g} s of the run (tolerance {tol:g} s): did "
-                           "the monitor run for the whole run?"))
+        out.append(
+            Problem(
+                file,
+                lines[0] if lines else None,
+                f"{what}: its first sample starts at {first:g} s of the run (tolerance {tol:g} s): did "
+                "the monitor run for the whole run?",
+            )
+        )
     return out
 
 
@@ -199,13 +286,24 @@ def _div(a, b):
     return None if a is None or not b else a / b
 
 
-def linked_series(run_t: list, ops: list, *, interval_s: float, offset_s: float = 0.0,
-                  vmstat: tuple[str, Session] | None = None, iostat: tuple[str, list[Session]] | None = None,
-                  status: tuple[str, Session] | None = None, cores: int | None = None,
-                  tol_s: float | None = None, run_start: str | None = None, zone: str | None = None,
-                  run_end: float | None = None,
-                  align: str = "auto", step_tol_s: float | None = None,
-                  how: dict | None = None) -> tuple[dict[str, list], list[Problem]]:
+def linked_series(
+    run_t: list,
+    ops: list,
+    *,
+    interval_s: float,
+    offset_s: float = 0.0,
+    vmstat: tuple[str, Session] | None = None,
+    iostat: tuple[str, list[Session]] | None = None,
+    status: tuple[str, Session] | None = None,
+    cores: int | None = None,
+    tol_s: float | None = None,
+    run_start: str | None = None,
+    zone: str | None = None,
+    run_end: float | None = None,
+    align: str = "auto",
+    step_tol_s: float | None = None,
+    how: dict | None = None,
+) -> tuple[dict[str, list], list[Problem]]:
     """One columnar series of the run's linked metrics (see the module docstring), and problems.
 
     vmstat/iostat/status: (file name, parsed session(s)); cores defaults to iostat's `(N CPU)`.
@@ -218,9 +316,14 @@ def linked_series(run_t: list, ops: list, *, interval_s: float, offset_s: float 
     tol = tolerance(interval_s, tol_s)
     run_end = run_end if run_end is not None else (run_t[-1] if run_t else None)
     how = {} if how is None else how
-    clock = dict(interval_s=interval_s, offset_s=offset_s, zone=zone, align=align,
-                 run_start=datetime.fromisoformat(run_start) if run_start else None,
-                 step_tol=step_tolerance(interval_s, step_tol_s))
+    clock = dict(
+        interval_s=interval_s,
+        offset_s=offset_s,
+        zone=zone,
+        align=align,
+        run_start=datetime.fromisoformat(run_start) if run_start else None,
+        step_tol=step_tolerance(interval_s, step_tol_s),
+    )
 
     def add(name, t, values):
         columns[name] = dict(zip(t, values))
@@ -229,7 +332,9 @@ def linked_series(run_t: list, ops: list, *, interval_s: float, offset_s: float 
         file, s = vmstat
         t, how["vmstat"], found = on_clock(file, "vmstat", s, **clock)
         problems += found
-        problems += check_span(file, "vmstat", t, run_end, interval_s, tol, how["vmstat"], s.sample_lines, offset_s)
+        problems += check_span(
+            file, "vmstat", t, run_end, interval_s, tol, how["vmstat"], s.sample_lines, offset_s
+        )
         for c in VMSTAT:
             if c in s.series:
                 add(f"vm.{c}", t, s.series[c])
@@ -239,35 +344,77 @@ def linked_series(run_t: list, ops: list, *, interval_s: float, offset_s: float 
         if devices:
             t, how["iostat"], found = on_clock(file, "iostat", devices[0], **clock)
             problems += found
-            problems += check_span(file, "iostat", t, run_end, interval_s, tol, how["iostat"], devices[0].sample_lines,
-                                   offset_s)
+            problems += check_span(
+                file,
+                "iostat",
+                t,
+                run_end,
+                interval_s,
+                tol,
+                how["iostat"],
+                devices[0].sample_lines,
+                offset_s,
+            )
         cores = cores or next((x.meta["cpus"] for x in sessions if x.meta.get("cpus")), None)
         for i, dev in enumerate(devices):
             name = dev.meta["device"]
-            td = t if i == 0 else on_clock(file, "iostat", dev, **clock)[0]   # problems: once per file
+            td = (
+                t if i == 0 else on_clock(file, "iostat", dev, **clock)[0]
+            )  # problems: once per file
             for src, (dst, factor) in IOSTAT.items():
                 col = dev.series.get(src)
-                if col is None and src == "await":   # sysstat 12 prints r_await/w_await only
+                if col is None and src == "await":  # sysstat 12 prints r_await/w_await only
                     continue
                 if col is not None:
-                    add(f"io.{name}.{dst}", td, [None if v is None else round(v * factor, 3) for v in col])
+                    add(
+                        f"io.{name}.{dst}",
+                        td,
+                        [None if v is None else round(v * factor, 3) for v in col],
+                    )
     if status:
         file, s = status
         t, how["status"] = [round(offset_s + x, 6) for x in s.series["t"]], "offset"
         if align != "offset" and clock["run_start"] is not None and s.meta.get("start"):
             shift = zone_shift(s.meta.get("zone"), zone)
             if shift is None:
-                problems.append(Problem(file, s.line, f"server status: its time zone {s.meta.get('zone')} cannot be "
-                                                      f"matched with the run's declared zone {zone}: placed by offset_s"))
-            else:   # the first snapshot's own time on the run's clock; t counts from it
-                first = (datetime.fromisoformat(s.meta["start"]) - clock["run_start"]).total_seconds() + shift
+                problems.append(
+                    Problem(
+                        file,
+                        s.line,
+                        f"server status: its time zone {s.meta.get('zone')} cannot be "
+                        f"matched with the run's declared zone {zone}: placed by offset_s",
+                    )
+                )
+            else:  # the first snapshot's own time on the run's clock; t counts from it
+                first = (
+                    datetime.fromisoformat(s.meta["start"]) - clock["run_start"]
+                ).total_seconds() + shift
                 t, how["status"] = [round(first + x, 3) for x in s.series["t"]], "timestamps"
         elif align == "timestamps":
-            missing = "the run's log has no start time" if s.meta.get("start") else "not every snapshot has a time stamp"
-            problems.append(Problem(file, s.line, f"server status: align: timestamps, but {missing}: placed by offset_s"))
+            missing = (
+                "the run's log has no start time"
+                if s.meta.get("start")
+                else "not every snapshot has a time stamp"
+            )
+            problems.append(
+                Problem(
+                    file,
+                    s.line,
+                    f"server status: align: timestamps, but {missing}: placed by offset_s",
+                )
+            )
         step = s.meta.get("interval_s") or interval_s
-        problems += check_span(file, "server status", t, run_end, step, tolerance(step, tol_s), how["status"],
-                               s.sample_lines, offset_s)
+        problems += check_span(
+            file,
+            "server status",
+            t,
+            run_end,
+            step,
+            tolerance(step, tol_s),
+            how["status"],
+            s.sample_lines,
+            offset_s,
+        )
         for c, col in s.series.items():
             if c != "t":
                 add(f"st.{c}", t, col)
@@ -278,12 +425,18 @@ def linked_series(run_t: list, ops: list, *, interval_s: float, offset_s: float 
     if times and (vmstat or iostat):
         per = ops_per_interval(run_t, ops, times, interval_s)
         if "vm.us" in out and "vm.sy" in out and cores:
-            out["cpu_per_op"] = [None if us is None or sy is None else _round(_div((us + sy) / 100 * cores, o))
-                                 for us, sy, o in zip(out["vm.us"], out["vm.sy"], per)]
+            out["cpu_per_op"] = [
+                None if us is None or sy is None else _round(_div((us + sy) / 100 * cores, o))
+                for us, sy, o in zip(out["vm.us"], out["vm.sy"], per)
+            ]
         written = [c for c in out if c.startswith("io.") and c.endswith(".wMB/s")]
         if written:
-            total = [None if any(out[c][i] is None for c in written) else sum(out[c][i] for c in written) * 1024
-                     for i in range(len(times))]
+            total = [
+                None
+                if any(out[c][i] is None for c in written)
+                else sum(out[c][i] for c in written) * 1024
+                for i in range(len(times))
+            ]
             out["kb_written_per_op"] = [_round(_div(w, o)) for w, o in zip(total, per)]
     return out, problems
 
@@ -292,7 +445,9 @@ def _round(x):
     return None if x is None else float(f"{x:.6g}")
 
 
-def attach(m, runs: list[dict], series: dict, files: dict, fill) -> tuple[dict[str, dict], list[Problem]]:
+def attach(
+    m, runs: list[dict], series: dict, files: dict, fill
+) -> tuple[dict[str, dict], list[Problem]]:
     """Linked series of every run whose rule has `linked:` (docs/manifest.md, "Linked metrics").
 
     runs/series/files: what `runs.collect_runs` gives (files: member -> Parsed, read by the
@@ -302,7 +457,10 @@ def attach(m, runs: list[dict], series: dict, files: dict, fill) -> tuple[dict[s
     docs, problems = {}, []
     for rec in runs:
         rec["columns"] = list(series[rec["id"]])
-        rule = next((r for r in m.runs if r.input is not None and r.match(m.path, rec["source"]["file"])), None)
+        rule = next(
+            (r for r in m.runs if r.input is not None and r.match(m.path, rec["source"]["file"])),
+            None,
+        )
         spec = rule.linked if rule else None
         if not spec:
             continue
@@ -313,7 +471,7 @@ def attach(m, runs: list[dict], series: dict, files: dict, fill) -> tuple[dict[s
                 if member in files:
                     found[kind] = (member, files[member])
         if not found:
-            continue   # this run's monitors were not kept (e.g. LinkBench hours 2-23)
+            continue  # this run's monitors were not kept (e.g. LinkBench hours 2-23)
         args = {}
         for kind, (member, parsed) in found.items():
             sessions = parsed.sessions
@@ -326,17 +484,36 @@ def attach(m, runs: list[dict], series: dict, files: dict, fill) -> tuple[dict[s
         how = {}
         phase = rec.get("phase_s") or {}
         offset = spec["offset_s"]
-        if offset == "phase-start":   # the monitors started with the phase: where its log says it began
+        if (
+            offset == "phase-start"
+        ):  # the monitors started with the phase: where its log says it began
             if phase.get("start") is None:
-                problems.append(Problem(m.path, rule.line, f"run {rec['id']}: offset_s: phase-start, but its log "
-                                                          "gives no phase start: placed at offset 0"))
+                problems.append(
+                    Problem(
+                        m.path,
+                        rule.line,
+                        f"run {rec['id']}: offset_s: phase-start, but its log "
+                        "gives no phase start: placed at offset 0",
+                    )
+                )
             offset = phase.get("start", 0)
-        doc, found_problems = linked_series(t, ops, interval_s=spec["interval_s"], offset_s=offset,
-                                            run_end=phase.get("end"),
-                                            tol_s=spec["tolerance_s"], run_start=rec.get("start"),
-                                            zone=spec.get("zone"), align=spec.get("align", "auto"),
-                                            step_tol_s=spec.get("step_tolerance_s"), how=how, **args)
-        problems += [Problem(p.file, p.line, f"run {rec['id']}: {p.reason}") for p in found_problems]
+        doc, found_problems = linked_series(
+            t,
+            ops,
+            interval_s=spec["interval_s"],
+            offset_s=offset,
+            run_end=phase.get("end"),
+            tol_s=spec["tolerance_s"],
+            run_start=rec.get("start"),
+            zone=spec.get("zone"),
+            align=spec.get("align", "auto"),
+            step_tol_s=spec.get("step_tolerance_s"),
+            how=how,
+            **args,
+        )
+        problems += [
+            Problem(p.file, p.line, f"run {rec['id']}: {p.reason}") for p in found_problems
+        ]
         if len(doc) <= 1:
             continue
         docs[rec["id"]] = doc
@@ -346,10 +523,21 @@ def attach(m, runs: list[dict], series: dict, files: dict, fill) -> tuple[dict[s
         panels = [p for p in spec["panels"] if p in columns or p in own]
         unknown = [p for p in spec["panels"] if p not in panels]
         if unknown:
-            problems.append(Problem(m.path, rule.line, f"run {rec['id']}: linked panels {unknown} are not among its "
-                                                      f"metrics ({', '.join((own + columns)[:12])}{', ...' if len(own + columns) > 12 else ''})"))
-        rec["linked"] = {"columns": columns, "panels": panels, "interval_s": spec["interval_s"],
-                         "offset_s": offset, **({"offset_from": spec["offset_s"]} if offset != spec["offset_s"] else {}),
-                         "align": how,
-                         "files": sorted(member for member, _ in found.values())}
+            problems.append(
+                Problem(
+                    m.path,
+                    rule.line,
+                    f"run {rec['id']}: linked panels {unknown} are not among its "
+                    f"metrics ({', '.join((own + columns)[:12])}{', ...' if len(own + columns) > 12 else ''})",
+                )
+            )
+        rec["linked"] = {
+            "columns": columns,
+            "panels": panels,
+            "interval_s": spec["interval_s"],
+            "offset_s": offset,
+            **({"offset_from": spec["offset_s"]} if offset != spec["offset_s"] else {}),
+            "align": how,
+            "files": sorted(member for member, _ in found.values()),
+        }
     return docs, problems

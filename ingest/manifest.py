@@ -10,6 +10,7 @@ Patterns (`regex:`, `glob:`) are compiled with the `regex` package and matched w
 budget (`match()`), so a catastrophic pattern is reported, not run for minutes. Name and id
 templates may only name labels (`{engine}`), with a format spec of bounded width.
 """
+
 from __future__ import annotations
 
 import math
@@ -23,16 +24,16 @@ import yaml
 
 from .problems import Problem, clean
 
-InputError = Problem            # the former name, kept importable
-MAX_BYTES = 1 << 20             # a manifest file (real ones: 1-4 KB)
-MAX_DEPTH = 32                  # nesting levels of a manifest (real ones use 4)
-MAX_SCALAR = 10_000             # characters of one scalar
-MATCH_BUDGET_S = 0.1            # time budget of one pattern match against one member name
+InputError = Problem  # the former name, kept importable
+MAX_BYTES = 1 << 20  # a manifest file (real ones: 1-4 KB)
+MAX_DEPTH = 32  # nesting levels of a manifest (real ones use 4)
+MAX_SCALAR = 10_000  # characters of one scalar
+MATCH_BUDGET_S = 0.1  # time budget of one pattern match against one member name
 # a files: rule's `mode:` for these formats (ingest/parsers/server_status.py): mysqladmin -r or not
 STATUS_FORMATS = ("global-status", "mysqladmin-status")
 STATUS_MODES = ("relative", "absolute")
-MAX_SPEC_NUMBER = 200           # largest width or precision in a template's format spec
-RESERVED_VIEWS = {"__init__"}   # modules of ingest/studies/ that are not study modules
+MAX_SPEC_NUMBER = 200  # largest width or precision in a template's format spec
+RESERVED_VIEWS = {"__init__"}  # modules of ingest/studies/ that are not study modules
 
 
 class LDict(dict):
@@ -82,7 +83,9 @@ def load_yaml(path: str | Path, text: str | None = None):
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
-        raise Problem(path, mark.line + 1 if mark else None, f"invalid YAML: {e.problem or e.context}") from None
+        raise Problem(
+            path, mark.line + 1 if mark else None, f"invalid YAML: {e.problem or e.context}"
+        ) from None
     except yaml.YAMLError as e:
         raise Problem(path, None, f"invalid YAML: {e}") from None
     if node is None:
@@ -112,7 +115,7 @@ def _build(node, ctor, path):
         value = ctor.construct_object(node)
     except yaml.YAMLError as e:
         raise Problem(path, line, f"invalid value: {e}") from None
-    except (ValueError, OverflowError) as e:     # 2020-13-45, an int of more than 4300 digits
+    except (ValueError, OverflowError) as e:  # 2020-13-45, an int of more than 4300 digits
         raise Problem(path, line, f"invalid value {clean(node.value, 40)!r} ({e})") from None
     if isinstance(value, float) and not math.isfinite(value):
         raise Problem(path, line, f"{node.value!r} is not a finite number")
@@ -141,7 +144,7 @@ class Rule:
     """A `runs:` or `files:` entry: which archive members it takes and how."""
 
     pattern: regex.Pattern
-    source: str          # the glob or regex as written
+    source: str  # the glob or regex as written
     input: str
     format: str = "auto"
     labels: dict = field(default_factory=dict)
@@ -150,16 +153,20 @@ class Rule:
     id: str | None = None
     name: str | None = None
     line: int = 0
-    linked: dict | None = None    # docs/manifest.md, "Linked metrics"
-    mode: str | None = None       # files: server-status tables declared relative or absolute
+    linked: dict | None = None  # docs/manifest.md, "Linked metrics"
+    mode: str | None = None  # files: server-status tables declared relative or absolute
 
     def match(self, manifest: str, member: str):
         """`pattern.fullmatch(member)` within MATCH_BUDGET_S; a Problem when it takes longer."""
         try:
             return self.pattern.fullmatch(member, timeout=MATCH_BUDGET_S)
         except TimeoutError:
-            raise Problem(manifest, self.line, f"pattern {clean(self.source, 80)!r} too slow (over "
-                          f"{MATCH_BUDGET_S:g} s on {clean(member, 80)!r}); simplify it") from None
+            raise Problem(
+                manifest,
+                self.line,
+                f"pattern {clean(self.source, 80)!r} too slow (over "
+                f"{MATCH_BUDGET_S:g} s on {clean(member, 80)!r}); simplify it",
+            ) from None
 
 
 @dataclass
@@ -180,11 +187,20 @@ class Manifest:
     files: list[Rule]
     views: str | None
     line_of: dict = field(default_factory=dict)
-    reproduction: list = field(default_factory=list)   # reproduction.Check, one per declared comparison
-    extra_series: str | int = "keep"   # `series: {extra: ...}`: keep, drop, or N (every N intervals, the mean)
-    quoted: dict = field(default_factory=dict)   # `quoted:` name -> rows the original states in its prose
-    default_tables: tuple = ("runs", "jitter")   # `default_tables:` the default tables a study with runs gets
-    label_names: dict = field(default_factory=dict)   # `label_names:` label key -> readers' heading
+    reproduction: list = field(
+        default_factory=list
+    )  # reproduction.Check, one per declared comparison
+    extra_series: str | int = (
+        "keep"  # `series: {extra: ...}`: keep, drop, or N (every N intervals, the mean)
+    )
+    quoted: dict = field(
+        default_factory=dict
+    )  # `quoted:` name -> rows the original states in its prose
+    default_tables: tuple = (
+        "runs",
+        "jitter",
+    )  # `default_tables:` the default tables a study with runs gets
+    label_names: dict = field(default_factory=dict)  # `label_names:` label key -> readers' heading
 
     def heading(self, key: str) -> str:
         """The readers' heading of a label (its `label_names:` entry, else the key, spaced)."""
@@ -196,7 +212,11 @@ class _V:
 
     def __init__(self, path: str, d, where: str):
         if not isinstance(d, LDict):
-            raise Problem(path, getattr(d, "line", None), f"{where} must be a mapping, not {_type_name(type(d))}")
+            raise Problem(
+                path,
+                getattr(d, "line", None),
+                f"{where} must be a mapping, not {_type_name(type(d))}",
+            )
         self.path, self.d, self.where = path, d, where
 
     def line(self, key=None) -> int:
@@ -214,7 +234,9 @@ class _V:
         if isinstance(v, bool) and bool not in (types if isinstance(types, tuple) else (types,)):
             self.fail(key, f"{self.where}: `{key}` has the wrong type (bool)")
         if not isinstance(v, types):
-            want = " or ".join(_type_name(t) for t in (types if isinstance(types, tuple) else (types,)))
+            want = " or ".join(
+                _type_name(t) for t in (types if isinstance(types, tuple) else (types,))
+            )
             self.fail(key, f"{self.where}: `{key}` must be {want}, not {_type_name(type(v))}")
         return v
 
@@ -228,13 +250,54 @@ def _type_name(t) -> str:
     return "a mapping" if issubclass(t, dict) else "a list" if issubclass(t, list) else t.__name__
 
 
-TOP = ("study", "title", "inputs", "interval_s", "metric", "window", "base", "labels", "label_types",
-       "label_names", "display", "markers", "runs", "files", "views", "reproduction", "tables",   # tables: ingest/declared.py
-       "counters", "series", "quoted", "default_tables")   # counters: ingest/counters.py; series: size control (seriesfiles.py)
-SERIES_EXTRA = ("keep", "drop")   # or {every: N}: docs/manifest.md, "Size control"
-RULE = ("glob", "regex", "input", "format", "labels", "published", "session", "id", "name", "linked")
-LINKED = ("vmstat", "iostat", "status", "interval_s", "offset_s", "tolerance_s", "panels", "align", "zone",
-          "step_tolerance_s")
+TOP = (
+    "study",
+    "title",
+    "inputs",
+    "interval_s",
+    "metric",
+    "window",
+    "base",
+    "labels",
+    "label_types",
+    "label_names",
+    "display",
+    "markers",
+    "runs",
+    "files",
+    "views",
+    "reproduction",
+    "tables",  # tables: ingest/declared.py
+    "counters",
+    "series",
+    "quoted",
+    "default_tables",
+)  # counters: ingest/counters.py; series: size control (seriesfiles.py)
+SERIES_EXTRA = ("keep", "drop")  # or {every: N}: docs/manifest.md, "Size control"
+RULE = (
+    "glob",
+    "regex",
+    "input",
+    "format",
+    "labels",
+    "published",
+    "session",
+    "id",
+    "name",
+    "linked",
+)
+LINKED = (
+    "vmstat",
+    "iostat",
+    "status",
+    "interval_s",
+    "offset_s",
+    "tolerance_s",
+    "panels",
+    "align",
+    "zone",
+    "step_tolerance_s",
+)
 ALIGN = ("auto", "timestamps", "offset")
 
 
@@ -299,19 +362,37 @@ def load(path: str | Path) -> Manifest:
             v.fail("base", f"base: {k!r} is not one of labels ({', '.join(labels)})")
     views = v.get("views", str)
     if views is not None and (not re.match(r"^[a-z][a-z0-9_]*$", views) or views in RESERVED_VIEWS):
-        v.fail("views", f"views: {clean(views, 80)!r} must name a study module under ingest/studies/ "
-                        f"(not {', '.join(sorted(RESERVED_VIEWS))})")
+        v.fail(
+            "views",
+            f"views: {clean(views, 80)!r} must name a study module under ingest/studies/ "
+            f"(not {', '.join(sorted(RESERVED_VIEWS))})",
+        )
     return Manifest(
-        path=path, study=study, title=title, inputs=inputs,
-        interval_s=interval, metric=v.get("metric", str, default="tps"),
-        window={"start": start, "end": end} if window is not None else None, base=base, labels=list(labels), label_types=label_types,
-        display={k: {str(a): b for a, b in x.items()} for k, x in display.items()}, markers=markers, runs=runs, files=files,
-        views=views, line_of=dict(doc.key_lines),
-        reproduction=_reproduction(path, doc.get("reproduction"), inputs), extra_series=_series(path, v),
-        quoted=_quoted(path, v), default_tables=_default_tables(path, v), label_names=dict(label_names))
+        path=path,
+        study=study,
+        title=title,
+        inputs=inputs,
+        interval_s=interval,
+        metric=v.get("metric", str, default="tps"),
+        window={"start": start, "end": end} if window is not None else None,
+        base=base,
+        labels=list(labels),
+        label_types=label_types,
+        display={k: {str(a): b for a, b in x.items()} for k, x in display.items()},
+        markers=markers,
+        runs=runs,
+        files=files,
+        views=views,
+        line_of=dict(doc.key_lines),
+        reproduction=_reproduction(path, doc.get("reproduction"), inputs),
+        extra_series=_series(path, v),
+        quoted=_quoted(path, v),
+        default_tables=_default_tables(path, v),
+        label_names=dict(label_names),
+    )
 
 
-DEFAULT_TABLES = ("runs", "jitter")   # ingest/defaults.py
+DEFAULT_TABLES = ("runs", "jitter")  # ingest/defaults.py
 
 
 def _default_tables(path, v) -> tuple:
@@ -320,8 +401,11 @@ def _default_tables(path, v) -> tuple:
     ids = v.get("default_tables", LList, default=LList(DEFAULT_TABLES))
     for i, t in enumerate(ids):
         if t not in DEFAULT_TABLES:
-            raise Problem(path, ids.item_lines[i],
-                          f"default_tables: {clean(str(t), 40)!r} is not a default table ({', '.join(DEFAULT_TABLES)})")
+            raise Problem(
+                path,
+                ids.item_lines[i],
+                f"default_tables: {clean(str(t), 40)!r} is not a default table ({', '.join(DEFAULT_TABLES)})",
+            )
     return tuple(ids)
 
 
@@ -332,15 +416,25 @@ def _quoted(path, v) -> dict:
     out = {}
     for name, rows in v.get("quoted", LDict, default=LDict()).items():
         if not isinstance(name, str) or not SLUG.match(name):
-            v.fail("quoted", f"quoted: {clean(str(name), 80)!r} must be a slug (a-z, 0-9, '-', '.', '_')")
+            v.fail(
+                "quoted",
+                f"quoted: {clean(str(name), 80)!r} must be a slug (a-z, 0-9, '-', '.', '_')",
+            )
         qv = _V(path, v.d["quoted"], "quoted")
         rows = qv.get(name, LList)
         out[name] = []
         for i, row in enumerate(rows):
             rv = _V(path, row, f"quoted: {name}[{i}]")
             for k, value in row.items():
-                if not isinstance(k, str) or isinstance(value, bool) or not isinstance(value, (str, int, float, type(None))):
-                    rv.fail(k, f"quoted: {name}[{i}]: {clean(str(k), 80)}: a value must be a string, a number or null")
+                if (
+                    not isinstance(k, str)
+                    or isinstance(value, bool)
+                    or not isinstance(value, (str, int, float, type(None)))
+                ):
+                    rv.fail(
+                        k,
+                        f"quoted: {name}[{i}]: {clean(str(k), 80)}: a value must be a string, a number or null",
+                    )
             out[name].append(dict(row))
     return out
 
@@ -353,13 +447,19 @@ def _series(path, v) -> str | int:
     extra = sv.get("extra", (str, LDict), default="keep")
     if isinstance(extra, str):
         if extra not in SERIES_EXTRA:
-            sv.fail("extra", f"series: extra must be keep, drop or {{every: N}}, not {clean(extra, 40)!r}")
+            sv.fail(
+                "extra",
+                f"series: extra must be keep, drop or {{every: N}}, not {clean(extra, 40)!r}",
+            )
         return extra
     ev = _V(path, extra, "series.extra")
     ev.only(("every",))
     every = ev.get("every", int, required=True)
     if every < 2:
-        ev.fail("every", f"series.extra: every must be an integer of at least 2 (intervals per point), not {every}")
+        ev.fail(
+            "every",
+            f"series.extra: every must be an integer of at least 2 (intervals per point), not {every}",
+        )
     return every
 
 
@@ -380,8 +480,11 @@ def check_folder(m: Manifest):
     """A manifest writes only the study of its own folder: `study:` must be the folder name."""
     folder = Path(m.path).parent.name
     if m.study != folder:
-        raise Problem(m.path, m.line_of.get("study"),
-                      f"study {m.study!r} must equal its folder name {clean(folder, 80)!r}")
+        raise Problem(
+            m.path,
+            m.line_of.get("study"),
+            f"study {m.study!r} must equal its folder name {clean(folder, 80)!r}",
+        )
 
 
 def check_unique(manifests: list[Manifest]):
@@ -390,13 +493,17 @@ def check_unique(manifests: list[Manifest]):
     for m in manifests:
         if m.study in seen:
             first = seen[m.study]
-            raise Problem(m.path, m.line_of.get("study"), f"study {m.study!r} is also named by "
-                          f"{first.path}:{first.line_of.get('study')}")
+            raise Problem(
+                m.path,
+                m.line_of.get("study"),
+                f"study {m.study!r} is also named by {first.path}:{first.line_of.get('study')}",
+            )
         seen[m.study] = m
 
 
 def _reproduction(path, raw, inputs):
     from . import reproduction  # its own section parser (it uses the validators above)
+
     return reproduction.parse(path, raw, {i.name: i.kind for i in inputs})
 
 
@@ -434,12 +541,16 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
         if (glob_ is None) == (regex_src is None):
             rv.fail(None, f"{where}: give exactly one of `glob` or `regex`")
         try:
-            pattern = regex.compile(regex_src if regex_src is not None else _glob_re(glob_), regex.VERSION0)
+            pattern = regex.compile(
+                regex_src if regex_src is not None else _glob_re(glob_), regex.VERSION0
+            )
         except (regex.error, RecursionError, OverflowError, ValueError) as e:
             rv.fail("regex", f"{where}: bad regex ({clean(e, 120)})")
         inp = rv.get("input", str, default=archives[0] if archives else None)
         if inp not in archives:
-            rv.fail("input" if "input" in d else None, f"{where}: input {inp!r} is not an archive input")
+            rv.fail(
+                "input" if "input" in d else None, f"{where}: input {inp!r} is not an archive input"
+            )
         labels = dict(rv.get("labels", LDict, default=LDict()))
         for lk, lv in labels.items():
             if not isinstance(lv, (str, int, float)) or isinstance(lv, bool):
@@ -448,7 +559,9 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
         session = rv.get("session", (str, int), default="all")
         if session not in ("all", "last") and not (isinstance(session, int) and session >= 1):
             rv.fail("session", f"{where}: session must be all, last or a session number >= 1")
-        fmt = rv.get("format", str, default="auto" if key == "runs" else None, required=key == "files")
+        fmt = rv.get(
+            "format", str, default="auto" if key == "runs" else None, required=key == "files"
+        )
         templates = {k: rv.get(k, str) for k in ("id", "name")}
         for k, t in templates.items():
             if t is not None:
@@ -456,13 +569,32 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
         linked = _linked(path, rv, where) if "linked" in d else None
         mode = rv.get("mode", str) if key == "files" else None
         if mode is not None and mode not in STATUS_MODES:
-            rv.fail("mode", f"{where}: mode must be {' or '.join(STATUS_MODES)} (mysqladmin -r tables, or levels)")
+            rv.fail(
+                "mode",
+                f"{where}: mode must be {' or '.join(STATUS_MODES)} (mysqladmin -r tables, or levels)",
+            )
         if mode is not None and fmt not in STATUS_FORMATS:
-            rv.fail("mode", f"{where}: mode is for the server-status formats ({', '.join(STATUS_FORMATS)}), "
-                            f"not {fmt!r}")
-        out.append(Rule(pattern=pattern, source=regex_src or glob_, input=inp, format=fmt, labels=labels,
-                        published=rv.get("published", bool, default=True), session=session,
-                        id=templates["id"], name=templates["name"], line=d.line, linked=linked, mode=mode))
+            rv.fail(
+                "mode",
+                f"{where}: mode is for the server-status formats ({', '.join(STATUS_FORMATS)}), "
+                f"not {fmt!r}",
+            )
+        out.append(
+            Rule(
+                pattern=pattern,
+                source=regex_src or glob_,
+                input=inp,
+                format=fmt,
+                labels=labels,
+                published=rv.get("published", bool, default=True),
+                session=session,
+                id=templates["id"],
+                name=templates["name"],
+                line=d.line,
+                linked=linked,
+                mode=mode,
+            )
+        )
     return out
 
 
@@ -482,13 +614,19 @@ def _linked(path, rv: _V, where: str) -> dict:
     def number(k, required=False, default=None, positive=False):
         v = lv.get(k, (int, float), required=required, default=default)
         if v is not None and (not math.isfinite(v) or (positive and v <= 0)):
-            lv.fail(k, f"{where}.linked: `{k}` must be a finite{' positive' if positive else ''} number")
+            lv.fail(
+                k, f"{where}.linked: `{k}` must be a finite{' positive' if positive else ''} number"
+            )
         return v
+
     out["interval_s"] = number("interval_s", required=True, positive=True)
     offset = lv.get("offset_s", (int, float, str), default=0)
     if isinstance(offset, str) and offset != "phase-start":
-        lv.fail("offset_s", f"{where}.linked: `offset_s` must be a number of seconds or phase-start "
-                            "(the monitors started with the phase, as its log says)")
+        lv.fail(
+            "offset_s",
+            f"{where}.linked: `offset_s` must be a number of seconds or phase-start "
+            "(the monitors started with the phase, as its log says)",
+        )
     out["offset_s"] = offset if isinstance(offset, str) else number("offset_s", default=0)
     out["tolerance_s"] = number("tolerance_s", positive=True)
     out["step_tolerance_s"] = number("step_tolerance_s", positive=True)
@@ -499,7 +637,10 @@ def _linked(path, rv: _V, where: str) -> dict:
     if out["zone"] is not None:
         out["zone"] = str(out["zone"])
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_/+-]{0,39}|[+-]\d\d:?\d\d", out["zone"]):
-            lv.fail("zone", f"{where}.linked: `zone` must be a zone name (UTC, CEST) or an offset like '+02:00' (quoted)")
+            lv.fail(
+                "zone",
+                f"{where}.linked: `zone` must be a zone name (UTC, CEST) or an offset like '+02:00' (quoted)",
+            )
     panels = lv.get("panels", LList, default=LList())
     if not all(isinstance(x, str) for x in panels):
         lv.fail("panels", f"{where}.linked: `panels` must be a list of metric names")
@@ -520,9 +661,14 @@ def _check_template(rv: _V, key: str, template: str, where: str):
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or conversion:
             shown = clean(name + (f"!{conversion}" if conversion else ""), 40)
             rv.fail(key, f"{where}: {key} template: {{{shown}}} must be a plain label name")
-        if "{" in (spec or "") or any(len(n) > 4 or int(n) > MAX_SPEC_NUMBER for n in re.findall(r"\d+", spec or "")):
-            rv.fail(key, f"{where}: {key} template: format spec {clean(spec, 40)!r} too wide "
-                         f"(widths up to {MAX_SPEC_NUMBER})")
+        if "{" in (spec or "") or any(
+            len(n) > 4 or int(n) > MAX_SPEC_NUMBER for n in re.findall(r"\d+", spec or "")
+        ):
+            rv.fail(
+                key,
+                f"{where}: {key} template: format spec {clean(spec, 40)!r} too wide "
+                f"(widths up to {MAX_SPEC_NUMBER})",
+            )
 
 
 def _typed(path, line, key, value, label_types):
@@ -531,7 +677,9 @@ def _typed(path, line, key, value, label_types):
     try:
         out = t(value)
     except (TypeError, ValueError, OverflowError):
-        raise Problem(path, line, f"label {key}={clean(value, 80)!r} is not a {t.__name__}") from None
+        raise Problem(
+            path, line, f"label {key}={clean(value, 80)!r} is not a {t.__name__}"
+        ) from None
     if isinstance(out, float) and not math.isfinite(out):
         raise Problem(path, line, f"label {key}={clean(value, 80)!r} is not a finite number")
     return out

@@ -15,6 +15,7 @@ Conventions (also in docs/data-schema.md):
   Percentiles stay nearest-rank on the printed rates either way;
 - derived numbers are rounded to 6 decimals so the YAML is stable and readable.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -57,7 +58,7 @@ def stats(values: list[float], weights: list[float] | None = None) -> dict:
     keys = ["mean", "min", *(f"p{p}" for p in PERCENTILES), "max", "cv"]
     if n == 0:
         return {"n": 0, **{k: None for k in keys}}
-    if wts is None or math.fsum(wts) <= 0:   # no weights, or no elapsed time to weight by
+    if wts is None or math.fsum(wts) <= 0:  # no weights, or no elapsed time to weight by
         mean = math.fsum(vals) / n
         var = math.fsum([(v - mean) ** 2 for v in vals]) / n
     else:
@@ -74,8 +75,8 @@ def stats(values: list[float], weights: list[float] | None = None) -> dict:
 
 def window_values(t: list, values: list, start: float, end: float) -> list:
     """Values whose interval end time is in (start, end]."""
-    if all(map(operator.le, t, t[1:])):   # times in order (the usual case): two binary searches
-        return values[bisect.bisect_right(t, start):bisect.bisect_right(t, end)]
+    if all(map(operator.le, t, t[1:])):  # times in order (the usual case): two binary searches
+        return values[bisect.bisect_right(t, start) : bisect.bisect_right(t, end)]
     return [v for ti, v in zip(t, values) if start < ti <= end]
 
 
@@ -103,11 +104,21 @@ def full_mean(values: list, t: list | None = None) -> dict:
 def cross_check(interval_mean: float | None, summary_rate: float | None) -> dict:
     """Compare the full-run interval mean with the tool's own rate."""
     if interval_mean is None or not summary_rate:
-        return {"interval_mean": interval_mean, "summary": summary_rate, "rel_diff": None, "ok": None,
-                "tolerance": CHECK_TOLERANCE}
+        return {
+            "interval_mean": interval_mean,
+            "summary": summary_rate,
+            "rel_diff": None,
+            "ok": None,
+            "tolerance": CHECK_TOLERANCE,
+        }
     rel = abs(interval_mean - summary_rate) / summary_rate
-    return {"interval_mean": interval_mean, "summary": summary_rate, "rel_diff": _r(rel),
-            "ok": rel <= CHECK_TOLERANCE, "tolerance": CHECK_TOLERANCE}
+    return {
+        "interval_mean": interval_mean,
+        "summary": summary_rate,
+        "rel_diff": _r(rel),
+        "ok": rel <= CHECK_TOLERANCE,
+        "tolerance": CHECK_TOLERANCE,
+    }
 
 
 def ratio(value: float | None, base: float | None, digits: int = DIGITS) -> float | None:

@@ -14,6 +14,7 @@ HW efficiency over a window (start < t <= end, as for the run's own metrics):
 A figure the inputs cannot give is None (missing), never 0. Pure functions: callers (study
 modules) pass the parsed sessions and get plain dicts back.
 """
+
 from __future__ import annotations
 
 from .parsers.base import Session
@@ -22,7 +23,9 @@ PER_OP = ("cpu_s_per_op", "kb_read_per_op", "kb_written_per_op", "reads_per_op",
 IO_COLUMNS = ("r/s", "w/s", "rkB/s", "wkB/s")
 
 
-def on_run_clock(series: dict[str, list], interval_s: float, offset_s: float = 0.0) -> dict[str, list]:
+def on_run_clock(
+    series: dict[str, list], interval_s: float, offset_s: float = 0.0
+) -> dict[str, list]:
     """A copy of an OS series (t = sample index) with t in seconds on the run's clock."""
     if interval_s <= 0:
         raise ValueError("interval_s must be positive")
@@ -33,7 +36,9 @@ def on_run_clock(series: dict[str, list], interval_s: float, offset_s: float = 0
 
 def window_mean(series: dict[str, list], column: str, start: float, end: float) -> float | None:
     """Mean of `column` over the rows with start < t <= end; None when no row has a value."""
-    values = [v for t, v in zip(series["t"], series.get(column, [])) if start < t <= end and v is not None]
+    values = [
+        v for t, v in zip(series["t"], series.get(column, [])) if start < t <= end and v is not None
+    ]
     return sum(values) / len(values) if values else None
 
 
@@ -44,7 +49,9 @@ def window_count(series: dict[str, list], start: float, end: float) -> int:
 
 def cpu_busy(vmstat: dict[str, list]) -> dict[str, list]:
     """vmstat series with a `busy` column: us + sy, percent of all CPUs."""
-    busy = [None if us is None or sy is None else us + sy for us, sy in zip(vmstat["us"], vmstat["sy"])]
+    busy = [
+        None if us is None or sy is None else us + sy for us, sy in zip(vmstat["us"], vmstat["sy"])
+    ]
     return dict(vmstat, busy=busy)
 
 
@@ -53,10 +60,16 @@ def device_sum(iostat: list[Session], devices: list[str] | None = None) -> dict[
 
     A report in which a named device is missing gives None for that t (not a partial sum).
     """
-    chosen = [s for s in iostat if s.meta.get("device") and (devices is None or s.meta["device"] in devices)]
+    chosen = [
+        s
+        for s in iostat
+        if s.meta.get("device") and (devices is None or s.meta["device"] in devices)
+    ]
     if devices is not None and {s.meta["device"] for s in chosen} != set(devices):
         found = sorted(s.meta.get("device") for s in iostat if s.meta.get("device"))
-        raise ValueError(f"iostat has no device(s) {sorted(set(devices) - {s.meta['device'] for s in chosen})}; found {found}")
+        raise ValueError(
+            f"iostat has no device(s) {sorted(set(devices) - {s.meta['device'] for s in chosen})}; found {found}"
+        )
     if not chosen:
         raise ValueError("iostat has no device series")
     by_t: dict[int, list[dict]] = {}
@@ -65,25 +78,52 @@ def device_sum(iostat: list[Session], devices: list[str] | None = None) -> dict[
             by_t.setdefault(t, []).append({c: s.series[c][i] for c in IO_COLUMNS if c in s.series})
     out: dict[str, list] = {"t": sorted(by_t)}
     for c in IO_COLUMNS:
-        out[c] = [_sum([row.get(c) for row in by_t[t]]) if len(by_t[t]) == len(chosen) else None for t in out["t"]]
+        out[c] = [
+            _sum([row.get(c) for row in by_t[t]]) if len(by_t[t]) == len(chosen) else None
+            for t in out["t"]
+        ]
     return out
 
 
-def per_op(ops_per_s: float | None, *, busy_pct: float | None = None, cores: int | None = None,
-           cs_per_s: float | None = None, reads_per_s: float | None = None,
-           read_kb_per_s: float | None = None, write_kb_per_s: float | None = None) -> dict[str, float | None]:
+def per_op(
+    ops_per_s: float | None,
+    *,
+    busy_pct: float | None = None,
+    cores: int | None = None,
+    cs_per_s: float | None = None,
+    reads_per_s: float | None = None,
+    read_kb_per_s: float | None = None,
+    write_kb_per_s: float | None = None,
+) -> dict[str, float | None]:
     """HW cost per operation from window means (see the module docstring)."""
+
     def div(x):
         return None if x is None or not ops_per_s else x / ops_per_s
+
     cpu_s = None if busy_pct is None or cores is None else busy_pct / 100 * cores
-    return {"cpu_s_per_op": div(cpu_s), "kb_read_per_op": div(read_kb_per_s), "kb_written_per_op": div(write_kb_per_s),
-            "reads_per_op": div(reads_per_s), "cs_per_op": div(cs_per_s)}
+    return {
+        "cpu_s_per_op": div(cpu_s),
+        "kb_read_per_op": div(read_kb_per_s),
+        "kb_written_per_op": div(write_kb_per_s),
+        "reads_per_op": div(reads_per_s),
+        "cs_per_op": div(cs_per_s),
+    }
 
 
-def hw_efficiency(run: dict[str, list], metric: str, start: float, end: float, *, os_interval_s: float,
-                  offset_s: float = 0.0, vmstat: Session | None = None, iostat: list[Session] | None = None,
-                  devices: list[str] | None = None, cores: int | None = None,
-                  ops_per_s: float | None = None) -> dict:
+def hw_efficiency(
+    run: dict[str, list],
+    metric: str,
+    start: float,
+    end: float,
+    *,
+    os_interval_s: float,
+    offset_s: float = 0.0,
+    vmstat: Session | None = None,
+    iostat: list[Session] | None = None,
+    devices: list[str] | None = None,
+    cores: int | None = None,
+    ops_per_s: float | None = None,
+) -> dict:
     """HW efficiency of a run over the window start < t <= end.
 
     run: the run's columnar series (t in seconds) and `metric` its ops/s column.
@@ -98,12 +138,17 @@ def hw_efficiency(run: dict[str, list], metric: str, start: float, end: float, *
     means: dict = {}
     if vmstat is not None:
         vm = on_run_clock(cpu_busy(vmstat.series), os_interval_s, offset_s)
-        means.update(busy_pct=window_mean(vm, "busy", start, end), cs_per_s=window_mean(vm, "cs", start, end))
+        means.update(
+            busy_pct=window_mean(vm, "busy", start, end), cs_per_s=window_mean(vm, "cs", start, end)
+        )
         out["n_vmstat"] = window_count(vm, start, end)
     if iostat:
         io = on_run_clock(device_sum(iostat, devices), os_interval_s, offset_s)
-        means.update(reads_per_s=window_mean(io, "r/s", start, end), read_kb_per_s=window_mean(io, "rkB/s", start, end),
-                     write_kb_per_s=window_mean(io, "wkB/s", start, end))
+        means.update(
+            reads_per_s=window_mean(io, "r/s", start, end),
+            read_kb_per_s=window_mean(io, "rkB/s", start, end),
+            write_kb_per_s=window_mean(io, "wkB/s", start, end),
+        )
         out["n_iostat"] = window_count(io, start, end)
         cores = cores or next((s.meta["cpus"] for s in iostat if s.meta.get("cpus")), None)
     out.update(per_op(ops, cores=cores, **means))
@@ -113,7 +158,9 @@ def hw_efficiency(run: dict[str, list], metric: str, start: float, end: float, *
 
 def relative(values: dict, base: dict, keys=PER_OP) -> dict[str, float | None]:
     """values[k] / base[k] for each key; None when either is missing or the base is 0."""
-    return {k: None if values.get(k) is None or not base.get(k) else values[k] / base[k] for k in keys}
+    return {
+        k: None if values.get(k) is None or not base.get(k) else values[k] / base[k] for k in keys
+    }
 
 
 def _sum(values: list) -> float | None:

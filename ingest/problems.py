@@ -7,6 +7,7 @@ Every text that reaches a terminal, a file or a page goes through `clean()`: con
 characters are escaped and the length is bounded, so a hostile member name can neither forge
 a second error line nor fill the screen.
 """
+
 from __future__ import annotations
 
 import re
@@ -18,10 +19,14 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 def clean(text: object, limit: int = MAX_TEXT) -> str:
     """`text` as one printable line of at most `limit` characters (controls as \\xNN)."""
     s = str(text)
-    if len(s) > limit * 4:          # bound the work before escaping, too
+    if len(s) > limit * 4:  # bound the work before escaping, too
         s = s[: limit * 4]
-    s = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256
-                     else f"\\u{ord(m.group()):04x}", s)
+    s = _CONTROL.sub(
+        lambda m: (
+            f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256 else f"\\u{ord(m.group()):04x}"
+        ),
+        s,
+    )
     if len(s) > limit:
         s = s[: limit - 1] + "…"
     return s
@@ -40,5 +45,5 @@ class Problem(Exception):
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         return f"{where}: {self.reason}"
 
-    def __reduce__(self):             # picklable (multiprocessing, Hypothesis reports)
+    def __reduce__(self):  # picklable (multiprocessing, Hypothesis reports)
         return (Problem, (self.file, self.line, self.reason))

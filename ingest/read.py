@@ -1,5 +1,6 @@
 """Bytes of one input file -> `Parsed`, with the checks every format shares:
 UTF-8 text, not empty, a known (or detected) format, at least one result."""
+
 from __future__ import annotations
 
 from .parsers import Parsed, by_name, detect
@@ -16,7 +17,9 @@ def decode(data: bytes, file: str) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
-        raise Problem(file, line, f"not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})") from None
+        raise Problem(
+            file, line, f"not UTF-8 text (byte 0x{data[e.start]:02x} at offset {e.start})"
+        ) from None
     return text.removeprefix("\ufeff").replace("\r\n", "\n")
 
 

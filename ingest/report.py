@@ -12,6 +12,7 @@
 
 `build()` gathers it from the files about to be written; `text()` lays it out.
 """
+
 from __future__ import annotations
 
 import re
@@ -23,28 +24,28 @@ from .read import parse_bytes
 
 ERROR_LINE = re.compile(r"^(?:FATAL|ERROR)\b|\bFATAL:|^\S*error: ")
 MARKERS = (b"FATAL", b"ERROR", b"error: ")
-SHOWN = 10   # list items shown per section before "... and N more"
+SHOWN = 10  # list items shown per section before "... and N more"
 
 
 @dataclass
 class Report:
     study: str
     runs: int = 0
-    rules: list[tuple[str, int]] = field(default_factory=list)         # (rule, runs it took)
-    unmatched: list[tuple[str, str]] = field(default_factory=list)     # (member, why)
-    tables: list[tuple[str, int]] = field(default_factory=list)        # (id, rows)
+    rules: list[tuple[str, int]] = field(default_factory=list)  # (rule, runs it took)
+    unmatched: list[tuple[str, str]] = field(default_factory=list)  # (member, why)
+    tables: list[tuple[str, int]] = field(default_factory=list)  # (id, rows)
     bytes_total: int = 0
-    files: int = 0                         # files of data/<study>/
+    files: int = 0  # files of data/<study>/
     bytes_series: int = 0
-    series_files: int = 0                  # runs whose series were written
-    extra_series: str | int = "keep"       # the manifest's `series: {extra: ...}`
-    reduced: int = 0                       # runs whose series it downsampled or dropped
-    series_saved: int = 0                  # bytes it did not write
+    series_files: int = 0  # runs whose series were written
+    extra_series: str | int = "keep"  # the manifest's `series: {extra: ...}`
+    reduced: int = 0  # runs whose series it downsampled or dropped
+    series_saved: int = 0  # bytes it did not write
     warnings: list[str] = field(default_factory=list)
     dry_run: bool = False
-    changed: list[str] | None = None       # the files that differed from data/ (None: all written)
+    changed: list[str] | None = None  # the files that differed from data/ (None: all written)
     bytes_changed: int = 0
-    removed: int = 0                       # files of data/<study>/ no longer written
+    removed: int = 0  # files of data/<study>/ no longer written
 
 
 def build(m: Manifest, built, dry_run: bool = False, result: dict | None = None) -> Report:
@@ -67,30 +68,42 @@ def build(m: Manifest, built, dry_run: bool = False, result: dict | None = None)
         if arc is None:
             continue
         for member in arc.names():
-            if any(rule.input == inp.name and rule.pattern.fullmatch(member) for rule in [*m.runs, *m.files]):
+            if any(
+                rule.input == inp.name and rule.pattern.fullmatch(member)
+                for rule in [*m.runs, *m.files]
+            ):
                 continue
             rep.unmatched.append((f"{inp.name}/{member}", _why_unmatched(arc.read(member), member)))
         taken[inp.name] = arc
-    run_yamls = {f"series/{r['id']}.yaml" for r in runs}   # one run: its .yaml, .json and .csv (and .linked.*)
+    run_yamls = {
+        f"series/{r['id']}.yaml" for r in runs
+    }  # one run: its .yaml, .json and .csv (and .linked.*)
     rep.files = len(files)
     for name, data in sorted(files.items()):
         rep.bytes_total += len(data)
         if name.startswith("series/"):
             rep.bytes_series += len(data)
             rep.series_files += name in run_yamls
-        elif name.startswith("tables/") and name.endswith(".yaml"):   # not its .csv
+        elif name.startswith("tables/") and name.endswith(".yaml"):  # not its .csv
             tid = name.removeprefix("tables/").removesuffix(".yaml")
             rep.tables.append((tid, rows.get(tid)))
     rep.extra_series, rep.series_saved = m.extra_series, built.series_saved
     rep.reduced = sum(1 for r in runs if "series" in r)
-    rep.warnings = [*_error_lines(m, runs, taken), *_short_runs(m, runs), *_missing_bases(m, runs), *_base_threads(m, runs),
-                    *built.problems]
+    rep.warnings = [
+        *_error_lines(m, runs, taken),
+        *_short_runs(m, runs),
+        *_missing_bases(m, runs),
+        *_base_threads(m, runs),
+        *built.problems,
+    ]
     return rep
 
 
 def _rule_of(m: Manifest, run: dict):
     """The rule that took a run's file (the first that matches, as the ingest does)."""
-    return next((r for r in [*m.runs, *m.files] if r.pattern.fullmatch(run["source"]["file"])), None)
+    return next(
+        (r for r in [*m.runs, *m.files] if r.pattern.fullmatch(run["source"]["file"])), None
+    )
 
 
 def _why_unmatched(data: bytes, member: str) -> str:
@@ -99,7 +112,11 @@ def _why_unmatched(data: bytes, member: str) -> str:
     try:
         parsed = parse_bytes(data, member)
     except ParseError as e:
-        return "not a known format" if "unknown format" in e.reason or "no parser" in e.reason else e.reason
+        return (
+            "not a known format"
+            if "unknown format" in e.reason or "no parser" in e.reason
+            else e.reason
+        )
     if parsed.sessions and not any(s.complete for s in parsed.sessions):
         return f"interrupted ({parsed.format}: no session reached its final summary)"
     return f"{parsed.format}, matched by no rule"
@@ -129,8 +146,10 @@ def _error_lines(m: Manifest, runs: list[dict], archives: dict) -> list[str]:
                 inside = [h for h in hits if h[0] >= first and (last is None or h[0] <= last)]
                 if inside:
                     span = f"lines {first}-{last}" if last else f"line {first} to the end"
-                    out.append(f"{inp.name}/{member}:{inside[0][0]}: run {r['id']}: {len(inside)} error line(s) "
-                               f"in its session ({span}), first: {inside[0][1][:100]}")
+                    out.append(
+                        f"{inp.name}/{member}:{inside[0][0]}: run {r['id']}: {len(inside)} error line(s) "
+                        f"in its session ({span}), first: {inside[0][1][:100]}"
+                    )
     return out
 
 
@@ -147,7 +166,7 @@ def _error_hits(data: bytes) -> list[tuple[int, str]]:
     hits, line, pos = [], 1, 0
     for start in sorted(starts):
         end = data.find(b"\n", start)
-        text = data[start:end if end >= 0 else len(data)].decode("utf-8", "replace")
+        text = data[start : end if end >= 0 else len(data)].decode("utf-8", "replace")
         if ERROR_LINE.search(text):
             line += data.count(b"\n", pos, start)
             pos = start
@@ -161,11 +180,15 @@ def _short_runs(m: Manifest, runs: list[dict]) -> list[str]:
         w = r["window"]
         step = r["tool"].get("interval_s") or m.interval_s
         expected = int((w["end"] - w["start"]) / step)
-        if w["n"] < expected - 1:   # one missing interval is a gap (reported by the ingest), not a short run
+        if (
+            w["n"] < expected - 1
+        ):  # one missing interval is a gap (reported by the ingest), not a short run
             rule = _rule_of(m, r)
             where = f"{rule.input}/{r['source']['file']}" if rule else r["source"]["file"]
-            out.append(f"{where}:{r['source']['line']}: run {r['id']}: {w['n']} interval(s) in the "
-                       f"window ({w['start']:g}, {w['end']:g}] s, which holds {expected}: shorter than the window")
+            out.append(
+                f"{where}:{r['source']['line']}: run {r['id']}: {w['n']} interval(s) in the "
+                f"window ({w['start']:g}, {w['end']:g}] s, which holds {expected}: shorter than the window"
+            )
     return out
 
 
@@ -184,14 +207,19 @@ def _missing_bases(m: Manifest, runs: list[dict]) -> list[str]:
             out.append(f"{m.path}: run {r['id']}: no base case ({shown}): no run has these labels")
             continue
 
-        def diff(b):
+        def diff(b, wanted=wanted):
             keys = sorted(set(wanted) | set(b["labels"]))
             return [k for k in keys if str(wanted.get(k)) != str(b["labels"].get(k))]
+
         closest = min(bases, key=lambda b: len(diff(b)))
-        differs = ", ".join(f"{k} ({r['labels'].get(k, 'none')} here, {closest['labels'].get(k, 'none')} there)"
-                            for k in diff(closest))
-        out.append(f"{m.path}: run {r['id']}: no base case ({shown}); closest base run {closest['id']} "
-                   f"differs in {differs}")
+        differs = ", ".join(
+            f"{k} ({r['labels'].get(k, 'none')} here, {closest['labels'].get(k, 'none')} there)"
+            for k in diff(closest)
+        )
+        out.append(
+            f"{m.path}: run {r['id']}: no base case ({shown}); closest base run {closest['id']} "
+            f"differs in {differs}"
+        )
     return out
 
 
@@ -207,9 +235,11 @@ def _base_threads(m: Manifest, runs: list[dict]) -> list[str]:
         mine, theirs = r["tool"].get("threads"), b["tool"].get("threads") if b else None
         if b is not None and mine is not None and theirs is not None and mine != theirs:
             line = m.line_of.get("base")
-            out.append(f"{m.path}{f':{line}' if line else ''}: run {r['id']}: its base run {b['id']} ran at "
-                       f"{theirs} threads, this one at {mine}, and threads is not a label: the ratio compares "
-                       f"thread counts too (add threads to labels:)")
+            out.append(
+                f"{m.path}{f':{line}' if line else ''}: run {r['id']}: its base run {b['id']} ran at "
+                f"{theirs} threads, this one at {mine}, and threads is not a label: the ratio compares "
+                f"thread counts too (add threads to labels:)"
+            )
     return out
 
 
@@ -221,7 +251,7 @@ def _size(n: int) -> str:
 
 
 def _listed(items: list, indent: str = "  ") -> list[str]:
-    out = [indent + str(i) for i in items[:SHOWN]]   # strings or Problem values
+    out = [indent + str(i) for i in items[:SHOWN]]  # strings or Problem values
     if len(items) > SHOWN:
         out.append(f"{indent}... and {len(items) - SHOWN} more")
     return out
@@ -237,8 +267,10 @@ def text(rep: Report) -> str:
     elif not rep.changed and not rep.removed:
         head += ", unchanged: 0 bytes written"
     else:
-        head += (f", {len(rep.changed)} of {rep.files} file(s) changed: {_size(rep.bytes_changed)} written"
-                 + (f", {rep.removed} removed" if rep.removed else ""))
+        head += (
+            f", {len(rep.changed)} of {rep.files} file(s) changed: {_size(rep.bytes_changed)} written"
+            + (f", {rep.removed} removed" if rep.removed else "")
+        )
     lines = [head]
     if rep.rules:
         lines.append("runs per rule:")
@@ -249,14 +281,22 @@ def text(rep: Report) -> str:
     if rep.tables:
         lines.append("tables: " + ", ".join(f"{tid} ({rows} rows)" for tid, rows in rep.tables))
     if rep.series_files:
-        lines.append(f"per-interval series: {_size(rep.bytes_series)} in {rep.series_files} run(s) (YAML, JSON, CSV), "
-                     f"{rep.bytes_series // rep.series_files} bytes per run on average")
+        lines.append(
+            f"per-interval series: {_size(rep.bytes_series)} in {rep.series_files} run(s) (YAML, JSON, CSV), "
+            f"{rep.bytes_series // rep.series_files} bytes per run on average"
+        )
     if rep.reduced:
-        how = "dropped" if rep.extra_series == "drop" else f"downsampled to one point per {rep.extra_series} intervals"
+        how = (
+            "dropped"
+            if rep.extra_series == "drop"
+            else f"downsampled to one point per {rep.extra_series} intervals"
+        )
         full = rep.bytes_series + rep.series_saved
-        lines.append(f"size control (series: extra): {rep.reduced} run(s) outside the published comparison {how}: "
-                     f"series {_size(rep.bytes_series)} instead of {_size(full)}, saved {_size(rep.series_saved)} "
-                     f"({rep.series_saved / full:.0%})")
+        lines.append(
+            f"size control (series: extra): {rep.reduced} run(s) outside the published comparison {how}: "
+            f"series {_size(rep.bytes_series)} instead of {_size(full)}, saved {_size(rep.series_saved)} "
+            f"({rep.series_saved / full:.0%})"
+        )
     if rep.warnings:
         lines.append(f"warnings ({len(rep.warnings)}):")
         lines += _listed(rep.warnings)

@@ -20,6 +20,7 @@ The published precision is the number of decimals as printed: of the quoted text
 parsed table, the most decimals any cell of that column shows (a parsed "0.80" is 0.8; the
 column's other cells keep the printed width); an integer cell has none. `digits:` overrides it.
 """
+
 from __future__ import annotations
 
 import re
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
-from .manifest import InputError, LDict, LList, _V
+from .manifest import _V, InputError, LDict, LList
 
 TABLE_ID = "reproduction"
 AGREES = ("exact", "truncation", "differs")
@@ -39,11 +40,13 @@ NUMBER = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
 class ValueMap:
     """One published value column and the derived column it is compared with."""
 
-    published: str | None      # None for a quoted figure
+    published: str | None  # None for a quoted figure
     derived: str
-    where: dict = field(default_factory=dict)   # extra derived keys for this column (e.g. clients: 1)
-    of: str | None = None                       # the derived column this ratio divides ...
-    base: dict = field(default_factory=dict)    # ... by its value in the row with these keys
+    where: dict = field(
+        default_factory=dict
+    )  # extra derived keys for this column (e.g. clients: 1)
+    of: str | None = None  # the derived column this ratio divides ...
+    base: dict = field(default_factory=dict)  # ... by its value in the row with these keys
 
 
 @dataclass
@@ -52,15 +55,15 @@ class Check:
 
     line: int
     name: str
-    derived: str                          # id of a table the study produces
-    input: str | None = None              # published-tables input ...
-    format: str | None = None             # ... and its parser
-    file: str | None = None               # or an archive member read by a `files:` rule
-    table: re.Pattern | None = None       # which parsed table(s); named groups are derived keys
-    quote: str | None = None              # or one figure as printed in the original's prose
-    keys: dict = field(default_factory=dict)    # published column -> (derived column, value map)
+    derived: str  # id of a table the study produces
+    input: str | None = None  # published-tables input ...
+    format: str | None = None  # ... and its parser
+    file: str | None = None  # or an archive member read by a `files:` rule
+    table: re.Pattern | None = None  # which parsed table(s); named groups are derived keys
+    quote: str | None = None  # or one figure as printed in the original's prose
+    keys: dict = field(default_factory=dict)  # published column -> (derived column, value map)
     values: list[ValueMap] = field(default_factory=list)
-    where: dict = field(default_factory=dict)   # derived rows considered (column -> value)
+    where: dict = field(default_factory=dict)  # derived rows considered (column -> value)
     digits: int | None = None
 
 
@@ -87,8 +90,10 @@ def compare(published, derived, digits: int) -> tuple[str, str]:
         return "exact", ""
     rounded = d.quantize(unit, rounding=ROUND_HALF_EVEN)
     if d.quantize(unit, rounding=ROUND_DOWN) == p:
-        return "truncation", (f"{_txt(d)} rounds to {_txt(rounded)} at {_places(digits)}; truncated it is "
-                              f"{_txt(p.quantize(unit))}: consistent with the original truncating where this site rounds")
+        return "truncation", (
+            f"{_txt(d)} rounds to {_txt(rounded)} at {_places(digits)}; truncated it is "
+            f"{_txt(p.quantize(unit))}: consistent with the original truncating where this site rounds"
+        )
     reason = f"{_txt(d)} rounds to {_txt(rounded)} at {_places(digits)}, {_txt(abs(d - p))} from the published value"
     if d == d.quantize(unit) and d != p:
         reason += " (the derived table stores it with no more decimals than the published one)"
@@ -119,8 +124,13 @@ def _check(path, d, where, input_kinds) -> Check:
     derived = v.get("derived", str, required=True)
     pub = _V(path, v.get("published", LDict, required=True), f"{where}.published")
     pub.only(("input", "format", "file", "table", "quote"))
-    c = Check(line=d.line, name=v.get("name", str, default=derived), derived=derived,
-              where=_scalars(v, "where"), digits=v.get("digits", int))
+    c = Check(
+        line=d.line,
+        name=v.get("name", str, default=derived),
+        derived=derived,
+        where=_scalars(v, "where"),
+        digits=v.get("digits", int),
+    )
     if c.digits is not None and not 0 <= c.digits <= 12:
         v.fail("digits", f"{where}: digits must be 0 to 12")
     sources = [k for k in ("input", "file", "quote") if k in pub.d]
@@ -134,17 +144,24 @@ def _check(path, d, where, input_kinds) -> Check:
             if k in d:
                 v.fail(k, f"{where}: a quoted figure takes `where` and `value`, not `{k}`")
         if not c.where:
-            v.fail(None, f"{where}: a quoted figure needs `where` (the derived row it is compared with)")
+            v.fail(
+                None,
+                f"{where}: a quoted figure needs `where` (the derived row it is compared with)",
+            )
         c.values = [ValueMap(None, v.get("value", str, required=True))]
         return c
     if "value" in d:
-        v.fail("value", f"{where}: `value` is for a quoted figure; a published table takes `values`")
+        v.fail(
+            "value", f"{where}: `value` is for a quoted figure; a published table takes `values`"
+        )
     c.input, c.file = pub.get("input", str), pub.get("file", str)
     if c.input is not None and input_kinds.get(c.input) != "published-tables":
         pub.fail("input", f"{where}.published: {c.input!r} is not a published-tables input")
     c.format = pub.get("format", str, default="auto")
     if c.file is not None and "format" in pub.d:
-        pub.fail("format", f"{where}.published: an archive file is read with its `files:` rule's format")
+        pub.fail(
+            "format", f"{where}.published: an archive file is read with its `files:` rule's format"
+        )
     table = pub.get("table", str, required=True)
     try:
         c.table = re.compile(table)
@@ -173,10 +190,18 @@ def _key(path, v, where, pcol, spec):
 def _value(path, spec, where) -> ValueMap:
     vv = _V(path, spec, where)
     vv.only(("published", "derived", "where", "of", "base"))
-    vm = ValueMap(str(vv.get("published", (str, int), required=True)), vv.get("derived", str, required=True),
-                  _scalars(vv, "where"), vv.get("of", str), _scalars(vv, "base"))
+    vm = ValueMap(
+        str(vv.get("published", (str, int), required=True)),
+        vv.get("derived", str, required=True),
+        _scalars(vv, "where"),
+        vv.get("of", str),
+        _scalars(vv, "base"),
+    )
     if (vm.of is None) != (not vm.base):
-        vv.fail(None, f"{where}: `of` and `base` go together (the column the ratio divides, and the base row's keys)")
+        vv.fail(
+            None,
+            f"{where}: `of` and `base` go together (the column the ratio divides, and the base row's keys)",
+        )
     return vm
 
 
@@ -201,21 +226,36 @@ def build(m, checks: list[Check], tables: list[dict], published_tables) -> dict 
     for c in checks:
         derived = by_id.get(c.derived)
         if derived is None:
-            raise InputError(m.path, c.line, f"reproduction: no derived table {c.derived!r} "
-                                             f"(the study produces: {', '.join(sorted(by_id))})")
+            raise InputError(
+                m.path,
+                c.line,
+                f"reproduction: no derived table {c.derived!r} "
+                f"(the study produces: {', '.join(sorted(by_id))})",
+            )
         _check_columns(m, c, derived)
         candidates = [r for r in derived["rows"] if _matches(r, c.where)]
         if c.quote is not None:
             rows.append(_quoted(m, c, candidates, derived))
         else:
             rows.extend(_tabled(m, c, candidates, derived, *published_tables(c)))
-    cols = [("table", "Table", "label"), ("cell", "Cell", "text"), ("published", "Published", "text"),
-            ("derived", "Derived", "number"), ("agrees", "Agrees", "label"),
-            ("digits", "Published decimals", "number"), ("source", "Published in", "text"),
-            ("reason", "Reason", "text"), ("key", "Key", "text")]
-    return {"id": TABLE_ID, "title": "Reproduction check: published figures against the derived ones",
-            "columns": [{"key": k, "label": lab, "kind": kind} for k, lab, kind in cols],
-            "rows": rows, "notes": {}}
+    cols = [
+        ("table", "Table", "label"),
+        ("cell", "Cell", "text"),
+        ("published", "Published", "text"),
+        ("derived", "Derived", "number"),
+        ("agrees", "Agrees", "label"),
+        ("digits", "Published decimals", "number"),
+        ("source", "Published in", "text"),
+        ("reason", "Reason", "text"),
+        ("key", "Key", "text"),
+    ]
+    return {
+        "id": TABLE_ID,
+        "title": "Reproduction check: published figures against the derived ones",
+        "columns": [{"key": k, "label": lab, "kind": kind} for k, lab, kind in cols],
+        "rows": rows,
+        "notes": {},
+    }
 
 
 def _check_columns(m, c: Check, derived: dict):
@@ -225,8 +265,12 @@ def _check_columns(m, c: Check, derived: dict):
     need |= {v.of for v in c.values if v.of} | {k for v in c.values for k in v.base}
     missing = sorted(need - have)
     if missing:
-        raise InputError(m.path, c.line, f"reproduction: derived table {c.derived!r} has no column "
-                                         f"{', '.join(missing)} (it has: {', '.join(sorted(have))})")
+        raise InputError(
+            m.path,
+            c.line,
+            f"reproduction: derived table {c.derived!r} has no column "
+            f"{', '.join(missing)} (it has: {', '.join(sorted(have))})",
+        )
 
 
 def _matches(row: dict, keys: dict) -> bool:
@@ -236,8 +280,12 @@ def _matches(row: dict, keys: dict) -> bool:
 def _one(m, c: Check, candidates: list[dict], keys: dict, where: str) -> dict | None:
     hits = [r for r in candidates if _matches(r, keys)]
     if len(hits) > 1:
-        raise InputError(m.path, c.line, f"reproduction: {len(hits)} rows of {c.derived!r} match "
-                                         f"{_cell(keys)} ({where}); add key columns to tell them apart")
+        raise InputError(
+            m.path,
+            c.line,
+            f"reproduction: {len(hits)} rows of {c.derived!r} match "
+            f"{_cell(keys)} ({where}); add key columns to tell them apart",
+        )
     return hits[0] if hits else None
 
 
@@ -252,8 +300,17 @@ def _quoted(m, c: Check, candidates, row_table: dict) -> dict:
         reason = f"the derived table has no row {_cell(c.where)}"
     elif derived is None:
         reason = f"the derived table leaves {col} missing in this row"
-    return _row(c, _label(m, row_table, col, c.where), f"{col} at {_cell(c.where)}", text, derived, agrees, digits,
-                f"{Path(m.path).name} (quoted: {c.quote})", _with_quote(reason, c.quote, text))
+    return _row(
+        c,
+        _label(m, row_table, col, c.where),
+        f"{col} at {_cell(c.where)}",
+        text,
+        derived,
+        agrees,
+        digits,
+        f"{Path(m.path).name} (quoted: {c.quote})",
+        _with_quote(reason, c.quote, text),
+    )
 
 
 def _with_quote(reason: str, quote: str, number: str) -> str:
@@ -268,39 +325,67 @@ def _tabled(m, c: Check, candidates, derived_table: dict, file: str, parsed_tabl
     chosen = [(t, c.table.fullmatch(t.name)) for t in parsed_tables]
     chosen = [(t, mt) for t, mt in chosen if mt]
     if not chosen:
-        raise InputError(m.path, c.line, f"reproduction: no table of {file} matches {c.table.pattern!r} "
-                                         f"(found: {', '.join(t.name for t in parsed_tables[:8])})")
+        raise InputError(
+            m.path,
+            c.line,
+            f"reproduction: no table of {file} matches {c.table.pattern!r} "
+            f"(found: {', '.join(t.name for t in parsed_tables[:8])})",
+        )
     digits = _column_digits(c, [t for t, _ in chosen])
     rows = []
     for t, mt in chosen:
         for pcol in [*c.keys, *(v.published for v in c.values)]:
             if pcol not in t.columns:
-                raise InputError(m.path, c.line, f"reproduction: table {t.name!r} of {file} has no column "
-                                                 f"{pcol!r} (it has: {', '.join(t.columns)})")
-        for i, prow in enumerate(t.rows):
+                raise InputError(
+                    m.path,
+                    c.line,
+                    f"reproduction: table {t.name!r} of {file} has no column "
+                    f"{pcol!r} (it has: {', '.join(t.columns)})",
+                )
+        for prow in t.rows:
             keys = {k: v for k, v in mt.groupdict().items() if v is not None}
             for pcol, (dcol, mapping) in c.keys.items():
                 value = prow.get(pcol)
                 keys[dcol] = mapping.get(str(value), str(value))
             for vm in c.values:
                 pub = prow.get(vm.published)
-                if pub is None:            # an empty published cell is not a published figure
+                if pub is None:  # an empty published cell is not a published figure
                     continue
                 if isinstance(pub, str):
-                    raise InputError(f"{file}", t.line, f"reproduction: {vm.published!r} of {keys} is "
-                                                        f"text ({pub!r}), not a number")
+                    raise InputError(
+                        f"{file}",
+                        t.line,
+                        f"reproduction: {vm.published!r} of {keys} is text ({pub!r}), not a number",
+                    )
                 cell_keys = {**keys, **vm.where}
                 row = _one(m, c, candidates, cell_keys, f"{file}:{t.line}")
                 derived = row.get(vm.derived) if row else None
-                d = c.digits if c.digits is not None else (0 if isinstance(pub, int) else digits[vm.published])
+                d = (
+                    c.digits
+                    if c.digits is not None
+                    else (0 if isinstance(pub, int) else digits[vm.published])
+                )
                 agrees, reason = compare(pub, derived, d)
                 if row is None:
                     reason = f"the derived table has no row {_cell(cell_keys)}"
                 elif derived is None:
-                    reason = _zero_base(candidates, derived_table, vm, row, cell_keys, _printed(pub, d)) or \
-                        f"the derived table leaves {vm.derived} missing in this row"
-                rows.append(_row(c, _label(m, derived_table, vm.derived, cell_keys), f"{vm.derived} at {_cell(cell_keys)}",
-                                 _printed(pub, d), derived, agrees, d, f"{file}:{t.line}", reason))
+                    reason = (
+                        _zero_base(candidates, derived_table, vm, row, cell_keys, _printed(pub, d))
+                        or f"the derived table leaves {vm.derived} missing in this row"
+                    )
+                rows.append(
+                    _row(
+                        c,
+                        _label(m, derived_table, vm.derived, cell_keys),
+                        f"{vm.derived} at {_cell(cell_keys)}",
+                        _printed(pub, d),
+                        derived,
+                        agrees,
+                        d,
+                        f"{file}:{t.line}",
+                        reason,
+                    )
+                )
     return rows
 
 
@@ -308,8 +393,15 @@ def _column_digits(c: Check, tables) -> dict[str, int]:
     """Published decimals per value column: the most any of its float cells shows."""
     out = {}
     for vm in c.values:
-        out[vm.published] = max((decimals(r[vm.published]) for t in tables for r in t.rows
-                                 if isinstance(r.get(vm.published), float)), default=0)
+        out[vm.published] = max(
+            (
+                decimals(r[vm.published])
+                for t in tables
+                for r in t.rows
+                if isinstance(r.get(vm.published), float)
+            ),
+            default=0,
+        )
     return out
 
 
@@ -318,11 +410,13 @@ def _printed(value, digits: int) -> str:
 
 
 def _cell(keys: dict) -> str:
-    """"k=v; k=v": no comma, so a post can pick the row with `value`'s `where="cell=..."`."""
+    """ "k=v; k=v": no comma, so a post can pick the row with `value`'s `where="cell=..."`."""
     return "; ".join(f"{k}={v}" for k, v in keys.items())
 
 
-def _zero_base(candidates, derived_table, vm: ValueMap, row: dict, keys: dict, printed: str) -> str | None:
+def _zero_base(
+    candidates, derived_table, vm: ValueMap, row: dict, keys: dict, printed: str
+) -> str | None:
     """Why a declared ratio (`of` / `base`) is missing when its base is 0: a ratio to 0 is undefined."""
     if not vm.of:
         return None
@@ -332,10 +426,14 @@ def _zero_base(candidates, derived_table, vm: ValueMap, row: dict, keys: dict, p
         return None
     what, whose = _heading(derived_table, vm.of), _cell_text(derived_table, vm.base)
     if row.get(vm.of) is not None and float(row[vm.of]) == 0:
-        return (f"{what} is 0 here and for the base ({whose}): 0/0 is undefined, so the ratio is left "
-                f"missing; the original prints {printed}")
-    return (f"{what} is 0 for the base ({whose}): a ratio to 0 is undefined, so it is left missing; "
-            f"the original prints {printed}")
+        return (
+            f"{what} is 0 here and for the base ({whose}): 0/0 is undefined, so the ratio is left "
+            f"missing; the original prints {printed}"
+        )
+    return (
+        f"{what} is 0 for the base ({whose}): a ratio to 0 is undefined, so it is left missing; "
+        f"the original prints {printed}"
+    )
 
 
 def _heading(table: dict, key: str) -> str:
@@ -344,7 +442,9 @@ def _heading(table: dict, key: str) -> str:
 
 def _cell_text(table: dict, keys: dict, display: dict | None = None) -> str:
     display = display or {}
-    return ", ".join(f"{_heading(table, k)} {display.get(k, {}).get(v, v)}" for k, v in keys.items())
+    return ", ".join(
+        f"{_heading(table, k)} {display.get(k, {}).get(v, v)}" for k, v in keys.items()
+    )
 
 
 def _label(m, table: dict | None, col: str, keys: dict) -> str:
@@ -352,13 +452,25 @@ def _label(m, table: dict | None, col: str, keys: dict) -> str:
     and value (its `display` name when the manifest gives one)."""
     if table is None:
         return f"{col} at {_cell(keys)}"
-    display = {k: {str(a): str(b) for a, b in v.items()} for k, v in (getattr(m, "display", None) or {}).items()}
+    display = {
+        k: {str(a): str(b) for a, b in v.items()}
+        for k, v in (getattr(m, "display", None) or {}).items()
+    }
     return f"{_heading(table, col)}: {_cell_text(table, keys, display)}"
 
 
 def _row(c: Check, cell, key, published, derived, agrees, digits, source, reason) -> dict:
-    return {"table": c.name, "cell": cell, "published": published, "derived": derived, "agrees": agrees,
-            "digits": digits, "source": source, "reason": reason or None, "key": key}
+    return {
+        "table": c.name,
+        "cell": cell,
+        "published": published,
+        "derived": derived,
+        "agrees": agrees,
+        "digits": digits,
+        "source": source,
+        "reason": reason or None,
+        "key": key,
+    }
 
 
 def published_tables(ctx, c: Check):
@@ -366,8 +478,12 @@ def published_tables(ctx, c: Check):
     if c.input is not None:
         return c.input, ctx.published(c.input, c.format).tables
     if c.file not in ctx.files:
-        raise InputError(ctx.manifest.path, c.line, f"reproduction: {c.file!r} is not a file read by a "
-                                                    f"`files:` rule (those are: {', '.join(sorted(ctx.files))})")
+        raise InputError(
+            ctx.manifest.path,
+            c.line,
+            f"reproduction: {c.file!r} is not a file read by a "
+            f"`files:` rule (those are: {', '.join(sorted(ctx.files))})",
+        )
     return c.file, ctx.files[c.file].tables
 
 

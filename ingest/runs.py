@@ -2,6 +2,7 @@
 each complete session a run record (labels, id, name, window statistics, the cross-check
 against the tool's own summary, the base ratio) with its series, and the parsed `files:`.
 Record shape: docs/data-schema.md, `runs.yaml`; rules: docs/manifest.md."""
+
 from __future__ import annotations
 
 import operator
@@ -15,7 +16,7 @@ from .read import parse_bytes
 from .writer import NAME_MAX
 
 ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
-ID_MAX = NAME_MAX - 55     # bytes of a run id: room for any file suffix of data/<study>/series/
+ID_MAX = NAME_MAX - 55  # bytes of a run id: room for any file suffix of data/<study>/series/
 
 
 def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None):
@@ -37,19 +38,36 @@ def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None):
         if not chosen:
             raise Problem(file, None, "no complete session (every session lacks its final summary)")
         for s in chosen:
-            rec = _run_record(m, rule, member, mt, s, len(parsed.sessions), len(chosen) > 1, parsed.format)
+            rec = _run_record(
+                m, rule, member, mt, s, len(parsed.sessions), len(chosen) > 1, parsed.format
+            )
             if rec["id"] in taken:
-                raise Problem(m.path, rule.line, f"duplicate run id {rec['id']!r} ({member}; "
-                                                    f"also from the rule at line {taken[rec['id']]})")
+                raise Problem(
+                    m.path,
+                    rule.line,
+                    f"duplicate run id {rec['id']!r} ({member}; "
+                    f"also from the rule at line {taken[rec['id']]})",
+                )
             taken[rec["id"]] = rule.line
             same = [r for r in runs if r["labels"] == rec["labels"]]
             if same:
-                raise Problem(m.path, rule.line, f"duplicate run labels {rec['labels']} ({member} and "
-                                                    f"{same[0]['source']['file']})")
+                raise Problem(
+                    m.path,
+                    rule.line,
+                    f"duplicate run labels {rec['labels']} ({member} and "
+                    f"{same[0]['source']['file']})",
+                )
             runs.append(rec)
             series[rec["id"]] = s.series
-            problems.extend(_time_notes(file, s.line, rec["id"], s.series.get("t", []),
-                                        s.meta.get("interval_s") or m.interval_s))
+            problems.extend(
+                _time_notes(
+                    file,
+                    s.line,
+                    rec["id"],
+                    s.series.get("t", []),
+                    s.meta.get("interval_s") or m.interval_s,
+                )
+            )
     if progress:
         progress(len(jobs), len(jobs), "")
     _base_ratios(m, runs)
@@ -71,7 +89,9 @@ def _jobs(m: Manifest, archives: dict[str, Archive]) -> list[tuple]:
                     break
     for rule in [*m.runs, *m.files]:
         if not any(j[2] is rule for j in jobs):
-            raise Problem(m.path, rule.line, f"rule `{rule.source}` matches no file of {rule.input}")
+            raise Problem(
+                m.path, rule.line, f"rule `{rule.source}` matches no file of {rule.input}"
+            )
     return jobs
 
 
@@ -81,15 +101,24 @@ def _select(rule: Rule, sessions: list, file: str) -> list:
     if rule.session == "all":
         if len(complete) > 1 and any("session" not in s.meta for s in complete):
             # sessions of different kinds (LinkBench phases, iostat devices) are not runs of one tool
-            kinds = ", ".join(str(s.meta.get("phase") or s.meta.get("device") or s.meta.get("tool")) for s in complete)
-            raise Problem(file, complete[1].line, f"{len(complete)} sessions of different kinds ({clean(kinds, 80)}) "
-                                                  "in one file: a `runs:` rule needs one (`session: last`) or a `files:` rule")
+            kinds = ", ".join(
+                str(s.meta.get("phase") or s.meta.get("device") or s.meta.get("tool"))
+                for s in complete
+            )
+            raise Problem(
+                file,
+                complete[1].line,
+                f"{len(complete)} sessions of different kinds ({clean(kinds, 80)}) "
+                "in one file: a `runs:` rule needs one (`session: last`) or a `files:` rule",
+            )
         return complete
     if rule.session == "last":
         return complete[-1:]
     chosen = [s for s in sessions if s.meta.get("session") == rule.session]
     if not chosen or not chosen[0].complete:
-        raise Problem(file, None, f"session {rule.session} (picked by the manifest) is not a complete session")
+        raise Problem(
+            file, None, f"session {rule.session} (picked by the manifest) is not a complete session"
+        )
     return chosen
 
 
@@ -99,7 +128,11 @@ def _labels(m: Manifest, rule: Rule, match: re.Match, session) -> dict:
         if v is not None:
             labels[k] = v
     labels.update(rule.labels)
-    if "threads" in m.labels and "threads" not in labels and session.meta.get("threads") is not None:
+    if (
+        "threads" in m.labels
+        and "threads" not in labels
+        and session.meta.get("threads") is not None
+    ):
         labels["threads"] = session.meta["threads"]
     return {k: _typed(m.path, rule.line, k, v, m.label_types) for k, v in labels.items()}
 
@@ -108,7 +141,7 @@ def fill(m: Manifest, rule: Rule, template: str, labels: dict, display: bool = F
     """A rule's `id`/`name` (or `linked:` file) template filled with a run's labels (their
     `display:` names when `display`)."""
     values = {k: (m.display.get(k, {}).get(str(v), v) if display else v) for k, v in labels.items()}
-    try:                  # the manifest checked the fields are plain names with bounded widths
+    try:  # the manifest checked the fields are plain names with bounded widths
         return template.format(**values)
     except KeyError as e:
         raise Problem(m.path, rule.line, f"template {template!r}: unknown label {e}") from None
@@ -116,13 +149,20 @@ def fill(m: Manifest, rule: Rule, template: str, labels: dict, display: bool = F
         raise Problem(m.path, rule.line, f"template {template!r}: {e}") from None
 
 
-def _run_record(m: Manifest, rule: Rule, member: str, match, session, n_sessions: int, multi: bool, fmt: str):
+def _run_record(
+    m: Manifest, rule: Rule, member: str, match, session, n_sessions: int, multi: bool, fmt: str
+):
     labels = _labels(m, rule, match, session)
-    ordered = [k for k in m.labels if labels.get(k) is not None] + sorted(k for k in labels if k not in m.labels)
+    ordered = [k for k in m.labels if labels.get(k) is not None] + sorted(
+        k for k in labels if k not in m.labels
+    )
     rid = fill(m, rule, rule.id, labels) if rule.id else "-".join(str(labels[k]) for k in ordered)
-    name = (fill(m, rule, rule.name, labels, True) if rule.name else
-            ", ".join(str(m.display.get(k, {}).get(str(labels[k]), labels[k])) for k in ordered))
-    if multi:   # one file, several complete sessions: one run each
+    name = (
+        fill(m, rule, rule.name, labels, True)
+        if rule.name
+        else ", ".join(str(m.display.get(k, {}).get(str(labels[k]), labels[k])) for k in ordered)
+    )
+    if multi:  # one file, several complete sessions: one run each
         labels["session"] = session.meta["session"]
         ordered.append("session")
         rid += f"-s{session.meta['session']}"
@@ -131,27 +171,48 @@ def _run_record(m: Manifest, rule: Rule, member: str, match, session, n_sessions
     if not ID.match(rid):
         raise Problem(m.path, rule.line, f"run id {clean(rid, 80)!r} (from {member}) is not a slug")
     if len(rid.encode()) > ID_MAX:
-        raise Problem(m.path, rule.line, f"run id {clean(rid, 60)!r} (from {member}) is longer than "
-                                          f"{ID_MAX} bytes (it names a file; NAME_MAX is {NAME_MAX})")
+        raise Problem(
+            m.path,
+            rule.line,
+            f"run id {clean(rid, 60)!r} (from {member}) is longer than "
+            f"{ID_MAX} bytes (it names a file; NAME_MAX is {NAME_MAX})",
+        )
     metric = session.metric
     series = session.series
     t, values = series.get("t", []), series.get(metric, []) if metric else []
-    weighted = session.meta.get("intervals") == "uneven"   # mean = operations over elapsed time
+    weighted = session.meta.get("intervals") == "uneven"  # mean = operations over elapsed time
     window = metrics.window_stats(t, values, m.window["start"], m.window["end"], weighted)
     if values and not window["n"]:
         span = f"t from {t[0]} to {t[-1]} s" if t else "no interval times"
-        raise Problem(m.path, m.line_of.get("window"), f"window ({m.window['start']}, {m.window['end']}] "
-                                                       f"holds no interval of run {rid} ({member}: {span})")
+        raise Problem(
+            m.path,
+            m.line_of.get("window"),
+            f"window ({m.window['start']}, {m.window['end']}] "
+            f"holds no interval of run {rid} ({member}: {span})",
+        )
     full = metrics.full_mean(values, t if weighted else None)
     summary = {k: session.summary[k] for k in sorted(session.summary)}
     meta = session.meta
-    tool = {"name" if k == "tool" else k: meta[k] for k in ("tool", "version", "threads", "interval_s", "lat_pct")
-            if meta.get(k) is not None}
+    tool = {
+        "name" if k == "tool" else k: meta[k]
+        for k in ("tool", "version", "threads", "interval_s", "lat_pct")
+        if meta.get(k) is not None
+    }
     return {
-        "id": rid, "name": name, "labels": {k: labels[k] for k in ordered},
+        "id": rid,
+        "name": name,
+        "labels": {k: labels[k] for k in ordered},
         "published": rule.published,
-        "source": {"file": member, "line": session.line, "session": meta.get("session", 1), "sessions": n_sessions},
-        "format": fmt, "tool": tool, "metric": metric, "intervals": session.intervals,
+        "source": {
+            "file": member,
+            "line": session.line,
+            "session": meta.get("session", 1),
+            "sessions": n_sessions,
+        },
+        "format": fmt,
+        "tool": tool,
+        "metric": metric,
+        "intervals": session.intervals,
         **({"mean": "time-weighted"} if weighted else {}),
         # time of the last interval's end: how long the run lasted, as its log says
         "end_s": t[-1] if t else None,
@@ -159,9 +220,20 @@ def _run_record(m: Manifest, rule: Rule, member: str, match, session, n_sessions
         **({"start": meta["start"]} if meta.get("start") else {}),
         # where the phase itself began (a warm-up: negative) and ended on the run's clock, as
         # its log says (LinkBench: requester start, PHASE COMPLETED)
-        **({"phase_s": {k: meta[f"phase_{k}_s"] for k in ("start", "end") if meta.get(f"phase_{k}_s") is not None}}
-           if meta.get("phase_start_s") is not None or meta.get("phase_end_s") is not None else {}),
-        "window": window, "full": full, "summary": summary or None,
+        **(
+            {
+                "phase_s": {
+                    k: meta[f"phase_{k}_s"]
+                    for k in ("start", "end")
+                    if meta.get(f"phase_{k}_s") is not None
+                }
+            }
+            if meta.get("phase_start_s") is not None or meta.get("phase_end_s") is not None
+            else {}
+        ),
+        "window": window,
+        "full": full,
+        "summary": summary or None,
         "check": metrics.cross_check(full["mean"], session.summary.get(metric) if metric else None),
     }
 
@@ -173,24 +245,48 @@ def _time_notes(file: str, line: int, run_id: str, t: list, interval: float) -> 
     back = [t[i + 1] for i, d in enumerate(steps) if d <= 0] if steps and min(steps) <= 0 else []
     # gaps only mean something for tools reporting on a fixed clock (whole-second times)
     fixed = set(map(type, t)) <= {int}
-    gaps = [d for d in steps if d > interval * 1.5] if fixed and steps and max(steps) > interval * 1.5 else []
+    gaps = (
+        [d for d in steps if d > interval * 1.5]
+        if fixed and steps and max(steps) > interval * 1.5
+        else []
+    )
     notes = []
     if back:
-        notes.append(Problem(file, line, f"run {run_id}: interval time(s) {', '.join(map(str, back[:5]))} s printed "
-                                         f"again or out of order ({len(back)} in all); kept as printed"))
+        notes.append(
+            Problem(
+                file,
+                line,
+                f"run {run_id}: interval time(s) {', '.join(map(str, back[:5]))} s printed "
+                f"again or out of order ({len(back)} in all); kept as printed",
+            )
+        )
     if gaps:
-        notes.append(Problem(file, line, f"run {run_id}: {len(gaps)} gap(s) in the interval times, "
-                                         f"{sum(gaps) - len(gaps) * interval:g} s without a report; kept as printed"))
+        notes.append(
+            Problem(
+                file,
+                line,
+                f"run {run_id}: {len(gaps)} gap(s) in the interval times, "
+                f"{sum(gaps) - len(gaps) * interval:g} s without a report; kept as printed",
+            )
+        )
     return notes
 
 
 def _base_ratios(m: Manifest, runs: list[dict]) -> None:
     """Each run's `base`: its base-case run (labels with the manifest's `base:` substituted) and
     the ratio of their window means, or None; the base labels must name at least one run."""
-    if m.base and runs and not any(all(str(r["labels"].get(k)) == str(v) for k, v in m.base.items()) for r in runs):
+    if (
+        m.base
+        and runs
+        and not any(all(str(r["labels"].get(k)) == str(v) for k, v in m.base.items()) for r in runs)
+    ):
         raise Problem(m.path, m.line_of.get("base"), f"base {m.base}: no run has these labels")
     base_of = metrics.base_counterparts(runs, m.base) if m.base else {}
     by_id = {r["id"]: r for r in runs}
     for r in runs:
         b = base_of.get(r["id"])
-        r["base"] = {"run": b, "ratio": metrics.ratio(r["window"]["mean"], by_id[b]["window"]["mean"])} if b else None
+        r["base"] = (
+            {"run": b, "ratio": metrics.ratio(r["window"]["mean"], by_id[b]["window"]["mean"])}
+            if b
+            else None
+        )

@@ -9,6 +9,7 @@ writes `content/posts/<study>/manifest.yaml` and `index.md` (front matter with t
 taxonomies, a key-results placeholder, the default tables and a time series). Nothing else is
 needed: `make ingest STUDY=<study> ARCHIVES=<dir>` and `make build` give a working post.
 """
+
 from __future__ import annotations
 
 import datetime
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .archive import Archive, dir_sha256, sha256_file
-from .manifest import InputError, SLUG
+from .manifest import SLUG, InputError
 from .parsers import ParseError
 from .read import parse_bytes
 from .writer import dump
@@ -26,22 +27,32 @@ from .writer import dump
 # name parts: a dotted version with its letters (v8.0.22), letters, digits, separators
 TOKEN = re.compile(r"[A-Za-z]*\d+(?:\.\d+)+[A-Za-z]*|[A-Za-z]+|\d+|[^A-Za-z0-9]+")
 VERSIONED = re.compile(r"^([A-Za-z]*)(\d+(?:\.\d+)+)([A-Za-z]*)$")
-ENGINES = {"innodb", "rocksdb", "myrocks", "tokudb", "myisam", "memory", "aria", "xtradb", "wiredtiger"}
+ENGINES = {
+    "innodb",
+    "rocksdb",
+    "myrocks",
+    "tokudb",
+    "myisam",
+    "memory",
+    "aria",
+    "xtradb",
+    "wiredtiger",
+}
 VERSION = re.compile(r"^\d+(?:[._]\d+)+$")
-WARMUP = 0.1   # proposed window: skip the first 10% of the shortest run
+WARMUP = 0.1  # proposed window: skip the first 10% of the shortest run
 
 
 @dataclass
 class Member:
     name: str
-    format: str | None          # detected format, None when unreadable
-    why: str                    # what was found (or why not a run)
+    format: str | None  # detected format, None when unreadable
+    why: str  # what was found (or why not a run)
     threads: set = field(default_factory=set)
     metric: str | None = None
     last_t: float | None = None
     interval_s: float | None = None
     run: bool = False
-    sessions: int = 0           # complete runs in the file
+    sessions: int = 0  # complete runs in the file
 
 
 def sha256(path: Path) -> str:
@@ -60,8 +71,15 @@ def survey(arc: Archive) -> list[Member]:
             out.append(Member(name, None, e.reason))
             continue
         done = [s for s in parsed.sessions if s.complete and s.intervals and s.metric]
-        m = Member(name, parsed.format, f"{len(done)} complete run(s)" if done else
-                   "no complete run with intervals" if parsed.sessions else "tables or settings, no run")
+        m = Member(
+            name,
+            parsed.format,
+            f"{len(done)} complete run(s)"
+            if done
+            else "no complete run with intervals"
+            if parsed.sessions
+            else "tables or settings, no run",
+        )
         if done:
             m.run, m.sessions = True, len(done)
             m.metric = done[0].metric
@@ -93,8 +111,11 @@ def _group(position: int, columns: list[list[str]], used: set) -> tuple[str, str
     if kind == "v":
         vers = [VERSIONED.match(v) for v in values]
         if len({v[1] for v in vers}) == 1 and len({v[3] for v in vers}) == 1:
-            return (_unique("version", used),
-                    f"{re.escape(vers[0][1])}(?P<{{}}>\\d+(?:\\.\\d+)+){re.escape(vers[0][3])}", False)
+            return (
+                _unique("version", used),
+                f"{re.escape(vers[0][1])}(?P<{{}}>\\d+(?:\\.\\d+)+){re.escape(vers[0][3])}",
+                False,
+            )
         return _unique("version", used), "(?P<{}>[A-Za-z0-9.]+)", False
     name = "engine" if {v.lower() for v in values} & ENGINES else f"part{position}"
     return _unique(name, used), "(?P<{}>[A-Za-z]+)", False
@@ -128,7 +149,9 @@ def propose_rules(names: list[str]) -> list[dict]:
             name, pattern, numeric = _group(i, columns, used)
             parts.append(pattern.format(name))
             groups.append((name, numeric))
-        rules.append({"regex": "".join(parts), "groups": groups, "members": ["".join(m) for m in members]})
+        rules.append(
+            {"regex": "".join(parts), "groups": groups, "members": ["".join(m) for m in members]}
+        )
     return rules
 
 
@@ -142,11 +165,17 @@ def exclude(rules: list[dict], others: list[str]) -> None:
 
 
 # -- files -----------------------------------------------------------------------------------
-def manifest_doc(study: str, title: str, archive: Path, digest: str, origin: str, members: list[Member]) -> tuple[dict, list[dict]]:
+def manifest_doc(
+    study: str, title: str, archive: Path, digest: str, origin: str, members: list[Member]
+) -> tuple[dict, list[dict]]:
     runs = [m for m in members if m.run]
     if not runs:
-        raise InputError(str(archive), 0, "no member holds a complete run with intervals "
-                                          "(`python -m ingest detect FILE` shows how a file is read)")
+        raise InputError(
+            str(archive),
+            0,
+            "no member holds a complete run with intervals "
+            "(`python -m ingest detect FILE` shows how a file is read)",
+        )
     rules = propose_rules([m.name for m in runs])
     exclude(rules, [m.name for m in members if not m.run])
     labels, types = [], {}
@@ -160,7 +189,7 @@ def manifest_doc(study: str, title: str, archive: Path, digest: str, origin: str
     rule_docs = []
     for i, r in enumerate(rules):
         d = {"regex": r["regex"]}
-        if not r["groups"]:   # a file of its own: a label tells it apart
+        if not r["groups"]:  # a file of its own: a label tells it apart
             d["labels"] = {"file": _slug(Path(r["members"][0]).stem) or f"run{i + 1}"}
         rule_docs.append(d)
     if any(not r["groups"] for r in rules) and "file" not in labels:
@@ -175,13 +204,20 @@ def manifest_doc(study: str, title: str, archive: Path, digest: str, origin: str
             keys.setdefault(key, set()).update(by_name[name].threads)
             groups.append((mt.groupdict(), by_name[name].threads))
     counts = set().union(*(t for _, t in groups)) - {None}
-    named = any(all(len(t) == 1 and g.get(k) is not None and g[k].isdigit() and int(g[k]) in t for g, t in groups)
-                for k in types)
+    named = any(
+        all(
+            len(t) == 1 and g.get(k) is not None and g[k].isdigit() and int(g[k]) in t
+            for g, t in groups
+        )
+        for k in types
+    )
     if "threads" not in labels and not named and (len(counts) > 1 or len(keys) < len(runs)):
         labels.append("threads")
         types["threads"] = "int"
     ids = _ids(rules, rule_docs, labels)
-    if len(set(ids)) != len(ids) and len(rules) > 1:   # two rules give the same labels: a set label per rule
+    if (
+        len(set(ids)) != len(ids) and len(rules) > 1
+    ):  # two rules give the same labels: a set label per rule
         for i, d in enumerate(rule_docs):
             d.setdefault("labels", {})["set"] = f"s{i + 1}"
         labels.append("set")
@@ -190,9 +226,11 @@ def manifest_doc(study: str, title: str, archive: Path, digest: str, origin: str
     end = min(m.last_t for m in runs)
     start = round(end * WARMUP / interval) * interval
     doc = {
-        "study": study, "title": title,
+        "study": study,
+        "title": title,
         "inputs": [{"name": archive.name, "kind": "archive", "sha256": digest, "origin": origin}],
-        "interval_s": interval, "metric": metric,
+        "interval_s": interval,
+        "metric": metric,
         "window": {"start": start, "end": end},
         "labels": labels,
     }
@@ -223,15 +261,21 @@ def next_commands(study: str, archive: Path) -> list[str]:
 
 def manifest_text(doc: dict, members: list[Member], rules: list[dict], archive: Path) -> str:
     """The manifest with comments saying where each proposal came from."""
-    head = ["# Study manifest (docs/manifest.md), proposed by `python -m ingest new`; check it, then",
-            f"# `{next_commands(doc['study'], archive)[0]}` reports what each rule took.",
-            "# Archive members:"]
+    head = [
+        "# Study manifest (docs/manifest.md), proposed by `python -m ingest new`; check it, then",
+        f"# `{next_commands(doc['study'], archive)[0]}` reports what each rule took.",
+        "# Archive members:",
+    ]
     for m in members:
         head.append(f"#   {m.name}: {m.format + ': ' if m.format else ''}{m.why}")
-    head.append(f"# window: the first {WARMUP:.0%} of the shortest run is taken as warm-up; the end is where the")
+    head.append(
+        f"# window: the first {WARMUP:.0%} of the shortest run is taken as warm-up; the end is where the"
+    )
     head.append("# shortest run ends. Look at the time series and move it to the steady state.")
     head.append("# base: add `base: {<label>: <value>}` for ratios to a base case.")
-    head.append("# label_names: add `label_names: {<label>: <heading>}` for the readers' column headings.")
+    head.append(
+        "# label_names: add `label_names: {<label>: <heading>}` for the readers' column headings."
+    )
     body = dump(doc)
     lines = body.splitlines()
     out, k = [], 0
@@ -245,10 +289,12 @@ def manifest_text(doc: dict, members: list[Member], rules: list[dict], archive: 
 
 ARCHETYPE = Path(__file__).resolve().parent.parent / "archetypes" / "posts.md"
 # the archetype's words for the run's metric -> the scaffold's, which names it
-METRIC_WORDS = (("the mean rate", "the mean {metric}"),
-                ("Interval by interval, the rate", "Interval by interval, {metric}"),
-                ("The rate per interval", "{metric} per interval"),
-                ("per-interval rate", "per-interval {metric}"))
+METRIC_WORDS = (
+    ("the mean rate", "the mean {metric}"),
+    ("Interval by interval, the rate", "Interval by interval, {metric}"),
+    ("The rate per interval", "{metric} per interval"),
+    ("per-interval rate", "per-interval {metric}"),
+)
 
 
 def post_body(metric: str) -> str:
@@ -262,7 +308,9 @@ def post_body(metric: str) -> str:
     return body
 
 
-def index_text(doc: dict, study: str, today: datetime.date, engines: list[str], origin: str | None) -> str:
+def index_text(
+    doc: dict, study: str, today: datetime.date, engines: list[str], origin: str | None
+) -> str:
     """The post: front matter with the taxonomies of config.toml and the original (the archive,
     linked to its origin when given), three key results whose numbers come from the default
     tables through `value`, the time series, the default tables and the provenance. No digit
@@ -271,11 +319,17 @@ def index_text(doc: dict, study: str, today: datetime.date, engines: list[str], 
     title = doc["title"].replace('"', "'")
     archive = doc["inputs"][0]["name"].replace('"', "'")
     metric = doc["metric"]
-    link = (f'  url: "{origin}"\n' if origin else
-            "  # no origin given (make new ... ORIGIN=<url>): the byline says so; add url: when known\n")
+    link = (
+        f'  url: "{origin}"\n'
+        if origin
+        else "  # no origin given (make new ... ORIGIN=<url>): the byline says so; add url: when known\n"
+    )
     # the summary names the archive: a name with digits is listed, as every name with digits is
-    names = (f'# Names that contain digits (docs/studies.md, "Numbers in prose").\nnames: ["{archive}"]\n'
-             if re.search(r"\d", archive) else "")
+    names = (
+        f'# Names that contain digits (docs/studies.md, "Numbers in prose").\nnames: ["{archive}"]\n'
+        if re.search(r"\d", archive)
+        else ""
+    )
     return f"""---
 title: "{title}"
 date: {today.isoformat()}
@@ -295,12 +349,19 @@ original:
 {post_body(metric)}"""
 
 
-def new(study: str, archive: str | Path, origin: str | None, content: str | Path = "content/posts",
-        today: datetime.date | None = None) -> list[Path]:
+def new(
+    study: str,
+    archive: str | Path,
+    origin: str | None,
+    content: str | Path = "content/posts",
+    today: datetime.date | None = None,
+) -> list[Path]:
     """Write content/posts/<study>/{manifest.yaml,index.md}; returns the paths written."""
     archive = Path(archive)
     if not SLUG.match(study) or "_" in study or "." in study:
-        raise InputError(study, 0, "the study name must be a slug of a-z, 0-9 and '-' (it is the post's URL)")
+        raise InputError(
+            study, 0, "the study name must be a slug of a-z, 0-9 and '-' (it is the post's URL)"
+        )
     post = Path(content) / study
     for name in ("manifest.yaml", "index.md"):
         if (post / name).exists():
@@ -310,11 +371,22 @@ def new(study: str, archive: str | Path, origin: str | None, content: str | Path
     digest = sha256(archive)
     members = survey(Archive(archive))
     title = study.replace("-", " ").capitalize()
-    doc, rules = manifest_doc(study, title, archive, digest, origin or f"file:{archive.name}", members)
+    doc, rules = manifest_doc(
+        study, title, archive, digest, origin or f"file:{archive.name}", members
+    )
     post.mkdir(parents=True, exist_ok=True)
-    (post / "manifest.yaml").write_text(manifest_text(doc, members, rules, archive), encoding="utf-8")
-    engines = sorted({mt["engine"] for r in rules for n in r["members"]
-                      if (mt := re.fullmatch(r["regex"], n)) and "engine" in mt.groupdict()})
-    (post / "index.md").write_text(index_text(doc, study, today or datetime.date.today(), engines, origin),
-                                   encoding="utf-8")
+    (post / "manifest.yaml").write_text(
+        manifest_text(doc, members, rules, archive), encoding="utf-8"
+    )
+    engines = sorted(
+        {
+            mt["engine"]
+            for r in rules
+            for n in r["members"]
+            if (mt := re.fullmatch(r["regex"], n)) and "engine" in mt.groupdict()
+        }
+    )
+    (post / "index.md").write_text(
+        index_text(doc, study, today or datetime.date.today(), engines, origin), encoding="utf-8"
+    )
     return [post / "manifest.yaml", post / "index.md"]

@@ -14,6 +14,7 @@ the document (`interval_s` of the points, `downsampled: {every, from_interval_s,
 chart never shows it as the original resolution. The ingest computes every statistic from the
 full series before that.
 """
+
 from __future__ import annotations
 
 import csv
@@ -23,9 +24,10 @@ import math
 
 from .writer import dump
 
-try:   # the shared helper of the CSV publishers, where it exists
+try:  # the shared helper of the CSV publishers, where it exists
     from ingest.csvsafe import safe_cell
-except ImportError:   # pragma: no cover - until ingest.csvsafe lands
+except ImportError:  # pragma: no cover - until ingest.csvsafe lands
+
     def safe_cell(text: str) -> str:
         """`text`, with a leading `'` when a spreadsheet would read it as a formula."""
         return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
@@ -60,7 +62,9 @@ def series_csv(doc: dict) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow([safe_cell(str(c)) for c in columns])
-    writer.writerows(map(lambda row: [_cell(v) for v in row], zip(*(doc[c] for c in columns), strict=True)))
+    writer.writerows(
+        map(lambda row: [_cell(v) for v in row], zip(*(doc[c] for c in columns), strict=True))
+    )
     return buf.getvalue()
 
 
@@ -72,23 +76,32 @@ def downsample(doc: dict, every: int) -> dict:
     its run's statistics do (docs/data-schema.md)."""
     columns = doc["columns"]
     step = doc.get("interval_s")
-    out = {"run": doc["run"], "interval_s": None if step is None else round(step * every, 6),
-           "downsampled": {"every": every, "from_interval_s": step, "stat": "mean"},
-           **({"mean": doc["mean"]} if "mean" in doc else {}), **({"meta": doc["meta"]} if "meta" in doc else {}),
-           "columns": columns}
+    out = {
+        "run": doc["run"],
+        "interval_s": None if step is None else round(step * every, 6),
+        "downsampled": {"every": every, "from_interval_s": step, "stat": "mean"},
+        **({"mean": doc["mean"]} if "mean" in doc else {}),
+        **({"meta": doc["meta"]} if "meta" in doc else {}),
+        "columns": columns,
+    }
     t = doc.get("t", [])
     lengths = [b - a for a, b in zip([0, *t], t)] if doc.get("mean") == "time-weighted" else None
     for c in columns:
         values = doc[c]
         weights = lengths or [1] * len(values)
         starts = range(0, len(values), every)
-        out[c] = ([values[i:i + every][-1] for i in starts] if c == "t" else
-                  [_mean(values[i:i + every], weights[i:i + every]) for i in starts])
+        out[c] = (
+            [values[i : i + every][-1] for i in starts]
+            if c == "t"
+            else [_mean(values[i : i + every], weights[i : i + every]) for i in starts]
+        )
     return out
 
 
 def _mean(values: list, weights: list):
-    pairs = [(v, w) for v, w in zip(values, weights) if type(v) in (int, float) and math.isfinite(v)]
+    pairs = [
+        (v, w) for v, w in zip(values, weights) if type(v) in (int, float) and math.isfinite(v)
+    ]
     total = math.fsum(w for _, w in pairs)
     return round(math.fsum(v * w for v, w in pairs) / total, 6) if pairs and total > 0 else None
 
@@ -96,10 +109,16 @@ def _mean(values: list, weights: list):
 def series_files(stem: str, doc: dict) -> dict[str, str]:
     """The three files of one columnar series document: `<stem>.yaml` (archival), `.json` (the
     charts fetch it) and `.csv` (download)."""
-    return {f"{stem}.yaml": dump(doc), f"{stem}.json": series_json(doc), f"{stem}.csv": series_csv(doc)}
+    return {
+        f"{stem}.yaml": dump(doc),
+        f"{stem}.json": series_json(doc),
+        f"{stem}.csv": series_csv(doc),
+    }
 
 
-def run_files(rec: dict, doc: dict, linked_doc: dict | None, extra: str | int) -> tuple[dict[str, str], int]:
+def run_files(
+    rec: dict, doc: dict, linked_doc: dict | None, extra: str | int
+) -> tuple[dict[str, str], int]:
     """The series files of one run ({path under data/<study>/: text}) and the bytes the size
     control saved. `extra` (the manifest's `series: {extra: ...}`) applies to a run outside the
     published comparison: `keep`, `drop` (no files; the record says `series: {resolution:
@@ -116,8 +135,13 @@ def run_files(rec: dict, doc: dict, linked_doc: dict | None, extra: str | int) -
         rec.pop("linked", None)
         return {}, full_bytes
     small = downsample(doc, extra)
-    rec["series"] = {"resolution": "downsampled", "every": extra, "interval_s": small["interval_s"],
-                     "points": len(small["t"]) if "t" in small else 0, "stat": "mean"}
+    rec["series"] = {
+        "resolution": "downsampled",
+        "every": extra,
+        "interval_s": small["interval_s"],
+        "points": len(small["t"]) if "t" in small else 0,
+        "stat": "mean",
+    }
     files = series_files(stem, small)
     if linked_doc is not None:
         small_linked = downsample(linked_doc, extra)

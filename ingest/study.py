@@ -10,6 +10,7 @@
    atomically, under the data directory's lock (ingest/writer.py);
 5. report what was done (ingest/report.py).
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -41,11 +42,18 @@ class Built:
     archives: dict[str, Archive] = field(default_factory=dict)
     runs: list[dict] = field(default_factory=list)
     tables: list[dict] = field(default_factory=list)
-    series_saved: int = 0   # bytes of series the manifest's `series:` option did not write
+    series_saved: int = 0  # bytes of series the manifest's `series:` option did not write
 
 
-def ingest(manifest_file: str | Path, archives: str | Path = "archives", studies: str | Path = "../shared/studies",
-           data: str | Path = "data", progress=None, dry_run: bool = False, manifest: Manifest | None = None) -> dict:
+def ingest(
+    manifest_file: str | Path,
+    archives: str | Path = "archives",
+    studies: str | Path = "../shared/studies",
+    data: str | Path = "data",
+    progress=None,
+    dry_run: bool = False,
+    manifest: Manifest | None = None,
+) -> dict:
     """Ingest one study; returns {"study", "runs", "written", "removed", "problems", "report"}
     (`report`: ingest/report.py). `dry_run`: parse and report, write nothing. Holds the data
     directory's lock from before reading the inputs to after the switch."""
@@ -54,47 +62,100 @@ def ingest(manifest_file: str | Path, archives: str | Path = "archives", studies
     with contextlib.nullcontext() if dry_run else locked(data):
         with _no_cyclic_gc():
             built = build_files(m, Path(archives), Path(studies), progress)
-        result = {"written": [], "removed": []} if dry_run else write_study(data, m.study, built.files)
-    return {"study": m.study, "runs": len(built.runs), "problems": built.problems, **result,
-            "report": report.build(m, built, dry_run, result)}
+        result = (
+            {"written": [], "removed": []} if dry_run else write_study(data, m.study, built.files)
+        )
+    return {
+        "study": m.study,
+        "runs": len(built.runs),
+        "problems": built.problems,
+        **result,
+        "report": report.build(m, built, dry_run, result),
+    }
 
 
 def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=None) -> Built:
     """Every file of data/<study>/, built in memory; writes nothing."""
     archives, texts = open_inputs(m, archives_dir, studies_dir)
     runs, series, files, problems = collect_runs(m, archives, progress)
-    linked_docs, linked_problems = linked.attach(m, runs, series, files,
-                                                 lambda rule, t, labels: fill(m, rule, t, labels))
+    linked_docs, linked_problems = linked.attach(
+        m, runs, series, files, lambda rule, t, labels: fill(m, rule, t, labels)
+    )
     problems.extend(linked_problems)
-    ctx = StudyContext(manifest=m, runs=runs, series=series, files=files, inputs=texts, problems=problems)
+    ctx = StudyContext(
+        manifest=m, runs=runs, series=series, files=files, inputs=texts, problems=problems
+    )
     tables = derived_tables(ctx)
     check_study(m, runs, tables)
     out, saved = {}, 0
-    for r in runs:   # the series files first: the size control marks the run records
-        s, lk = series[r["id"]], linked_docs.get(r["id"])   # linked: docs/manifest.md, "Linked metrics"
+    for r in runs:  # the series files first: the size control marks the run records
+        s, lk = (
+            series[r["id"]],
+            linked_docs.get(r["id"]),
+        )  # linked: docs/manifest.md, "Linked metrics"
         # meta: each column's label, unit and kind (ingest/columns.py), read by the charts
-        doc = {"run": r["id"], "interval_s": r["tool"].get("interval_s", m.interval_s),
-               **({"mean": r["mean"]} if "mean" in r else {}), "meta": meta_of(s, r["metric"], r["tool"].get("lat_pct")), "columns": list(s), **s}
-        ldoc = ({"run": r["id"], "interval_s": r["linked"]["interval_s"], "meta": meta_of(lk), "columns": list(lk), **lk}
-                if lk else None)
+        doc = {
+            "run": r["id"],
+            "interval_s": r["tool"].get("interval_s", m.interval_s),
+            **({"mean": r["mean"]} if "mean" in r else {}),
+            "meta": meta_of(s, r["metric"], r["tool"].get("lat_pct")),
+            "columns": list(s),
+            **s,
+        }
+        ldoc = (
+            {
+                "run": r["id"],
+                "interval_s": r["linked"]["interval_s"],
+                "meta": meta_of(lk),
+                "columns": list(lk),
+                **lk,
+            }
+            if lk
+            else None
+        )
         files_of_run, saved_of_run = run_files(r, doc, ldoc, m.extra_series)
         out.update(files_of_run)
         saved += saved_of_run
     out["study.yaml"] = dump(_study_doc(m, [t["id"] for t in tables], ctx.problems))
     out["runs.yaml"] = dump({"runs": runs})
     out.update((f"tables/{t['id']}.yaml", dump(t)) for t in tables)
-    out.update((f"tables/{t['id']}.csv", table_csv(t)) for t in tables)   # published as is (ingest/tablefiles.py)
-    return Built(files={k: v.encode("utf-8") for k, v in out.items()}, problems=ctx.problems,
-                 archives=archives, runs=runs, tables=tables, series_saved=saved)
+    out.update(
+        (f"tables/{t['id']}.csv", table_csv(t)) for t in tables
+    )  # published as is (ingest/tablefiles.py)
+    return Built(
+        files={k: v.encode("utf-8") for k, v in out.items()},
+        problems=ctx.problems,
+        archives=archives,
+        runs=runs,
+        tables=tables,
+        series_saved=saved,
+    )
 
 
 def _study_doc(m: Manifest, table_ids: list[str], problems: list) -> dict:
     return {
-        "schema": 1, "study": m.study, "title": m.title, "ingest_version": __version__,
-        "inputs": [{"name": i.name, "kind": i.kind, "sha256": i.sha256, "origin": i.origin,
-                    **({"note": i.note} if i.note else {})} for i in m.inputs],
-        "interval_s": m.interval_s, "metric": m.metric, "window": m.window, "base": m.base,
-        "labels": m.labels, "display": m.display, "markers": m.markers, "tables": table_ids,
+        "schema": 1,
+        "study": m.study,
+        "title": m.title,
+        "ingest_version": __version__,
+        "inputs": [
+            {
+                "name": i.name,
+                "kind": i.kind,
+                "sha256": i.sha256,
+                "origin": i.origin,
+                **({"note": i.note} if i.note else {}),
+            }
+            for i in m.inputs
+        ],
+        "interval_s": m.interval_s,
+        "metric": m.metric,
+        "window": m.window,
+        "base": m.base,
+        "labels": m.labels,
+        "display": m.display,
+        "markers": m.markers,
+        "tables": table_ids,
         "problems": [str(p) for p in problems],
     }
 

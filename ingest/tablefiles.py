@@ -9,6 +9,7 @@ from 1e-6 to 1e21, `1e-7` and `1e+21` outside); a missing value (None) as an emp
 spreadsheet would run as a formula prefixed with `'` (ingest/csvsafe.py), and quoted when it holds
 a comma, a quote or a line break.
 """
+
 from __future__ import annotations
 
 import csv
@@ -30,7 +31,7 @@ def json_number(v: int | float) -> str:
     if 1e-6 <= abs(v) < 1e21:
         text = format(Decimal(repr(v)), "f")
         return text.rstrip("0").rstrip(".") if "." in text else text
-    mantissa, exp = f"{Decimal(repr(v)):e}".split("e")   # Go: 1e-7, 1.5e+21
+    mantissa, exp = f"{Decimal(repr(v)):e}".split("e")  # Go: 1e-7, 1.5e+21
     mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
     sign, digits = exp[0], exp[1:].lstrip("0")
     return f"{mantissa}e{sign}{digits if sign == '-' else digits.zfill(2)}"

@@ -4,6 +4,7 @@ side is missing or the base is 0; `one_file` and `find` pick an archive file's o
 input's parsed table; `slug`, `carry_notes`. (The reusable tables `runs_table` and
 `jitter_table` are the default tables': ingest/defaults.py.) (A study's one published-tables input, parsed:
 `ctx.published(fmt=...)`.)"""
+
 from __future__ import annotations
 
 import re
@@ -12,12 +13,16 @@ from .metrics import ratio  # noqa: F401  (for the study modules: one ratio rule
 from .problems import Problem
 
 
-def table(id: str, title: str, columns: list[dict], rows: list[dict], notes: dict | None = None) -> dict:
+def table(
+    id: str, title: str, columns: list[dict], rows: list[dict], notes: dict | None = None
+) -> dict:
     """A derived table in the tables/<id>.yaml shape (checked when the study is written)."""
     return {"id": id, "title": title, "columns": columns, "rows": rows, "notes": notes or {}}
 
 
-def col(key: str, label: str, kind: str = "number", digits: int | None = None, unit: str | None = None) -> dict:
+def col(
+    key: str, label: str, kind: str = "number", digits: int | None = None, unit: str | None = None
+) -> dict:
     c = {"key": key, "label": label, "kind": kind}
     if digits is not None:
         c["digits"] = digits
@@ -30,7 +35,11 @@ def one_file(files: dict, pattern: str, manifest: str = "manifest.yaml"):
     """The `Parsed` of the one archive member (`ctx.files` key) that fully matches `pattern`."""
     hits = [parsed for member, parsed in files.items() if re.fullmatch(pattern, member)]
     if len(hits) != 1:
-        raise Problem(manifest, None, f"files: expected one archive file matching {pattern}, found {len(hits)}")
+        raise Problem(
+            manifest,
+            None,
+            f"files: expected one archive file matching {pattern}, found {len(hits)}",
+        )
     return hits[0]
 
 
@@ -38,7 +47,11 @@ def find(parsed, prefix: str):
     """The parsed table whose name starts with `prefix` (exactly one)."""
     hits = [t for t in parsed.tables if t.name.startswith(prefix)]
     if len(hits) != 1:
-        raise Problem(parsed.file, None, f"expected one table named {prefix!r}..., found {[t.name for t in hits]}")
+        raise Problem(
+            parsed.file,
+            None,
+            f"expected one table named {prefix!r}..., found {[t.name for t in hits]}",
+        )
     return hits[0]
 
 

@@ -13,6 +13,7 @@ mtime stays; new ones written and fsynced), then switched in with ONE atomic ste
 old tree removed. After a signal at any moment the study is entirely old or entirely new.
 Details (the lock, the switch, its fallback, leftovers): docs/manifest.md "Writing data/".
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -37,7 +38,13 @@ RESERVED = {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", 
 
 
 def _str(s: str) -> str:
-    if PLAIN.match(s) and not s.endswith(" ") and s.lower() not in RESERVED and ": " not in s and " #" not in s:
+    if (
+        PLAIN.match(s)
+        and not s.endswith(" ")
+        and s.lower() not in RESERVED
+        and ": " not in s
+        and " #" not in s
+    ):
         return s
     if PRINTABLE.fullmatch(s):
         return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -50,7 +57,12 @@ def _str(s: str) -> str:
             out.append("\\n")
         elif ch == "\t":
             out.append("\\t")
-        elif 0x20 <= o <= 0x7E or (0xA0 <= o <= 0xD7FF) or (0xE000 <= o <= 0xFFFD and o != 0xFEFF) or o >= 0x10000:
+        elif (
+            0x20 <= o <= 0x7E
+            or (0xA0 <= o <= 0xD7FF)
+            or (0xE000 <= o <= 0xFFFD and o != 0xFEFF)
+            or o >= 0x10000
+        ):
             out.append(ch)
         elif o <= 0xFF:
             out.append(f"\\x{o:02x}")
@@ -99,7 +111,7 @@ def _numbers(v: list) -> str | None:
     types = set(map(type, v))
     if types == {float}:
         text = list.__repr__(v)
-        return None if ("e" in text or "n" in text) else text   # exponents, nan, inf: slow path
+        return None if ("e" in text or "n" in text) else text  # exponents, nan, inf: slow path
     if types == {int}:
         return list.__repr__(v)
     return None
@@ -119,9 +131,13 @@ def _flowable(v) -> bool:
     if isinstance(v, list):
         types = set(map(type, v))
         return types <= {int, float, type(None), bool} or all(
-            _is_scalar(x) and not (isinstance(x, str) and len(x) > 60) for x in v)
+            _is_scalar(x) and not (isinstance(x, str) and len(x) > 60) for x in v
+        )
     if isinstance(v, dict):
-        return all(_is_scalar(x) or (isinstance(x, list) and all(_is_scalar(y) for y in x)) for x in v.values())
+        return all(
+            _is_scalar(x) or (isinstance(x, list) and all(_is_scalar(y) for y in x))
+            for x in v.values()
+        )
     return True
 
 
@@ -130,9 +146,13 @@ def _block(v, indent: int, out: list[str]):
     if isinstance(v, dict):
         for k, x in v.items():
             key = _str(str(k))
-            if isinstance(x, list) and x and (fast := _numbers(x)) is not None:   # a series column
+            if isinstance(x, list) and x and (fast := _numbers(x)) is not None:  # a series column
                 out.append(f"{pad}{key}: {fast}")
-            elif _is_scalar(x) or (isinstance(x, list) and _flowable(x)) or (isinstance(x, dict) and not x):
+            elif (
+                _is_scalar(x)
+                or (isinstance(x, list) and _flowable(x))
+                or (isinstance(x, dict) and not x)
+            ):
                 out.append(f"{pad}{key}: {_flow(x)}")
             else:
                 out.append(f"{pad}{key}:")
@@ -157,20 +177,18 @@ def dump(obj) -> str:
     return "\n".join(out) + "\n"
 
 
-
-
 # -- writing data/<study>/ -------------------------------------------------------------------
 LOCK = ".ingest.lock"
 LEFTOVER = re.compile(r"^\.(?P<study>.+)\.(?P<kind>tmp|old)-[A-Za-z0-9_]+$")
-NAME_MAX = 255                      # bytes in one file name (Linux file systems)
+NAME_MAX = 255  # bytes in one file name (Linux file systems)
 AT_FDCWD, RENAME_EXCHANGE = -100, 2
 SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 # What the command line reports after an interrupt: the study being written and whether it
 # has been switched in yet (set with SIGINT/SIGTERM blocked, so the report is always true).
 status = {"target": None, "switched": False}
-_held: dict[str, int] = {}          # data dir (real path) -> fd of its lock, held by this process
-_steps = 0                          # fault-injection step counter (INGEST_FAULT)
+_held: dict[str, int] = {}  # data dir (real path) -> fd of its lock, held by this process
+_steps = 0  # fault-injection step counter (INGEST_FAULT)
 
 
 def _fault(step: str):
@@ -192,6 +210,7 @@ def _fault(step: str):
         os.kill(os.getpid(), getattr(signal, action))
     elif action == "sleep":
         import time
+
         time.sleep(5)
     else:
         code = getattr(errno, action)
@@ -225,9 +244,12 @@ def locked(root: str | os.PathLike):
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             pid = os.pread(fd, 20, 0).decode("ascii", "replace").strip() or "?"
-            raise Problem(path, None, f"another ingest (pid {pid}) is writing to {root}; "
-                                      "try again when it has finished") from None
-        with contextlib.suppress(OSError):       # the holder's pid, for the message above
+            raise Problem(
+                path,
+                None,
+                f"another ingest (pid {pid}) is writing to {root}; try again when it has finished",
+            ) from None
+        with contextlib.suppress(OSError):  # the holder's pid, for the message above
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         _held[key] = fd
@@ -241,7 +263,7 @@ def locked(root: str | os.PathLike):
         finally:
             del _held[key]
     finally:
-        os.close(fd)                              # releases the lock
+        os.close(fd)  # releases the lock
 
 
 def recover(root: Path):
@@ -268,7 +290,9 @@ def recover(root: Path):
     _fault("recovered")
 
 
-def write_study(root: str | os.PathLike, study: str, files: dict[str, bytes]) -> dict[str, list[str]]:
+def write_study(
+    root: str | os.PathLike, study: str, files: dict[str, bytes]
+) -> dict[str, list[str]]:
     """Make `root/study/` hold exactly `files`; returns {"written": [...], "removed": [...]}.
     Nothing changed: nothing is touched. Otherwise the whole new tree replaces the old in one
     atomic step. An OSError (read-only, disk full) is a Problem and leaves the old tree."""
@@ -288,7 +312,7 @@ def write_study(root: str | os.PathLike, study: str, files: dict[str, bytes]) ->
             old = _build_and_switch(root, study, target, files, set(changed))
             _fault("switched")
             if old is not None:
-                _remove(old, quiet=True)          # a failure here: removed by the next run
+                _remove(old, quiet=True)  # a failure here: removed by the next run
             _fault("old-removed")
         except OSError as e:
             where = "the new data is in place" if status["switched"] else "left unchanged"
@@ -315,7 +339,9 @@ def _check_name(base: Path, relpath: str):
             raise Problem(base / relpath, None, f"file name longer than {NAME_MAX} bytes")
 
 
-def _build_and_switch(root: Path, study: str, target: Path, files: dict, changed: set) -> Path | None:
+def _build_and_switch(
+    root: Path, study: str, target: Path, files: dict, changed: set
+) -> Path | None:
     """Write the new tree beside `target`, switch it in; return the path holding the old tree."""
     tmp = Path(tempfile.mkdtemp(prefix=f".{study}.tmp-", dir=root))
     try:
@@ -348,14 +374,14 @@ def _switch(root: Path, target: Path, new: Path, absent: bool = False) -> Path |
         _fault("switch")
         if not os.path.lexists(target):
             if not absent:
-                os.rename(new, target)            # first ingest: nothing to exchange
+                os.rename(new, target)  # first ingest: nothing to exchange
             old = None
         elif absent:
-            os.rename(target, new)                # replaces the empty dir `new`
+            os.rename(target, new)  # replaces the empty dir `new`
             old = new
         elif _exchange(new, target):
             old = new
-        else:                                     # fallback: two renames, recovered on next run
+        else:  # fallback: two renames, recovered on next run
             old = new.with_name(new.name.replace(".tmp-", ".old-", 1))
             os.rename(target, old)
             try:
@@ -375,7 +401,7 @@ def _switch(root: Path, target: Path, new: Path, absent: bool = False) -> Path |
 def _renameat2():
     if not sys.platform.startswith("linux") or os.environ.get("INGEST_NO_EXCHANGE"):
         return None
-    return getattr(ctypes.CDLL(None, use_errno=True), "renameat2", None)   # glibc >= 2.28
+    return getattr(ctypes.CDLL(None, use_errno=True), "renameat2", None)  # glibc >= 2.28
 
 
 def _exchange(a: Path, b: Path) -> bool:
@@ -387,7 +413,7 @@ def _exchange(a: Path, b: Path) -> bool:
         return True
     code = ctypes.get_errno()
     if code in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
-        return False                              # kernel or file system without it
+        return False  # kernel or file system without it
     raise OSError(code, os.strerror(code), str(b))
 
 
@@ -405,7 +431,7 @@ def _write(path: Path, data: bytes):
     try:
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
         os.fsync(fd)
     finally:
         os.close(fd)

@@ -19,6 +19,7 @@ are kept in .cache/previews/ (gitignored; PREVIEW_CACHE=DIR elsewhere, PREVIEW_C
 none) by the sha256 of the framed SVG and the resvg-py version, and a build keeps only the
 entries it used.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -32,15 +33,17 @@ from pathlib import Path
 
 import resvg_py
 
-BACKGROUND = "#fdfdfc"   # the light theme's --bg (assets/css/main.css)
-FOREGROUND = "#1d1f21"   # its --fg
+BACKGROUND = "#fdfdfc"  # the light theme's --bg (assets/css/main.css)
+FOREGROUND = "#1d1f21"  # its --fg
 FONT = "DejaVu Sans, Liberation Sans, sans-serif"
 THUMBNAIL = (640, 336)
 CARD = (1200, 630)
-MARGIN = 0.04            # of the width, on every side
+MARGIN = 0.04  # of the width, on every side
 
 _FIGURE = re.compile(r'<figure class="chart" id="([a-z0-9-]+)"')
-_ROOT = re.compile(r'^\s*<svg\b[^>]*\bwidth="([\d.]+)"[^>]*\bheight="([\d.]+)"[^>]*>(.*)</svg>\s*$', re.S)
+_ROOT = re.compile(
+    r'^\s*<svg\b[^>]*\bwidth="([\d.]+)"[^>]*\bheight="([\d.]+)"[^>]*>(.*)</svg>\s*$', re.S
+)
 
 
 def first_chart_svg(html: str, page_dir: Path) -> str | None:
@@ -58,25 +61,33 @@ def preview_chart_svg(html: str, page_dir: Path, chart_id: str = "") -> str | No
         return first_chart_svg(html, page_dir)
     svg = page_dir / f"{chart_id}.svg"
     if chart_id not in _FIGURE.findall(html) or not svg.is_file():
-        raise SystemExit(f"{page_dir / 'index.html'}: preview: {chart_id!r} is not a chart of the post "
-                         f"(its charts: {', '.join(_FIGURE.findall(html)) or 'none'})")
+        raise SystemExit(
+            f"{page_dir / 'index.html'}: preview: {chart_id!r} is not a chart of the post "
+            f"(its charts: {', '.join(_FIGURE.findall(html)) or 'none'})"
+        )
     return svg.read_text(encoding="utf-8")
 
 
 def framed(chart_svg: str | None, size: tuple[int, int], title: str) -> str:
     """An SVG of `size` with the chart scaled to fit (centred), or the title when no chart."""
     width, height = size
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
-           f'<rect width="{width}" height="{height}" fill="{BACKGROUND}"/>']
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
+        f'<rect width="{width}" height="{height}" fill="{BACKGROUND}"/>',
+    ]
     m = _ROOT.match(chart_svg or "")
     if m:
         cw, ch, body = float(m.group(1)), float(m.group(2)), m.group(3)
         pad = round(width * MARGIN)
-        out.append(f'<svg x="{pad}" y="{pad}" width="{width - 2 * pad}" height="{height - 2 * pad}" '
-                   f'viewBox="0 0 {cw:g} {ch:g}" preserveAspectRatio="xMidYMid meet">{body}</svg>')
+        out.append(
+            f'<svg x="{pad}" y="{pad}" width="{width - 2 * pad}" height="{height - 2 * pad}" '
+            f'viewBox="0 0 {cw:g} {ch:g}" preserveAspectRatio="xMidYMid meet">{body}</svg>'
+        )
     else:
-        out.append(f'<text x="{width / 2:g}" y="{height / 2:g}" text-anchor="middle" font-family="{FONT}" '
-                   f'font-size="{height // 12}" fill="{FOREGROUND}">{escape(title[:60])}</text>')
+        out.append(
+            f'<text x="{width / 2:g}" y="{height / 2:g}" text-anchor="middle" font-family="{FONT}" '
+            f'font-size="{height // 12}" fill="{FOREGROUND}">{escape(title[:60])}</text>'
+        )
     out.append("</svg>")
     return "".join(out)
 
@@ -93,7 +104,7 @@ class PngCache:
         self.root = root
         self.used: set[str] = set()
         self.hits = 0
-        self.salt = f"resvg-py {version('resvg-py')}\0"   # another rasteriser draws anew
+        self.salt = f"resvg-py {version('resvg-py')}\0"  # another rasteriser draws anew
         if root is not None:
             root.mkdir(parents=True, exist_ok=True)
 
@@ -126,14 +137,16 @@ def write_previews(site: Path, cache: PngCache | None = None) -> list[str]:
     try:
         posts = json.loads(manifest.read_text(encoding="utf-8"))["posts"]
     except (OSError, ValueError, KeyError) as err:
-        raise SystemExit(f"{manifest}: cannot read the post list: {err}")
+        raise SystemExit(f"{manifest}: cannot read the post list: {err}") from None
     done = []
     for post in posts:
         page_dir = site / post["dir"]
         page = page_dir / "index.html"
         if not page.is_file():
             raise SystemExit(f"{page}: missing, listed in {manifest}")
-        chart = preview_chart_svg(page.read_text(encoding="utf-8"), page_dir, str(post.get("chart") or ""))
+        chart = preview_chart_svg(
+            page.read_text(encoding="utf-8"), page_dir, str(post.get("chart") or "")
+        )
         title = str(post.get("title", ""))
         _write(page_dir / "preview-thumb.png", cache.png(framed(chart, THUMBNAIL, title)))
         _write(page_dir / "preview.png", cache.png(framed(chart, CARD, title)))
@@ -142,7 +155,9 @@ def write_previews(site: Path, cache: PngCache | None = None) -> list[str]:
 
 
 def _write(path: Path, body: bytes) -> None:
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")   # whole files only, also for parallel builds
+    tmp = path.with_name(
+        f"{path.name}.{os.getpid()}.tmp"
+    )  # whole files only, also for parallel builds
     tmp.write_bytes(body)
     tmp.replace(path)
 
@@ -151,11 +166,16 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print("usage: python -m publish.previews SITE_DIR", file=sys.stderr)
         return 2
-    where = os.environ.get("PREVIEW_CACHE", str(Path(__file__).resolve().parent.parent / ".cache" / "previews"))
+    where = os.environ.get(
+        "PREVIEW_CACHE", str(Path(__file__).resolve().parent.parent / ".cache" / "previews")
+    )
     cache = PngCache(None if where == "off" else Path(where))
     done = write_previews(Path(argv[0]), cache)
     cache.prune()
-    print(f"previews: {len(done)} posts" + (f", {cache.hits} of {2 * len(done)} images from the cache" if cache.root else ""))
+    print(
+        f"previews: {len(done)} posts"
+        + (f", {cache.hits} of {2 * len(done)} images from the cache" if cache.root else "")
+    )
     return 0
 
 

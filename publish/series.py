@@ -8,6 +8,7 @@ because Hugo copying ~8 MB per cloud-size study was most of the build's I/O with
 This step puts the same bytes at the same paths, as hard links where the file system allows
 (no bytes copied; `make build` removes site/ first, never writes into these files), else as
 copies. Nothing else of DATA is published (the YAML stays archival)."""
+
 from __future__ import annotations
 
 import os

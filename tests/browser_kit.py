@@ -5,6 +5,7 @@ pages that record every console error, page error, failed request, HTTP error an
 violation (`watch`). Tests wait on conditions the page reaches (`WAIT` ms at most, generous
 because CI machines can be heavily loaded), never for fixed times.
 """
+
 import functools
 import http.server
 import threading
@@ -12,15 +13,24 @@ import threading
 WAIT = 60_000  # ms: the longest a test waits for a page condition before failing
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-       "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'self'"
+)
 
 
 def page_csp(html: str) -> str:
     """The Content-Security-Policy of a built page's meta tag."""
     import re
+
     return re.search(r'http-equiv="?Content-Security-Policy"? content="([^"]+)"', html).group(1)
 
 
@@ -94,8 +104,8 @@ def watch(page, problems):
     request was sent before or during a main-frame navigation that started after it; any
     other failure (an abort with no navigation, a refused connection, a CSP block) and every
     4xx/5xx response still counts."""
-    started = committed = 0     # main-frame navigations: requested, and committed
-    sent = {}                   # request -> (started, committed) when it was sent
+    started = committed = 0  # main-frame navigations: requested, and committed
+    sent = {}  # request -> (started, committed) when it was sent
 
     def on_request(request):
         nonlocal started
@@ -149,11 +159,16 @@ def wait_for_charts(page, timeout=WAIT):
     if figures:  # selectors, not a JS predicate: the page forbids eval
         for figure in figures:
             figure.scroll_into_view_if_needed()
-            page.wait_for_selector(f"figure#{figure.get_attribute('id')}[data-state]", state="attached", timeout=timeout)
+            page.wait_for_selector(
+                f"figure#{figure.get_attribute('id')}[data-state]",
+                state="attached",
+                timeout=timeout,
+            )
         page.wait_for_selector("html[data-charts=rendered]", state="attached", timeout=timeout)
         page.evaluate("window.scrollTo(0, 0)")
     return page.evaluate(
-        "Object.fromEntries(Array.from(document.querySelectorAll('figure.chart')).map(f => [f.id, f.dataset.state]))")
+        "Object.fromEntries(Array.from(document.querySelectorAll('figure.chart')).map(f => [f.id, f.dataset.state]))"
+    )
 
 
 def csp_violations(page):

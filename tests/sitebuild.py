@@ -8,6 +8,7 @@ charts' SVG, then the chart previews, then Pagefind. The base URL is a GitHub pr
 serves the deploy-path test. The site lands in `<tmp>/www/benchlog/` so that a static server
 (or lychee's --root-dir) rooted at `<tmp>/www` sees it at the project page's path.
 """
+
 from __future__ import annotations
 
 import json
@@ -31,8 +32,8 @@ PAGEFIND_BIN = ROOT / "node_modules" / ".bin" / "pagefind"
 
 @dataclass
 class BuiltSite:
-    www: Path          # web root of a local server
-    site: Path         # the publish dir, www/benchlog
+    www: Path  # web root of a local server
+    site: Path  # the publish dir, www/benchlog
     base_url: str
     base_path: str
 
@@ -40,8 +41,13 @@ class BuiltSite:
         return (self.site / rel).read_text(encoding="utf-8")
 
 
-def build(dest: Path, base_url: str, extra: Path | None = None, previews: bool = True,
-          own_content: bool = True) -> None:
+def build(
+    dest: Path,
+    base_url: str,
+    extra: Path | None = None,
+    previews: bool = True,
+    own_content: bool = True,
+) -> None:
     """Build the project into dest the way `make build` does, plus `extra`'s content/data.
     previews=False stops after the charts' SVG (no preview images, no search index);
     own_content=False leaves the project's own posts out (extra's content only)."""
@@ -51,12 +57,30 @@ def build(dest: Path, base_url: str, extra: Path | None = None, previews: bool =
         # config dir of its own, in place of config/production/hugo.toml
         config_dir = dest.parent.parent / f"{dest.parent.name}-config"
         (config_dir / "production").mkdir(parents=True, exist_ok=True)
-        (config_dir / "production" / "hugo.toml").write_text(extra_mounts(extra, own_content), encoding="utf-8")
+        (config_dir / "production" / "hugo.toml").write_text(
+            extra_mounts(extra, own_content), encoding="utf-8"
+        )
     run = dict(capture_output=True, text=True, cwd=ROOT)
-    _run([str(HUGO_BIN), "--source", str(ROOT), "--config", str(ROOT / "config.toml"),
-          "--configDir", str(config_dir), "--destination", str(dest), "--baseURL", base_url,
-          "--panicOnWarning"], run)
-    data_dirs = [ROOT / "data"] + ([extra / "data"] if extra is not None and (extra / "data").is_dir() else [])
+    _run(
+        [
+            str(HUGO_BIN),
+            "--source",
+            str(ROOT),
+            "--config",
+            str(ROOT / "config.toml"),
+            "--configDir",
+            str(config_dir),
+            "--destination",
+            str(dest),
+            "--baseURL",
+            base_url,
+            "--panicOnWarning",
+        ],
+        run,
+    )
+    data_dirs = [ROOT / "data"] + (
+        [extra / "data"] if extra is not None and (extra / "data").is_dir() else []
+    )
     _run([sys.executable, "-m", "publish.series", str(dest), *map(str, data_dirs)], run)
     _run(["node", str(ROOT / "publish" / "chart_svgs.js"), str(dest)], run)
     if not previews:
@@ -69,15 +93,26 @@ def extra_mounts(extra: Path, own_content: bool = True) -> str:
     """A production config with the project's own production mounts (config/production/hugo.toml)
     plus the same mounts of `extra`'s content and data (kept out of hugo.Data as the project's;
     their series files are linked in after Hugo, as the project's)."""
-    project = tomllib.loads((ROOT / "config" / "production" / "hugo.toml").read_text(encoding="utf-8"))["module"]["mounts"]
-    mounts = [dict(m, source=str(ROOT / m["source"])) for m in project if own_content or m["source"] != "content"]
-    mounts += [dict(m, source=str(extra / m["source"])) for m in project
-               if m["source"] in ("content", "data") and (extra / m["source"]).is_dir()]
+    project = tomllib.loads(
+        (ROOT / "config" / "production" / "hugo.toml").read_text(encoding="utf-8")
+    )["module"]["mounts"]
+    mounts = [
+        dict(m, source=str(ROOT / m["source"]))
+        for m in project
+        if own_content or m["source"] != "content"
+    ]
+    mounts += [
+        dict(m, source=str(extra / m["source"]))
+        for m in project
+        if m["source"] in ("content", "data") and (extra / m["source"]).is_dir()
+    ]
     # The hostile study has raw HTML on purpose: Hugo omits it (and warns, which
     # --panicOnWarning would turn into a failed build for a real post).
     lines = ["ignoreLogs = ['warning-goldmark-raw-html']\n"]
     for m in mounts:
-        lines.append("[[module.mounts]]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in m.items()))
+        lines.append(
+            "[[module.mounts]]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in m.items())
+        )
     return "\n".join(lines)
 
 

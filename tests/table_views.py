@@ -9,6 +9,7 @@ scrolls sideways. `problems(view, width)` names what makes a table view unreadab
 at desktop width (> 700 px) a table must fit; at phone width a table wider than its box must
 scroll inside it, first column pinned and opaque, with the fade on the side there is more.
 """
+
 from __future__ import annotations
 
 MEASURE = """async () => {

@@ -4,6 +4,7 @@ stays within 64 MB of a subprocess that only imports it; the error is one short 
 the archive. The peak is the subprocess's own `VmHWM` (/proc/self/status): `getrusage`'s
 ru_maxrss would include the pytest process's own peak, carried over fork and exec on Linux,
 and hide the child's."""
+
 from __future__ import annotations
 
 import json
@@ -35,8 +36,13 @@ print(json.dumps({"rss_kb": hwm, "result": result}))
 
 
 def probe(*args) -> dict:
-    out = subprocess.run([sys.executable, "-c", PROBE, *map(str, args)], cwd=ROOT, capture_output=True,
-                         text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", PROBE, *map(str, args)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(out.stdout)
 
 
@@ -45,9 +51,17 @@ def baseline_kb():
     return probe()["rss_kb"]
 
 
-CASES = {   # bomb -> (generator, size, what the error says)
-    "pax-header": (bombs.pax_bomb, 200 << 20, "extended headers and long names above 1048576 bytes"),
-    "gnu-long-name": (bombs.gnu_longname_bomb, 200 << 20, "extended headers and long names above 1048576 bytes"),
+CASES = {  # bomb -> (generator, size, what the error says)
+    "pax-header": (
+        bombs.pax_bomb,
+        200 << 20,
+        "extended headers and long names above 1048576 bytes",
+    ),
+    "gnu-long-name": (
+        bombs.gnu_longname_bomb,
+        200 << 20,
+        "extended headers and long names above 1048576 bytes",
+    ),
     "directory-entries": (bombs.directory_bomb, 60_000, "too many members (limit 20000)"),
     "zip-entries": (bombs.zip_entries_bomb, 21_000, "too many members (limit 20000)"),
 }
@@ -57,11 +71,11 @@ CASES = {   # bomb -> (generator, size, what the error says)
 def test_bomb_is_rejected_within_a_small_memory_budget(tmp_path, baseline_kb, case):
     make, size, reason = CASES[case]
     path = make(tmp_path / f"{case}.{'zip' if 'zip' in case else 'tar.gz'}", size)
-    assert path.stat().st_size < 2_500_000          # a small download...
+    assert path.stat().st_size < 2_500_000  # a small download...
     got = probe(path)
     assert got["result"].startswith(f"Problem: {path.name}: "), got["result"]
     assert reason in got["result"]
-    assert len(got["result"]) < 500 and "\n" not in got["result"]    # ...never echoed whole
+    assert len(got["result"]) < 500 and "\n" not in got["result"]  # ...never echoed whole
     extra_mb = (got["rss_kb"] - baseline_kb) / 1024
     assert extra_mb < BUDGET_MB, f"{case}: {extra_mb:.0f} MB above the import alone"
 
@@ -70,6 +84,7 @@ def test_many_small_pax_headers_count_as_members(tmp_path):
     """Extended headers count as entries even when each is small."""
     import gzip
     import tarfile
+
     path = tmp_path / "paxes.tar.gz"
     with gzip.open(path, "wb") as out:
         for i in range(30):
@@ -80,6 +95,9 @@ def test_many_small_pax_headers_count_as_members(tmp_path):
         out.write(b"\0" * 1024)
     from ingest.archive import Archive, Limits
     from ingest.problems import Problem
-    with pytest.raises(Problem, match=r"^paxes\.tar\.gz: ././@PaxHeader: too many members \(limit 20\)"):
+
+    with pytest.raises(
+        Problem, match=r"^paxes\.tar\.gz: ././@PaxHeader: too many members \(limit 20\)"
+    ):
         Archive(path, Limits(members=20))
     assert Archive(path, Limits(members=40)).names() == ["a.log"]

@@ -3,6 +3,7 @@ session build's SVG and checked against data/ (issue 9 §4: honest pictures): an
 hollow and dashed and named in the legend, log axes tick at the sizes that were run, an hour
 axis counts whole hours, and a line breaks where the data has a gap. Both pictures of each
 figure (desktop `wide`, phone `narrow`) are checked."""
+
 from __future__ import annotations
 
 import json
@@ -10,7 +11,6 @@ import re
 
 import pytest
 import yaml
-
 from golden import ROOT
 
 DATA = ROOT / "data"
@@ -22,7 +22,7 @@ def pictures(built, post, figure_id):
     """{'wide': svg, 'narrow': svg} of one figure of a built post."""
     html = (built.site / "posts" / post / "index.html").read_text(encoding="utf-8")
     start = html.index(f'<figure class="chart" id="{figure_id}"')
-    figure = html[start:html.index("</figure>", start)]
+    figure = html[start : html.index("</figure>", start)]
     found = {m[1]: m[0] for m in SVG.finditer(figure)}
     assert set(found) == {"wide", "narrow"}, f"{post}#{figure_id}: {sorted(found)}"
     return found
@@ -72,8 +72,12 @@ def test_an_estimate_is_drawn_hollow_and_dashed(built_site):
     for width, svg in pictures(built_site, "mysql8-optane", "device-bars").items():
         ticks = category_labels(svg, basis)
         assert set(ticks) == set(basis), (width, ticks)
-        along = 0 if len({y for _, y in ticks.values()}) == 1 else 1   # bars upright, or lying (phone)
-        bars = re.findall(r'<path (fill-opacity="([.\d]+)" )?stroke-dasharray="([\d,]+)" d="(M[^"]+Z)"/>', svg)
+        along = (
+            0 if len({y for _, y in ticks.values()}) == 1 else 1
+        )  # bars upright, or lying (phone)
+        bars = re.findall(
+            r'<path (fill-opacity="([.\d]+)" )?stroke-dasharray="([\d,]+)" d="(M[^"]+Z)"/>', svg
+        )
         drawn = {}
         for _, opacity, dash, d in bars:
             centre = rect_centre(d)[along]
@@ -89,7 +93,9 @@ def test_an_estimate_is_drawn_hollow_and_dashed(built_site):
         assert "estimate" in TEXT.findall(svg), width
 
 
-@pytest.mark.parametrize("figure", ["ips-av-vs-redo", "ips-99-vs-redo", "wkb-vs-redo", "cpu-vs-redo"])
+@pytest.mark.parametrize(
+    "figure", ["ips-av-vs-redo", "ips-99-vs-redo", "wkb-vs-redo", "cpu-vs-redo"]
+)
 def test_log_axes_tick_at_the_sizes_run(built_site, figure):
     """innodb-redo-log-size: the log-scale redo axis is labelled with exactly the redo sizes run."""
     t = table("innodb-redo-log-size", "by-redo")
@@ -106,7 +112,10 @@ def test_an_hour_axis_counts_whole_hours(built_site, figure):
     for width, svg in pictures(built_site, "linkbench-cached", figure).items():
         ticks = axis_labels(svg, label(t, "hour"))
         assert len(ticks) >= 4, (width, ticks)
-        assert all(re.fullmatch(r"\d+", x) and min(hours) <= int(x) <= max(hours) for x in ticks), (width, ticks)
+        assert all(re.fullmatch(r"\d+", x) and min(hours) <= int(x) <= max(hours) for x in ticks), (
+            width,
+            ticks,
+        )
 
 
 def subpaths(d):
@@ -122,11 +131,14 @@ def test_a_line_breaks_where_the_data_has_a_gap(built_site):
     steps = sorted(b - a for a, b in zip(t, t[1:]))
     median = steps[len(steps) // 2]
     gaps = sum(1 for a, b in zip(t, t[1:]) if b - a > 4 * median)
-    assert gaps >= 1   # the real archive has one (85-100 s): the check below can fail
+    assert gaps >= 1  # the real archive has one (85-100 s): the check below can fail
     for width, svg in pictures(built_site, "linkbench-cached", "load-rate").items():
-        lines = [d for attrs, d in re.findall(r'<path ([^>]*stroke-width[^>]*) d="([^"]+)"', svg)
-                 if 'stroke="#d9dce1"' not in attrs and len(d) > 200]
-        assert len(lines) == 2, (width, len(lines))   # the plot and the zoom strip
+        lines = [
+            d
+            for attrs, d in re.findall(r'<path ([^>]*stroke-width[^>]*) d="([^"]+)"', svg)
+            if 'stroke="#d9dce1"' not in attrs and len(d) > 200
+        ]
+        assert len(lines) == 2, (width, len(lines))  # the plot and the zoom strip
         assert [subpaths(d) for d in lines] == [gaps + 1] * 2, width
 
 
@@ -148,11 +160,13 @@ def test_no_dot_hides_another(built_site):
     out), and no two dots overlap, so MySQL 5.6's cannot hide behind MariaDB's."""
     t = table("index-condition-pushdown", "counters-changed")
     charted = [r for r in t["rows"] if r.get("flag") is None and r.get("ratio") is not None]
-    for width, svg in pictures(built_site, "index-condition-pushdown", "counters-changed-bars").items():
-        marks = [m for m in dots(svg) if m[3] < 5]   # the legend's symbols are drawn larger
+    for width, svg in pictures(
+        built_site, "index-condition-pushdown", "counters-changed-bars"
+    ).items():
+        marks = [m for m in dots(svg) if m[3] < 5]  # the legend's symbols are drawn larger
         assert len(marks) == len(charted), (width, len(marks))
         for i, (_, x1, y1, r) in enumerate(marks):
-            for _, x2, y2, _ in marks[i + 1:]:
+            for _, x2, y2, _ in marks[i + 1 :]:
                 assert (x1 - x2) ** 2 + (y1 - y2) ** 2 >= (2 * r) ** 2, (width, (x1, y1), (x2, y2))
 
 
@@ -162,14 +176,23 @@ def test_the_metrics_picture_shades_the_window_in_every_panel(built_site):
     runs = yaml.safe_load((ROOT / "data" / "linkbench-cached" / "runs.yaml").read_text())["runs"]
     panels = 1 + len(next(r for r in runs if r["id"] == "load")["linked"]["panels"])
     for width, svg in pictures(built_site, "linkbench-cached", "load-metrics").items():
-        shades = re.findall(r'<path fill="(#[0-9a-fA-F]{6})" fill-opacity="[.\d]+" stroke="\1" stroke-opacity="[.\d]+" d="M0 0h[\d.]+v[\d.]+H0Z"', svg)
+        shades = re.findall(
+            r'<path fill="(#[0-9a-fA-F]{6})" fill-opacity="[.\d]+" stroke="\1" stroke-opacity="[.\d]+" d="M0 0h[\d.]+v[\d.]+H0Z"',
+            svg,
+        )
         assert len(shades) == panels, (width, len(shades))
 
 
-SINGLE_COLOUR = [("index-condition-pushdown", "query-minutes-bars"), ("mysql8-optane", "relative-throughput-bars"),
-                 ("mysql8-optane", "device-bars"), ("linkbench-cached", "load-ips-bars"),
-                 ("linkbench-cached", "qps-12h-bars"), ("linkbench-cached", "qps-change-bars"),
-                 ("linkbench-cached", "hourly-qps"), ("linkbench-cached", "hourly-size")]
+SINGLE_COLOUR = [
+    ("index-condition-pushdown", "query-minutes-bars"),
+    ("mysql8-optane", "relative-throughput-bars"),
+    ("mysql8-optane", "device-bars"),
+    ("linkbench-cached", "load-ips-bars"),
+    ("linkbench-cached", "qps-12h-bars"),
+    ("linkbench-cached", "qps-change-bars"),
+    ("linkbench-cached", "hourly-qps"),
+    ("linkbench-cached", "hourly-size"),
+]
 
 
 @pytest.mark.parametrize("post,figure", SINGLE_COLOUR)
@@ -178,24 +201,34 @@ def test_a_chart_of_one_colour_draws_in_the_palettes_first(built_site, post, fig
     colour (theme.js PALETTE[0], set as the bar/line/point colour of the shared chart config),
     not Vega's default #4c78a8 (which the 8 charts here used before). The same config draws
     the live chart and the previews, which come from this SVG."""
-    first = re.search(r"PALETTE = \['(#[0-9A-Fa-f]{6})'", (ROOT / "assets/js/theme.js").read_text()).group(1)
+    first = re.search(
+        r"PALETTE = \['(#[0-9A-Fa-f]{6})'", (ROOT / "assets/js/theme.js").read_text()
+    ).group(1)
     for variant, svg in pictures(built_site, post, figure).items():
         assert "#4c78a8" not in svg.lower(), (post, figure, variant)
         assert re.search(rf'(fill|stroke)="{first}"', svg, re.I), (post, figure, variant)
     assert "#4c78a8" not in (built_site.site / "posts" / post / f"{figure}.svg").read_text().lower()
 
 
-@pytest.mark.parametrize("post, figure", [("myrocks-cloud-cost", "avg-tps-bars"), ("linkbench-cached", "db-size-lines")])
+@pytest.mark.parametrize(
+    "post, figure", [("myrocks-cloud-cost", "avg-tps-bars"), ("linkbench-cached", "db-size-lines")]
+)
 def test_panel_labels_on_top_name_their_column_at_phone_width(built_site, post, figure):
     """At phone width the panel labels go above the panels as '<column heading> <value>' (e.g.
     'Cache GB 27'), wrapped to the plot: never the bare value (Vega-Lite's header expression
     once swallowed the lookup of the wrapped lines)."""
     html = (built_site.site / "posts" / post / "index.html").read_text(encoding="utf-8")
-    spec = json.loads(re.search(rf'<script type="application/json" id="{figure}-spec">(.*?)</script>', html, re.S)[1])
+    spec = json.loads(
+        re.search(
+            rf'<script type="application/json" id="{figure}-spec">(.*?)</script>', html, re.S
+        )[1]
+    )
     row = spec["facet"]["row"]
     values = sorted({str(r[row["field"]]) for r in spec["data"]["values"]})
     narrow = pictures(built_site, post, figure)["narrow"]
-    texts = [" ".join(re.findall(r"<tspan[^>]*>([^<]*)</tspan>", m) or [m])
-             for m in re.findall(r"<text[^>]*>(.*?)</text>", narrow)]
+    texts = [
+        " ".join(re.findall(r"<tspan[^>]*>([^<]*)</tspan>", m) or [m])
+        for m in re.findall(r"<text[^>]*>(.*?)</text>", narrow)
+    ]
     assert [v for v in values if f"{row['title']} {v}" not in texts] == []
     assert not set(values) & set(texts)

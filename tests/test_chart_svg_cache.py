@@ -2,6 +2,7 @@
 only while its inputs are the same: the output with a warm cache is byte-identical to a cold
 one, and a changed run file read by a time series is drawn again (tiny synthetic study,
 tests/front_site.py)."""
+
 from __future__ import annotations
 
 import json
@@ -14,27 +15,42 @@ from front_site import ROOT, STUDY, hugo_binary, write_site
 
 
 def draw(site: Path, cache: str) -> None:
-    result = subprocess.run(["node", str(ROOT / "publish" / "chart_svgs.js"), str(site)], capture_output=True,
-                            text=True, timeout=300, env={**os.environ, "CHART_SVG_CACHE": cache})
+    result = subprocess.run(
+        ["node", str(ROOT / "publish" / "chart_svgs.js"), str(site)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "CHART_SVG_CACHE": cache},
+    )
     assert result.returncode == 0, result.stderr
 
 
 def files(site: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()
+    }
 
 
 def test_a_warm_cache_gives_the_same_bytes_and_a_changed_run_is_drawn_again(tmp_path):
     project = write_site(tmp_path / "project")
     built = tmp_path / "built"
-    result = subprocess.run([hugo_binary(), "--quiet", "--destination", str(built)], cwd=project,
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [hugo_binary(), "--quiet", "--destination", str(built)],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     cache = tmp_path / "cache"
-    sites = {name: shutil.copytree(built, tmp_path / name) for name in ("cold", "warm", "changed", "fresh")}
-    old_code = cache / "0123456789abcdef"            # drawings of an earlier chart code: removed
+    sites = {
+        name: shutil.copytree(built, tmp_path / name)
+        for name in ("cold", "warm", "changed", "fresh")
+    }
+    old_code = cache / "0123456789abcdef"  # drawings of an earlier chart code: removed
     old_code.mkdir(parents=True)
     (old_code / "x.json").write_text("{}")
-    (cache / "notes").mkdir()                        # anything else in the dir: kept
+    (cache / "notes").mkdir()  # anything else in the dir: kept
     draw(sites["cold"], str(cache))
     assert sorted(p.name for p in cache.iterdir() if p.name != "notes") != ["0123456789abcdef"]
     assert not old_code.exists() and (cache / "notes").is_dir()
@@ -65,17 +81,24 @@ def test_a_chart_draws_the_same_whatever_was_drawn_before_it(tmp_path):
     first = '{{< chart kind="timeseries" id="tps-time" show="alpha-100,beta-100" caption="TPS over time" >}}'
     text = post.read_text()
     assert first in text
-    post.write_text(text.replace(first, first + "\n\n" + first.replace('"tps-time"', '"tps-time-again"')))
+    post.write_text(
+        text.replace(first, first + "\n\n" + first.replace('"tps-time"', '"tps-time-again"'))
+    )
     built = tmp_path / "built"
-    result = subprocess.run([hugo_binary(), "--quiet", "--destination", str(built)], cwd=project,
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [hugo_binary(), "--quiet", "--destination", str(built)],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     cache = tmp_path / "cache"
     sites = {name: shutil.copytree(built, tmp_path / name) for name in ("cold", "partly")}
     draw(sites["cold"], str(cache))
     clipped = [p for p in sorted(cache.rglob("*.json")) if "clip-path" in p.read_text()]
     assert len(clipped) == 2
-    for entry in clipped:   # the one drawn second goes: it is drawn again after a cache hit
+    for entry in clipped:  # the one drawn second goes: it is drawn again after a cache hit
         if "tps-time-again" in entry.read_text():
             entry.unlink()
     draw(sites["partly"], str(cache))
@@ -86,11 +109,20 @@ def test_a_chart_of_an_unknown_kind_or_without_a_spec_fails_the_build_with_its_p
     page = tmp_path / "site" / "posts" / "p" / "index.html"
     page.parent.mkdir(parents=True)
     for figure, spec, error in [
-            ('<figure class="chart" id="c1" data-kind="pie">', '<script type="application/json" id="c1-spec">{}</script>',
-             "chart c1: no kind module for pie"),
-            ('<figure class="chart" id="c2" data-kind="bars">', "", "chart c2: no spec")]:
+        (
+            '<figure class="chart" id="c1" data-kind="pie">',
+            '<script type="application/json" id="c1-spec">{}</script>',
+            "chart c1: no kind module for pie",
+        ),
+        ('<figure class="chart" id="c2" data-kind="bars">', "", "chart c2: no spec"),
+    ]:
         page.write_text(f"{figure}{spec}</figure>")
-        result = subprocess.run(["node", str(ROOT / "publish" / "chart_svgs.js"), str(tmp_path / "site")],
-                                capture_output=True, text=True, timeout=120, env={**os.environ, "CHART_SVG_CACHE": "off"})
+        result = subprocess.run(
+            ["node", str(ROOT / "publish" / "chart_svgs.js"), str(tmp_path / "site")],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "CHART_SVG_CACHE": "off"},
+        )
         assert result.returncode == 1
         assert result.stderr == f"chart svgs: {page}: {error}\n"

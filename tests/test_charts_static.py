@@ -3,15 +3,14 @@ the session build: every chart shows without JavaScript, the bundle is fetched o
 is near or touched (or the URL hash holds a chart's view), and the live chart takes over with
 no layout shift at desktop and phone width. Plus the SVG markup itself: well-formed, nothing
 that runs, hostile labels as text, and its light colours mapped to the page's in main.css."""
+
 from __future__ import annotations
 
-import os
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-
 from browser_kit import open_page, serve, wait_for_charts
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,25 +29,33 @@ def site(built_site):
 
 
 def chart_posts(built):
-    return sorted(p.parent.name for p in built.site.glob("posts/*/index.html")
-                  if '<figure class="chart"' in p.read_text(encoding="utf-8")
-                  and (ROOT / "content" / "posts" / p.parent.name).is_dir())
+    return sorted(
+        p.parent.name
+        for p in built.site.glob("posts/*/index.html")
+        if '<figure class="chart"' in p.read_text(encoding="utf-8")
+        and (ROOT / "content" / "posts" / p.parent.name).is_dir()
+    )
 
 
 def test_every_chart_shows_without_javascript(browser, site):
     """Each figure of each post has a visible, non-empty drawing with JavaScript off: the
     build's SVG (bars, line, timeseries) or the server-side heat-table (ratio)."""
     base, built = site
-    context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
+    context = browser.new_context(
+        java_script_enabled=False, viewport={"width": 1280, "height": 900}
+    )
     page = context.new_page()
     counts, missing = {}, []
     for post in chart_posts(built):
         page.goto(f"{base}posts/{post}/")
-        figures = page.evaluate("""(sel) => Array.from(document.querySelectorAll('figure.chart')).map(f => {
+        figures = page.evaluate(
+            """(sel) => Array.from(document.querySelectorAll('figure.chart')).map(f => {
             const shown = Array.from(f.querySelectorAll(sel.split(', ').map(s => s.replace('figure.chart ', ':scope ')).join(', ')))
               .filter(e => e.getBoundingClientRect().height > 40 && e.querySelectorAll('path, rect, line, text, td').length > 3);
             return [f.id, f.dataset.kind, shown.length];
-        })""", SHOWN)
+        })""",
+            SHOWN,
+        )
         counts[post] = (sum(1 for _, _, n in figures if n), len(figures))
         missing += [f"{post}#{fid} ({kind})" for fid, kind, n in figures if not n]
     context.close()
@@ -64,6 +71,7 @@ def test_the_bundle_is_fetched_only_when_a_chart_is_near_then_takes_over(browser
     context = browser.new_context(viewport={"width": 1280, "height": 500})
     page = context.new_page()
     from browser_kit import watch
+
     watch(page, problems)
     fetched = []
     page.on("request", lambda r: BUNDLE.search(r.url.split("?")[0]) and fetched.append(r.url))
@@ -71,12 +79,16 @@ def test_the_bundle_is_fetched_only_when_a_chart_is_near_then_takes_over(browser
     page.wait_for_load_state("load")
     first = page.locator("figure.chart").first
     top = first.evaluate("f => f.getBoundingClientRect().top")
-    assert top > 1.5 * 500, "precondition: the first chart is more than half a viewport below the fold"
+    assert top > 1.5 * 500, (
+        "precondition: the first chart is more than half a viewport below the fold"
+    )
     page.wait_for_timeout(1000)  # the page settles: still no bundle
     assert fetched == [] and first.get_attribute("data-state") is None
     assert first.locator(".chart-view > svg.chart-svg.wide").is_visible()
     first.scroll_into_view_if_needed()
-    page.wait_for_selector(f"figure#{first.get_attribute('id')}[data-state=rendered]", state="attached")
+    page.wait_for_selector(
+        f"figure#{first.get_attribute('id')}[data-state=rendered]", state="attached"
+    )
     assert len(fetched) == 1
     assert first.locator(".chart-view > svg").count() == 0 and first.locator("canvas").count() == 1
     assert not problems, problems
@@ -95,7 +107,9 @@ def test_touching_a_chart_fetches_the_bundle(browser, site):
     assert fetched == []
     # a keyboard reader reaches the chart's data table: focus is inside the figure
     first = page.locator("figure.chart").first.get_attribute("id")
-    page.evaluate("document.querySelector('figure.chart details summary').focus({preventScroll: true})")
+    page.evaluate(
+        "document.querySelector('figure.chart details summary').focus({preventScroll: true})"
+    )
     page.wait_for_selector(f"figure#{first}[data-state=rendered]", state="attached")
     assert page.evaluate("window.scrollY") == 0
     assert len(fetched) == 1
@@ -106,7 +120,12 @@ def test_a_url_hash_with_a_charts_view_loads_the_bundle_at_once(browser, site):
     """The ratio chart is far below the fold; the hash asks for its MyRocks base."""
     base, _ = site
     problems = []
-    page = open_page(browser, base + CLOUD + "#tps-ratio.base=rocksdb", problems, viewport={"width": 1280, "height": 500})
+    page = open_page(
+        browser,
+        base + CLOUD + "#tps-ratio.base=rocksdb",
+        problems,
+        viewport={"width": 1280, "height": 500},
+    )
     page.wait_for_selector("figure#tps-ratio[data-state=rendered]", state="attached")
     assert page.locator("#tps-ratio select").input_value() == "rocksdb"
     assert "(base)" in page.locator("#tps-ratio thead th").nth(3).inner_text()
@@ -141,7 +160,9 @@ def test_the_live_chart_takes_over_without_layout_shift(browser, site, width):
     grew = []
     for post in chart_posts(built):
         url = f"{base}posts/{post}/"
-        context = browser.new_context(viewport={"width": width, "height": 800}, java_script_enabled=False)
+        context = browser.new_context(
+            viewport={"width": width, "height": 800}, java_script_enabled=False
+        )
         static = context.new_page()
         static.goto(url)
         no_js = static.evaluate(BOXES)
@@ -167,7 +188,9 @@ def test_the_live_chart_takes_over_without_layout_shift(browser, site, width):
             if abs(height - before[fid][1]) > 0.5:
                 grew.append(f"{post}#{fid} ({kind}) {before[fid][1]} -> {height} px")
             if kind not in HELD_WITH_JS and abs(height - no_js[fid][1]) > 0.5:
-                grew.append(f"{post}#{fid} ({kind}) without JavaScript {no_js[fid][1]} -> {height} px")
+                grew.append(
+                    f"{post}#{fid} ({kind}) without JavaScript {no_js[fid][1]} -> {height} px"
+                )
         assert page.evaluate("window.__cls") == 0, (post, width, page.evaluate("window.__shifts"))
         assert not problems, problems
         page.context.close()
@@ -183,17 +206,35 @@ def test_inline_svgs_are_well_formed_text_only_and_escape_hostile_labels(built_s
             root = ET.fromstring(m.group(0).replace("&nbsp;", "\u00a0"))
             for el in root.iter():
                 tag = el.tag.split("}")[-1]
-                assert tag in {"svg", "g", "path", "rect", "line", "text", "tspan", "title", "defs", "clipPath"}, (page, tag)
-                assert not any(a.lower().startswith("on") or "javascript:" in v.lower() or a in ("style", "href")
-                               for a, v in el.attrib.items())
+                assert tag in {
+                    "svg",
+                    "g",
+                    "path",
+                    "rect",
+                    "line",
+                    "text",
+                    "tspan",
+                    "title",
+                    "defs",
+                    "clipPath",
+                }, (page, tag)
+                assert not any(
+                    a.lower().startswith("on")
+                    or "javascript:" in v.lower()
+                    or a in ("style", "href")
+                    for a, v in el.attrib.items()
+                )
                 if "id" in el.attrib:  # unique in the page (several SVGs share it)
                     assert (page, el.attrib["id"]) not in ids
                     ids.add((page, el.attrib["id"]))
     assert seen >= 2 * 21  # bars, line and timeseries charts, desktop and phone
-    hostile = (built_site.site / "posts" / "hostile-study" / "index.html").read_text(encoding="utf-8")
+    hostile = (built_site.site / "posts" / "hostile-study" / "index.html").read_text(
+        encoding="utf-8"
+    )
     svgs = [ET.fromstring(m.group(0)) for m in INLINE_SVG.finditer(hostile)]
-    texts = {"".join(t.itertext()) for s in svgs for t in s.iter("{http://www.w3.org/2000/svg}text")} | \
-            {"".join(t.itertext()) for s in svgs for t in s.iter("text")}
+    texts = {
+        "".join(t.itertext()) for s in svgs for t in s.iter("{http://www.w3.org/2000/svg}text")
+    } | {"".join(t.itertext()) for s in svgs for t in s.iter("text")}
     assert any("<img src=x onerror=alert(1)>" in t or "<script>" in t for t in texts), texts
 
 
@@ -208,8 +249,12 @@ def css_themes():
 
 def svg_colour_map(css):
     """{(attribute, colour): custom property} of main.css's `.chart-svg [fill="..."]` rules."""
-    return {(attr, value.lower()): var for attr, value, var in
-            re.findall(r'\.chart-svg \[(fill|stroke)="([^"]+)"\] \{ \1: var\((--[\w-]+)\); \}', css)}
+    return {
+        (attr, value.lower()): var
+        for attr, value, var in re.findall(
+            r'\.chart-svg \[(fill|stroke)="([^"]+)"\] \{ \1: var\((--[\w-]+)\); \}', css
+        )
+    }
 
 
 def test_svg_colours_follow_the_page_theme(built_site):
@@ -225,7 +270,11 @@ def test_svg_colours_follow_the_page_theme(built_site):
     theme_js = (ROOT / "assets" / "js" / "theme.js").read_text()
     palette = re.search(r"PALETTE = \[([^\]]*)\]", theme_js).group(1)
     same = {c.lower() for c in re.findall(r"'(#[0-9A-Fa-f]{6})'", palette)}
-    same |= {v.lower() for k, v in light.items() if k not in dark and (v.startswith("#") or v.startswith("rgb"))}
+    same |= {
+        v.lower()
+        for k, v in light.items()
+        if k not in dark and (v.startswith("#") or v.startswith("rgb"))
+    }
     seen, unmapped = set(), set()
     for page in built_site.site.rglob("index.html"):
         for m in INLINE_SVG.finditer(page.read_text(encoding="utf-8")):
@@ -236,7 +285,9 @@ def test_svg_colours_follow_the_page_theme(built_site):
                 seen.add(value)
                 if (attr, value) not in mapped and value not in same:
                     unmapped.add(f"{page.parent.name}: {attr}={value}")
-    assert {"#0b5cad", "rgba(90, 98, 112, .12)"} <= seen, "precondition: the accent and the shade are drawn"
+    assert {"#0b5cad", "rgba(90, 98, 112, .12)"} <= seen, (
+        "precondition: the accent and the shade are drawn"
+    )
     assert not unmapped, sorted(unmapped)
 
 
@@ -247,8 +298,13 @@ def test_a_live_chart_of_one_colour_draws_in_the_palettes_first(browser, site, s
     schemes, never Vega's default #4c78a8 (as it did before)."""
     base, _ = site
     problems = []
-    page = open_page(browser, base + "posts/mysql8-optane/#device-bars.log=0", problems,
-                     viewport={"width": 1280, "height": 800}, color_scheme=scheme)
+    page = open_page(
+        browser,
+        base + "posts/mysql8-optane/#device-bars.log=0",
+        problems,
+        viewport={"width": 1280, "height": 800},
+        color_scheme=scheme,
+    )
     page.wait_for_selector("figure#device-bars[data-state=rendered]", state="attached")
     svg = page.evaluate("document.getElementById('device-bars').benchlogChart.view.toSVG()")
     assert "#4c78a8" not in svg.lower() and 'fill="#0072B2"' in svg

@@ -1,6 +1,7 @@
 """Issue 13 §4: the compare page. Every run of every study is listed (from data/*/runs.yaml),
 each run with a series links its CSV without JavaScript; with JavaScript a selection in the URL
 restores the overlay and its statistics, whose values are computed here from the run files."""
+
 from __future__ import annotations
 
 import json
@@ -8,7 +9,6 @@ import re
 
 import pytest
 import yaml
-
 from browser_kit import WAIT, serve, until, watch
 from golden import ROOT
 
@@ -28,9 +28,14 @@ def runs_with_series():
 def window_mean(study, run):
     doc = json.loads((DATA / study / "series" / f"{run['id']}.json").read_text())
     a, b = run["window"]["start"], run["window"]["end"]
-    pairs = [(t, v, t - prev) for prev, t, v in zip([0, *doc["t"]], doc["t"], doc[run["metric"]])
-             if a < t <= b and v is not None]
-    if doc.get("mean") == "time-weighted":   # uneven intervals (docs/data-schema.md): operations / elapsed
+    pairs = [
+        (t, v, t - prev)
+        for prev, t, v in zip([0, *doc["t"]], doc["t"], doc[run["metric"]])
+        if a < t <= b and v is not None
+    ]
+    if (
+        doc.get("mean") == "time-weighted"
+    ):  # uneven intervals (docs/data-schema.md): operations / elapsed
         return sum(v * dt for _, v, dt in pairs) / sum(dt for *_, dt in pairs)
     return sum(v for _, v, _ in pairs) / len(pairs)
 
@@ -163,15 +168,20 @@ def test_zoom_narrows_the_visible_range_and_draws_every_point_in_it(page, server
     for _ in range(8):
         page.mouse.wheel(0, -400)
     page.wait_for_selector("#compare[data-zoomed='1']", timeout=WAIT)
-    until(page, f"+document.querySelector('#compare').dataset.domain.split(',')[1] < {whole[1] / 20}"
-                           f" + +document.querySelector('#compare').dataset.domain.split(',')[0]")
+    until(
+        page,
+        f"+document.querySelector('#compare').dataset.domain.split(',')[1] < {whole[1] / 20}"
+        f" + +document.querySelector('#compare').dataset.domain.split(',')[0]",
+    )
     x0, x1 = domain_of(page)
     assert whole[0] <= x0 < x1 <= whole[1] and x1 - x0 < (whole[1] - whole[0]) / 20
     # few enough intervals per pixel: every value in range is drawn, none left out
     expected = sum(drawn_at_full_resolution(*series(s, r), x0, x1) for s, r in pair)
     assert int(page.get_attribute("#compare", "data-drawn")) == expected
     # the zoom is in the URL, and a link with it opens at the same range
-    until(page, f"location.hash.includes('compare.z={int(x0 + .5)}-{int(x1 + .5)}')")  # the last zoom's (JS Math.round)
+    until(
+        page, f"location.hash.includes('compare.z={int(x0 + 0.5)}-{int(x1 + 0.5)}')"
+    )  # the last zoom's (JS Math.round)
     hash_ = page.evaluate("location.hash")
     page.goto("about:blank")
     page.goto(f"{server}compare/{hash_}")
@@ -202,7 +212,9 @@ def test_drag_pans_the_visible_range(page, server):
 
 
 def test_hover_reads_every_run_at_several_positions(page, server):
-    pair = open_pair(page, server, "&compare.norm=0")  # the runs' own values, not relative to their means
+    pair = open_pair(
+        page, server, "&compare.norm=0"
+    )  # the runs' own values, not relative to their means
     box = page.locator("#compare-view .compare-plot").bounding_box()
     seen = []
     for frac in (0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95):
@@ -214,7 +226,9 @@ def test_hover_reads_every_run_at_several_positions(page, server):
         seen.append(t)
         for s, r in pair:
             ts, vs = series(s, r)
-            reading = page.locator(f'#compare .compare-legend li[data-key="{s}/{r["id"]}"] .reading[data-t]')
+            reading = page.locator(
+                f'#compare .compare-legend li[data-key="{s}/{r["id"]}"] .reading[data-t]'
+            )
             step = sorted(b - a for a, b in zip(ts, ts[1:]))[(len(ts) - 1) // 2]
             if not ts[0] <= t <= ts[-1]:
                 if t > ts[-1] + 2 * step:
@@ -254,7 +268,10 @@ def test_each_posts_run_list_offers_compare(built_site):
     """Every run drawn in a post's time series links the compare page with that run picked."""
     for study, run in runs_with_series():
         html = built_site.page(f"posts/{study}/index.html")
-        assert f'href="{built_site.base_path}compare/#compare.runs={study}/{run["id"]}"' in html, (study, run["id"])
+        assert f'href="{built_site.base_path}compare/#compare.runs={study}/{run["id"]}"' in html, (
+            study,
+            run["id"],
+        )
 
 
 def cross_study_links(built_site):
@@ -270,10 +287,16 @@ def cross_study_links(built_site):
 
 def run_record(key):
     study, rid = key.split("/")
-    return next(r for r in yaml.safe_load((DATA / study / "runs.yaml").read_text())["runs"] if r["id"] == rid)
+    return next(
+        r
+        for r in yaml.safe_load((DATA / study / "runs.yaml").read_text())["runs"]
+        if r["id"] == rid
+    )
 
 
-def test_a_post_links_a_cross_study_comparison_that_divides_no_metric_by_another(page, server, built_site):
+def test_a_post_links_a_cross_study_comparison_that_divides_no_metric_by_another(
+    page, server, built_site
+):
     """Issue 13 'a comparison of a cloud run with a LinkBench run is one link away': a post's
     prepared link restores it; means are divided only between runs of the same metric, and the
     runs of different metrics are drawn relative to their own window means."""
@@ -291,7 +314,9 @@ def test_a_post_links_a_cross_study_comparison_that_divides_no_metric_by_another
         if metric == metrics[0]:
             assert float(cell.get_attribute("data-ratio")) > 0
         else:
-            assert cell.inner_text() == "different metric" and cell.get_attribute("data-ratio") == ""
+            assert (
+                cell.inner_text() == "different metric" and cell.get_attribute("data-ratio") == ""
+            )
     assert metrics[0] in page.inner_text("#compare-stats-note")
     # different metrics: each run relative to its own window mean, on an axis that says so
     assert page.get_attribute("#compare", "data-norm") == "1"
@@ -302,19 +327,31 @@ def test_a_post_links_a_cross_study_comparison_that_divides_no_metric_by_another
 
 
 def test_same_metric_runs_keep_their_ratio_beside_another_metric(page, server):
-    cloud = [f"myrocks-cloud-cost/{r['id']}" for s, r in runs_with_series() if s == "myrocks-cloud-cost"][:2]
-    other = next(f"{s}/{r['id']}" for s, r in runs_with_series() if r["metric"] != run_record(cloud[0])["metric"])
+    cloud = [
+        f"myrocks-cloud-cost/{r['id']}" for s, r in runs_with_series() if s == "myrocks-cloud-cost"
+    ][:2]
+    other = next(
+        f"{s}/{r['id']}"
+        for s, r in runs_with_series()
+        if r["metric"] != run_record(cloud[0])["metric"]
+    )
     keys = [*cloud, other]
     page.goto(f"{server}compare/#compare.runs={','.join(keys)}")
     page.wait_for_selector("#compare[data-state=rendered]", timeout=WAIT)
     rows = page.locator("#compare-stats tbody tr")
     ratio = float(rows.nth(1).locator("td").last.get_attribute("data-ratio"))
-    assert ratio == pytest.approx(window_mean("myrocks-cloud-cost", run_record(cloud[1]))
-                                  / window_mean("myrocks-cloud-cost", run_record(cloud[0])), rel=1e-9)
+    assert ratio == pytest.approx(
+        window_mean("myrocks-cloud-cost", run_record(cloud[1]))
+        / window_mean("myrocks-cloud-cost", run_record(cloud[0])),
+        rel=1e-9,
+    )
     assert rows.nth(2).locator("td").last.inner_text() == "different metric"
     # choosing the other metric's run as the base: now the two cloud runs have no ratio
     rows.nth(2).locator("input[type=radio]").check()
-    until(page, "document.querySelectorAll('#compare-stats tbody tr')[0].lastChild.textContent === 'different metric'")
+    until(
+        page,
+        "document.querySelectorAll('#compare-stats tbody tr')[0].lastChild.textContent === 'different metric'",
+    )
     assert rows.nth(1).locator("td").last.inner_text() == "different metric"
 
 
@@ -326,7 +363,9 @@ def test_normalised_view_reads_each_run_relative_to_its_window_mean(page, server
     page.mouse.move(box["x"] + box["width"] * 0.6, box["y"] + box["height"] / 2)
     page.wait_for_selector("#compare[data-hover-t]", timeout=WAIT)
     for s, r in ((s1, r1), (s2, r2)):
-        reading = page.locator(f'#compare .compare-legend li[data-key="{s}/{r["id"]}"] .reading[data-t]')
+        reading = page.locator(
+            f'#compare .compare-legend li[data-key="{s}/{r["id"]}"] .reading[data-t]'
+        )
         if not reading.count() or not reading.get_attribute("data-value"):
             continue
         ts, vs = series(s, r)
@@ -343,8 +382,10 @@ def test_normalised_view_reads_each_run_relative_to_its_window_mean(page, server
 def row_attributes(built_site) -> dict:
     """<study>/<run> -> the data-* attributes of its row in the built compare page's run list."""
     html = built_site.page("compare/index.html")
-    return {key: dict(re.findall(r'data-(\w+)="([^"]*)"', tr))
-            for key, tr in re.findall(r'<tr data-key="([^"]+)"([^>]*)>', html)}
+    return {
+        key: dict(re.findall(r'data-(\w+)="([^"]*)"', tr))
+        for key, tr in re.findall(r'<tr data-key="([^"]+)"([^>]*)>', html)
+    }
 
 
 def test_facets_file_a_run_only_under_what_is_known_of_it(built_site):
@@ -381,11 +422,15 @@ def test_the_cloud_runs_are_filed_under_their_volume_type(built_site):
 def test_label_filter_matches_exact_values(page, server):
     """iops=5000 is not iops=15000 (the search box matches substrings; the label filter does not)."""
     page.goto(f"{server}compare/")
-    wanted = [f"{s}/{r['id']}" for s, r in runs_with_series() if str(r["labels"].get("iops")) == "5000"]
+    wanted = [
+        f"{s}/{r['id']}" for s, r in runs_with_series() if str(r["labels"].get("iops")) == "5000"
+    ]
     assert wanted and any(str(r["labels"].get("iops")) == "15000" for _, r in runs_with_series())
     page.select_option("#compare-filters select[name=label]", "iops=5000")
     visible = page.locator("#compare-runs tbody tr:not([hidden])")
-    assert sorted(visible.nth(i).get_attribute("data-key") for i in range(visible.count())) == sorted(wanted)
+    assert sorted(
+        visible.nth(i).get_attribute("data-key") for i in range(visible.count())
+    ) == sorted(wanted)
     page.select_option("#compare-filters select[name=label]", "")
     page.select_option("#compare-filters select[name=engines]", "MyRocks")
     shown = [visible.nth(i).get_attribute("data-key") for i in range(visible.count())]
@@ -394,11 +439,17 @@ def test_label_filter_matches_exact_values(page, server):
 
 
 def test_without_javascript_no_dead_control_shows(browser, server):
-    context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
+    context = browser.new_context(
+        java_script_enabled=False, viewport={"width": 1280, "height": 900}
+    )
     pg = context.new_page()
     pg.goto(f"{server}compare/")
-    for selector in ("#compare-filters", "#compare", "#compare-runs input[type=checkbox] >> nth=0",
-                     "#compare-runs thead th >> nth=0"):
+    for selector in (
+        "#compare-filters",
+        "#compare",
+        "#compare-runs input[type=checkbox] >> nth=0",
+        "#compare-runs thead th >> nth=0",
+    ):
         assert not pg.locator(selector).is_visible(), selector
     assert "Pick" not in pg.inner_text("#compare-runs thead")
     assert pg.locator("#compare-runs a[href$='.linked.csv']").count() >= 1
@@ -414,7 +465,10 @@ def test_a_window_ends_where_its_run_ends_and_the_table_fits(page, server):
     (s1, r1), _ = pick_across_studies()
     page.goto(f"{server}compare/#compare.runs={s1}/{r1['id']},{key}")
     page.wait_for_selector("#compare[data-state=rendered]", timeout=WAIT)
-    assert page.get_attribute(f'#compare-runs tr[data-key="{key}"]', "data-window") == f"{run['window']['start']},{run['end_s']}"
+    assert (
+        page.get_attribute(f'#compare-runs tr[data-key="{key}"]', "data-window")
+        == f"{run['window']['start']},{run['end_s']}"
+    )
     cell = page.locator(f'#compare-stats tr[data-key="{key}"] td').nth(2).inner_text()
     assert cell == f"{run['window']['start']}–{run['end_s']}"
     for width in (1280, 375):
@@ -432,6 +486,10 @@ def test_each_time_series_offers_compare_outside_its_data_table(built_site):
     """The compare link of a chart's runs sits beside its downloads, visible with the data closed."""
     for study in {s for s, _ in runs_with_series()}:
         html = built_site.page(f"posts/{study}/index.html")
-        for fig in re.findall(r'<figure class="chart" id="[^"]+" data-kind="timeseries".*?</figure>', html, re.S):
+        for fig in re.findall(
+            r'<figure class="chart" id="[^"]+" data-kind="timeseries".*?</figure>', html, re.S
+        ):
             outside = re.sub(r"<details.*?</details>", "", fig, flags=re.S)
-            assert re.search(r'<a href="[^"]*compare/#compare\.runs=[^"]+" class="compare-link">', outside), study
+            assert re.search(
+                r'<a href="[^"]*compare/#compare\.runs=[^"]+" class="compare-link">', outside
+            ), study

@@ -1,5 +1,6 @@
 """CSV formula injection (issue 11 §8): text a spreadsheet would run is neutralised, numbers stay
 numbers, in Python (ingest/csvsafe.py) and in the CSVs Hugo publishes (csv/field.html)."""
+
 from __future__ import annotations
 
 import csv
@@ -10,13 +11,25 @@ import pytest
 from ingest.csvsafe import safe_cell
 
 
-@pytest.mark.parametrize("text", ["=HYPERLINK(\"http://x\",\"y\")", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A2)",
-                                  "\tx", "\r=1", "=1"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '=HYPERLINK("http://x","y")',
+        "+1+cmd|' /C calc'!A0",
+        "-2+3",
+        "@SUM(A1:A2)",
+        "\tx",
+        "\r=1",
+        "=1",
+    ],
+)
 def test_formula_text_gets_a_quote(text):
     assert safe_cell(text) == "'" + text
 
 
-@pytest.mark.parametrize("value", [-5, -1.5, 0, 3, 2.5e-3, None, "-5", "+1.5e3", "-.5", "plain", "a=b", "", "x-1"])
+@pytest.mark.parametrize(
+    "value", [-5, -1.5, 0, 3, 2.5e-3, None, "-5", "+1.5e3", "-.5", "plain", "a=b", "", "x-1"]
+)
 def test_numbers_and_harmless_text_are_unchanged(value):
     assert safe_cell(value) == value
 

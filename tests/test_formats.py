@@ -3,17 +3,29 @@
 Fixtures are our own files in the real formats (tests/fixtures/<format>/<case>.<ext>) with the
 expected parse beside them (<case>.yaml); see docs/formats.md.
 """
+
 import re
 
 import pytest
 import yaml
-
 from golden import FIXTURES, check_golden, golden_cases
+
 from ingest.parsers import ParseError, all_parsers, by_name, detect
 from ingest.read import decode
 
-FORMATS = ["sysbench05", "tpcc-mysql", "linkbench", "linkbench-summary", "db-size", "linkbenchx", "ibench",
-           "vmstat", "iostat", "global-status", "mysqladmin-status"]
+FORMATS = [
+    "sysbench05",
+    "tpcc-mysql",
+    "linkbench",
+    "linkbench-summary",
+    "db-size",
+    "linkbenchx",
+    "ibench",
+    "vmstat",
+    "iostat",
+    "global-status",
+    "mysqladmin-status",
+]
 CASES = [p for fmt in FORMATS for p in golden_cases(fmt)]
 
 
@@ -26,8 +38,11 @@ def test_golden(path):
     check_golden(path)
 
 
-@pytest.mark.parametrize("path", [p for d in sorted(FIXTURES.iterdir()) if d.is_dir() for p in golden_cases(d.name)],
-                         ids=case_id)
+@pytest.mark.parametrize(
+    "path",
+    [p for d in sorted(FIXTURES.iterdir()) if d.is_dir() for p in golden_cases(d.name)],
+    ids=case_id,
+)
 def test_detect_fixture(path):
     """Every golden fixture of every format is detected as its format: the registry order holds."""
     expected = yaml.safe_load(path.with_suffix(".yaml").read_text())["format"]
@@ -64,25 +79,58 @@ def test_non_utf8_names_the_line():
     assert decode("caf\u00e9\n".encode(), "x.log") == "caf\u00e9\n"
 
 
-@pytest.mark.parametrize("fmt, text, line, reason", [
-    ("vmstat", " r  b   swpd   free\n 1  0  0  5\n 1  x  0  5\n", 3, "not a vmstat row"),
-    ("vmstat", " 1  0  0  5\n", 1, "before the column header"),
-    ("iostat", "Device:  r/s  w/s\nsda  1,0  2,0\nsda  1.0\n\n", 3, "expected 2 values"),
-    ("iostat", "avg-cpu:  %user %idle\n 1.0 zz\n\n", 2, "must be numbers"),
-    ("sysbench05", "[  1s] threads: 4, tps: 1.00, reads: x\n", 1, "unreadable sysbench 0.5 interval line"),
-    ("tpcc-mysql", "MEASURING START.\n  10, trx: 5, 95%: 1.0\n", 2, "unreadable tpcc-mysql interval line"),
-    ("tpcc-mysql", "  10, trx: 1, 95%: 1.0, 99%: 1.0, max_rt: 1.0, 1|1.0, 1|1.0, 1|1.0, 1|1.0\n", 1,
-     "before `MEASURING START.`"),
-    ("linkbench", "INFO 2020-01-01 00:00:00,000 [Thread-0]: Requester #0 12/x requests done\n", 1,
-     "unreadable LinkBench record"),
-    ("linkbench", "INFO 2020-01-01 00:00:00,000 [Thread-0]: ThreadID = 0 GET_NODE totalOps = 1 ops = 1\n", 1,
-     "without all of"),
-    ("linkbenchx", "INFO 2020-01-01 00:00:00,000 [Printer Thread]: Events: 12, throughput: ?\n", 1,
-     "unreadable LinkBenchX record"),
-    ("ibench", "#rows #seconds #total_seconds cum_ips table_size last_ips #queries cum_qps last_qps\n1 2 3\n", 2,
-     "expected 9 numbers"),
-    ("linkbench-summary", "samp\tr/s\tips\n1\t2\n", 2, "expected 3 tab-separated values"),
-])
+@pytest.mark.parametrize(
+    "fmt, text, line, reason",
+    [
+        ("vmstat", " r  b   swpd   free\n 1  0  0  5\n 1  x  0  5\n", 3, "not a vmstat row"),
+        ("vmstat", " 1  0  0  5\n", 1, "before the column header"),
+        ("iostat", "Device:  r/s  w/s\nsda  1,0  2,0\nsda  1.0\n\n", 3, "expected 2 values"),
+        ("iostat", "avg-cpu:  %user %idle\n 1.0 zz\n\n", 2, "must be numbers"),
+        (
+            "sysbench05",
+            "[  1s] threads: 4, tps: 1.00, reads: x\n",
+            1,
+            "unreadable sysbench 0.5 interval line",
+        ),
+        (
+            "tpcc-mysql",
+            "MEASURING START.\n  10, trx: 5, 95%: 1.0\n",
+            2,
+            "unreadable tpcc-mysql interval line",
+        ),
+        (
+            "tpcc-mysql",
+            "  10, trx: 1, 95%: 1.0, 99%: 1.0, max_rt: 1.0, 1|1.0, 1|1.0, 1|1.0, 1|1.0\n",
+            1,
+            "before `MEASURING START.`",
+        ),
+        (
+            "linkbench",
+            "INFO 2020-01-01 00:00:00,000 [Thread-0]: Requester #0 12/x requests done\n",
+            1,
+            "unreadable LinkBench record",
+        ),
+        (
+            "linkbench",
+            "INFO 2020-01-01 00:00:00,000 [Thread-0]: ThreadID = 0 GET_NODE totalOps = 1 ops = 1\n",
+            1,
+            "without all of",
+        ),
+        (
+            "linkbenchx",
+            "INFO 2020-01-01 00:00:00,000 [Printer Thread]: Events: 12, throughput: ?\n",
+            1,
+            "unreadable LinkBenchX record",
+        ),
+        (
+            "ibench",
+            "#rows #seconds #total_seconds cum_ips table_size last_ips #queries cum_qps last_qps\n1 2 3\n",
+            2,
+            "expected 9 numbers",
+        ),
+        ("linkbench-summary", "samp\tr/s\tips\n1\t2\n", 2, "expected 3 tab-separated values"),
+    ],
+)
 def test_unreadable_line(fmt, text, line, reason):
     with pytest.raises(ParseError, match=re.escape(reason)) as err:
         by_name(fmt).parse(text, "bad.txt")
@@ -94,12 +142,16 @@ def test_cut_mid_line_drops_the_record_and_says_so():
     cut = text[: text.rindex(" 0\n")]  # the last row loses its `st` column
     parsed = by_name("vmstat").parse(cut, "repeat.txt")
     assert parsed.sessions[0].intervals == 2
-    assert list(map(str, parsed.problems)) == [f"repeat.txt:{text.count(chr(10))}: incomplete last line "
-                               "(the file ends mid-line, cut short?): ignored"]
+    assert list(map(str, parsed.problems)) == [
+        f"repeat.txt:{text.count(chr(10))}: incomplete last line "
+        "(the file ends mid-line, cut short?): ignored"
+    ]
 
 
 def test_linkbench_request_rates_are_differences_of_summed_requesters():
-    parsed = by_name("linkbench").parse((FIXTURES / "linkbench" / "request.log").read_text(), "request.log")
+    parsed = by_name("linkbench").parse(
+        (FIXTURES / "linkbench" / "request.log").read_text(), "request.log"
+    )
     s = parsed.sessions[0]
     # the rates integrate back to the requesters' final counts (100000 + 103500 in the fixture)
     steps = [b - a for a, b in zip([0.0] + s.series["t"], s.series["t"])]
@@ -121,8 +173,11 @@ def test_every_registered_format_is_documented():
 
 def test_linkbench_without_requester_lines_uses_requests_finished():
     text = (FIXTURES / "linkbench" / "request.log").read_text()
-    kept = "".join(line for line in text.splitlines(keepends=True)
-                   if not re.search(r"Requester #\d+ \d+/\d+ requests done", line))
+    kept = "".join(
+        line
+        for line in text.splitlines(keepends=True)
+        if not re.search(r"Requester #\d+ \d+/\d+ requests done", line)
+    )
     s = by_name("linkbench").parse(kept, "request.log").sessions[0]
     # one `100000/2000000 requests finished ... 20.2/40 secs elapsed` line: 100000 requests in 20.2 s
     assert s.meta["source"] == "requests finished"

@@ -1,12 +1,13 @@
 """The LinkBench 2017 archive (../shared/archives, read in place): every file of our formats is
 detected and parsed, and the parses agree with the tools' own figures and with each other."""
+
 import re
 import statistics
 import tarfile
 
 import pytest
-
 from golden import SHARED
+
 from ingest import metrics, osmetrics
 from ingest.parsers import by_name, detect
 
@@ -18,7 +19,9 @@ HOURS = range(1, 25)
 def files():
     """name -> text of every file in the archive."""
     with tarfile.open(ARCHIVE) as tar:
-        return {m.name.rsplit("/", 1)[1]: tar.extractfile(m).read().decode() for m in tar if m.isfile()}
+        return {
+            m.name.rsplit("/", 1)[1]: tar.extractfile(m).read().decode() for m in tar if m.isfile()
+        }
 
 
 @pytest.fixture(scope="module")
@@ -30,11 +33,17 @@ def parse(files):
             parser = by_name(fmt) if fmt else detect(files[name][:65536], name)[0]
             cache[name] = parser.parse(files[name], name)
         return cache[name]
+
     return parse_one
 
 
-EXPECTED = [(r"^[lr]\.o\.", "linkbench"), (r"^[lr]\.r\.", "linkbench-summary"), (r"\.sz\.", "db-size"),
-            (r"\.vm\.", "vmstat"), (r"\.io\.", "iostat")]
+EXPECTED = [
+    (r"^[lr]\.o\.", "linkbench"),
+    (r"^[lr]\.r\.", "linkbench-summary"),
+    (r"\.sz\.", "db-size"),
+    (r"\.vm\.", "vmstat"),
+    (r"\.io\.", "iostat"),
+]
 
 
 def test_every_file_of_our_formats_is_detected_and_parses(files, parse):
@@ -77,9 +86,13 @@ def test_uneven_intervals_mean_is_operations_over_elapsed_time(parse, name):
     weighted = metrics.window_stats(t, rates, 0, t[-1], weighted=True)["mean"]
     assert weighted == pytest.approx(count / t[-1], rel=1e-6)
     assert metrics.full_mean(rates, t)["mean"] == weighted
-    assert weighted == pytest.approx(s.summary[metric], rel=2e-3)   # the tool rounds its figure
-    if name == "l.o.in":   # the load's intervals are very uneven (0.7 to 12 s): the plain mean is off
-        assert abs(statistics.mean(rates) - s.summary[metric]) > 10 * abs(weighted - s.summary[metric])
+    assert weighted == pytest.approx(s.summary[metric], rel=2e-3)  # the tool rounds its figure
+    if (
+        name == "l.o.in"
+    ):  # the load's intervals are very uneven (0.7 to 12 s): the plain mean is off
+        assert abs(statistics.mean(rates) - s.summary[metric]) > 10 * abs(
+            weighted - s.summary[metric]
+        )
 
 
 @pytest.mark.parametrize("hour", [1, 24])
@@ -93,7 +106,9 @@ def test_request_phase(files, parse, hour):
     assert all(a < b for a, b in zip(t, t[1:]))
     assert s.meta["interval_s"] == pytest.approx(10, abs=0.5)
     steps = [b - a for a, b in zip([0.0] + t, t)]
-    assert sum(r * d for r, d in zip(rates, steps)) == pytest.approx(int(requester_lines[-1]), rel=1e-4)
+    assert sum(r * d for r, d in zip(rates, steps)) == pytest.approx(
+        int(requester_lines[-1]), rel=1e-4
+    )
     assert statistics.mean(rates) == pytest.approx(s.summary["requests/s"], rel=0.01)
     ops = {r["op"]: r for r in next(t for t in parsed.tables if t.name == "op-latency").rows}
     assert sum(r["count"] for r in ops.values()) == s.summary["requests"]
@@ -107,7 +122,9 @@ def test_hourly_summary(parse, hour):
     summary = parse(f"r.r.in.L{hour}.P1")
     s = summary.sessions[0]
     assert s.intervals == 0 and s.metric == "requests/s"
-    assert s.summary["requests/s"] == pytest.approx(s.summary["requests"] / s.summary["time_s"], abs=2)
+    assert s.summary["requests/s"] == pytest.approx(
+        s.summary["requests"] / s.summary["time_s"], abs=2
+    )
     io, vm = (next(t.rows[0] for t in summary.tables if t.name == n) for n in ("iostat", "vmstat"))
     assert io["ips"] == s.summary["requests/s"]
     assert io["wkb/q"] == pytest.approx(io["wkb/s"] / io["ips"], rel=1e-3)
@@ -126,9 +143,11 @@ def test_hourly_summary_agrees_with_the_log(parse, hour):
 
 def test_database_size_chain(parse):
     """Each hour starts from the size the previous one ended with (load, then hours 1-24)."""
+
     def sizes(name):
         rows = parse(name).tables[0].rows
         return [r["size"] for r in rows if r["path"] == rows[0]["path"]]
+
     names = ["l.sz.in"] + [f"r.sz.in.L{h}.P1" for h in HOURS]
     for prev, cur in zip(names, names[1:]):
         assert sizes(cur)[0] == sizes(prev)[1], cur
@@ -147,8 +166,9 @@ def test_iostat(files, parse):
     text = files["r.io.in.L1.P1"]
     sessions = parse("r.io.in.L1.P1").sessions
     reports = text.count("avg-cpu:")
-    assert [s.meta["device"] for s in sessions] == [None] + list(dict.fromkeys(
-        re.findall(r"^(?!Linux )(\S+)\s+\d", text, re.M)))
+    assert [s.meta["device"] for s in sessions] == [None] + list(
+        dict.fromkeys(re.findall(r"^(?!Linux )(\S+)\s+\d", text, re.M))
+    )
     assert all(s.intervals == reports - 1 for s in sessions)
     assert sessions[0].meta["cpus"] == int(re.search(r"\((\d+) CPU\)", text)[1])
     cpu = sessions[0].series
@@ -163,16 +183,26 @@ def test_hw_efficiency_agrees_with_the_wrappers_own(parse):
     summary = parse("r.r.in.L1.P1")
     io, vm = (next(t.rows[0] for t in summary.tables if t.name == n) for n in ("iostat", "vmstat"))
     warmup = 60  # the monitors started with the client, 60 s before the measured run
-    eff = osmetrics.hw_efficiency(run.series, "requests/s", 0, run.series["t"][-1], os_interval_s=5,
-                                  offset_s=-warmup, vmstat=parse("r.vm.in.L1.P1").sessions[0],
-                                  iostat=parse("r.io.in.L1.P1").sessions, devices=["nvme0n1"])
+    eff = osmetrics.hw_efficiency(
+        run.series,
+        "requests/s",
+        0,
+        run.series["t"][-1],
+        os_interval_s=5,
+        offset_s=-warmup,
+        vmstat=parse("r.vm.in.L1.P1").sessions[0],
+        iostat=parse("r.io.in.L1.P1").sessions,
+        devices=["nvme0n1"],
+    )
     assert eff["cores"] == 4 and eff["n_vmstat"] == eff["n_iostat"] > 700
     assert eff["cs_per_op"] == pytest.approx(vm["cs/q"], rel=0.02)
     assert eff["kb_written_per_op"] == pytest.approx(io["wkb/q"], rel=0.02)
     assert eff["cpu_s_per_op"] == pytest.approx(vm["cpu/q"] * eff["cores"] / 100, rel=0.02)
 
 
-@pytest.mark.parametrize("name", ["l.o.in", "r.o.in.L24.P1", "r.r.in.L7.P1", "r.vm.in.L1.P1", "r.io.in.L1.P1"])
+@pytest.mark.parametrize(
+    "name", ["l.o.in", "r.o.in.L24.P1", "r.r.in.L7.P1", "r.vm.in.L1.P1", "r.io.in.L1.P1"]
+)
 def test_real_file_cut_short(files, parse, name):
     """Real files cut at a few places (mid-line and at a line end): complete records only."""
     from test_truncation import check_cut

@@ -3,6 +3,7 @@ negative control shows the harness catches violations), the cloud post's interac
 (window statistics, zoom resolution, legend, hash state, export), the page without
 JavaScript, at phone width in dark mode, and the page-weight budgets. One session build
 (`built_site`), one Chromium for the module."""
+
 from __future__ import annotations
 
 import gzip
@@ -12,9 +13,17 @@ from pathlib import Path
 
 import pytest
 import yaml
+from browser_kit import (
+    CSP,
+    WAIT,
+    csp_violations,
+    open_page,
+    page_csp,
+    serve,
+    until,
+    wait_for_charts,
+)
 from playwright.sync_api import expect
-
-from browser_kit import CSP, WAIT, csp_violations, open_page, page_csp, serve, until, wait_for_charts
 
 ROOT = Path(__file__).resolve().parent.parent
 CLOUD = "posts/myrocks-cloud-cost/"
@@ -29,10 +38,16 @@ def www(built_site, tmp_path_factory):
     neg = root / "negative"
     neg.mkdir()
     meta = f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
-    (neg / "inline.html").write_text(f"<!doctype html><title>x</title>{meta}<script>document.title = 'ran';</script>")
-    (neg / "eval.html").write_text(f'<!doctype html><title>x</title>{meta}<script src="eval.js"></script>')
+    (neg / "inline.html").write_text(
+        f"<!doctype html><title>x</title>{meta}<script>document.title = 'ran';</script>"
+    )
+    (neg / "eval.html").write_text(
+        f'<!doctype html><title>x</title>{meta}<script src="eval.js"></script>'
+    )
     (neg / "eval.js").write_text("document.title = new Function('return \"ran\"')();\n")
-    (neg / "missing.html").write_text(f'<!doctype html><title>x</title>{meta}<img src="missing.png" alt="">')
+    (neg / "missing.html").write_text(
+        f'<!doctype html><title>x</title>{meta}<img src="missing.png" alt="">'
+    )
     # the server also sends the pages' own policy as a header, as a host with headers would
     server, base = serve(root, csp=page_csp((built_site.site / CLOUD / "index.html").read_text()))
     yield base, built_site
@@ -41,19 +56,29 @@ def www(built_site, tmp_path_factory):
 
 def cloud_table(tid: str) -> dict:
     """A derived table of the cloud study, as the ingest wrote it (expected values come from here)."""
-    return yaml.safe_load((ROOT / "data" / "myrocks-cloud-cost" / "tables" / f"{tid}.yaml").read_text())
+    return yaml.safe_load(
+        (ROOT / "data" / "myrocks-cloud-cost" / "tables" / f"{tid}.yaml").read_text()
+    )
 
 
 def chart_posts(site):
-    return sorted(str(p.parent.relative_to(site)) + "/" for p in site.glob("posts/*/index.html")
-                  if 'class="chart"' in p.read_text(encoding="utf-8"))
+    return sorted(
+        str(p.parent.relative_to(site)) + "/"
+        for p in site.glob("posts/*/index.html")
+        if 'class="chart"' in p.read_text(encoding="utf-8")
+    )
 
 
 def load(browser, www, path, **context):
     base, built = www
     problems = []
-    page = open_page(browser, f"{base}{built.base_path}{path}", problems,
-                     viewport=context.pop("viewport", {"width": 1280, "height": 900}), **context)
+    page = open_page(
+        browser,
+        f"{base}{built.base_path}{path}",
+        problems,
+        viewport=context.pop("viewport", {"width": 1280, "height": 900}),
+        **context,
+    )
     states = wait_for_charts(page)
     return page, states, problems
 
@@ -68,9 +93,13 @@ def test_every_chart_of_every_post_renders_under_the_csp(browser, www):
             const d = f.querySelector('.chart-view svg, .chart-view canvas, .chart-view table');
             return [f.id, d ? Math.round(d.getBoundingClientRect().width * d.getBoundingClientRect().height) : 0]; })""")
         assert all(area > 10000 for _, area in sizes), (path, sizes)
-        policy = page.evaluate("document.querySelector('meta[http-equiv=Content-Security-Policy]').content")
+        policy = page.evaluate(
+            "document.querySelector('meta[http-equiv=Content-Security-Policy]').content"
+        )
         script_src = re.search(r"script-src ([^;]+)", policy).group(1).split()
-        assert "'self'" in script_src and not {"'unsafe-eval'", "'unsafe-inline'"} & set(script_src), policy
+        assert "'self'" in script_src and not {"'unsafe-eval'", "'unsafe-inline'"} & set(
+            script_src
+        ), policy
         assert not problems and not csp_violations(page), (path, problems, csp_violations(page))
         page.context.close()
 
@@ -89,7 +118,9 @@ def test_negative_control_a_violation_is_caught(browser, www, name):
 def test_negative_control_a_missing_file_is_caught(browser, www):
     problems = []
     page = open_page(browser, f"{www[0]}/negative/missing.html", problems)
-    assert any(p.startswith("HTTP 404: ") and p.endswith("/negative/missing.png") for p in problems), problems
+    assert any(
+        p.startswith("HTTP 404: ") and p.endswith("/negative/missing.png") for p in problems
+    ), problems
     page.context.close()
 
 
@@ -119,7 +150,10 @@ def ts_stats(page):
 
 
 def test_window_statistics_are_the_ingests_and_follow_the_window(browser, www):
-    runs = {r["id"]: r for r in yaml.safe_load((ROOT / "data/myrocks-cloud-cost/runs.yaml").read_text())["runs"]}
+    runs = {
+        r["id"]: r
+        for r in yaml.safe_load((ROOT / "data/myrocks-cloud-cost/runs.yaml").read_text())["runs"]
+    }
     page, _, problems = load(browser, www, CLOUD)
     shown = ts_stats(page)
     assert len(shown) == 4
@@ -130,7 +164,10 @@ def test_window_statistics_are_the_ingests_and_follow_the_window(browser, www):
     # keyboard path: type a window; the statistics are recomputed for it and the hash keeps it
     page.locator(f"#{TS}").get_by_label("Window start (s)").fill("3000")
     page.locator(f"#{TS}").get_by_label("Window start (s)").press("Enter")
-    until(page, f"() => document.querySelector('#{TS} .ts-stats caption').textContent.includes('3,000')")
+    until(
+        page,
+        f"() => document.querySelector('#{TS} .ts-stats caption').textContent.includes('3,000')",
+    )
     assert all(s["mean"] != dict(shown)[r]["mean"] for r, s in ts_stats(page))
     until(page, "() => location.hash.includes('tps-over-time.w=3000-3600')")
     # pointer path: brushing in the chart moves the window
@@ -141,7 +178,10 @@ def test_window_statistics_are_the_ingests_and_follow_the_window(browser, www):
     page.mouse.down()
     page.mouse.move(box["x"] + box["width"] * 0.5, y, steps=5)
     page.mouse.up()
-    until(page, f"() => !document.querySelector('#{TS} .ts-stats caption').textContent.includes('3,000')")
+    until(
+        page,
+        f"() => !document.querySelector('#{TS} .ts-stats caption').textContent.includes('3,000')",
+    )
     assert not problems
     page.context.close()
 
@@ -167,14 +207,22 @@ def test_zooming_in_reaches_full_resolution(browser, www):
 
 def test_hash_state_restores_the_view_and_legend_hides_series(browser, www):
     hidden = "innodb-30000-54"
-    page, _, problems = load(browser, www, CLOUD + f"#{TS}.s=30&{TS}.hide={hidden}&tps-ratio.base=rocksdb")
+    page, _, problems = load(
+        browser, www, CLOUD + f"#{TS}.s=30&{TS}.hide={hidden}&tps-ratio.base=rocksdb"
+    )
     assert page.locator(f"#{TS} select").input_value() == "30"
-    assert [r for r, _ in ts_stats(page)] == ["rocksdb-10000gp2-54", "innodb-10000gp2-54", "rocksdb-30000-54"]
-    button = page.locator(f"#{TS} .chart-legend button", has_text="InnoDB, io1 30000 IOPS, 54 GB cache")
+    assert [r for r, _ in ts_stats(page)] == [
+        "rocksdb-10000gp2-54",
+        "innodb-10000gp2-54",
+        "rocksdb-30000-54",
+    ]
+    button = page.locator(
+        f"#{TS} .chart-legend button", has_text="InnoDB, io1 30000 IOPS, 54 GB cache"
+    )
     assert button.get_attribute("aria-pressed") == "false"
     button.click()
     until(page, f"() => document.querySelectorAll('#{TS} .ts-stats tbody tr').length === 4")
-    until(page, f"() => !location.hash.includes('hide=')")
+    until(page, "() => !location.hash.includes('hide=')")
     # the ratio table was redrawn against MyRocks: InnoDB cells are below 1, MyRocks is the base
     assert page.locator("#tps-ratio select").input_value() == "rocksdb"
     first = page.locator("#tps-ratio tbody tr").first.locator("td")
@@ -200,7 +248,9 @@ def test_export_png_svg_and_the_plotted_csv(browser, www):
     with page.expect_download() as d:
         tools.get_by_role("button", name="CSV (as shown)").click()
     lines = Path(d.value.path()).read_text().splitlines()
-    plotted = page.evaluate(f"document.getElementById('{TS}').benchlogChart.view.data('detail').length")
+    plotted = page.evaluate(
+        f"document.getElementById('{TS}').benchlogChart.view.data('detail').length"
+    )
     assert lines[0] == "run,t,value" and len(lines) == 1 + plotted
     with page.expect_download() as d:
         page.locator("#tps-ratio .chart-tools").get_by_role("button", name="PNG").click()
@@ -208,7 +258,10 @@ def test_export_png_svg_and_the_plotted_csv(browser, www):
     with page.expect_download() as d:
         page.locator("#tps-ratio .chart-tools").get_by_role("button", name="CSV (as shown)").click()
     ratio_lines = Path(d.value.path()).read_text().splitlines()
-    assert ratio_lines[0] == "row,col,value,base_value,ratio,within_noise" and len(ratio_lines) == 1 + 24
+    assert (
+        ratio_lines[0] == "row,col,value,base_value,ratio,within_noise"
+        and len(ratio_lines) == 1 + 24
+    )
     assert not problems
     page.context.close()
 
@@ -222,7 +275,9 @@ def test_without_javascript_the_post_is_still_useful(browser, www):
     assert page.locator("#avg-tps-table tbody tr").count() == len(avg)
     ratios = [r["ratio"] for r in cloud_table("ratio")["rows"]]
     # classes 4 and 5: MyRocks at 2x InnoDB or more (docs/charts.md)
-    assert page.locator("#tps-ratio table.ratio-table td[data-c='4'], #tps-ratio table.ratio-table td[data-c='5']").count() == sum(r >= 2 for r in ratios)
+    assert page.locator(
+        "#tps-ratio table.ratio-table td[data-c='4'], #tps-ratio table.ratio-table td[data-c='5']"
+    ).count() == sum(r >= 2 for r in ratios)
     assert page.locator(f"#{TS} .no-js-note").is_visible()
     summary = page.locator("#avg-tps-bars figcaption").inner_text()
     lo, hi = min(r["avg_tps"] for r in avg), max(r["avg_tps"] for r in avg)
@@ -241,20 +296,28 @@ def test_no_post_is_wider_than_a_phone(browser, www):
 
 
 def test_phone_width_dark_mode_and_keyboard(browser, www):
-    page, states, problems = load(browser, www, CLOUD, viewport={"width": 375, "height": 800}, color_scheme="dark")
+    page, states, problems = load(
+        browser, www, CLOUD, viewport={"width": 375, "height": 800}, color_scheme="dark"
+    )
     assert set(states.values()) == {"rendered"}
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") != "rgb(253, 253, 252)"
     header = page.locator("#avg-tps-table thead th button").nth(3)  # Avg TPS
     header.focus()
     page.keyboard.press("Enter")
-    expect(page.locator("#avg-tps-table thead th").nth(3)).to_have_attribute("aria-sort", "ascending", timeout=WAIT)
+    expect(page.locator("#avg-tps-table thead th").nth(3)).to_have_attribute(
+        "aria-sort", "ascending", timeout=WAIT
+    )
     # the lowest average of the data, as the table prints it (column digits, thousands separator)
-    avg = yaml.safe_load((ROOT / "data" / "myrocks-cloud-cost" / "tables" / "avg-tps.yaml").read_text())
+    avg = yaml.safe_load(
+        (ROOT / "data" / "myrocks-cloud-cost" / "tables" / "avg-tps.yaml").read_text()
+    )
     column = next(c for c in avg["columns"] if c["key"] == "avg_tps")
     assert [c["key"] for c in avg["columns"]].index("avg_tps") == 3
     lowest = f"{min(r['avg_tps'] for r in avg['rows'] if r['avg_tps'] is not None):,.{column.get('digits', 2)}f}"
-    expect(page.locator("#avg-tps-table tbody tr").first.locator("td").nth(3)).to_have_text(lowest, timeout=WAIT)
+    expect(page.locator("#avg-tps-table tbody tr").first.locator("td").nth(3)).to_have_text(
+        lowest, timeout=WAIT
+    )
     assert not problems
     page.context.close()
 
@@ -268,8 +331,12 @@ def test_a_malformed_fragment_is_ignored(browser, www, fragment):
     assert states and len(states) == figures and set(states.values()) == {"rendered"}, states
     assert not problems, problems
     if ".z=3000-3100" in fragment:
-        ts = page.evaluate(f"document.getElementById('{TS}').benchlogChart.view.data('detail').map(r => r.t)")
-        assert ts and min(ts) > 2900 and max(ts) < 3200 and set(range(3001, 3101)) <= set(ts)   # the zoom applied
+        ts = page.evaluate(
+            f"document.getElementById('{TS}').benchlogChart.view.data('detail').map(r => r.t)"
+        )
+        assert (
+            ts and min(ts) > 2900 and max(ts) < 3200 and set(range(3001, 3101)) <= set(ts)
+        )  # the zoom applied
     page.context.close()
 
 
@@ -281,20 +348,33 @@ def test_run_files_are_the_ingests_and_only_the_shown_runs_are_fetched(browser, 
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
     page.goto(f"{base}{built.base_path}{CLOUD}")
-    links = page.locator(f"#{TS} ul.run-files a[download]").evaluate_all("as => as.map(a => a.getAttribute('href'))")
+    links = page.locator(f"#{TS} ul.run-files a[download]").evaluate_all(
+        "as => as.map(a => a.getAttribute('href'))"
+    )
     context.close()
     assert links == [f"{built.base_path}data/myrocks-cloud-cost/series/{r['id']}.csv" for r in runs]
     for href in links[:2] + links[-1:]:
         served = (built.site / href.removeprefix(built.base_path)).read_bytes()
         assert served == (ROOT / href.removeprefix(built.base_path)).read_bytes()
-    assert not list(built.site.glob("data/*/series/*.yaml"))        # the archival YAML is not served
+    assert not list(built.site.glob("data/*/series/*.yaml"))  # the archival YAML is not served
     page, _, problems = load(browser, www, CLOUD)
-    fetched = page.evaluate("performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)"
-                            ".filter(p => p.includes('/series/'))")
+    fetched = page.evaluate(
+        "performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)"
+        ".filter(p => p.includes('/series/'))"
+    )
     # every time series of the post fetches the runs it shows (each chart its own), no other
     shown = page.locator("figure[data-kind=timeseries] .ts-stats tbody tr").evaluate_all(
-        "trs => trs.map(tr => tr.dataset.run)")
-    shown += page.locator("figure[data-kind=metrics] .chart-controls select").evaluate_all("ss => ss.map(s => s.value)")
-    assert sorted(fetched) == sorted(f"{built.base_path}data/myrocks-cloud-cost/series/{r}.json" for r in shown)
-    assert len(page.locator(f"#{TS} .ts-stats tbody tr").all()) == 4 and len(shown) < len(runs) and not problems
+        "trs => trs.map(tr => tr.dataset.run)"
+    )
+    shown += page.locator("figure[data-kind=metrics] .chart-controls select").evaluate_all(
+        "ss => ss.map(s => s.value)"
+    )
+    assert sorted(fetched) == sorted(
+        f"{built.base_path}data/myrocks-cloud-cost/series/{r}.json" for r in shown
+    )
+    assert (
+        len(page.locator(f"#{TS} .ts-stats tbody tr").all()) == 4
+        and len(shown) < len(runs)
+        and not problems
+    )
     page.context.close()

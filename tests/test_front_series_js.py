@@ -2,6 +2,7 @@
 downsampling keeps every bucket's extremes and returns raw points when zoomed in, window
 statistics use the ingest's definitions (nearest-rank percentiles, population CV), and the
 rolling mean skips missing values instead of counting them as 0."""
+
 import json
 import shutil
 import subprocess
@@ -33,8 +34,13 @@ console.log(JSON.stringify({ all, zoom, s, sm, weighted, plain, near }));
 def out():
     if not NODE:
         pytest.skip("node is not installed")
-    proc = subprocess.run([NODE, "--input-type=module", "-e", SCRIPT % (ROOT / "assets/js/series.js").as_uri()],
-                          capture_output=True, text=True, timeout=60, check=True)
+    proc = subprocess.run(
+        [NODE, "--input-type=module", "-e", SCRIPT % (ROOT / "assets/js/series.js").as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     return json.loads(proc.stdout)
 
 
@@ -69,12 +75,17 @@ def test_uneven_intervals_weight_the_mean_like_the_ingest(out):
     """A series whose intervals differ in length (LinkBench): mean and cv weighted by interval
     length, percentiles unweighted, the same numbers as ingest/metrics.py."""
     from ingest import metrics
+
     t, v = [2, 3, 10, 11], [10, 20, 30, None]
     want = metrics.window_stats(t, v, 0, 11, weighted=True)
     got = out["weighted"]
-    assert got["mean"] == pytest.approx(want["mean"]) == pytest.approx((10 * 2 + 20 * 1 + 30 * 7) / 10)
+    assert (
+        got["mean"] == pytest.approx(want["mean"]) == pytest.approx((10 * 2 + 20 * 1 + 30 * 7) / 10)
+    )
     assert got["cv"] == pytest.approx(want["cv"], abs=1e-6)
-    assert {k: got[k] for k in ("n", "p50", "min", "max")} == {k: want[k] for k in ("n", "p50", "min", "max")}
+    assert {k: got[k] for k in ("n", "p50", "min", "max")} == {
+        k: want[k] for k in ("n", "p50", "min", "max")
+    }
     assert out["plain"]["mean"] == pytest.approx(20)
 
 

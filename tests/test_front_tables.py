@@ -1,9 +1,9 @@
 """Table, value and CSV output of the layouts, on a tiny synthetic site built once."""
+
 import csv
 import io
 
 import pytest
-
 from front_site import STUDY, run_hugo, write_site
 
 
@@ -19,11 +19,11 @@ def built(tmp_path_factory):
 def test_table_renders_rows_missing_and_notes(built):
     html = (built / "index.html").read_text()
     assert 'id="avg-tps-table"' in html
-    assert "<caption id=\"avg-tps-caption\">Average TPS (synthetic)</caption>" in html
+    assert '<caption id="avg-tps-caption">Average TPS (synthetic)</caption>' in html
     # a null cell is n/a and sorts last, never 0
     assert '<td class="number missing" data-sort="">n/a</td>' in html
     assert '<span class="note">about</span>' in html
-    assert "<caption id=\"cost-caption\">What it costs</caption>" in html
+    assert '<caption id="cost-caption">What it costs</caption>' in html
     assert "1,234,567" in html
 
 
@@ -48,18 +48,27 @@ def test_value_shortcode_quotes_the_table(built):
 
 def test_ratio_cells_within_noise_stay_uncoloured(built):
     html = (built / "index.html").read_text()
-    figure = html[html.index('id="close-ratio"'):]
-    figure = figure[:figure.index("</table>")]
+    figure = html[html.index('id="close-ratio"') :]
+    figure = figure[: figure.index("</table>")]
     # 1030 / 1000 is inside sqrt(0.05² + 0.05²); 700 / 1000 is far outside 0.01 noise
     assert 'class="r noise" data-c="0"' in figure and "1.03×" in figure
     assert 'data-c="-3" title="700">0.70×' in figure
 
 
-@pytest.mark.parametrize("post, message", [
-    ('---\ntitle: x\n---\n{{< table id="nope" >}}\n', 'no table "nope"'),
-    ('---\ntitle: x\n---\n{{< table id="cost" >}}\n{{< table id="cost" >}}\n', 'duplicate table/chart id "cost"'),
-    ('---\ntitle: x\n---\n{{< value table="avg-tps" col="avg_tps" where="engine=alpha" >}}\n', "matches 2 rows"),
-])
+@pytest.mark.parametrize(
+    "post, message",
+    [
+        ('---\ntitle: x\n---\n{{< table id="nope" >}}\n', 'no table "nope"'),
+        (
+            '---\ntitle: x\n---\n{{< table id="cost" >}}\n{{< table id="cost" >}}\n',
+            'duplicate table/chart id "cost"',
+        ),
+        (
+            '---\ntitle: x\n---\n{{< value table="avg-tps" col="avg_tps" where="engine=alpha" >}}\n',
+            "matches 2 rows",
+        ),
+    ],
+)
 def test_bad_shortcodes_fail_the_build_with_a_position(tmp_path, post, message):
     site = write_site(tmp_path / "s", post=post)
     proc = run_hugo(site, tmp_path / "out")

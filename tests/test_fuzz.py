@@ -9,6 +9,7 @@ randomized run: `HYPOTHESIS_PROFILE=long .venv/bin/pytest -q tests/test_fuzz.py`
 Inputs that once crashed are kept as plain regression tests: tests/fixtures/crashers/ and
 `test_crasher`.
 """
+
 from __future__ import annotations
 
 import os
@@ -27,10 +28,20 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 CRASHERS = FIXTURES / "crashers"
 
-settings.register_profile("default", max_examples=60, deadline=None, derandomize=True, database=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.register_profile("long", max_examples=3000, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile(
+    "default",
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "long",
+    max_examples=3000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 PROFILE = settings.get_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 FORMATS = [name for names in MODULES.values() for name in names]
@@ -43,7 +54,9 @@ def fixtures_of(fmt: str) -> list[Path]:
     d = FIXTURES / folder
     if not d.is_dir():
         return []
-    return sorted(p for p in d.iterdir() if p.is_file() and p.suffix != ".yaml" and p.name.endswith(ext))
+    return sorted(
+        p for p in d.iterdir() if p.is_file() and p.suffix != ".yaml" and p.name.endswith(ext)
+    )
 
 
 def test_every_format_has_fixtures_to_fuzz():
@@ -51,10 +64,28 @@ def test_every_format_has_fixtures_to_fuzz():
 
 
 # -- mutations ---------------------------------------------------------------------------------
-DIGITS = st.sampled_from(["9" * 400, "1" * 4400, "\u0663", "\uff17", "95..1", "1.1.00", "99.9.", "5.0", "-",
-                          "0", "1e999", "nan", "inf", "-0", "."])
-JUNK = st.binary(min_size=1, max_size=8) | st.sampled_from([b"\x00", b"\xff", b"\r", b"\n", b"\t", b"%", b"|",
-                                                            b"\xe2\x80\xa8", b"=", b":", b"#"])
+DIGITS = st.sampled_from(
+    [
+        "9" * 400,
+        "1" * 4400,
+        "\u0663",
+        "\uff17",
+        "95..1",
+        "1.1.00",
+        "99.9.",
+        "5.0",
+        "-",
+        "0",
+        "1e999",
+        "nan",
+        "inf",
+        "-0",
+        ".",
+    ]
+)
+JUNK = st.binary(min_size=1, max_size=8) | st.sampled_from(
+    [b"\x00", b"\xff", b"\r", b"\n", b"\t", b"%", b"|", b"\xe2\x80\xa8", b"=", b":", b"#"]
+)
 
 
 @st.composite
@@ -67,13 +98,13 @@ def mutated(draw, data: bytes) -> bytes:
         if kind == "digit":
             digits = [i for i, c in enumerate(data) if 48 <= c <= 57] or [at]
             i = draw(st.sampled_from(digits))
-            data = data[:i] + draw(DIGITS).encode() + data[i + 1:]
+            data = data[:i] + draw(DIGITS).encode() + data[i + 1 :]
         elif kind == "byte":
-            data = data[:at] + draw(JUNK)[:1] + data[at + 1:]
+            data = data[:at] + draw(JUNK)[:1] + data[at + 1 :]
         elif kind == "insert":
             data = data[:at] + draw(JUNK) + data[at:]
         elif kind == "delete":
-            data = data[:at] + data[at + draw(st.integers(1, 40)):]
+            data = data[:at] + data[at + draw(st.integers(1, 40)) :]
         elif kind == "lines":
             lines = data.split(b"\n")
             i, j = draw(st.integers(0, len(lines) - 1)), draw(st.integers(0, len(lines) - 1))
@@ -102,12 +133,16 @@ def parses_or_problem(data: bytes, name: str, fmt: str):
 def test_mutated_fixtures_parse_or_raise_problem(fmt):
     files = fixtures_of(fmt)
     if not files:
-        pytest.skip(f"no fixture for {fmt}")   # test_every_format_has_fixtures_to_fuzz fails instead
+        pytest.skip(f"no fixture for {fmt}")  # test_every_format_has_fixtures_to_fuzz fails instead
     originals = {p.name: p.read_bytes() for p in files}
 
     @PROFILE
-    @given(st.sampled_from(sorted(originals)).flatmap(lambda n: st.tuples(st.just(n), mutated(originals[n]))),
-           st.sampled_from([fmt, "auto"]))
+    @given(
+        st.sampled_from(sorted(originals)).flatmap(
+            lambda n: st.tuples(st.just(n), mutated(originals[n]))
+        ),
+        st.sampled_from([fmt, "auto"]),
+    )
     def check(case, use):
         name, data = case
         parses_or_problem(data, name, use)
@@ -117,9 +152,33 @@ def test_mutated_fixtures_parse_or_raise_problem(fmt):
 
 # -- the manifest loader ------------------------------------------------------------------------
 MANIFESTS = sorted((ROOT / "content" / "posts").glob("*/manifest.yaml"))
-YAML_JUNK = st.sampled_from([b"[", b"{", b"]", b"'", b'"', b"&a", b"*a", b"!!python/object:os.system", b"- ",
-                             b"9" * 5000, b"2020-13-45", b"[" * 3000, b"~", b"null", b"\t", b": ", b"\xff",
-                             b"'{name.nosuch}'", b"'{name[x]}'", b"common", b"__init__", b"nan", b".inf"])
+YAML_JUNK = st.sampled_from(
+    [
+        b"[",
+        b"{",
+        b"]",
+        b"'",
+        b'"',
+        b"&a",
+        b"*a",
+        b"!!python/object:os.system",
+        b"- ",
+        b"9" * 5000,
+        b"2020-13-45",
+        b"[" * 3000,
+        b"~",
+        b"null",
+        b"\t",
+        b": ",
+        b"\xff",
+        b"'{name.nosuch}'",
+        b"'{name[x]}'",
+        b"common",
+        b"__init__",
+        b"nan",
+        b".inf",
+    ]
+)
 
 
 @st.composite
@@ -141,13 +200,16 @@ def mutated_manifest(draw, data: bytes) -> bytes:
             lines.insert(i, line)
         else:
             at = draw(st.integers(0, max(0, len(line) - 1)))
-            lines[i] = line[:at] + draw(JUNK)[:1] + line[at + 1:]
+            lines[i] = line[:at] + draw(JUNK)[:1] + line[at + 1 :]
         data = b"\n".join(lines)
     return data
 
 
-@pytest.mark.skipif(InputError is not Problem, reason="the manifest loader's errors are not Problem yet "
-                    "(issue 11, manifest side); this runs as soon as they are")
+@pytest.mark.skipif(
+    InputError is not Problem,
+    reason="the manifest loader's errors are not Problem yet "
+    "(issue 11, manifest side); this runs as soon as they are",
+)
 @pytest.mark.parametrize("manifest", MANIFESTS, ids=lambda p: p.parent.name)
 def test_mutated_manifests_load_or_raise_problem(manifest, tmp_path):
     original = manifest.read_bytes()
@@ -168,7 +230,11 @@ def test_mutated_manifests_load_or_raise_problem(manifest, tmp_path):
 
 # -- regression corpus: inputs that once crashed -------------------------------------------------
 def crashers() -> list[Path]:
-    return sorted(p for p in CRASHERS.iterdir() if not p.name.endswith(".expected")) if CRASHERS.is_dir() else []
+    return (
+        sorted(p for p in CRASHERS.iterdir() if not p.name.endswith(".expected"))
+        if CRASHERS.is_dir()
+        else []
+    )
 
 
 @pytest.mark.parametrize("path", crashers(), ids=lambda p: p.name)
@@ -187,6 +253,7 @@ def _small_archives(tmp: Path) -> dict[str, bytes]:
     import io
     import tarfile
     import zipfile
+
     files = {"r/a.log": b"alpha\n", "r/sub/b.log": b"beta\n" * 20}
     out = {}
     for fmt, name in ((tarfile.GNU_FORMAT, "gnu.tar"), (tarfile.PAX_FORMAT, "pax.tar")):
@@ -210,11 +277,16 @@ def _small_archives(tmp: Path) -> dict[str, bytes]:
 
 def test_mutated_archives_read_or_raise_problem(tmp_path):
     from ingest.archive import Archive, Limits
+
     originals = _small_archives(tmp_path)
     limits = Limits(members=50, total_bytes=1 << 20, header_bytes=4096)
 
     @PROFILE
-    @given(st.sampled_from(sorted(originals)).flatmap(lambda n: st.tuples(st.just(n), mutated(originals[n]))))
+    @given(
+        st.sampled_from(sorted(originals)).flatmap(
+            lambda n: st.tuples(st.just(n), mutated(originals[n]))
+        )
+    )
     def check(case):
         name, data = case
         path = tmp_path / name

@@ -6,13 +6,13 @@ readout gives each shown run's value at the nearest interval; leaving the plot r
 Expected times come from the run data the page publishes (the x domain is the runs' extent, or
 the zoom range) and from Vega's own mapping of the pointer to the plot (the event's x in the
 detail plot's group), never from the page's hover code or from literals."""
+
 from __future__ import annotations
 
 import json
 import re
 
 import pytest
-
 from browser_kit import open_page, serve, until
 
 POSITIONS = [0.01 + 0.98 * i / 15 for i in range(16)]
@@ -39,7 +39,11 @@ def time_series(built):
     for page in sorted(built.site.glob("posts/*/index.html")):
         html = page.read_text(encoding="utf-8")
         for fid in re.findall(r'<figure class="chart" id="([^"]+)" data-kind="timeseries"', html):
-            spec = re.search(rf'<script type="application/json" id="{re.escape(fid)}-spec">(.*?)</script>', html, re.S)
+            spec = re.search(
+                rf'<script type="application/json" id="{re.escape(fid)}-spec">(.*?)</script>',
+                html,
+                re.S,
+            )
             found.append((page.parent.name, fid, json.loads(spec.group(1))))
     return found
 
@@ -50,7 +54,9 @@ def nearest(t, x):
 
 def open_figure(browser, base, post, fid, hash_=""):
     errors = []
-    page = open_page(browser, f"{base}posts/{post}/{hash_}", errors, viewport={"width": 1280, "height": 900})
+    page = open_page(
+        browser, f"{base}posts/{post}/{hash_}", errors, viewport={"width": 1280, "height": 900}
+    )
     figure = page.locator(f"#{fid}")
     figure.scroll_into_view_if_needed()  # the chart (and its bundle) loads when near the viewport
     page.wait_for_selector(f"figure#{fid}[data-state=rendered]", state="attached")
@@ -67,7 +73,7 @@ def hover_checks(page, figure, runs, spec, domain):
     page.mouse.move(*probe)
     until(page, "window.__vegaXY !== null")
     vx, vy = page.evaluate("window.__vegaXY")
-    left, top = probe[0] - vx, probe[1] - vy           # the plot's corner, by Vega's own mapping
+    left, top = probe[0] - vx, probe[1] - vy  # the plot's corner, by Vega's own mapping
     per_px = (domain[1] - domain[0]) / geo["width"]
     seen = []
     for f in POSITIONS:
@@ -77,10 +83,18 @@ def hover_checks(page, figure, runs, spec, domain):
         until(page, "window.__vegaXY !== null")
         gx = page.evaluate("window.__vegaXY")[0]
         expected = domain[0] + gx / geo["width"] * (domain[1] - domain[0])
-        until(page, f"el => Math.abs(Number(el.dataset.hoverT) - {expected}) <= {per_px}", figure.element_handle())
+        until(
+            page,
+            f"el => Math.abs(Number(el.dataset.hoverT) - {expected}) <= {per_px}",
+            figure.element_handle(),
+        )
         hover_t = float(figure.get_attribute("data-hover-t"))
         rule = figure.locator(".ts-rule").bounding_box()
-        assert rule and abs(rule["x"] - x) <= 1.5 and rule["height"] == pytest.approx(geo["height"], abs=1)
+        assert (
+            rule
+            and abs(rule["x"] - x) <= 1.5
+            and rule["height"] == pytest.approx(geo["height"], abs=1)
+        )
         readout = figure.locator(".ts-readout")
         assert f"t = {round(hover_t):,} s" in readout.inner_text()
         for rid, (t, v) in runs.items():
@@ -88,7 +102,11 @@ def hover_checks(page, figure, runs, spec, domain):
             cell = readout.locator(f"b[data-run='{rid}']")
             assert float(cell.get_attribute("data-t")) == t[i], (rid, hover_t)
             text = cell.inner_text()
-            assert (text == "n/a") if v[i] is None else abs(float(text.replace(",", "")) - v[i]) <= 0.05 + 1e-9
+            assert (
+                (text == "n/a")
+                if v[i] is None
+                else abs(float(text.replace(",", "")) - v[i]) <= 0.05 + 1e-9
+            )
         seen.append(hover_t)
     page.mouse.move(1, 1)
     until(page, "el => !('hoverT' in el.dataset)", figure.element_handle())
@@ -110,8 +128,14 @@ def test_hover_follows_the_pointer_over_every_time_series(browser, site, zoomed)
         # unzoomed, the x domain spans what the plot draws: the shown runs from one interval
         # before their first end time, the warm-up shading up to the window start, the markers
         marks = [m["t"] for m in spec["markers"]]
-        full = [min(max(0, min(t[0] for t, _ in runs.values()) - spec["interval"]), spec["window"][0], *marks),
-                max([t[-1] for t, _ in runs.values()] + marks)]
+        full = [
+            min(
+                max(0, min(t[0] for t, _ in runs.values()) - spec["interval"]),
+                spec["window"][0],
+                *marks,
+            ),
+            max([t[-1] for t, _ in runs.values()] + marks),
+        ]
         domain, hash_ = full, ""
         if zoomed:
             span = full[1] - full[0]

@@ -1,4 +1,5 @@
 """The myrocks-cloud-cost study from the real archive (read in place, ingested once per session)."""
+
 from __future__ import annotations
 
 import csv
@@ -10,8 +11,8 @@ from collections import defaultdict
 
 import pytest
 import yaml
-
 from conftest import ROOT, SHARED
+
 from ingest.study import ingest
 
 ARCHIVE = SHARED / "archives" / "percona-201807-rocksdb-cloud.tar.gz"
@@ -46,7 +47,11 @@ def res_csv():
 
 
 def published(runs):
-    return {(r["labels"]["engine"], r["labels"]["iops"], r["labels"]["cache_gb"]): r for r in runs if r["published"]}
+    return {
+        (r["labels"]["engine"], r["labels"]["iops"], r["labels"]["cache_gb"]): r
+        for r in runs
+        if r["published"]
+    }
 
 
 def test_every_run_of_the_archive(runs, series):
@@ -54,12 +59,12 @@ def test_every_run_of_the_archive(runs, series):
     files = {r["source"]["file"] for r in runs}
     with tarfile.open(ARCHIVE) as tf:
         logs = {m.name.split("/", 1)[1] for m in tf.getmembers() if m.name.endswith(".txt")}
-    assert files == logs                                   # every log gave at least one run
+    assert files == logs  # every log gave at least one run
     for r in runs:
         s = series[r["id"]]
         assert s["columns"] == ["t", "tps", "qps", "lat_ms", "err_s", "reconn_s"]
         assert all(len(s[c]) == r["intervals"] == 3600 for c in s["columns"])
-        assert s["t"] == sorted(s["t"]) and s["t"][-1] == 3600     # as printed (one repeats 644)
+        assert s["t"] == sorted(s["t"]) and s["t"][-1] == 3600  # as printed (one repeats 644)
         assert r["window"]["n"] == 1600
 
 
@@ -70,7 +75,9 @@ def test_series_and_window_means_match_the_authors_res_csv(runs, series, res_csv
         s = series[cells[key]["id"]]
         assert list(zip(s["t"], s["tps"])) == rows, key
         theirs = [tps for sec, tps in rows if 2000 < sec <= 3600]
-        assert cells[key]["window"]["mean"] == pytest.approx(math.fsum(theirs) / len(theirs), abs=1e-6)
+        assert cells[key]["window"]["mean"] == pytest.approx(
+            math.fsum(theirs) / len(theirs), abs=1e-6
+        )
 
 
 def test_served_series_files_are_the_yaml_series(cloud_ingest, runs, series):
@@ -98,10 +105,18 @@ def test_multi_session_files_and_extras(cloud_ingest, runs):
     assert by_id["innodb-5000-54-repeat"]["published"] is False
     assert by_id["rocksdb-30000-32thr-direct"]["labels"]["variant"] == "direct"
     problems = load(cloud_ingest, "study.yaml")["problems"]
-    assert any(p.startswith("percona-201807-rocksdb-cloud.tar.gz/res_16thr.txt:380: session 1 ") for p in problems)
-    assert any(p.startswith("percona-201807-rocksdb-cloud.tar.gz/res_16thr.txt:414: session 2 ") for p in problems)
-    assert ("percona-201807-rocksdb-cloud.tar.gz/res_rocksdb_15000iops_cache27GB.txt:1: run rocksdb-15000-27: "
-            "interval time(s) 644 s printed again or out of order (1 in all); kept as printed") in problems
+    assert any(
+        p.startswith("percona-201807-rocksdb-cloud.tar.gz/res_16thr.txt:380: session 1 ")
+        for p in problems
+    )
+    assert any(
+        p.startswith("percona-201807-rocksdb-cloud.tar.gz/res_16thr.txt:414: session 2 ")
+        for p in problems
+    )
+    assert (
+        "percona-201807-rocksdb-cloud.tar.gz/res_rocksdb_15000iops_cache27GB.txt:1: run rocksdb-15000-27: "
+        "interval time(s) 644 s printed again or out of order (1 in all); kept as printed"
+    ) in problems
 
 
 def test_avg_tps_table_contract(cloud_ingest, runs):
@@ -109,23 +124,35 @@ def test_avg_tps_table_contract(cloud_ingest, runs):
     assert [c["key"] for c in t["columns"]] == ["engine", "iops", "cache_gb", "avg_tps"]
     assert len(t["rows"]) == 24
     assert {r["engine"] for r in t["rows"]} == {"innodb", "rocksdb"}
-    assert {r["iops"] for r in t["rows"]} == {"5000", "10000", "15000", "20000", "30000", "10000gp2"}
+    assert {r["iops"] for r in t["rows"]} == {
+        "5000",
+        "10000",
+        "15000",
+        "20000",
+        "30000",
+        "10000gp2",
+    }
     assert {r["cache_gb"] for r in t["rows"]} == {27, 54}
     cells = published(runs)
     for row in t["rows"]:
-        assert row["avg_tps"] == round(cells[row["engine"], row["iops"], row["cache_gb"]]["window"]["mean"], 2)
+        assert row["avg_tps"] == round(
+            cells[row["engine"], row["iops"], row["cache_gb"]]["window"]["mean"], 2
+        )
 
 
 def test_published_ratios_are_reproduced(cloud_ingest):
-    ratio = {(r["iops"], r["cache_gb"]): r["ratio"] for r in load(cloud_ingest, "tables/ratio.yaml")["rows"]}
-    assert ratio["10000gp2", 54] == pytest.approx(4.7, abs=0.1)     # "about 4.7x" on gp2
-    assert round(ratio["30000", 54], 2) == 2.45                      # "about 2.45x" on io1 30000
-    assert all(v > 1 for v in ratio.values())                       # MyRocks ahead everywhere
+    ratio = {
+        (r["iops"], r["cache_gb"]): r["ratio"]
+        for r in load(cloud_ingest, "tables/ratio.yaml")["rows"]
+    }
+    assert ratio["10000gp2", 54] == pytest.approx(4.7, abs=0.1)  # "about 4.7x" on gp2
+    assert round(ratio["30000", 54], 2) == 2.45  # "about 2.45x" on io1 30000
+    assert all(v > 1 for v in ratio.values())  # MyRocks ahead everywhere
 
 
 def test_cost_and_tps_per_dollar(cloud_ingest):
     cost = {r["resource"]: r for r in load(cloud_ingest, "tables/cost.yaml")["rows"]}
-    assert cost["c5.9xlarge"]["io_usd"] is None                     # empty cell: missing, not 0
+    assert cost["c5.9xlarge"]["io_usd"] is None  # empty cell: missing, not 0
     per = load(cloud_ingest, "tables/tps-per-dollar.yaml")["rows"]
     assert len(per) == 24
     for r in per:
@@ -146,7 +173,9 @@ def test_committed_data_is_the_fresh_ingest(cloud_ingest):
     fresh = cloud_ingest["data"] / STUDY
     committed = ROOT / "data" / STUDY
     names = sorted(p.relative_to(fresh).as_posix() for p in fresh.rglob("*") if p.is_file())
-    assert names == sorted(p.relative_to(committed).as_posix() for p in committed.rglob("*") if p.is_file())
+    assert names == sorted(
+        p.relative_to(committed).as_posix() for p in committed.rglob("*") if p.is_file()
+    )
     for n in names:
         assert (fresh / n).read_bytes() == (committed / n).read_bytes(), n
 
@@ -154,14 +183,25 @@ def test_committed_data_is_the_fresh_ingest(cloud_ingest):
 def test_reingest_changes_nothing(cloud_ingest):
     out = cloud_ingest["data"] / STUDY
     before = {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in out.rglob("*") if p.is_file()}
-    res = ingest(ROOT / "content/posts" / STUDY / "manifest.yaml", SHARED / "archives", SHARED / "studies",
-                 cloud_ingest["data"])
+    res = ingest(
+        ROOT / "content/posts" / STUDY / "manifest.yaml",
+        SHARED / "archives",
+        SHARED / "studies",
+        cloud_ingest["data"],
+    )
     assert res["written"] == [] and res["removed"] == []
-    assert {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in out.rglob("*") if p.is_file()} == before
-    assert sorted(p.name for p in cloud_ingest["data"].iterdir()) == [".ingest.lock", STUDY]    # no temp dirs left
+    assert {
+        p: (p.stat().st_mtime_ns, p.read_bytes()) for p in out.rglob("*") if p.is_file()
+    } == before
+    assert sorted(p.name for p in cloud_ingest["data"].iterdir()) == [
+        ".ingest.lock",
+        STUDY,
+    ]  # no temp dirs left
 
 
 def test_my_cnf_table_from_the_archive(cloud_ingest):
     opts = {r["option"]: r["value"] for r in load(cloud_ingest, "tables/my-cnf.yaml")["rows"]}
     assert opts["default_storage_engine"] == "RocksDB"
-    assert "compression=kLZ4Compression" in opts["rocksdb_default_cf_options"]    # LZ4, as the post says
+    assert (
+        "compression=kLZ4Compression" in opts["rocksdb_default_cf_options"]
+    )  # LZ4, as the post says

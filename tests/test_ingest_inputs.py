@@ -1,15 +1,15 @@
 """Issue 11 §4: a `runs:` rule that matches a file of several session kinds (a LinkBench log
 with both phases, an iostat report) is a `file:line: reason` Problem, not `KeyError: 'session'`;
 a hostile directory input is rejected before anything outside it is read."""
+
 from __future__ import annotations
 
 import io
-import os
 import tarfile
 
 import pytest
-
 from golden import FIXTURES
+
 from ingest.archive import sha256_file
 from ingest.problems import Problem
 from ingest.study import ingest
@@ -41,11 +41,18 @@ runs:
     return man
 
 
-@pytest.mark.parametrize("member, data, kinds", [
-    ("both.log", (FIXTURES / "linkbench" / "load.log").read_bytes() + (FIXTURES / "linkbench" / "request.log").read_bytes(),
-     "load, request"),
-    ("io.txt", (FIXTURES / "iostat" / "sysstat12.txt").read_bytes(), None),
-])
+@pytest.mark.parametrize(
+    "member, data, kinds",
+    [
+        (
+            "both.log",
+            (FIXTURES / "linkbench" / "load.log").read_bytes()
+            + (FIXTURES / "linkbench" / "request.log").read_bytes(),
+            "load, request",
+        ),
+        ("io.txt", (FIXTURES / "iostat" / "sysstat12.txt").read_bytes(), None),
+    ],
+)
 def test_a_runs_rule_on_several_session_kinds_is_a_problem(tmp_path, member, data, kinds):
     man = study(tmp_path, {member: data}, f"  - glob: '{member}'\n    labels: {{name: x}}\n")
     with pytest.raises(Problem) as e:
@@ -59,10 +66,18 @@ def test_a_runs_rule_on_several_session_kinds_is_a_problem(tmp_path, member, dat
 
 
 def test_session_last_takes_one_of_them(tmp_path):
-    both = (FIXTURES / "linkbench" / "load.log").read_bytes() + (FIXTURES / "linkbench" / "request.log").read_bytes()
-    man = study(tmp_path, {"both.log": both}, "  - glob: 'both.log'\n    labels: {name: x}\n    session: last\n")
+    both = (FIXTURES / "linkbench" / "load.log").read_bytes() + (
+        FIXTURES / "linkbench" / "request.log"
+    ).read_bytes()
+    man = study(
+        tmp_path,
+        {"both.log": both},
+        "  - glob: 'both.log'\n    labels: {name: x}\n    session: last\n",
+    )
     # a window that holds the request phase's intervals (t 10..40 s): a window holding none is an error
-    man.write_text(man.read_text().replace("window: {start: 1, end: 4}", "window: {start: 0, end: 40}"))
+    man.write_text(
+        man.read_text().replace("window: {start: 1, end: 4}", "window: {start: 0, end: 40}")
+    )
     result = ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
     assert result["runs"] == 1
 
@@ -70,9 +85,15 @@ def test_session_last_takes_one_of_them(tmp_path):
 def test_control_characters_never_reach_data(tmp_path):
     """A label with ESC (here from the manifest) is a Problem naming the run, escaped; data/ is not written."""
     log = (FIXTURES / "sysbench1" / "oltp-lua.log").read_bytes()
-    man = study(tmp_path, {"a.log": log}, "  - glob: 'a.log'\n    id: run-a\n    labels: {name: \"x\\e[31mred\"}\n")
+    man = study(
+        tmp_path,
+        {"a.log": log},
+        "  - glob: 'a.log'\n    id: run-a\n    labels: {name: \"x\\e[31mred\"}\n",
+    )
     with pytest.raises(Problem) as e:
         ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
-    assert str(e.value).endswith("has control characters") and "\x1b" not in str(e.value), str(e.value)
+    assert str(e.value).endswith("has control characters") and "\x1b" not in str(e.value), str(
+        e.value
+    )
     assert "\\x1b[31mred" in str(e.value)
     assert not (tmp_path / "data" / "mini").exists()

@@ -1,36 +1,50 @@
 """Linked metrics through the ingest (issue 13 §1 §2): the manifest's `linked:` is validated with
 file:line, and the real LinkBench 2017 archive gives the load and hour 1 their vmstat/iostat on
 the run's clock, with the misfits reported, never stretched."""
+
 from __future__ import annotations
 
 import json
-import re
-import shutil
 
 import pytest
 import yaml
-
 from golden import ROOT, SHARED
+from test_manifest import make_study
+
 from ingest.manifest import load
 from ingest.problems import Problem
 from ingest.study import ingest
-from test_manifest import make_study
 
 ARCHIVE = SHARED / "archives" / "mdcallag-linkbench-2017-inno5717-2m.tar.gz"
 
 
-@pytest.mark.parametrize("linked, reason", [
-    ("{vmstat: a.vm}", "runs[0].linked: missing field `interval_s`"),
-    ("{vmstat: a.vm, interval_s: 0}", "runs[0].linked: `interval_s` must be a finite positive number"),
-    ("{vmstat: a.vm, interval_s: .nan}", "is not a finite number"),
-    ("{interval_s: 5}", "runs[0].linked: name at least one of vmstat, iostat, status"),
-    ("{vmstat: a.vm, interval_s: 5, colour: red}", "runs[0].linked: unknown field `colour`"),
-    ("{vmstat: '{nosuch.attr}', interval_s: 5}", "vmstat"),
-    ("{vmstat: a.vm, interval_s: 5, panels: [1]}", "runs[0].linked: `panels` must be a list of metric names"),
-    ("{vmstat: a.vm, interval_s: 5, offset_s: warmup}", "runs[0].linked: `offset_s` must be a number of seconds or phase-start"),
-])
+@pytest.mark.parametrize(
+    "linked, reason",
+    [
+        ("{vmstat: a.vm}", "runs[0].linked: missing field `interval_s`"),
+        (
+            "{vmstat: a.vm, interval_s: 0}",
+            "runs[0].linked: `interval_s` must be a finite positive number",
+        ),
+        ("{vmstat: a.vm, interval_s: .nan}", "is not a finite number"),
+        ("{interval_s: 5}", "runs[0].linked: name at least one of vmstat, iostat, status"),
+        ("{vmstat: a.vm, interval_s: 5, colour: red}", "runs[0].linked: unknown field `colour`"),
+        ("{vmstat: '{nosuch.attr}', interval_s: 5}", "vmstat"),
+        (
+            "{vmstat: a.vm, interval_s: 5, panels: [1]}",
+            "runs[0].linked: `panels` must be a list of metric names",
+        ),
+        (
+            "{vmstat: a.vm, interval_s: 5, offset_s: warmup}",
+            "runs[0].linked: `offset_s` must be a number of seconds or phase-start",
+        ),
+    ],
+)
 def test_linked_is_validated_with_its_line(tmp_path, linked, reason):
-    man = make_study(tmp_path, runs=f"  - regex: '(?P<name>[a-z])-(?P<threads>\\d+)\\.log'\n    linked: {linked}\n")
+    man = make_study(
+        tmp_path,
+        runs=f"  - regex: '(?P<name>[a-z])-(?P<threads>\\d+)\\.log'\n    linked: {linked}\n",
+    )
     with pytest.raises(Problem) as err:
         load(man)
     assert str(err.value).startswith(f"{man}:") and reason in str(err.value)
@@ -41,8 +55,12 @@ def linkbench(tmp_path_factory):
     if not ARCHIVE.exists():
         pytest.skip(f"{ARCHIVE} is not at hand")
     data = tmp_path_factory.mktemp("data")
-    res = ingest(ROOT / "content" / "posts" / "linkbench-cached" / "manifest.yaml", SHARED / "archives",
-                 SHARED / "studies", data)
+    res = ingest(
+        ROOT / "content" / "posts" / "linkbench-cached" / "manifest.yaml",
+        SHARED / "archives",
+        SHARED / "studies",
+        data,
+    )
     return data / "linkbench-cached", res
 
 
@@ -59,7 +77,9 @@ def test_linked_files_for_the_runs_whose_monitors_were_kept(linkbench):
         assert doc["t"][0] == pytest.approx(runs[rid]["linked"]["offset_s"] + 5)
         assert {"vm.us", "vm.wa", "io.nvme0n1.w/s", "cpu_per_op"} <= set(doc["columns"])
         # a panel is a linked metric or one of the run's own columns (hour 1's latency and errors)
-        assert set(runs[rid]["linked"]["panels"]) <= set(doc["columns"]) | set(runs[rid]["columns"][2:])
+        assert set(runs[rid]["linked"]["panels"]) <= set(doc["columns"]) | set(
+            runs[rid]["columns"][2:]
+        )
     assert runs["request-hour-1"]["linked"]["panels"][:2] == ["lat.GET_LINKS_LIST.p95", "err_s"]
     assert not (study / "series" / "request-hour-24.linked.json").exists()
 
@@ -82,7 +102,11 @@ def test_hour_1s_monitors_start_with_the_warm_up_and_end_with_the_run(linkbench)
     places sample 1 where the log says the phase began, so the linked series ends within one
     sample of the run's end (the log's REQUEST PHASE COMPLETED), not 60 s after it."""
     study, res = linkbench
-    run = next(r for r in yaml.safe_load((study / "runs.yaml").read_text())["runs"] if r["id"] == "request-hour-1")
+    run = next(
+        r
+        for r in yaml.safe_load((study / "runs.yaml").read_text())["runs"]
+        if r["id"] == "request-hour-1"
+    )
     doc = json.loads((study / "series" / "request-hour-1.linked.json").read_text())
     assert run["linked"]["offset_from"] == "phase-start"
     assert run["linked"]["offset_s"] == run["phase_s"]["start"] == pytest.approx(-60, abs=1)
@@ -97,19 +121,42 @@ def test_hour_1s_monitors_start_with_the_warm_up_and_end_with_the_run(linkbench)
 def test_the_declared_clock_fits_and_a_wrong_one_is_reported(linkbench):
     """With the manifest's clock the monitors fit the runs; the old clock (offset 0: the warm-up
     counted as the run, 60 s late) and a wrong interval are reported at the last sample's line."""
+    from golden import archive_text
+
     from ingest.linked import linked_series
     from ingest.parsers import by_name
-    from golden import archive_text
+
     _, res = linkbench
     assert not [p for p in res["problems"] if "vmstat" in str(p) or "iostat" in str(p)]
     study, _ = linkbench
     doc = json.loads((study / "series" / "request-hour-1.json").read_text())
-    run = next(r for r in yaml.safe_load((study / "runs.yaml").read_text())["runs"] if r["id"] == "request-hour-1")
-    vm = by_name("vmstat").parse(archive_text(ARCHIVE.name, "mdcallag-linkbench-2017-inno5717-2m/r.vm.in.L1.P1"), "r.vm.in.L1.P1").sessions[0]
-    _, problems = linked_series(doc["t"], doc["requests/s"], interval_s=5, vmstat=("r.vm.in.L1.P1", vm),
-                                run_end=run["phase_s"]["end"])
+    run = next(
+        r
+        for r in yaml.safe_load((study / "runs.yaml").read_text())["runs"]
+        if r["id"] == "request-hour-1"
+    )
+    vm = (
+        by_name("vmstat")
+        .parse(
+            archive_text(ARCHIVE.name, "mdcallag-linkbench-2017-inno5717-2m/r.vm.in.L1.P1"),
+            "r.vm.in.L1.P1",
+        )
+        .sessions[0]
+    )
+    _, problems = linked_series(
+        doc["t"],
+        doc["requests/s"],
+        interval_s=5,
+        vmstat=("r.vm.in.L1.P1", vm),
+        run_end=run["phase_s"]["end"],
+    )
     assert [str(p).split(": ")[0] for p in problems] == [f"r.vm.in.L1.P1:{vm.sample_lines[-1]}"]
     assert "ends at 3660 s" in str(problems[0]) and "not shifted or stretched" in str(problems[0])
-    _, problems = linked_series(doc["t"], doc["requests/s"], interval_s=10, vmstat=("r.vm.in.L1.P1", vm),
-                                offset_s=run["linked"]["offset_s"])
+    _, problems = linked_series(
+        doc["t"],
+        doc["requests/s"],
+        interval_s=10,
+        vmstat=("r.vm.in.L1.P1", vm),
+        offset_s=run["linked"]["offset_s"],
+    )
     assert len(problems) == 1 and "check interval_s/offset_s" in str(problems[0])

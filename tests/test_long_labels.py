@@ -9,10 +9,10 @@ colliding axis labels fail), the
 time series' HTML legend fits, and the page never scrolls sideways. The live charts draw on a
 canvas: their texts are measured in the view's own SVG (`view.toSVG()`, the same scenegraph),
 laid over the canvas."""
+
 from __future__ import annotations
 
 import pytest
-
 from browser_kit import open_page, serve, wait_for_charts
 from long_labels import HEADINGS, SETUPS, STUDY, make
 from sitebuild import build
@@ -25,7 +25,8 @@ TEXTS = """(svg) => Array.from(svg.querySelectorAll('text')).filter((t) => t.tex
   .map((t) => { const r = t.getBoundingClientRect(); return { text: t.textContent, x0: r.left, x1: r.right, y0: r.top, y1: r.bottom }; })"""
 
 # For each live Vega chart: its view as SVG, laid exactly over its canvas, then its texts.
-LIVE = """async () => {
+LIVE = (
+    """async () => {
   const out = {};
   for (const fig of document.querySelectorAll('figure.chart')) {
     const view = fig.benchlogChart && fig.benchlogChart.view;
@@ -40,12 +41,17 @@ LIVE = """async () => {
     holder.remove();
   }
   return out;
-}""" % TEXTS
+}"""
+    % TEXTS
+)
 
-STATIC = """() => Object.fromEntries(Array.from(document.querySelectorAll('figure.chart')).map((fig) => {
+STATIC = (
+    """() => Object.fromEntries(Array.from(document.querySelectorAll('figure.chart')).map((fig) => {
   const svg = Array.from(fig.querySelectorAll('svg.chart-svg')).find((s) => s.getBoundingClientRect().width > 0);
   return [fig.id, svg ? (%s)(svg) : null];
-}))""" % TEXTS
+}))"""
+    % TEXTS
+)
 
 FIGURES = """() => Object.fromEntries(Array.from(document.querySelectorAll('figure.chart')).map((f) => {
   const r = f.getBoundingClientRect(); return [f.id, { x0: r.left, x1: r.right }]; }))"""
@@ -59,7 +65,13 @@ def site(tmp_path_factory, browser):
     tmp = tmp_path_factory.mktemp("long-labels")
     make(tmp)
     www = tmp / "www"
-    build(www / "benchlog", "https://example.github.io/benchlog/", extra=tmp, previews=False, own_content=False)
+    build(
+        www / "benchlog",
+        "https://example.github.io/benchlog/",
+        extra=tmp,
+        previews=False,
+        own_content=False,
+    )
     server, base = serve(www)
     yield browser, f"{base}/benchlog/posts/{STUDY}/"
     server.shutdown()
@@ -77,11 +89,16 @@ def problems_of(texts: dict, figures: dict, width: int) -> list[str]:
             if t["text"].endswith("…"):
                 out.append(f"{fid}: {t['text']!r} is truncated")
             if t["x0"] < max(0, fig["x0"]) - 1 or t["x1"] > min(width, fig["x1"]) + 1:
-                out.append(f"{fid}: {t['text']!r} is cut off ({t['x0']:.0f}-{t['x1']:.0f} px, figure "
-                           f"{fig['x0']:.0f}-{fig['x1']:.0f}, viewport {width})")
+                out.append(
+                    f"{fid}: {t['text']!r} is cut off ({t['x0']:.0f}-{t['x1']:.0f} px, figure "
+                    f"{fig['x0']:.0f}-{fig['x1']:.0f}, viewport {width})"
+                )
         for i, a in enumerate(items):
-            for b in items[i + 1:]:
-                if min(a["x1"], b["x1"]) - max(a["x0"], b["x0"]) > 1 and min(a["y1"], b["y1"]) - max(a["y0"], b["y0"]) > 1:
+            for b in items[i + 1 :]:
+                if (
+                    min(a["x1"], b["x1"]) - max(a["x0"], b["x0"]) > 1
+                    and min(a["y1"], b["y1"]) - max(a["y0"], b["y0"]) > 1
+                ):
                     out.append(f"{fid}: {a['text']!r} overlaps {b['text']!r}")
     return out
 
@@ -94,7 +111,9 @@ def test_live_charts_show_every_long_label_whole(site, width):
     states = wait_for_charts(page)
     assert set(states.values()) == {"rendered"}, states
     texts = page.evaluate(LIVE)
-    assert {"mean-bars", "mean-dots", "mean-lines", "setup-lines", "over-time"} <= set(texts), set(texts)
+    assert {"mean-bars", "mean-dots", "mean-lines", "setup-lines", "over-time"} <= set(texts), set(
+        texts
+    )
     assert problems_of(texts, page.evaluate(FIGURES), width) == []
     # the time series' legend is HTML: every entry inside the figure and the viewport, none cut
     legend = page.evaluate("""() => { const f = document.querySelector('#over-time').getBoundingClientRect();
@@ -128,9 +147,12 @@ def test_a_line_over_named_values_is_drawn_on_an_ordinal_axis(site, width, js):
     page.goto(url)
     if js:
         assert set(wait_for_charts(page).values()) == {"rendered"}
-        marks = page.evaluate("""async () => { const holder = document.createElement('div');
+        marks = page.evaluate(
+            """async () => { const holder = document.createElement('div');
           holder.innerHTML = await document.querySelector('#setup-lines').benchlogChart.view.toSVG();
-          return (%s)(holder.querySelector('svg')); }""" % MARKS)
+          return (%s)(holder.querySelector('svg')); }"""
+            % MARKS
+        )
         texts = page.evaluate(LIVE)["setup-lines"]
     else:
         # the build's SVG is optimised (SVGO): a line is a path of stroke width 2, the dots of a colour one path
@@ -140,7 +162,9 @@ def test_a_line_over_named_values_is_drawn_on_an_ordinal_axis(site, width, js):
           return { lines: lines.length, points: 9 }; }""")
         texts = page.evaluate(STATIC)["setup-lines"]
     assert marks == {"lines": 3, "points": 9}, marks
-    words = "".join(t["text"] for t in texts).replace(" ", "")   # a wrapped text's lines: tspans, no space between
+    words = "".join(t["text"] for t in texts).replace(
+        " ", ""
+    )  # a wrapped text's lines: tspans, no space between
     for name in [HEADINGS["setup"], HEADINGS["engine"]]:
         assert name.replace(" ", "") in words, name
     shown = [name for name in SETUPS.values() if name.replace(" ", "") in words]
@@ -153,18 +177,29 @@ def test_a_line_over_named_values_is_drawn_on_an_ordinal_axis(site, width, js):
 @pytest.mark.parametrize("width", WIDTHS)
 def test_build_time_svgs_show_every_long_label_whole(site, width):
     browser, url = site
-    context = browser.new_context(viewport={"width": width, "height": 900}, java_script_enabled=False)
+    context = browser.new_context(
+        viewport={"width": width, "height": 900}, java_script_enabled=False
+    )
     page = context.new_page()
     page.goto(url)
     texts = {k: v for k, v in page.evaluate(STATIC).items() if v is not None}
-    assert {"mean-bars", "mean-dots", "mean-lines", "setup-lines", "over-time"} <= set(texts), set(texts)
+    assert {"mean-bars", "mean-dots", "mean-lines", "setup-lines", "over-time"} <= set(texts), set(
+        texts
+    )
     assert problems_of(texts, page.evaluate(FIGURES), width) == []
     assert page.evaluate(SIDEWAYS) <= 0
     context.close()
 
 
-@pytest.mark.parametrize("label, chars", [("Innodb_buffer_pool_read_requests", 12), ("Innodb_buffer_pool_read_requests", 14),
-                                          ("Handler_read_rnd_next", 9), ("see Innodb_data_reads now", 10)])
+@pytest.mark.parametrize(
+    "label, chars",
+    [
+        ("Innodb_buffer_pool_read_requests", 12),
+        ("Innodb_buffer_pool_read_requests", 14),
+        ("Handler_read_rnd_next", 9),
+        ("see Innodb_data_reads now", 10),
+    ],
+)
 def test_a_long_name_breaks_at_its_underscores(label, chars):
     """Issue 9 §7: labels.js (live charts and build-time SVGs) breaks a name longer than a line
     after its underscores ("Innodb_buffe r_pool_read_ requests" split words), each line fits,
@@ -172,11 +207,18 @@ def test_a_long_name_breaks_at_its_underscores(label, chars):
     import json
     import subprocess
     from pathlib import Path
+
     module = Path(__file__).resolve().parent.parent / "assets" / "js" / "labels.js"
     script = f"import {{ wrap }} from {json.dumps(str(module))}; console.log(JSON.stringify(wrap({json.dumps(label)}, {chars})));"
-    lines = json.loads(subprocess.run(["node", "--input-type=module", "-e", script], capture_output=True, text=True,
-                                      check=True).stdout)
+    lines = json.loads(
+        subprocess.run(
+            ["node", "--input-type=module", "-e", script],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
     assert all(len(line) <= chars for line in lines), lines
     assert "".join(lines).replace(" ", "") == label.replace(" ", ""), lines
-    for line in lines[:-1]:   # every break of a word falls after a separator or between words
+    for line in lines[:-1]:  # every break of a word falls after a separator or between words
         assert line.endswith("_") or f"{line} " in f"{label} ", (line, lines)

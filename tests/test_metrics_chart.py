@@ -3,6 +3,7 @@ throughput on one time axis. The figure lists the metrics it can show (`data-met
 runs.yaml), the hover follows the pointer over every panel (`data-hover-t`), and a window
 brushed in one panel sets the window of all (the statistics table). Expected values come
 from data/, never from the page."""
+
 from __future__ import annotations
 
 import csv
@@ -10,7 +11,6 @@ import json
 
 import pytest
 import yaml
-
 from browser_kit import WAIT, open_page, serve, until
 from golden import ROOT
 
@@ -33,7 +33,9 @@ def base(built_site):
 @pytest.fixture
 def figure(browser, base):
     problems = []
-    page = open_page(browser, f"{base}{LINKBENCH}#{FIG}", problems, viewport={"width": 1280, "height": 900})
+    page = open_page(
+        browser, f"{base}{LINKBENCH}#{FIG}", problems, viewport={"width": 1280, "height": 900}
+    )
     fig = page.locator(f"#{FIG}")
     fig.scroll_into_view_if_needed()
     page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=WAIT)
@@ -46,7 +48,11 @@ def figure_metrics(study, rids):
     names = []
     for rid in rids:
         run = run_record(study, rid)
-        for n in [run["metric"], *run["columns"][1:], *(run.get("linked") or {}).get("columns", [])]:
+        for n in [
+            run["metric"],
+            *run["columns"][1:],
+            *(run.get("linked") or {}).get("columns", []),
+        ]:
             if n not in names:
                 names.append(n)
     return names
@@ -62,9 +68,14 @@ def test_the_figure_lists_every_metric_of_its_runs(figure, built_site):
     assert fig.get_attribute("data-metrics").split(",") == expected
     run = run_record("linkbench-cached", "load")
     offered = page.locator(f"#{FIG} .metrics-pick input")
-    assert [offered.nth(i).get_attribute("value") for i in range(offered.count())] == [*run["columns"][2:], *run["linked"]["columns"]]
+    assert [offered.nth(i).get_attribute("value") for i in range(offered.count())] == [
+        *run["columns"][2:],
+        *run["linked"]["columns"],
+    ]
     panels = page.locator(f"#{FIG} .metrics-pick input:checked")
-    assert [panels.nth(i).get_attribute("value") for i in range(panels.count())] == run["linked"]["panels"]
+    assert [panels.nth(i).get_attribute("value") for i in range(panels.count())] == run["linked"][
+        "panels"
+    ]
 
 
 def test_panel_names_come_from_the_series_files_meta(figure):
@@ -73,12 +84,21 @@ def test_panel_names_come_from_the_series_files_meta(figure):
     page, fig, _ = figure
     meta = {}
     for suffix in ("", ".linked"):
-        meta.update(json.loads((ROOT / "data" / "linkbench-cached" / "series" / f"load{suffix}.json").read_text())["meta"])
+        meta.update(
+            json.loads(
+                (ROOT / "data" / "linkbench-cached" / "series" / f"load{suffix}.json").read_text()
+            )["meta"]
+        )
     labels = page.locator(f"#{FIG} .metrics-pick label")
     for i in range(labels.count()):
         name = labels.nth(i).locator("input").get_attribute("value")
-        assert labels.nth(i).text_content().strip() == (meta[name]["label"] if name in meta else name)
-    assert page.locator(f"#{FIG} .ts-stats tr[data-metric='vm.us'] th").inner_text() == meta["vm.us"]["label"]
+        assert labels.nth(i).text_content().strip() == (
+            meta[name]["label"] if name in meta else name
+        )
+    assert (
+        page.locator(f"#{FIG} .ts-stats tr[data-metric='vm.us'] th").inner_text()
+        == meta["vm.us"]["label"]
+    )
 
 
 def test_request_runs_offer_the_logs_latency_and_errors(browser, base):
@@ -89,15 +109,31 @@ def test_request_runs_offer_the_logs_latency_and_errors(browser, base):
     for rid in ("request-hour-1", "request-hour-24"):
         page, problems = open_run(browser, base, rid)
         until(page, f"document.querySelectorAll('#{FIG} .metrics-pick input').length > 0")
-        meta = json.loads((ROOT / "data" / "linkbench-cached" / "series" / f"{rid}.json").read_text())["meta"]
+        meta = json.loads(
+            (ROOT / "data" / "linkbench-cached" / "series" / f"{rid}.json").read_text()
+        )["meta"]
         labels = page.locator(f"#{FIG} .metrics-pick label")
-        offered = {labels.nth(i).locator("input").get_attribute("value"): labels.nth(i).text_content().strip()
-                   for i in range(labels.count())}
-        assert offered["lat.GET_LINKS_LIST.p95"] == meta["lat.GET_LINKS_LIST.p95"]["label"] == "GET_LINKS_LIST p95 (ms)"
+        offered = {
+            labels.nth(i).locator("input").get_attribute("value"): labels.nth(i)
+            .text_content()
+            .strip()
+            for i in range(labels.count())
+        }
+        assert (
+            offered["lat.GET_LINKS_LIST.p95"]
+            == meta["lat.GET_LINKS_LIST.p95"]["label"]
+            == "GET_LINKS_LIST p95 (ms)"
+        )
         assert offered["err_s"] == "errors/s" and "lat.ADD_LINK.mean" in offered
         checked = page.locator(f"#{FIG} .metrics-pick input:checked")
-        assert [checked.nth(i).get_attribute("value") for i in range(2)] == ["lat.GET_LINKS_LIST.p95", "err_s"]
-        until(page, f"!!document.querySelector(\"#{FIG} .ts-stats tr[data-metric='lat.GET_LINKS_LIST.p95']\")")
+        assert [checked.nth(i).get_attribute("value") for i in range(2)] == [
+            "lat.GET_LINKS_LIST.p95",
+            "err_s",
+        ]
+        until(
+            page,
+            f"!!document.querySelector(\"#{FIG} .ts-stats tr[data-metric='lat.GET_LINKS_LIST.p95']\")",
+        )
         assert not problems, problems
         page.context.close()
 
@@ -110,11 +146,16 @@ def test_unchecking_every_panel_leaves_the_throughput_alone(browser, base):
     page.locator(f"#{FIG} .metrics-panels summary").click()
     while checked.count():
         n = checked.count()
-        checked.first.click()   # the pick list is drawn anew after each pick
-        until(page, f"document.querySelectorAll('#{FIG} .metrics-pick input:checked').length === {n - 1}")
+        checked.first.click()  # the pick list is drawn anew after each pick
+        until(
+            page,
+            f"document.querySelectorAll('#{FIG} .metrics-pick input:checked').length === {n - 1}",
+        )
     until(page, f"document.querySelectorAll('#{FIG} .ts-stats tbody tr').length === 1")
     until(page, f"document.getElementById('{FIG}').metricsChart.panelBounds().length === 1")
-    until(page, f"decodeURIComponent(location.hash).includes('{FIG}.p=-')")   # the hash is written 150 ms later
+    until(
+        page, f"decodeURIComponent(location.hash).includes('{FIG}.p=-')"
+    )  # the hash is written 150 ms later
     page.reload()
     page.locator(f"#{FIG}").scroll_into_view_if_needed()
     page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=WAIT)
@@ -131,14 +172,16 @@ def test_hover_follows_the_pointer_over_every_panel(figure):
     # 16 positions: across the width, alternating between the top panel and the lower ones
     for i in range(16):
         x = box["x"] + 70 + i * (box["width"] - 140) / 15
-        y = box["y"] + (60 if i % 2 == 0 else 150 + 6 + 35 + 76 * (i % 3))   # top panel, then lower ones
+        y = box["y"] + (
+            60 if i % 2 == 0 else 150 + 6 + 35 + 76 * (i % 3)
+        )  # top panel, then lower ones
         page.mouse.move(x, y)
         until(page, f"document.getElementById('{FIG}').dataset.hoverT !== undefined")
         seen.append(float(fig.get_attribute("data-hover-t")))
     assert seen == sorted(seen) and len(set(seen)) >= 12, seen
     doc = json.loads((ROOT / "data" / "linkbench-cached" / "series" / "load.json").read_text())
     assert 0 <= seen[0] < seen[-1] <= doc["t"][-1] + 5
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] - 40)   # off the chart
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] - 40)  # off the chart
     until(page, f"document.getElementById('{FIG}').dataset.hoverT === undefined")
 
 
@@ -148,19 +191,24 @@ def test_a_window_brushed_in_a_lower_panel_sets_every_panels_statistics(figure):
     top = page.locator(f"#{FIG} .ts-stats tr[data-metric='{run['metric']}'] td").first
     before = int(top.inner_text())
     box = page.locator(f"#{FIG} .ts-canvas canvas").bounding_box()
-    y = box["y"] + 150 + 6 + 35 + 76   # inside the third panel
+    y = box["y"] + 150 + 6 + 35 + 76  # inside the third panel
     page.mouse.move(box["x"] + box["width"] * 0.45, y)
     page.mouse.down()
     page.mouse.move(box["x"] + box["width"] * 0.7, y, steps=6)
     page.mouse.up()
-    until(page, f"""(() => {{
-        const td = document.querySelector("#{FIG} .ts-stats tr[data-metric='{run['metric']}'] td");
-        return td && Number(td.textContent) !== {before}; }})()""")
+    until(
+        page,
+        f"""(() => {{
+        const td = document.querySelector("#{FIG} .ts-stats tr[data-metric='{run["metric"]}'] td");
+        return td && Number(td.textContent) !== {before}; }})()""",
+    )
     after = int(top.inner_text())
     assert 0 < after < before
     rows = page.locator(f"#{FIG} .ts-stats tbody tr")
     assert rows.count() == 1 + len(run["linked"]["panels"])
-    assert "w=" in page.evaluate("decodeURIComponent(location.hash)") or f"{FIG}.w=" in page.evaluate("location.hash")
+    assert "w=" in page.evaluate(
+        "decodeURIComponent(location.hash)"
+    ) or f"{FIG}.w=" in page.evaluate("location.hash")
 
 
 def test_uneven_intervals_give_the_time_weighted_mean_and_gaps_break_the_line(figure):
@@ -181,8 +229,12 @@ def test_uneven_intervals_give_the_time_weighted_mean_and_gaps_break_the_line(fi
     t = doc["t"]
     longest = max(range(1, len(t)), key=lambda i: t[i] - t[i - 1])
     breaks = [float(r["t"]) for r in top if r["value"] == ""]
-    assert any(t[longest - 1] < b < t[longest] for b in breaks), (breaks, t[longest - 1], t[longest])
-    assert len(breaks) <= 3   # only the real gaps break the line
+    assert any(t[longest - 1] < b < t[longest] for b in breaks), (
+        breaks,
+        t[longest - 1],
+        t[longest],
+    )
+    assert len(breaks) <= 3  # only the real gaps break the line
 
 
 CLS = """window.__cls = 0; window.__shifts = [];
@@ -204,7 +256,10 @@ def test_the_live_chart_takes_over_in_the_room_held_for_it(browser, base, width)
     page.wait_for_load_state("load")
     before = page.evaluate(height)
     run = run_record("linkbench-cached", "load")
-    assert page.locator(f"#{FIG}").get_attribute("style") == f"--panels: {len(run['linked']['panels'])}"
+    assert (
+        page.locator(f"#{FIG}").get_attribute("style")
+        == f"--panels: {len(run['linked']['panels'])}"
+    )
     page.locator(f"#{FIG}").scroll_into_view_if_needed()
     page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=WAIT)
     page.wait_for_timeout(300)
@@ -212,7 +267,9 @@ def test_the_live_chart_takes_over_in_the_room_held_for_it(browser, base, width)
         .reduce((h, c) => h + c.getBoundingClientRect().height, 0)""")
     assert page.evaluate(height) == before
     assert page.evaluate("window.__cls") == 0, page.evaluate("window.__shifts")
-    room = page.evaluate(f"document.querySelector('#{FIG} .chart-view').getBoundingClientRect().height")
+    room = page.evaluate(
+        f"document.querySelector('#{FIG} .chart-view').getBoundingClientRect().height"
+    )
     assert live <= room < live + 40, (live, room)
     assert not problems, problems
     page.context.close()
@@ -230,7 +287,12 @@ VIEW = """(id) => { const c = document.getElementById(id).metricsChart, v = c.vi
 
 def open_run(browser, base, run):
     problems = []
-    page = open_page(browser, f"{base}{LINKBENCH}#{FIG}.run={run}", problems, viewport={"width": 1280, "height": 900})
+    page = open_page(
+        browser,
+        f"{base}{LINKBENCH}#{FIG}.run={run}",
+        problems,
+        viewport={"width": 1280, "height": 900},
+    )
     page.locator(f"#{FIG}").scroll_into_view_if_needed()
     page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=WAIT)
     until(page, f"!!document.getElementById('{FIG}').metricsChart")
@@ -244,10 +306,14 @@ def test_every_panel_has_one_time_axis_spanning_the_run_and_its_samples(browser,
     either series has (samples past the run's end are shown, not clipped)."""
     page, problems = open_run(browser, base, rid)
     own = json.loads((ROOT / "data" / "linkbench-cached" / "series" / f"{rid}.json").read_text())
-    linked = json.loads((ROOT / "data" / "linkbench-cached" / "series" / f"{rid}.linked.json").read_text())
+    linked = json.loads(
+        (ROOT / "data" / "linkbench-cached" / "series" / f"{rid}.linked.json").read_text()
+    )
     view = page.evaluate(VIEW, FIG)
     expected = [min(0, own["t"][0], linked["t"][0]), max(own["t"][-1], linked["t"][-1])]
-    assert len(view["domains"]) == 1 + len(run_record("linkbench-cached", rid)["linked"]["panels"]) + 1   # + strip
+    assert (
+        len(view["domains"]) == 1 + len(run_record("linkbench-cached", rid)["linked"]["panels"]) + 1
+    )  # + strip
     for domain in view["domains"]:
         assert domain == pytest.approx(expected)
     assert not problems, problems
@@ -280,16 +346,24 @@ def test_hover_reads_the_last_panel_and_the_rule_spans_every_panel(browser, base
     view = page.evaluate(VIEW, FIG)
     box = page.locator(f"#{FIG} .ts-canvas canvas").bounding_box()
     (ox, oy), first, last = view["origin"], view["bounds"][0], view["bounds"][-1]
-    assert len(view["bounds"]) == 1 + len(run_record("linkbench-cached", "load")["linked"]["panels"])
-    page.mouse.move(box["x"] + ox + last["width"] / 2, box["y"] + oy + last["y"] + last["height"] - 3)
+    assert len(view["bounds"]) == 1 + len(
+        run_record("linkbench-cached", "load")["linked"]["panels"]
+    )
+    page.mouse.move(
+        box["x"] + ox + last["width"] / 2, box["y"] + oy + last["y"] + last["height"] - 3
+    )
     until(page, f"document.getElementById('{FIG}').dataset.hoverT !== undefined")
     t = float(page.locator(f"#{FIG}").get_attribute("data-hover-t"))
     lo, hi = view["domains"][0]
     assert t == pytest.approx((lo + hi) / 2, rel=0.02)
     rule = page.locator(f"#{FIG} .ts-rule").bounding_box()
     assert rule["y"] == pytest.approx(box["y"] + oy + first["y"], abs=1)
-    assert rule["y"] + rule["height"] == pytest.approx(box["y"] + oy + last["y"] + last["height"], abs=1)
-    page.mouse.move(box["x"] + ox + last["width"] / 2, box["y"] + oy + last["y"] + last["height"] + 12)   # below: the strip's axis
+    assert rule["y"] + rule["height"] == pytest.approx(
+        box["y"] + oy + last["y"] + last["height"], abs=1
+    )
+    page.mouse.move(
+        box["x"] + ox + last["width"] / 2, box["y"] + oy + last["y"] + last["height"] + 12
+    )  # below: the strip's axis
     until(page, f"document.getElementById('{FIG}').dataset.hoverT === undefined")
     assert not problems, problems
     page.context.close()
@@ -298,30 +372,50 @@ def test_hover_reads_the_last_panel_and_the_rule_spans_every_panel(browser, base
 CLOUD = "posts/myrocks-cloud-cost/"
 
 
-def test_the_cloud_post_links_latency_errors_and_reconnects_and_its_markers_cross_every_panel(browser, base):
+def test_the_cloud_post_links_latency_errors_and_reconnects_and_its_markers_cross_every_panel(
+    browser, base
+):
     """The cloud runs have no OS monitors: their own per-second columns are the panels (the
     shortcode's panels: p95 latency, errors, reconnects), and the study's markers are drawn
     in every panel at one x."""
     problems = []
-    page = open_page(browser, f"{base}{CLOUD}#run-metrics", problems, viewport={"width": 1280, "height": 900})
+    page = open_page(
+        browser, f"{base}{CLOUD}#run-metrics", problems, viewport={"width": 1280, "height": 900}
+    )
     page.locator("#run-metrics").scroll_into_view_if_needed()
     page.wait_for_selector("#run-metrics[data-state=rendered]", timeout=WAIT)
     until(page, "!!document.getElementById('run-metrics').metricsChart")
     run = run_record("myrocks-cloud-cost", "rocksdb-10000gp2-54")
     checked = page.locator("#run-metrics .metrics-pick input:checked")
-    assert [checked.nth(i).get_attribute("value") for i in range(checked.count())] == ["lat_ms", "err_s", "reconn_s"]
-    assert {"lat_ms", "err_s", "reconn_s"} <= set(page.locator("#run-metrics").get_attribute("data-metrics").split(","))
+    assert [checked.nth(i).get_attribute("value") for i in range(checked.count())] == [
+        "lat_ms",
+        "err_s",
+        "reconn_s",
+    ]
+    assert {"lat_ms", "err_s", "reconn_s"} <= set(
+        page.locator("#run-metrics").get_attribute("data-metrics").split(",")
+    )
     markers = yaml.safe_load((ROOT / "content" / CLOUD / "manifest.yaml").read_text())["markers"]
-    drawn = page.evaluate("""(id) => { const c = document.getElementById(id).metricsChart, v = c.view;
+    drawn = page.evaluate(
+        """(id) => { const c = document.getElementById(id).metricsChart, v = c.view;
       const root = v.scenegraph().root.items[0];
       return root.items.filter((m) => /^concat_\\d+_group$/.test(m.name)).slice(0, c.panelBounds().length)
         .map((g) => g.items[0].items.filter((m) => /^p\\d+.markers/.test(m.name)).flatMap((m) => m.items.map((it) => Math.round(it.x)))); }""",
-                          "run-metrics")
+        "run-metrics",
+    )
     assert len(drawn) == 4 and all(len(x) == len(markers) for x in drawn), drawn
     assert all(x == drawn[0] for x in drawn), drawn
-    domain = page.evaluate("document.getElementById('run-metrics').metricsChart.view.scale('concat_0_x').domain()")
-    width = page.evaluate("document.getElementById('run-metrics').metricsChart.panelBounds()[0].width")
+    domain = page.evaluate(
+        "document.getElementById('run-metrics').metricsChart.view.scale('concat_0_x').domain()"
+    )
+    width = page.evaluate(
+        "document.getElementById('run-metrics').metricsChart.panelBounds()[0].width"
+    )
     expected = [round((m["t"] - domain[0]) / (domain[1] - domain[0]) * width) for m in markers]
-    assert all(abs(a - b) <= 1 for a, b in zip(drawn[0], expected)), (drawn[0], expected, run["end_s"])
+    assert all(abs(a - b) <= 1 for a, b in zip(drawn[0], expected)), (
+        drawn[0],
+        expected,
+        run["end_s"],
+    )
     assert not problems, problems
     page.context.close()

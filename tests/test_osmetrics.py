@@ -1,20 +1,29 @@
 """ingest.osmetrics on our vmstat/iostat fixtures: the join by interval index and the per-op
 figures, worked out by hand from the fixtures' own numbers."""
-import pytest
 
+import pytest
 from golden import FIXTURES
+
 from ingest import osmetrics
 from ingest.parsers import by_name
 
 
 @pytest.fixture(scope="module")
 def vmstat():
-    return by_name("vmstat").parse((FIXTURES / "vmstat" / "repeat.txt").read_text(), "repeat.txt").sessions[0]
+    return (
+        by_name("vmstat")
+        .parse((FIXTURES / "vmstat" / "repeat.txt").read_text(), "repeat.txt")
+        .sessions[0]
+    )
 
 
 @pytest.fixture(scope="module")
 def iostat():
-    return by_name("iostat").parse((FIXTURES / "iostat" / "sysstat11.txt").read_text(), "sysstat11.txt").sessions
+    return (
+        by_name("iostat")
+        .parse((FIXTURES / "iostat" / "sysstat11.txt").read_text(), "sysstat11.txt")
+        .sessions
+    )
 
 
 def test_on_run_clock():
@@ -65,7 +74,9 @@ def test_hw_efficiency(vmstat, iostat):
 
 def test_hw_efficiency_window_and_offset(vmstat):
     run = {"t": [5, 10, 15], "ops": [1000.0, 2000.0, 4000.0]}
-    eff = osmetrics.hw_efficiency(run, "ops", 5, 15, os_interval_s=5, offset_s=-5, vmstat=vmstat, cores=2)
+    eff = osmetrics.hw_efficiency(
+        run, "ops", 5, 15, os_interval_s=5, offset_s=-5, vmstat=vmstat, cores=2
+    )
     # window (5, 15]: run 2000, 4000 -> 3000 ops/s; vmstat samples end at 0, 5, 10 -> only the third (busy 32)
     assert eff["ops_per_s"] == 3000 and eff["n_vmstat"] == 1
     assert eff["cpu_s_per_op"] == pytest.approx(0.32 * 2 / 3000)
@@ -81,5 +92,10 @@ def test_missing_inputs_give_none_not_zero():
 def test_relative():
     base = {"cpu_s_per_op": 2.0, "cs_per_op": 0.0, "reads_per_op": None}
     rel = osmetrics.relative({"cpu_s_per_op": 3.0, "cs_per_op": 5.0, "reads_per_op": 1.0}, base)
-    assert rel == {"cpu_s_per_op": 1.5, "kb_read_per_op": None, "kb_written_per_op": None,
-                   "reads_per_op": None, "cs_per_op": None}
+    assert rel == {
+        "cpu_s_per_op": 1.5,
+        "kb_read_per_op": None,
+        "kb_written_per_op": None,
+        "reads_per_op": None,
+        "cs_per_op": None,
+    }

@@ -1,9 +1,10 @@
 """F13 Markdown tables: golden fixtures, errors, and the real published-tables.md files."""
+
 import re
 
 import pytest
+from golden import FIXTURES, SHARED, check_golden, golden_cases
 
-from golden import SHARED, FIXTURES, check_golden, golden_cases
 from ingest.parsers import ParseError, by_name, detect
 from ingest.parsers.markdown_tables import qualifier_of
 
@@ -16,10 +17,13 @@ def test_golden(path):
     check_golden(path)
 
 
-@pytest.mark.parametrize("case, reason", [
-    ("no-heading", "a table without a ## heading"),
-    ("no-table", "no Markdown table under a ## heading"),
-])
+@pytest.mark.parametrize(
+    "case, reason",
+    [
+        ("no-heading", "a table without a ## heading"),
+        ("no-table", "no Markdown table under a ## heading"),
+    ],
+)
 def test_errors(case, reason):
     path = FIXTURES / "markdown-tables" / f"{case}.md"
     with pytest.raises(ParseError, match=re.escape(reason)) as err:
@@ -45,7 +49,9 @@ def test_real_published_tables(path):
     text = path.read_text()
     parsed = PARSER.parse(text, str(path))
     assert [t.name for t in parsed.tables] == re.findall(r"^## (.+)$", text, re.M)
-    body_lines = [l for l in text.splitlines() if l.startswith("|") and not re.match(r"^\|[-| :]+\|$", l)]
+    body_lines = [
+        l for l in text.splitlines() if l.startswith("|") and not re.match(r"^\|[-| :]+\|$", l)
+    ]
     assert sum(len(t.rows) + 1 for t in parsed.tables) == len(body_lines)
     for table in parsed.tables:
         for line_cells, row in zip(_source_rows(text, table), table.rows):
@@ -57,21 +63,27 @@ def test_real_published_tables(path):
 
 
 def _source_rows(text, table):
-    lines = text.splitlines()[table.line:]
-    rows = [l for l in lines if l.startswith("|")][2:2 + len(table.rows)]
+    lines = text.splitlines()[table.line :]
+    rows = [l for l in lines if l.startswith("|")][2 : 2 + len(table.rows)]
     return [[c.strip() for c in l.strip().strip("|").split("|")] for l in rows]
 
 
 def test_real_icp_units_and_missing():
     path = SHARED / "studies" / "index-condition-pushdown" / "published-tables.md"
-    counters = next(t for t in PARSER.parse(path.read_text(), str(path)).tables if t.name.startswith("Status counters"))
+    counters = next(
+        t
+        for t in PARSER.parse(path.read_text(), str(path)).tables
+        if t.name.startswith("Status counters")
+    )
     i = next(i for i, r in enumerate(counters.rows) if r["counter"] == "Innodb_data_read")
     assert {counters.units[f"{i}/{c}"] for c in counters.columns[1:]} == {"G"}
     icp = next(r for r in counters.rows if r["counter"] == "Handler_icp_attempts")
     assert icp["MySQL 5.5"] is None and icp["MariaDB 5.5"] > 0
 
 
-@pytest.mark.parametrize("path", [FIXTURES / "markdown-tables" / "published.md", *REAL], ids=lambda p: p.parent.name)
+@pytest.mark.parametrize(
+    "path", [FIXTURES / "markdown-tables" / "published.md", *REAL], ids=lambda p: p.parent.name
+)
 def test_last_row_without_newline(path):
     """A hand-saved file may lack its final newline: a whole last row (closed by `|`) is kept;
     the same row cut before its closing `|` is dropped and reported once."""
@@ -81,5 +93,7 @@ def test_last_row_without_newline(path):
     assert bare.endswith("|") and PARSER.parse(bare, path.name).tables == full.tables
     cut = PARSER.parse(bare[:-1], path.name)
     assert cut.tables[:-1] == full.tables[:-1] and cut.tables[-1].rows == full.tables[-1].rows[:-1]
-    assert list(map(str, cut.problems)) == [f"{path.name}:{bare.count(chr(10)) + 1}: incomplete last line "
-                            "(the file ends mid-line, cut short?): ignored"]
+    assert list(map(str, cut.problems)) == [
+        f"{path.name}:{bare.count(chr(10)) + 1}: incomplete last line "
+        "(the file ends mid-line, cut short?): ignored"
+    ]

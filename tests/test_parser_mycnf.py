@@ -1,14 +1,18 @@
 """my.cnf and SHOW GLOBAL VARIABLES: golden fixtures, errors, the real captures, settings_diff."""
+
 import re
 
 import pytest
-
 from golden import FIXTURES, archive_text, check_golden, golden_cases
+
 from ingest.parsers import ParseError, by_name, detect
 from ingest.parsers.mycnf import settings_diff
 
 MYCNF, GV = by_name("mycnf"), by_name("global-variables")
-SYSBENCH = ("mdcallag-sysbench-dec2020-innodb-inmem.tar.gz", "mdcallag-sysbench-dec2020-innodb-inmem")
+SYSBENCH = (
+    "mdcallag-sysbench-dec2020-innodb-inmem.tar.gz",
+    "mdcallag-sysbench-dec2020-innodb-inmem",
+)
 VERSIONS = ("5649", "5731", "8018", "8021", "8022")
 
 
@@ -17,11 +21,14 @@ def test_golden(path):
     check_golden(path)
 
 
-@pytest.mark.parametrize("case, parser, line, reason", [
-    ("no-group.cnf", MYCNF, 1, "option before any [group] header"),
-    ("bad-group.cnf", MYCNF, 1, "unreadable option group header"),
-    ("broken.gv", GV, 3, "expected 'name<TAB>value'"),
-])
+@pytest.mark.parametrize(
+    "case, parser, line, reason",
+    [
+        ("no-group.cnf", MYCNF, 1, "option before any [group] header"),
+        ("bad-group.cnf", MYCNF, 1, "unreadable option group header"),
+        ("broken.gv", GV, 3, "expected 'name<TAB>value'"),
+    ],
+)
 def test_errors(case, parser, line, reason):
     path = FIXTURES / "mycnf" / case
     with pytest.raises(ParseError, match=re.escape(reason)) as err:
@@ -29,13 +36,19 @@ def test_errors(case, parser, line, reason):
     assert (err.value.file, err.value.line) == (case, line)
 
 
-@pytest.mark.parametrize("case, parser", [("server.cnf", MYCNF), ("tabbed.gv", GV), ("boxed.gv", GV)])
+@pytest.mark.parametrize(
+    "case, parser", [("server.cnf", MYCNF), ("tabbed.gv", GV), ("boxed.gv", GV)]
+)
 def test_detect(case, parser):
     assert detect((FIXTURES / "mycnf" / case).read_text())[0] is parser
 
 
 def test_settings_diff():
-    runs = {"a": {"x": "1", "y": "ON", "z": "2"}, "b": {"x": "1", "y": "OFF"}, "c": {"x": "1", "y": "ON", "z": "2"}}
+    runs = {
+        "a": {"x": "1", "y": "ON", "z": "2"},
+        "b": {"x": "1", "y": "OFF"},
+        "c": {"x": "1", "y": "ON", "z": "2"},
+    }
     assert settings_diff(runs) == [
         {"key": "y", "values": {"a": "ON", "b": "OFF", "c": "ON"}},
         {"key": "z", "values": {"a": "2", "b": None, "c": "2"}},
@@ -61,12 +74,19 @@ def test_real_sysbench_cnfs():
     shared = set.intersection(*(set(s) for s in runs.values()))
     assert all(len({runs[v][k] for v in VERSIONS}) == 1 for k in shared - set(diff))
     # the facts sheet: eq_range_index_dive_limit=10 in every version, so it is not a difference
-    assert "eq_range_index_dive_limit" not in diff and {runs[v]["eq_range_index_dive_limit"] for v in VERSIONS} == {"10"}
-    assert diff["innodb_checksum_algorithm"]["5649"] == "crc32" and diff["innodb_checksum_algorithm"]["8022"] is None
+    assert "eq_range_index_dive_limit" not in diff and {
+        runs[v]["eq_range_index_dive_limit"] for v in VERSIONS
+    } == {"10"}
+    assert (
+        diff["innodb_checksum_algorithm"]["5649"] == "crc32"
+        and diff["innodb_checksum_algorithm"]["8022"] is None
+    )
 
 
 def test_real_global_variables():
-    text = archive_text("mdcallag-linkbench-2017-inno5717-2m.tar.gz", "mdcallag-linkbench-2017-inno5717-2m/l.gv.in")
+    text = archive_text(
+        "mdcallag-linkbench-2017-inno5717-2m.tar.gz", "mdcallag-linkbench-2017-inno5717-2m/l.gv.in"
+    )
     settings = GV.parse(text, "l.gv.in").settings
     assert len(settings) == len(text.splitlines()) - 1
     assert settings["version"].startswith("5.7.17")
@@ -74,10 +94,12 @@ def test_real_global_variables():
 
 
 def test_real_cloud_mycnf():
-    text = archive_text("percona-201807-rocksdb-cloud.tar.gz", "percona-201807-rocksdb-cloud/my.cnf")
+    text = archive_text(
+        "percona-201807-rocksdb-cloud.tar.gz", "percona-201807-rocksdb-cloud/my.cnf"
+    )
     settings = MYCNF.parse(text, "my.cnf").settings
-    assert settings["binlog_format"] == "ROW"          # quotes removed
-    assert settings["skip_innodb"] == "ON"             # a bare flag
-    assert "rocksdb_rate_limiter_bytes_per_sec" not in settings   # commented out
+    assert settings["binlog_format"] == "ROW"  # quotes removed
+    assert settings["skip_innodb"] == "ON"  # a bare flag
+    assert "rocksdb_rate_limiter_bytes_per_sec" not in settings  # commented out
     assert "compression=kLZ4Compression" in settings["rocksdb_default_cf_options"]
     assert settings["client.socket"] == settings["socket"]

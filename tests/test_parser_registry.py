@@ -1,5 +1,6 @@
 """The lazy parser registry: MODULES agrees with what the format modules register, and a
 format named or detected early loads only the modules it needs."""
+
 import re
 import subprocess
 import sys
@@ -18,17 +19,24 @@ def test_modules_list_every_registered_parser_at_its_place():
 
 
 def test_every_module_that_registers_a_parser_is_listed():
-    registering = {p.stem for p in (ROOT / "ingest/parsers").glob("*.py")
-                   if re.search(r"^(@register|register\()", p.read_text(), re.M)}
+    registering = {
+        p.stem
+        for p in (ROOT / "ingest/parsers").glob("*.py")
+        if re.search(r"^(@register|register\()", p.read_text(), re.M)
+    }
     assert registering == set(parsers.MODULES)
 
 
 def test_named_and_early_detected_formats_load_only_their_modules():
-    code = ("import sys\nfrom ingest.parsers import by_name, detect\n"
-            "by_name('mycnf')\n"
-            "assert detect('[ 1s ] thds: 4 eps: 1.00 lat (ms,95%): 2.00\\n')[0].name == 'sysbench1'\n"
-            "print(' '.join(m.rpartition('.')[2] for m in sys.modules if m.startswith('ingest.parsers.')))")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    code = (
+        "import sys\nfrom ingest.parsers import by_name, detect\n"
+        "by_name('mycnf')\n"
+        "assert detect('[ 1s ] thds: 4 eps: 1.00 lat (ms,95%): 2.00\\n')[0].name == 'sysbench1'\n"
+        "print(' '.join(m.rpartition('.')[2] for m in sys.modules if m.startswith('ingest.parsers.')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout
     assert set(out.split()) & set(parsers.MODULES) == {"mycnf", "sysbench1"}
 
 
@@ -36,6 +44,8 @@ def test_unknown_format_names_the_known_ones_in_detection_order():
     try:
         parsers.by_name("nope")
     except KeyError as e:
-        assert e.args[0].endswith("(known: " + ", ".join(p.name for p in parsers.all_parsers()) + ")")
+        assert e.args[0].endswith(
+            "(known: " + ", ".join(p.name for p in parsers.all_parsers()) + ")"
+        )
     else:
         raise AssertionError("no KeyError")

@@ -1,9 +1,10 @@
 """F9 whitespace summary tables: golden fixtures, errors, and the real published tables."""
+
 import re
 
 import pytest
-
 from golden import FIXTURES, SHARED, archive_text, check_golden, golden_cases
+
 from ingest.parsers import ParseError, by_name
 
 PARSER = by_name("summary-table")
@@ -15,10 +16,13 @@ def test_golden(path):
     check_golden(path)
 
 
-@pytest.mark.parametrize("case, line, reason", [
-    ("broken-row", 4, "4 fields, the table header has 3"),
-    ("no-table", None, "no table"),
-])
+@pytest.mark.parametrize(
+    "case, line, reason",
+    [
+        ("broken-row", 4, "4 fields, the table header has 3"),
+        ("no-table", None, "no table"),
+    ],
+)
 def test_errors(case, line, reason):
     path = FIXTURES / "summary-table" / f"{case}.txt"
     with pytest.raises(ParseError, match=re.escape(reason)) as err:
@@ -38,7 +42,11 @@ def _other_lines(text, parsed):
     for t in parsed.tables:
         header_lines = 2 if " " in t.columns[0] else 1
         covered.update(range(t.line - 1, t.line - 1 + header_lines + len(t.rows)))
-    return [l.strip() for i, l in enumerate(lines) if i >= parsed.tables[0].line - 1 and l.strip() and i not in covered]
+    return [
+        l.strip()
+        for i, l in enumerate(lines)
+        if i >= parsed.tables[0].line - 1 and l.strip() and i not in covered
+    ]
 
 
 def test_real_linkbench_tables():
@@ -49,7 +57,15 @@ def test_real_linkbench_tables():
     assert [t.name for t in parsed.tables] == names
     assert _other_lines(text, parsed) == names[1:]
     for t in parsed.tables:
-        assert t.columns == ["load ips", "load gb", "2h qps", "2h gb", "12h qps", "12h gb", "config"]
+        assert t.columns == [
+            "load ips",
+            "load gb",
+            "2h qps",
+            "2h gb",
+            "12h qps",
+            "12h gb",
+            "config",
+        ]
         assert all(r["load gb"] <= r["12h gb"] for r in t.rows)  # databases only grow here
 
 
@@ -58,10 +74,16 @@ def test_real_redo_tables():
     text = path.read_text()
     parsed = PARSER.parse(text, str(path))
     assert {t.name for t in parsed.tables} == {
-        f"{w} load metrics / {s} SSD" for w in ("In-memory", "IO-bound") for s in ("Fast", "Slow")}
+        f"{w} load metrics / {s} SSD" for w in ("In-memory", "IO-bound") for s in ("Fast", "Slow")
+    }
     engine_lines = re.findall(r"\binno\d+\.\S+$", text, re.M)
     assert [r["engine"] for t in parsed.tables for r in t.rows] == engine_lines
-    assert _other_lines(text, parsed) == ["Slow SSD", "IO-bound load metrics", "Fast SSD", "Slow SSD"]
+    assert _other_lines(text, parsed) == [
+        "Slow SSD",
+        "IO-bound load metrics",
+        "Fast SSD",
+        "Slow SSD",
+    ]
     for t in parsed.tables:
         assert all(isinstance(r["ips.av"], int) and r["ips.av"] >= r["ips.99"] for r in t.rows)
 

@@ -1,11 +1,12 @@
 """sysbench 1.x parsers (F1/F3 and the F2 CSV report): golden pairs, truncation, bad bytes."""
+
 from __future__ import annotations
 
 import re
 
 import pytest
-
 from golden import FIXTURES, check_golden, golden_cases
+
 from ingest.parsers import ParseError, by_name, detect
 from ingest.read import parse_bytes
 
@@ -20,6 +21,7 @@ def test_golden(path):
 @pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_detected_as_its_own_format(path):
     import yaml
+
     want = yaml.safe_load(path.with_suffix(".yaml").read_text())["format"]
     parser, reason = detect(path.read_text(), path.name)
     assert parser.name == want and reason
@@ -37,8 +39,9 @@ def _cuts(text: str):
 
 def _first_record_end(text: str) -> int:
     """Offset of the end of the first complete record (interval line, else the summary)."""
-    m = re.search(r"^(\[ *\d+s \] thds:|\d+,\d+,).*\n", text, re.M) or \
-        re.search(r"^    execution time \(avg/stddev\):.*\n", text, re.M)
+    m = re.search(r"^(\[ *\d+s \] thds:|\d+,\d+,).*\n", text, re.M) or re.search(
+        r"^    execution time \(avg/stddev\):.*\n", text, re.M
+    )
     return m.end()
 
 
@@ -66,14 +69,16 @@ def test_truncated_anywhere_keeps_complete_records_and_reports_once(path):
             else:
                 assert s.summary == {}
                 for k, col in s.series.items():
-                    assert col == ref.series[k][:len(col)], (cut, k)
+                    assert col == ref.series[k][: len(col)], (cut, k)
         changed = [s for s in got.sessions if s != by_line[s.line]]
         if changed and cut < len(text.rstrip("\n")):
             assert len(new) == 1, (cut, got.problems)
 
 
 def test_gaps_in_interval_times_are_kept_as_printed():
-    parsed = by_name("sysbench1").parse((FIXTURES / "sysbench1" / "tpcc-sessions.log").read_text(), "x")
+    parsed = by_name("sysbench1").parse(
+        (FIXTURES / "sysbench1" / "tpcc-sessions.log").read_text(), "x"
+    )
     assert parsed.sessions[0].series["t"] == [1, 2, 5, 19]
     assert [s.complete for s in parsed.sessions] == [False, True]
 
@@ -86,8 +91,14 @@ def test_both_err_s_spellings_and_any_percentile():
 
 
 def test_not_utf8_is_an_error_naming_the_line():
-    data = (FIXTURES / "sysbench1" / "oltp-lua.log").read_bytes().replace(b"tps: 99.00", b"tps: 9\xff.00")
-    with pytest.raises(ParseError, match=r"^bad\.log:14: not UTF-8 text \(byte 0xff at offset \d+\)$"):
+    data = (
+        (FIXTURES / "sysbench1" / "oltp-lua.log")
+        .read_bytes()
+        .replace(b"tps: 99.00", b"tps: 9\xff.00")
+    )
+    with pytest.raises(
+        ParseError, match=r"^bad\.log:14: not UTF-8 text \(byte 0xff at offset \d+\)$"
+    ):
         parse_bytes(data, "bad.log")
 
 
@@ -98,16 +109,25 @@ def test_empty_file_is_an_error(data):
 
 
 def test_only_failed_sessions_is_an_error():
-    text = ("sysbench 1.0.15 (using bundled LuaJIT 2.1.0-beta2)\n\nNumber of threads: 4\n"
-            "Report intermediate results every 1 second(s)\n\nInitializing worker threads...\n\n"
-            "FATAL: unable to connect to MySQL server on socket '/tmp/mysql.sock', aborting...\n"
-            "(last message repeated 3 times)\n")
-    with pytest.raises(ParseError, match=r"^f\.log:1: no sysbench results \(no interval line, no summary; 1 session"):
+    text = (
+        "sysbench 1.0.15 (using bundled LuaJIT 2.1.0-beta2)\n\nNumber of threads: 4\n"
+        "Report intermediate results every 1 second(s)\n\nInitializing worker threads...\n\n"
+        "FATAL: unable to connect to MySQL server on socket '/tmp/mysql.sock', aborting...\n"
+        "(last message repeated 3 times)\n"
+    )
+    with pytest.raises(
+        ParseError,
+        match=r"^f\.log:1: no sysbench results \(no interval line, no summary; 1 session",
+    ):
         parse_bytes(text.encode(), "f.log", "sysbench1")
 
 
 def test_broken_interval_line_is_reported_not_guessed():
-    text = (FIXTURES / "sysbench1" / "oltp-lua.log").read_text().replace("tps: 100.00 qps", "tps: 1x0.00 qps")
+    text = (
+        (FIXTURES / "sysbench1" / "oltp-lua.log")
+        .read_text()
+        .replace("tps: 100.00 qps", "tps: 1x0.00 qps")
+    )
     got = by_name("sysbench1").parse(text, "b.log")
     assert got.sessions[0].series["t"] == [1, 2, 4, 5]
     assert list(map(str, got.problems)) == ["b.log:15: unreadable interval line"]

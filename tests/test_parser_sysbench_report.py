@@ -1,9 +1,10 @@
 """F10 sysbench report summaries: golden fixtures, errors, the real o.qps.abs/o.qps.rel/o.met."""
+
 import re
 
 import pytest
-
 from golden import FIXTURES, archive_text, check_golden, golden_cases
+
 from ingest.parsers import ParseError, by_name
 
 PARSER = by_name("sysbench-report")
@@ -20,10 +21,13 @@ def test_golden(path):
     check_golden(path)
 
 
-@pytest.mark.parametrize("case, line, reason", [
-    ("bad-value", 3, "c2: '18OO' is not a number"),
-    ("not-a-report", 1, "expected a block name"),
-])
+@pytest.mark.parametrize(
+    "case, line, reason",
+    [
+        ("bad-value", 3, "c2: '18OO' is not a number"),
+        ("not-a-report", 1, "expected a block name"),
+    ],
+)
 def test_errors(case, line, reason):
     path = FIXTURES / "sysbench-report" / f"{case}.abs"
     with pytest.raises(ParseError, match=re.escape(reason)) as err:
@@ -54,8 +58,9 @@ def test_real_qps_abs_and_rel():
 def test_real_met_sections():
     text, met = real("o.met")
     blocks = re.findall(r"^sb\.met\.\S+$", text, re.M)
-    assert [t.name for t in met.tables] == [f"{b} / {s}" for b in blocks
-                                            for s in ("absolute", "relative to first result")]
+    assert [t.name for t in met.tables] == [
+        f"{b} / {s}" for b in blocks for s in ("absolute", "relative to first result")
+    ]
     for t in met.tables:
         assert t.columns == ["cpu/o", "rKB/o", "wKB/o", "o/s", "dbms"]
     infs = len(re.findall(r"\tinf\t", text))

@@ -1,5 +1,6 @@
 """HTML size budget for every post (bytes of index.html in the session build), and the
 ratio charts' JSON carrying their values once (a list per row, not an object per cell)."""
+
 import json
 import re
 from pathlib import Path
@@ -27,13 +28,19 @@ def test_every_post_is_within_the_html_budget(built_site):
     assert posts
     whole = {p: (built_site.site / "posts" / p / "index.html").read_bytes() for p in posts}
     assert not {p: len(b) for p, b in whole.items() if len(b) >= WHOLE_BUDGET}
-    assert not {p: elements(b.decode()) for p, b in whole.items() if elements(b.decode()) >= WHOLE_ELEMENT_BUDGET}
+    assert not {
+        p: elements(b.decode())
+        for p, b in whole.items()
+        if elements(b.decode()) >= WHOLE_ELEMENT_BUDGET
+    }
     # the build-time chart pictures (inline SVG, drawn before the chart bundle) are images, not
     # page structure: the 150 KB / 3,000 element budget is the HTML without them
     pages = {p: re.sub(rb"<svg\b.*?</svg>", b"", b, flags=re.S) for p, b in whole.items()}
     over = {p: len(b) for p, b in pages.items() if len(b) >= POST_BUDGET}
     assert not over, over
-    crowded = {p: elements(b.decode()) for p, b in pages.items() if elements(b.decode()) >= ELEMENT_BUDGET}
+    crowded = {
+        p: elements(b.decode()) for p, b in pages.items() if elements(b.decode()) >= ELEMENT_BUDGET
+    }
     assert not crowded, crowded
 
 
@@ -41,17 +48,33 @@ def test_lazy_tables_are_pages_of_their_own_with_every_row(built_site):
     """A lazy table keeps its rows out of the post but nothing is lost: its page (linked from
     the post, readable without JavaScript) holds every row of the data table, and so does its CSV."""
     import yaml
+
     html = built_site.page("posts/sysbench-regressions/index.html")
-    lazy = re.findall(r'<figure class="table" id="([^"]+)">\s*<details class="lazy-table">.*?data-lazy-src="([^"]+)"', html, re.S)
+    lazy = re.findall(
+        r'<figure class="table" id="([^"]+)">\s*<details class="lazy-table">.*?data-lazy-src="([^"]+)"',
+        html,
+        re.S,
+    )
     assert len(lazy) >= 3
     for tid, src in lazy:
-        rows = yaml.safe_load((ROOT / "data/sysbench-regressions/tables" / f"{tid}.yaml").read_text())["rows"]
+        rows = yaml.safe_load(
+            (ROOT / "data/sysbench-regressions/tables" / f"{tid}.yaml").read_text()
+        )["rows"]
         assert f'href="{src}"' in html and f'{tid}.csv" download' in html
         page = (built_site.www / src.lstrip("/")).read_text()
         assert page.startswith("<!doctype html>") and page.count("<tr>") == len(rows) + 1
         assert f'id="{tid}-table"' not in html
-    specs = [json.loads(s) for s in re.findall(r'<script type="application/json" id="[^"]+-spec">(.*?)</script>', html, re.S)]
-    ratio = re.findall(r'<figure class="chart" id="([^"]+)" data-kind="ratio".*?data-lazy-src="([^"]+)"', html, re.S)
+    specs = [
+        json.loads(s)
+        for s in re.findall(
+            r'<script type="application/json" id="[^"]+-spec">(.*?)</script>', html, re.S
+        )
+    ]
+    ratio = re.findall(
+        r'<figure class="chart" id="([^"]+)" data-kind="ratio".*?data-lazy-src="([^"]+)"',
+        html,
+        re.S,
+    )
     assert len(ratio) == len([s for s in specs if s.get("kind") == "ratio"])
     for (fid, src), spec in zip(ratio, [s for s in specs if s.get("kind") == "ratio"]):
         page = (built_site.www / src.lstrip("/")).read_text()
@@ -60,7 +83,12 @@ def test_lazy_tables_are_pages_of_their_own_with_every_row(built_site):
 
 def test_ratio_specs_carry_each_value_once(built_site):
     html = built_site.page("posts/sysbench-regressions/index.html")
-    specs = [json.loads(s) for s in re.findall(r'<script type="application/json" id="[^"]+-spec">(.*?)</script>', html, re.S)]
+    specs = [
+        json.loads(s)
+        for s in re.findall(
+            r'<script type="application/json" id="[^"]+-spec">(.*?)</script>', html, re.S
+        )
+    ]
     ratio = [s for s in specs if s.get("kind") == "ratio"]
     assert ratio
     for spec in ratio:

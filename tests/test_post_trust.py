@@ -4,6 +4,7 @@ study's FACTS "Origin" does (title, link, authors, publisher, date; the dated ar
 where the exact URL is not confirmed), shows dates at the precision known everywhere, and
 labels every figure and table with where its numbers come from. Uses the session's site build
 and Chromium."""
+
 from __future__ import annotations
 
 import re
@@ -12,18 +13,22 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from browser_kit import serve
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "studies"
-STUDIES = sorted(p.parent.name for p in (ROOT / "content" / "posts").glob("*/index.md")
-                 if (ROOT / "data" / p.parent.name / "study.yaml").exists())
+STUDIES = sorted(
+    p.parent.name
+    for p in (ROOT / "content" / "posts").glob("*/index.md")
+    if (ROOT / "data" / p.parent.name / "study.yaml").exists()
+)
 SOURCES = {"derived", "published", "computed", "estimate"}
 
 
 def front(study) -> dict:
-    return yaml.safe_load((ROOT / "content" / "posts" / study / "index.md").read_text().split("---\n", 2)[1])
+    return yaml.safe_load(
+        (ROOT / "content" / "posts" / study / "index.md").read_text().split("---\n", 2)[1]
+    )
 
 
 def origin_section(study) -> str:
@@ -53,7 +58,9 @@ def test_byline_is_the_origin_in_facts(study):
     assert (o.get("url_is") == "archive") == not_confirmed, study
     for credit in front(study).get("credits") or []:
         if credit.get("url"):
-            assert credit["url"] in origin or credit["url"] in re.sub(r"\s+", " ", (SHARED / study / "FACTS.md").read_text()), credit
+            assert credit["url"] in origin or credit["url"] in re.sub(
+                r"\s+", " ", (SHARED / study / "FACTS.md").read_text()
+            ), credit
 
 
 def test_the_byline_check_catches_an_invented_slug():
@@ -70,10 +77,14 @@ def check_byline_and_key_results(study: str, html: str, o: dict) -> None:
     header = html.split('<header class="post-header">', 1)[1].split("</header>", 1)
     if o.get("url"):
         link = re.search(r'<a class="original" href="([^"]+)">([^<]+)</a>', header[0])
-        assert link and link.group(1) == o["url"] and link.group(2) == o["title"].replace("&", "&amp;"), study
+        assert (
+            link and link.group(1) == o["url"] and link.group(2) == o["title"].replace("&", "&amp;")
+        ), study
     else:  # never a made-up link: the byline says so
         assert 'class="original" href' not in header[0], study
-        assert f'<span class="original">{o["title"].replace("&", "&amp;")}</span>' in header[0], study
+        assert f'<span class="original">{o["title"].replace("&", "&amp;")}</span>' in header[0], (
+            study
+        )
         assert "(its origin is not given)" in header[0], study
     # the first thing after the header is the key results block
     after = header[1].lstrip()
@@ -90,7 +101,9 @@ def check_byline_and_key_results(study: str, html: str, o: dict) -> None:
 
 @pytest.mark.parametrize("study", STUDIES)
 def test_byline_and_key_results_open_the_post(study, built_site):
-    check_byline_and_key_results(study, built_site.page(f"posts/{study}/index.html"), front(study)["original"])
+    check_byline_and_key_results(
+        study, built_site.page(f"posts/{study}/index.html"), front(study)["original"]
+    )
 
 
 def test_the_byline_check_catches_a_missing_origin_note(built_site):
@@ -107,10 +120,14 @@ def check_sources(study: str, html: str) -> None:
     assert figures
     for kind, fid in figures:
         body = re.search(rf'<figure class="{kind}" id="{fid}".*?</figure>', html, re.S).group(0)
-        tag = "figcaption" if kind == "chart" else "caption"  # a chart's data table has its own caption
+        tag = (
+            "figcaption" if kind == "chart" else "caption"
+        )  # a chart's data table has its own caption
         # a lazy table (rows on a page of their own) carries its caption in its <summary>
         lazy = kind == "table" and 'class="lazy-table"' in body
-        caption = re.search(r"<summary[^>]*>(.*?)</summary>" if lazy else rf"<{tag}[^>]*>(.*?)</{tag}>", body, re.S)
+        caption = re.search(
+            r"<summary[^>]*>(.*?)</summary>" if lazy else rf"<{tag}[^>]*>(.*?)</{tag}>", body, re.S
+        )
         assert caption, (study, fid)
         label = re.search(r'<span class="source source-([a-z]+)">', caption.group(1))
         assert label and label.group(1) in SOURCES, (study, fid)
@@ -125,10 +142,16 @@ def check_provenance_claims(study: str, html: str) -> None:
     """Issue 9 §4: the provenance block never says every figure is published (or derived) when
     the page labels some figures otherwise (Optane: an estimate, computed ratios)."""
     labels = set(re.findall(r'<span class="source source-([a-z]+)">', html))
-    block = re.sub(r"<[^>]+>|\s+", " ", html.split('<div class="provenance">', 1)[1].split("</div>", 1)[0])
+    block = re.sub(
+        r"<[^>]+>|\s+", " ", html.split('<div class="provenance">', 1)[1].split("</div>", 1)[0]
+    )
     for word in ("published", "derived"):
         if labels - {word}:
-            claim = re.search(rf"\bevery (figure|table|number)\b[^.;:]*\b(is|are|was)\b[^.;:]*\b{word}\b", block, re.I)
+            claim = re.search(
+                rf"\bevery (figure|table|number)\b[^.;:]*\b(is|are|was)\b[^.;:]*\b{word}\b",
+                block,
+                re.I,
+            )
             assert not claim, (study, claim.group(0))
 
 
@@ -141,7 +164,10 @@ def check_date(study: str, f: dict, site) -> None:
     """Post, home card, feed and sitemap carry the original's date (the post's own when the
     original's is not given), known to the day, never a placeholder day. `site`: a BuiltSite."""
     feed = ET.fromstring(site.page("index.xml"))
-    pub = {i.findtext("link").rstrip("/").rsplit("/", 1)[-1]: i.findtext("pubDate") for i in feed.iter("item")}
+    pub = {
+        i.findtext("link").rstrip("/").rsplit("/", 1)[-1]: i.findtext("pubDate")
+        for i in feed.iter("item")
+    }
     day = str(f["original"].get("date") or f["date"])[:10]
     assert len(day) == 10, (study, day)  # every study's date is known to the day
     assert str(f["date"])[:10] == day, study
@@ -149,7 +175,10 @@ def check_date(study: str, f: dict, site) -> None:
     assert f'<time datetime="{day}">' in site.page("index.html"), study
     y, m, d = day.split("-")
     assert re.search(rf"\b{int(d):02d} \w+ {y}\b", pub[study]), (study, pub[study])
-    entry = re.search(rf"<loc>[^<]*/posts/{study}/</loc>\s*(<lastmod>([^<]+)</lastmod>)?", site.page("sitemap.xml"))
+    entry = re.search(
+        rf"<loc>[^<]*/posts/{study}/</loc>\s*(<lastmod>([^<]+)</lastmod>)?",
+        site.page("sitemap.xml"),
+    )
     assert entry, study
     if entry.group(2):
         assert entry.group(2).startswith(day), (study, entry.group(2))
@@ -217,12 +246,15 @@ def test_each_key_result_leads_to_something_visible(browser, site_url):
     try:
         for study in STUDIES:
             page.goto(f"{site_url}posts/{study}/")
-            refs = page.evaluate("[...document.querySelectorAll('.key-results a.key-ref')].map(a => a.getAttribute('href'))")
+            refs = page.evaluate(
+                "[...document.querySelectorAll('.key-results a.key-ref')].map(a => a.getAttribute('href'))"
+            )
             assert 3 <= len(refs) <= 5, study
             for ref in refs:
                 page.click(f'.key-results a.key-ref[href="{ref}"]')
                 page.wait_for_timeout(150)
-                seen = page.evaluate("""id => {
+                seen = page.evaluate(
+                    """id => {
                     const el = document.getElementById(id);
                     if (!el) return 'no element';
                     if (el.closest('details:not([open])')) return 'inside a closed details';
@@ -233,7 +265,9 @@ def test_each_key_result_leads_to_something_visible(browser, site_url):
                             (x.tagName !== 'TABLE' || x.querySelectorAll('tbody tr').length > 0);
                     });
                     return shown.length ? 'visible' : 'nothing drawn or no rows shown';
-                }""", ref[1:])
+                }""",
+                    ref[1:],
+                )
                 assert seen == "visible", (study, ref, seen)
     finally:
         context.close()

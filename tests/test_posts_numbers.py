@@ -3,6 +3,7 @@ formatted with the column's digits (same rows, same order, nothing added or drop
 number quoted in prose by the `value` shortcode is the text recomputed here from data/ for that
 shortcode, no other number is typed into the prose (only the setup figures and names the front
 matter lists), and each table's CSV has one line per data row. Uses the session's one site build."""
+
 from __future__ import annotations
 
 import csv
@@ -16,8 +17,11 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-STUDIES = sorted(p.parent.name for p in (ROOT / "content" / "posts").glob("*/index.md")
-                 if (ROOT / "data" / p.parent.name / "study.yaml").exists())
+STUDIES = sorted(
+    p.parent.name
+    for p in (ROOT / "content" / "posts").glob("*/index.md")
+    if (ROOT / "data" / p.parent.name / "study.yaml").exists()
+)
 
 
 class _Cells(HTMLParser):
@@ -37,7 +41,12 @@ class _Cells(HTMLParser):
         a = dict(attrs)
         if tag == "figure" and "chart" in (a.get("class") or "").split():
             self._chart += 1  # a chart's own data table (checked with the chart), not a study table
-        elif tag == "table" and "data" in (a.get("class") or "").split() and a.get("id", "").endswith("-table") and not self._chart:
+        elif (
+            tag == "table"
+            and "data" in (a.get("class") or "").split()
+            and a.get("id", "").endswith("-table")
+            and not self._chart
+        ):
             self._table = a["id"][: -len("-table")]
             self.tables[self._table] = []
         elif tag == "th" and self._table and not self._in_body and a.get("data-key"):
@@ -95,7 +104,9 @@ def number_of(text: str) -> float | None:
 
 
 def study_tables(study, data_dir: Path = ROOT / "data") -> dict[str, dict]:
-    return {p.stem: yaml.safe_load(p.read_text()) for p in (data_dir / study / "tables").glob("*.yaml")}
+    return {
+        p.stem: yaml.safe_load(p.read_text()) for p in (data_dir / study / "tables").glob("*.yaml")
+    }
 
 
 def display_of(study, data_dir: Path = ROOT / "data") -> dict:
@@ -108,7 +119,7 @@ def parse_post(site, study, data_dir: Path = ROOT / "data") -> _Cells:
     parser.feed(site.page(f"posts/{study}/index.html"))
     # a lazy table (table lazy="true") is a page of its own beside the post
     for page in sorted((site.site / "posts" / study).glob("*.table.html")):
-        if (data_dir / study / "tables" / f"{page.name[:-len('.table.html')]}.yaml").exists():
+        if (data_dir / study / "tables" / f"{page.name[: -len('.table.html')]}.yaml").exists():
             parser.feed(page.read_text(encoding="utf-8"))
     return parser
 
@@ -140,7 +151,9 @@ def check_table_cells(study, parsed: _Cells, site, data_dir: Path = ROOT / "data
         for i, (cells, row) in enumerate(zip(rows, data["rows"])):
             assert len(cells) == len(columns)
             for (cls, text), column in zip(cells, columns):
-                assert text == formatted(row[column["key"]], column, display), f"{study}/{tid} row {i} {column['key']}"
+                assert text == formatted(row[column["key"]], column, display), (
+                    f"{study}/{tid} row {i} {column['key']}"
+                )
                 if row[column["key"]] is None:
                     assert "missing" in cls  # shown as n/a, never as 0
         lines = list(csv.reader(io.StringIO(site.page(f"posts/{study}/{tid}.csv"))))
@@ -183,12 +196,19 @@ def expected_value(tables: dict, display: dict, params: dict) -> str:
     where = params.get("where", "")
     rows = [r for r in t["rows"] if matches(r, where)]
     if params.get("agg"):
-        rows = sorted((r for r in rows if r.get(col_key) is not None), key=lambda r: r[col_key],
-                      reverse=params["agg"] == "max")
+        rows = sorted(
+            (r for r in rows if r.get(col_key) is not None),
+            key=lambda r: r[col_key],
+            reverse=params["agg"] == "max",
+        )
     assert rows and (params.get("agg") or len(rows) == 1), f"value {params}: {len(rows)} rows"
     v = rows[0][col_key]
-    if params.get("show"):   # another column of the row picked (e.g. the run with the highest mean)
-        return formatted(rows[0][params["show"]], next(c for c in t["columns"] if c["key"] == params["show"]), display)
+    if params.get("show"):  # another column of the row picked (e.g. the run with the highest mean)
+        return formatted(
+            rows[0][params["show"]],
+            next(c for c in t["columns"] if c["key"] == params["show"]),
+            display,
+        )
     over = params.get("over")
     if over:
         over_rows = [r for r in t["rows"] if matches(r, where if over == "same" else over)]
@@ -206,14 +226,18 @@ def expected_value(tables: dict, display: dict, params: dict) -> str:
 
 
 def value_calls(text: str) -> list[dict]:
-    return [{k: a if a or not b else b for k, a, b in PARAM.findall(m)} for m in VALUE.findall(text)]
+    return [
+        {k: a if a or not b else b for k, a, b in PARAM.findall(m)} for m in VALUE.findall(text)
+    ]
 
 
 @pytest.mark.parametrize("study", STUDIES)
 def test_prose_values_are_recomputed_from_data(rendered, study):
     """Each `value` the post renders is the text computed here from data/ for that shortcode's
     parameters, in page order (a stale or wrong number fails; so does a changed selector)."""
-    check_prose_values(study, (ROOT / "content" / "posts" / study / "index.md").read_text(), rendered[study])
+    check_prose_values(
+        study, (ROOT / "content" / "posts" / study / "index.md").read_text(), rendered[study]
+    )
 
 
 def check_prose_values(study, text: str, parsed: _Cells, data_dir: Path = ROOT / "data") -> None:
@@ -221,7 +245,9 @@ def check_prose_values(study, text: str, parsed: _Cells, data_dir: Path = ROOT /
     display = display_of(study, data_dir)
     calls = value_calls(text)
     shown = parsed.values
-    assert calls and len(shown) == len(calls), f"{study}: {len(shown)} values rendered, {len(calls)} in the source"
+    assert calls and len(shown) == len(calls), (
+        f"{study}: {len(shown)} values rendered, {len(calls)} in the source"
+    )
     for params, got in zip(calls, shown):
         assert got == expected_value(tables, display, params), f"{study}: {params}"
 
@@ -230,8 +256,16 @@ def test_value_check_catches_a_wrong_number():
     """Negative control: a value computed from another row does not pass as this one."""
     study = "myrocks-cloud-cost"
     tables = study_tables(study)
-    right = expected_value(tables, {}, {"table": "avg-tps", "col": "avg_tps", "where": "engine=rocksdb,iops=5000,cache_gb=27"})
-    wrong = expected_value(tables, {}, {"table": "avg-tps", "col": "avg_tps", "where": "engine=rocksdb,iops=5000,cache_gb=54"})
+    right = expected_value(
+        tables,
+        {},
+        {"table": "avg-tps", "col": "avg_tps", "where": "engine=rocksdb,iops=5000,cache_gb=27"},
+    )
+    wrong = expected_value(
+        tables,
+        {},
+        {"table": "avg-tps", "col": "avg_tps", "where": "engine=rocksdb,iops=5000,cache_gb=54"},
+    )
     assert right != wrong
 
 
@@ -260,8 +294,34 @@ def prose_of(body: str) -> str:
 
 # Words that say nothing of what a number counts: a listed phrase made only of these and a number
 # ("with 3", "below 1") would let that number through anywhere it follows the word.
-GLUE = {"with", "below", "above", "at", "to", "of", "and", "or", "the", "from", "about", "than", "over",
-        "under", "by", "more", "less", "in", "on", "for", "is", "a", "an", "between", "up", "around"}
+GLUE = {
+    "with",
+    "below",
+    "above",
+    "at",
+    "to",
+    "of",
+    "and",
+    "or",
+    "the",
+    "from",
+    "about",
+    "than",
+    "over",
+    "under",
+    "by",
+    "more",
+    "less",
+    "in",
+    "on",
+    "for",
+    "is",
+    "a",
+    "an",
+    "between",
+    "up",
+    "around",
+}
 
 
 def wildcards(front: dict) -> list[str]:
@@ -298,16 +358,20 @@ def typed_numbers(text: str) -> tuple[list[str], list[str]]:
     a listed phrase that names nothing but a number ("with 3") is itself reported."""
     front, body = split_post(text)
     prose = re.sub(r"\s+", " ", " ".join((prose_of(body), params_text(body), front_text(front))))
-    phrases = sorted({*(front.get("setup_figures") or []), *(front.get("names") or [])}, key=len, reverse=True)
+    phrases = sorted(
+        {*(front.get("setup_figures") or []), *(front.get("names") or [])}, key=len, reverse=True
+    )
     unused = []
     for phrase in phrases:
         pattern = re.compile(r"(?<![\w.])" + re.escape(phrase) + r"(?!\w|\.\d)")
         prose, n = pattern.subn(" ", prose)
         if not n:
             unused.append(phrase)
-    found = [f"{w!r}: a setup figure that names no unit or thing (a wildcard)" for w in wildcards(front)]
+    found = [
+        f"{w!r}: a setup figure that names no unit or thing (a wildcard)" for w in wildcards(front)
+    ]
     for m in NUMBER.finditer(prose):
-        found.append(f"{m.group()!r} in ...{prose[max(0, m.start() - 40):m.end() + 20]!r}...")
+        found.append(f"{m.group()!r} in ...{prose[max(0, m.start() - 40) : m.end() + 20]!r}...")
     return found, unused
 
 
@@ -323,17 +387,21 @@ def test_a_planted_typed_number_is_caught():
     """Negative control: a number typed into the prose (or into a key result) fails the check."""
     text = (ROOT / "content" / "posts" / "myrocks-cloud-cost" / "index.md").read_text()
     assert typed_numbers(text) == ([], [])
-    planted = text.replace("## Throughput\n", "## Throughput\n\nMyRocks is 4.78x faster on gp2.\n", 1)
+    planted = text.replace(
+        "## Throughput\n", "## Throughput\n\nMyRocks is 4.78x faster on gp2.\n", 1
+    )
     found, _ = typed_numbers(planted)
     assert len(found) == 1 and "'4.78'" in found[0]
     inside = text.replace("{{< /keyresult >}}", " (about 2.5 times)\n{{< /keyresult >}}", 1)
     assert len(typed_numbers(inside)[0]) == 1
     # a number inside a listed phrase is fine, the same number on its own is not
     assert typed_numbers(text.replace("## Throughput\n", "## Throughput\n\n54 GB\n", 1))[0] == []
-    assert len(typed_numbers(text.replace("## Throughput\n", "## Throughput\n\n54 rows\n", 1))[0]) == 1
+    assert (
+        len(typed_numbers(text.replace("## Throughput\n", "## Throughput\n\n54 rows\n", 1))[0]) == 1
+    )
     # captions, titles, the summary and the credits are prose too
     assert len(typed_numbers(text.replace('caption="', 'caption="4.78x faster. ', 1))[0]) == 1
-    assert len(typed_numbers(text.replace("summary: \"", "summary: \"4.78x faster. ", 1))[0]) == 1
+    assert len(typed_numbers(text.replace('summary: "', 'summary: "4.78x faster. ', 1))[0]) == 1
     # a setup figure that is only a glue word and a number is a wildcard, reported
     wild = text.replace("setup_figures: [", 'setup_figures: ["with 3", ', 1)
     assert any("wildcard" in f for f in typed_numbers(wild)[0])

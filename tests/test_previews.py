@@ -1,5 +1,6 @@
 """publish/previews.py: previews rasterised (resvg) from the build's SVG of the post's preview chart
 (front matter `preview:`, else the first chart)."""
+
 from __future__ import annotations
 
 import json
@@ -10,9 +11,11 @@ import resvg_py
 
 from publish import previews
 
-CHART = ('<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200" viewBox="0 0 400 200">'
-         '<rect x="0" y="0" width="200" height="200" fill="#0072B2"/>'
-         '<rect x="200" y="0" width="200" height="200" fill="#D55E00"/></svg>')
+CHART = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200" viewBox="0 0 400 200">'
+    '<rect x="0" y="0" width="200" height="200" fill="#0072B2"/>'
+    '<rect x="200" y="0" width="200" height="200" fill="#D55E00"/></svg>'
+)
 
 
 def png_size(png: bytes) -> tuple[int, int]:
@@ -34,21 +37,27 @@ def write_site(tmp_path, html: str, files: dict[str, str] | None = None, title="
 def pixel(png: bytes, x: int, y: int) -> tuple[int, int, int]:
     """One pixel of a PNG, read back by rendering it into an SVG of one pixel (resvg again)."""
     import base64
+
     href = "data:image/png;base64," + base64.b64encode(png).decode()
     w, h = png_size(png)
-    probe = (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="1" height="1">'
-             f'<image x="{-x}" y="{-y}" width="{w}" height="{h}" xlink:href="{href}"/></svg>')
+    probe = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="1" height="1">'
+        f'<image x="{-x}" y="{-y}" width="{w}" height="{h}" xlink:href="{href}"/></svg>'
+    )
     out = bytes(resvg_py.svg_to_bytes(svg_string=probe))
     import zlib
+
     idat = out.index(b"IDAT")
-    raw = zlib.decompress(out[idat + 4: idat + 4 + struct.unpack(">I", out[idat - 4: idat])[0]])
+    raw = zlib.decompress(out[idat + 4 : idat + 4 + struct.unpack(">I", out[idat - 4 : idat])[0]])
     return tuple(raw[1:4])
 
 
 def test_previews_are_the_first_chart_with_an_svg_fitted_and_centred(tmp_path):
-    html = ('<figure class="chart" id="no-svg" data-kind="timeseries"></figure>'
-            '<figure class="chart" id="first" data-kind="bars"></figure>'
-            '<figure class="chart" id="second" data-kind="bars"></figure>')
+    html = (
+        '<figure class="chart" id="no-svg" data-kind="timeseries"></figure>'
+        '<figure class="chart" id="first" data-kind="bars"></figure>'
+        '<figure class="chart" id="second" data-kind="bars"></figure>'
+    )
     other = CHART.replace("#0072B2", "#009E73").replace("#D55E00", "#009E73")
     post = write_site(tmp_path, html, {"first.svg": CHART, "second.svg": other})
     assert previews.write_previews(tmp_path) == ["posts/p/"]
@@ -58,12 +67,12 @@ def test_previews_are_the_first_chart_with_an_svg_fitted_and_centred(tmp_path):
     # 400x200 fitted into 1200x630 less a 48 px margin: 1104 x 552, centred; blue left, orange right
     assert pixel(card, 400, 315) == (0x00, 0x72, 0xB2)
     assert pixel(card, 800, 315) == (0xD5, 0x5E, 0x00)
-    assert pixel(card, 10, 10) == (0xfd, 0xfd, 0xfc)  # the light background around it
+    assert pixel(card, 10, 10) == (0xFD, 0xFD, 0xFC)  # the light background around it
 
 
 def test_a_post_without_chart_gets_a_card_with_its_escaped_title(tmp_path):
-    post = write_site(tmp_path, "<p>text</p>", title='</text><script>alert(1)</script>')
-    svg = previews.framed(None, previews.CARD, '</text><script>alert(1)</script>')
+    post = write_site(tmp_path, "<p>text</p>", title="</text><script>alert(1)</script>")
+    svg = previews.framed(None, previews.CARD, "</text><script>alert(1)</script>")
     assert "<script>" not in svg and "&lt;/text&gt;&lt;script&gt;" in svg
     previews.write_previews(tmp_path)
     assert png_size((post / "preview.png").read_bytes()) == (1200, 630)
@@ -76,8 +85,10 @@ def test_a_listed_post_without_its_page_is_an_error(tmp_path):
 
 
 GREEN = CHART.replace("#0072B2", "#009E73").replace("#D55E00", "#009E73")
-TWO = ('<figure class="chart" id="first" data-kind="ratio"></figure>'
-       '<figure class="chart" id="second" data-kind="bars"></figure>')
+TWO = (
+    '<figure class="chart" id="first" data-kind="ratio"></figure>'
+    '<figure class="chart" id="second" data-kind="bars"></figure>'
+)
 
 
 @pytest.mark.parametrize("chart", ["", None])
@@ -100,19 +111,25 @@ def test_the_posts_preview_chart_is_drawn_when_named(tmp_path):
 
 def test_a_preview_that_is_no_chart_of_the_post_fails(tmp_path):
     write_site(tmp_path, TWO, {"first.svg": CHART, "second.svg": GREEN}, chart="third")
-    with pytest.raises(SystemExit, match="preview: 'third' is not a chart of the post .its charts: first, second"):
+    with pytest.raises(
+        SystemExit, match="preview: 'third' is not a chart of the post .its charts: first, second"
+    ):
         previews.write_previews(tmp_path)
 
 
 def test_the_build_lists_each_posts_preview_chart(built_site):
     """The sysbench-regressions post names a short heat-table as its preview (its first chart is
     a 1,215 px tall one, unreadable at 640x336); previews.json carries it, other posts none."""
-    listed = {p["dir"]: p for p in json.loads((built_site.site / "previews.json").read_text())["posts"]}
+    listed = {
+        p["dir"]: p for p in json.loads((built_site.site / "previews.json").read_text())["posts"]
+    }
     assert listed["posts/sysbench-regressions/"]["chart"] == "cpu-ratio-write-heavy"
     assert listed["posts/myrocks-cloud-cost/"]["chart"] == ""
 
 
-def test_a_preview_from_the_cache_is_the_same_png_and_a_changed_chart_is_rasterised_again(tmp_path, monkeypatch):
+def test_a_preview_from_the_cache_is_the_same_png_and_a_changed_chart_is_rasterised_again(
+    tmp_path, monkeypatch
+):
     html = '<figure class="chart" id="first" data-kind="bars"></figure>'
     site = tmp_path / "site"
     post = write_site(site, html, {"first.svg": CHART})
@@ -136,12 +153,19 @@ def test_a_preview_from_the_cache_is_the_same_png_and_a_changed_chart_is_rasteri
     assert sorted(p.name for p in store.iterdir()) == sorted(changed.used)
 
 
-def test_the_command_keeps_its_previews_where_PREVIEW_CACHE_says_or_nowhere(tmp_path, monkeypatch, capsys):
+def test_the_command_keeps_its_previews_where_PREVIEW_CACHE_says_or_nowhere(
+    tmp_path, monkeypatch, capsys
+):
     site = tmp_path / "site"
-    write_site(site, '<figure class="chart" id="first" data-kind="bars"></figure>', {"first.svg": CHART})
+    write_site(
+        site, '<figure class="chart" id="first" data-kind="bars"></figure>', {"first.svg": CHART}
+    )
     monkeypatch.setenv("PREVIEW_CACHE", str(tmp_path / "store"))
     assert previews.main([str(site)]) == 0 and previews.main([str(site)]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "previews: 1 posts, 2 of 2 images from the cache"
+    assert (
+        capsys.readouterr().out.splitlines()[-1]
+        == "previews: 1 posts, 2 of 2 images from the cache"
+    )
     monkeypatch.setenv("PREVIEW_CACHE", "off")
     assert previews.main([str(site)]) == 0
     assert capsys.readouterr().out == "previews: 1 posts\n"

@@ -1,5 +1,6 @@
 """The reproduction check (ingest/reproduction.py): the comparison rule, the manifest section,
 the reproduction table on our own numbers, and the real studies that declare a check."""
+
 from __future__ import annotations
 
 import csv
@@ -7,12 +8,11 @@ import io
 import math
 import re
 import tarfile
-from types import SimpleNamespace
 
 import pytest
 import yaml
-
 from conftest import ROOT, SHARED
+
 from ingest import reproduction
 from ingest.manifest import InputError, load
 from ingest.parsers import by_name
@@ -21,24 +21,27 @@ from ingest.reproduction import compare, decimals, summary
 # -- the rule ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("published, derived, digits, agrees", [
-    ("132.67", 132.6669, 2, "exact"),          # rounds to the published value
-    ("132.66", 132.6669, 2, "truncation"),     # only cutting the third decimal gives it
-    ("132.60", 132.6669, 2, "differs"),
-    ("132.68", 132.6669, 2, "differs"),        # one unit above: neither
-    ("-1.24", -1.2369, 2, "exact"),            # negative numbers round to nearest ...
-    ("-1.23", -1.2369, 2, "truncation"),       # ... and truncate towards zero
-    ("-1.25", -1.2369, 2, "differs"),
-    (24298, 24297.6, 0, "exact"),              # integers: no decimals
-    (24297, 24297.6, 0, "truncation"),
-    (24296, 24297.6, 0, "differs"),
-    (500, 500, 0, "exact"),
-    ("0.12", 0.125, 2, "exact"),               # halfway: either neighbour is a rounding of it
-    ("0.13", 0.125, 2, "exact"),
-    ("4.7", 4.7834, 1, "truncation"),
-    ("2.45", 2.4523, 2, "exact"),
-    ("81,012", 81012.4, 0, "exact"),           # a thousands separator as printed
-])
+@pytest.mark.parametrize(
+    "published, derived, digits, agrees",
+    [
+        ("132.67", 132.6669, 2, "exact"),  # rounds to the published value
+        ("132.66", 132.6669, 2, "truncation"),  # only cutting the third decimal gives it
+        ("132.60", 132.6669, 2, "differs"),
+        ("132.68", 132.6669, 2, "differs"),  # one unit above: neither
+        ("-1.24", -1.2369, 2, "exact"),  # negative numbers round to nearest ...
+        ("-1.23", -1.2369, 2, "truncation"),  # ... and truncate towards zero
+        ("-1.25", -1.2369, 2, "differs"),
+        (24298, 24297.6, 0, "exact"),  # integers: no decimals
+        (24297, 24297.6, 0, "truncation"),
+        (24296, 24297.6, 0, "differs"),
+        (500, 500, 0, "exact"),
+        ("0.12", 0.125, 2, "exact"),  # halfway: either neighbour is a rounding of it
+        ("0.13", 0.125, 2, "exact"),
+        ("4.7", 4.7834, 1, "truncation"),
+        ("2.45", 2.4523, 2, "exact"),
+        ("81,012", 81012.4, 0, "exact"),  # a thousands separator as printed
+    ],
+)
 def test_rule(published, derived, digits, agrees):
     assert compare(published, derived, digits)[0] == agrees
 
@@ -57,12 +60,14 @@ def test_a_missing_derived_value_is_never_exact():
 
 
 def test_a_derived_value_stored_rounded_cannot_pass_for_a_truncation():
-    agrees, reason = compare("132.66", 132.67, 2)   # 132.67 already rounded: the cut is unknowable
+    agrees, reason = compare("132.66", 132.67, 2)  # 132.67 already rounded: the cut is unknowable
     assert agrees == "differs" and "no more decimals" in reason
 
 
-@pytest.mark.parametrize("printed, n", [("132.60", 2), ("24298", 0), ("4.7", 1), (0.8, 1), (12, 0),
-                                        (1e-05, 5), ("1,234.5", 1)])
+@pytest.mark.parametrize(
+    "printed, n",
+    [("132.60", 2), ("24298", 0), ("4.7", 1), (0.8, 1), (12, 0), (1e-05, 5), ("1,234.5", 1)],
+)
 def test_decimals_as_printed(printed, n):
     assert decimals(printed) == n
 
@@ -100,12 +105,31 @@ reproduction:
     value: ratio
 """
 
-DERIVED = {"id": "avg", "columns": [{"key": k} for k in ("engine", "disk", "tps", "ratio")], "rows": [
-    {"engine": "a", "disk": "fast", "tps": 210.4951, "ratio": None},   # rounds to 210.50 (printed 2 decimals)
-    {"engine": "a", "disk": "slow", "tps": 99.9987, "ratio": None},    # 100.00 rounded: the original cut it
-    {"engine": "b", "disk": "fast", "tps": 305.3449, "ratio": 2.9931},  # column printed with 2 decimals: 305.34
-    {"engine": "b", "disk": "slow", "tps": 121.0, "ratio": None},      # a real difference
-]}                                                                     # Gamma: no derived row at all
+DERIVED = {
+    "id": "avg",
+    "columns": [{"key": k} for k in ("engine", "disk", "tps", "ratio")],
+    "rows": [
+        {
+            "engine": "a",
+            "disk": "fast",
+            "tps": 210.4951,
+            "ratio": None,
+        },  # rounds to 210.50 (printed 2 decimals)
+        {
+            "engine": "a",
+            "disk": "slow",
+            "tps": 99.9987,
+            "ratio": None,
+        },  # 100.00 rounded: the original cut it
+        {
+            "engine": "b",
+            "disk": "fast",
+            "tps": 305.3449,
+            "ratio": 2.9931,
+        },  # column printed with 2 decimals: 305.34
+        {"engine": "b", "disk": "slow", "tps": 121.0, "ratio": None},  # a real difference
+    ],
+}  # Gamma: no derived row at all
 
 
 def _check(tmp_path, manifest=MANIFEST, derived=DERIVED):
@@ -114,12 +138,20 @@ def _check(tmp_path, manifest=MANIFEST, derived=DERIVED):
     path.write_text(manifest % ("a" * 64))
     m = load(path)
     parsed = by_name("markdown-tables").parse(PUBLISHED, "published.md")
-    return reproduction.build(m, m.reproduction, [derived], lambda c: ("published.md", parsed.tables))
+    return reproduction.build(
+        m, m.reproduction, [derived], lambda c: ("published.md", parsed.tables)
+    )
 
 
 def test_table_check_on_own_numbers(tmp_path):
     t = _check(tmp_path)
-    assert [c["key"] for c in t["columns"]][:5] == ["table", "cell", "published", "derived", "agrees"]
+    assert [c["key"] for c in t["columns"]][:5] == [
+        "table",
+        "cell",
+        "published",
+        "derived",
+        "agrees",
+    ]
     got = {r["key"]: r for r in t["rows"]}
     assert got["tps at engine=a; disk=fast"]["agrees"] == "exact"
     assert got["tps at engine=a; disk=slow"]["agrees"] == "truncation"
@@ -128,8 +160,12 @@ def test_table_check_on_own_numbers(tmp_path):
     assert got["tps at engine=b; disk=fast"]["published"] == "305.30"
     assert got["tps at engine=b; disk=slow"]["agrees"] == "differs"
     missing = got["tps at engine=g; disk=fast"]
-    assert missing["agrees"] == "differs" and missing["derived"] is None and "no row" in missing["reason"]
-    assert "tps at engine=b; disk=huge" not in got            # an empty published cell is no figure
+    assert (
+        missing["agrees"] == "differs"
+        and missing["derived"] is None
+        and "no row" in missing["reason"]
+    )
+    assert "tps at engine=b; disk=huge" not in got  # an empty published cell is no figure
     quoted = got["ratio at engine=b; disk=fast"]
     assert (quoted["published"], quoted["agrees"], quoted["digits"]) == ("2.9", "truncation", 1)
     assert 'published as "about 2.9x"' in quoted["reason"]
@@ -137,17 +173,31 @@ def test_table_check_on_own_numbers(tmp_path):
 
 
 def test_declared_digits_override_the_printed_ones(tmp_path):
-    t = _check(tmp_path, MANIFEST.replace("    derived: avg\n    keys:", "    derived: avg\n    digits: 1\n    keys:"))
+    t = _check(
+        tmp_path,
+        MANIFEST.replace(
+            "    derived: avg\n    keys:", "    derived: avg\n    digits: 1\n    keys:"
+        ),
+    )
     got = {r["key"]: r for r in t["rows"]}
-    assert got["tps at engine=b; disk=fast"]["agrees"] == "exact"   # 305.3 at 1 decimal
+    assert got["tps at engine=b; disk=fast"]["agrees"] == "exact"  # 305.3 at 1 decimal
 
 
 def test_cells_are_named_for_readers_and_keyed_for_programs(tmp_path):
     """Issue 9 §5: `cell` uses the derived table's headings and the manifest's display names;
     the raw keys stay in `key`."""
-    labelled = {**DERIVED, "columns": [{"key": "engine", "label": "Engine"}, {"key": "disk", "label": "Disk"},
-                                       {"key": "tps", "label": "Avg TPS"}, {"key": "ratio", "label": "B / A"}]}
-    manifest = MANIFEST.replace("reproduction:", "display:\n  engine: {b: Beta engine}\nreproduction:")
+    labelled = {
+        **DERIVED,
+        "columns": [
+            {"key": "engine", "label": "Engine"},
+            {"key": "disk", "label": "Disk"},
+            {"key": "tps", "label": "Avg TPS"},
+            {"key": "ratio", "label": "B / A"},
+        ],
+    }
+    manifest = MANIFEST.replace(
+        "reproduction:", "display:\n  engine: {b: Beta engine}\nreproduction:"
+    )
     t = _check(tmp_path, manifest, labelled)
     got = {r["key"]: r["cell"] for r in t["rows"]}
     assert got["ratio at engine=b; disk=fast"] == "B / A: Engine Beta engine, Disk fast"
@@ -155,20 +205,27 @@ def test_cells_are_named_for_readers_and_keyed_for_programs(tmp_path):
     assert not any("=" in cell for cell in got.values())
 
 
-RATIOS = MANIFEST.replace("      - {published: avg tps, derived: tps}",
-                          "      - {published: avg tps, derived: ratio, of: tps, base: {engine: a}}")
+RATIOS = MANIFEST.replace(
+    "      - {published: avg tps, derived: tps}",
+    "      - {published: avg tps, derived: ratio, of: tps, base: {engine: a}}",
+)
 
 
-@pytest.mark.parametrize("base_tps, a_tps, expect", [
-    (0.0, 0.0, "0/0 is undefined"),          # both 0: the author's 1 is a convention
-    (0.0, 5.0, "a ratio to 0 is undefined"),  # only the base is 0
-    (2.0, 5.0, "leaves ratio missing"),       # a base that is not 0: no excuse, the plain reason
-])
+@pytest.mark.parametrize(
+    "base_tps, a_tps, expect",
+    [
+        (0.0, 0.0, "0/0 is undefined"),  # both 0: the author's 1 is a convention
+        (0.0, 5.0, "a ratio to 0 is undefined"),  # only the base is 0
+        (2.0, 5.0, "leaves ratio missing"),  # a base that is not 0: no excuse, the plain reason
+    ],
+)
 def test_a_ratio_whose_base_is_0_says_why_it_is_missing(tmp_path, base_tps, a_tps, expect):
     """Issue 9 §2: a declared ratio (of/base) missing because its base is 0 stays `differs`, and
     the reason says the ratio is undefined and what the original prints."""
-    rows = [{"engine": "a", "disk": "fast", "tps": base_tps, "ratio": None},
-            {"engine": "b", "disk": "fast", "tps": a_tps, "ratio": None}]
+    rows = [
+        {"engine": "a", "disk": "fast", "tps": base_tps, "ratio": None},
+        {"engine": "b", "disk": "fast", "tps": a_tps, "ratio": None},
+    ]
     t = _check(tmp_path, RATIOS, {**DERIVED, "rows": rows})
     row = next(r for r in t["rows"] if r["key"] == "ratio at engine=b; disk=fast")
     assert row["agrees"] == "differs" and row["derived"] is None
@@ -192,24 +249,41 @@ def test_unknown_derived_table_or_column(tmp_path):
     with pytest.raises(InputError, match="no derived table 'avg'"):
         _check(tmp_path, derived={**DERIVED, "id": "other"})
     with pytest.raises(InputError, match="has no column tps"):
-        _check(tmp_path, derived={**DERIVED, "columns": [{"key": k} for k in ("engine", "disk", "ratio")]})
+        _check(
+            tmp_path,
+            derived={**DERIVED, "columns": [{"key": k} for k in ("engine", "disk", "ratio")]},
+        )
 
 
-@pytest.mark.parametrize("change, message", [
-    (("    derived: avg\n    keys:", "    derived: avg\n    colour: red\n    keys:"), "unknown field `colour`"),
-    (("{quote: \"about 2.9x\"}", "{quote: \"about twice\"}"), "holds no number"),
-    (("    where: {engine: b, disk: fast}\n", ""), "needs `where`"),
-    (("{input: published.md, format", "{input: nope.md, format"), "not a published-tables input"),
-    (("{input: published.md, format: markdown-tables, table: Average TPS}",
-      "{input: published.md, quote: x1, table: Average TPS}"), "exactly one of"),
-    (("table: Average TPS}", "table: 'Average (TPS'}"), "bad table regex"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (
+            ("    derived: avg\n    keys:", "    derived: avg\n    colour: red\n    keys:"),
+            "unknown field `colour`",
+        ),
+        (('{quote: "about 2.9x"}', '{quote: "about twice"}'), "holds no number"),
+        (("    where: {engine: b, disk: fast}\n", ""), "needs `where`"),
+        (
+            ("{input: published.md, format", "{input: nope.md, format"),
+            "not a published-tables input",
+        ),
+        (
+            (
+                "{input: published.md, format: markdown-tables, table: Average TPS}",
+                "{input: published.md, quote: x1, table: Average TPS}",
+            ),
+            "exactly one of",
+        ),
+        (("table: Average TPS}", "table: 'Average (TPS'}"), "bad table regex"),
+    ],
+)
 def test_manifest_errors_point_at_the_line(tmp_path, change, message):
     path = tmp_path / "manifest.yaml"
     path.write_text((MANIFEST % ("a" * 64)).replace(*change))
     with pytest.raises(InputError, match=re.escape(message)) as e:
         load(path)
-    assert e.value.line > 4       # inside the reproduction section, not the file's first line
+    assert e.value.line > 4  # inside the reproduction section, not the file's first line
 
 
 # -- the real studies -------------------------------------------------------------------------
@@ -220,7 +294,7 @@ def _rows(data, study):
 def _published(agrees_expected, published: str, derived: float) -> str:
     """The rule restated in floats, independently of the module."""
     d = len(published.split(".")[1]) if "." in published else 0
-    p, unit = float(published), 10 ** -d
+    p, unit = float(published), 10**-d
     if abs(derived - p) <= unit / 2 + 1e-12:
         return "exact"
     return "truncation" if abs(math.trunc(derived / unit) * unit - p) < unit / 1000 else "differs"
@@ -229,24 +303,33 @@ def _published(agrees_expected, published: str, derived: float) -> str:
 def test_cloud_ratios_against_the_runs(cloud_ingest):
     """The two ratios the original quotes, recomputed here from the ingested window means."""
     rows = {r["key"]: r for r in _rows(cloud_ingest["data"], "myrocks-cloud-cost")}
-    runs = yaml.safe_load((cloud_ingest["data"] / "myrocks-cloud-cost" / "runs.yaml").read_text())["runs"]
+    runs = yaml.safe_load((cloud_ingest["data"] / "myrocks-cloud-cost" / "runs.yaml").read_text())[
+        "runs"
+    ]
     mean = {r["id"]: r["window"]["mean"] for r in runs}
     seen = set()
-    for tier, key in (("10000gp2", "ratio at iops=10000gp2; cache_gb=54"), ("30000", "ratio at iops=30000; cache_gb=54")):
+    for tier, key in (
+        ("10000gp2", "ratio at iops=10000gp2; cache_gb=54"),
+        ("30000", "ratio at iops=30000; cache_gb=54"),
+    ):
         ratio = mean[f"rocksdb-{tier}-54"] / mean[f"innodb-{tier}-54"]
         row = rows[key]
         assert row["derived"] == pytest.approx(ratio, abs=1e-4)
         assert row["agrees"] == _published(None, row["published"], ratio)
         seen.add(row["agrees"])
-    assert rows["ratio at iops=10000gp2; cache_gb=54"]["published"] == "4.7"   # from "about 4.7x"
-    assert seen == {"exact", "truncation"}                                      # the rule told them apart
+    assert rows["ratio at iops=10000gp2; cache_gb=54"]["published"] == "4.7"  # from "about 4.7x"
+    assert seen == {"exact", "truncation"}  # the rule told them apart
 
 
 def test_sysbench_relative_tables_against_the_absolute_ones():
     """o.qps.rel against ratios of o.qps.abs computed here: every verdict the committed table
     gives is the one the rule gives on the archive's own numbers."""
     with tarfile.open(SHARED / "archives" / "mdcallag-sysbench-dec2020-innodb-inmem.tar.gz") as tf:
-        text = {m.name.rsplit("/", 1)[-1]: tf.extractfile(m).read().decode() for m in tf.getmembers() if m.isfile()}
+        text = {
+            m.name.rsplit("/", 1)[-1]: tf.extractfile(m).read().decode()
+            for m in tf.getmembers()
+            if m.isfile()
+        }
     absolute = {}
     for block in text["o.qps.abs"].strip().split("\n\n"):
         name, *lines = block.strip().splitlines()
@@ -256,7 +339,11 @@ def test_sysbench_relative_tables_against_the_absolute_ones():
             v = ".".join(re.search(r"my(\d)(\d)(\d+)", tag).groups())
             for c, q in enumerate(qps, 1):
                 absolute[test, v, c] = float(q)
-    rows = [r for r in _rows(ROOT / "data", "sysbench-regressions") if r["table"] == "QPS relative to 5.6.49"]
+    rows = [
+        r
+        for r in _rows(ROOT / "data", "sysbench-regressions")
+        if r["table"] == "QPS relative to 5.6.49"
+    ]
     assert len(rows) == sum(1 for k in absolute if k[1] != "5.6.49")
     for r in rows:
         keys = dict(kv.split("=") for kv in r["key"].split(" at ", 1)[1].split("; "))
@@ -271,7 +358,9 @@ def test_sysbench_hw_relative_rows_against_the_absolute_ones():
     here: every verdict of the committed table is the rule's on the archive's own numbers, and
     every cell that is not exact is a ratio whose base (5.6.49) is 0, said so in its reason."""
     with tarfile.open(SHARED / "archives" / "mdcallag-sysbench-dec2020-innodb-inmem.tar.gz") as tf:
-        text = next(tf.extractfile(m).read().decode() for m in tf.getmembers() if m.name.endswith("/o.met"))
+        text = next(
+            tf.extractfile(m).read().decode() for m in tf.getmembers() if m.name.endswith("/o.met")
+        )
     absolute, relative = {}, {}
     for block in text.strip().split("\n\n"):
         name, *lines = block.strip().splitlines()
@@ -287,7 +376,11 @@ def test_sysbench_hw_relative_rows_against_the_absolute_ones():
             v = ".".join(re.search(r"my(\d)(\d)(\d+)", cells[-1]).groups())
             for metric, x in zip(("cpu_ratio", "rkb_ratio", "wkb_ratio"), cells[:3]):
                 part[test, v, metric] = x
-    rows = [r for r in _rows(ROOT / "data", "sysbench-regressions") if r["table"] == "HW efficiency relative to 5.6.49"]
+    rows = [
+        r
+        for r in _rows(ROOT / "data", "sysbench-regressions")
+        if r["table"] == "HW efficiency relative to 5.6.49"
+    ]
     # the author prints "inf" for x/0 with x > 0: the parser reads no figure there, so no cell
     undefined = {k for k, x in relative.items() if x in ("inf", "nan")}
     assert len(rows) == len(relative) - len(undefined) > 0
@@ -297,12 +390,15 @@ def test_sysbench_hw_relative_rows_against_the_absolute_ones():
         col, keys = r["key"].split(" at ", 1)
         keys = dict(kv.split("=") for kv in keys.split("; "))
         t, v = keys["test"], keys["version"]
-        assert float(r["published"]) == float(relative[t, v, col]), r   # printed width: see report
+        assert float(r["published"]) == float(relative[t, v, col]), r  # printed width: see report
         base, here = float(absolute[t, "5.6.49", col]), float(absolute[t, v, col])
         if base == 0:
             zero_base += 1
             assert r["agrees"] == "differs" and r["derived"] is None
-            assert "undefined" in r["reason"] and f"the original prints {r['published']}" in r["reason"], r
+            assert (
+                "undefined" in r["reason"]
+                and f"the original prints {r['published']}" in r["reason"]
+            ), r
             assert ("0/0" in r["reason"]) == (here == 0)
             continue
         assert r["derived"] == pytest.approx(here / base, abs=0.006), r
@@ -312,16 +408,23 @@ def test_sysbench_hw_relative_rows_against_the_absolute_ones():
 
 # -- the site ---------------------------------------------------------------------------------
 def _csv(site, study):
-    return list(csv.reader(io.StringIO((site.site / "posts" / study / "reproduction.csv").read_text())))
+    return list(
+        csv.reader(io.StringIO((site.site / "posts" / study / "reproduction.csv").read_text()))
+    )
 
 
 # the studies whose manifest declares a reproduction check (found, not listed)
-CHECKED = sorted(p.parent.name for p in (ROOT / "content" / "posts").glob("*/manifest.yaml")
-                 if "reproduction" in (yaml.safe_load(p.read_text()) or {}))
+CHECKED = sorted(
+    p.parent.name
+    for p in (ROOT / "content" / "posts").glob("*/manifest.yaml")
+    if "reproduction" in (yaml.safe_load(p.read_text()) or {})
+)
 
 
 def test_the_checked_studies_are_found():
-    assert len(CHECKED) >= 2 and all((ROOT / "data" / s / "tables" / "reproduction.yaml").exists() for s in CHECKED)
+    assert len(CHECKED) >= 2 and all(
+        (ROOT / "data" / s / "tables" / "reproduction.yaml").exists() for s in CHECKED
+    )
 
 
 @pytest.mark.parametrize("study", CHECKED)
@@ -333,21 +436,29 @@ def test_site_serves_the_csv_and_the_post_shows_every_non_exact_cell(built_site,
     assert [r[4] for r in table[1:]] == [r["agrees"] for r in rows]
     html = built_site.page(f"posts/{study}/index.html")
     s = summary(rows)
-    runs = yaml.safe_load((ROOT / "data" / study / "runs.yaml").read_text()).get("runs") \
-        if (ROOT / "data" / study / "runs.yaml").exists() else None
+    runs = (
+        yaml.safe_load((ROOT / "data" / study / "runs.yaml").read_text()).get("runs")
+        if (ROOT / "data" / study / "runs.yaml").exists()
+        else None
+    )
     # the derived side is named by what the study has: raw runs, or only its inputs (summaries)
-    source = "the values derived from the raw data" if runs else "the values computed here from the study's inputs"
-    assert (f"{len(rows)} published figures compared with {source}"
-            f"{' (see Provenance)' if not runs else ''}: "
-            f"{s['exact']} exact, {s['truncation']} consistent with truncation by the original, {s['differs']} differ") \
-        in html.replace("&#39;", "'")
+    source = (
+        "the values derived from the raw data"
+        if runs
+        else "the values computed here from the study's inputs"
+    )
+    assert (
+        f"{len(rows)} published figures compared with {source}"
+        f"{' (see Provenance)' if not runs else ''}: "
+        f"{s['exact']} exact, {s['truncation']} consistent with truncation by the original, {s['differs']} differ"
+    ) in html.replace("&#39;", "'")
     section = html.split('id="reproduction"', 1)[1].split("</figure>", 1)[0]
     summary_p = section.split("</p>", 1)[0]
     reasons = {r["reason"] for r in rows if r["agrees"] == "differs"}
-    for reason in reasons:   # the summary says why cells differ
+    for reason in reasons:  # the summary says why cells differ
         assert reason.replace('"', "&#34;") in summary_p or reason in summary_p, reason
     for r in rows:
-        assert "=" not in r["cell"], r["cell"]              # readers' names, not raw keys
+        assert "=" not in r["cell"], r["cell"]  # readers' names, not raw keys
         if r["agrees"] != "exact":
             assert r["cell"] in section and f"<strong>{r['published']}</strong>" in section
             assert r["reason"].replace('"', "&#34;") in section or r["reason"] in section

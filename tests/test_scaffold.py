@@ -4,6 +4,7 @@ published post with no hand edit: scaffold -> ingest -> Hugo build -> the post h
 series of the runs and a table of every run, and passes, as it is, the checks `make test` runs
 on every post (numbers from data/, byline and key results, sources, dates, documented tables,
 fresh ingest), with and without --origin. Plus the rule proposal and the Hugo archetype."""
+
 from __future__ import annotations
 
 import html
@@ -12,12 +13,12 @@ import subprocess
 
 import pytest
 import yaml
-
 from conftest import ROOT
-from ingest.__main__ import main
-from ingest.scaffold import propose_rules
 from sitebuild import BASE_PATH, BASE_URL, HUGO_BIN, BuiltSite, build
 from sysbench_gen import sysbench_log, tar_gz
+
+from ingest.__main__ import main
+from ingest.scaffold import propose_rules
 
 ENGINES = {"innodb": 400.0, "rocksdb": 650.0}
 IOPS = (1000, 3000)
@@ -28,52 +29,122 @@ STUDIES = ("volume-study", "bare-study")
 def test_rules_take_named_groups_from_the_recurring_parts_of_names():
     rules = propose_rules(["res_iops1000.txt", "res_iops3000.txt"])
     assert [r["regex"] for r in rules] == [r"res_iops(?P<iops>\d+)\.txt"]
-    rules = propose_rules(["a/innodb_5000iops_bp54GB.log", "a/rocksdb_5000iops_bp27GB.log", "a/my.cnf"])
-    assert [r["regex"] for r in rules] == [r"a/(?P<engine>[A-Za-z]+)_5000iops_bp(?P<bp>\d+)GB\.log", r"a/my\.cnf"]
+    rules = propose_rules(
+        ["a/innodb_5000iops_bp54GB.log", "a/rocksdb_5000iops_bp27GB.log", "a/my.cnf"]
+    )
+    assert [r["regex"] for r in rules] == [
+        r"a/(?P<engine>[A-Za-z]+)_5000iops_bp(?P<bp>\d+)GB\.log",
+        r"a/my\.cnf",
+    ]
     assert rules[0]["groups"] == [("engine", False), ("bp", True)]
     rules = propose_rules(["r_innodb_5000iops_bp54GB.txt", "r_rocksdb_10000iops_cache27GB.txt"])
-    assert rules[0]["regex"] == r"r_(?P<engine>[A-Za-z]+)_(?P<iops>\d+)iops_(?P<part7>[A-Za-z]+)(?P<gb>\d+)GB\.txt"
-    assert [r["regex"] for r in propose_rules(["v5.6.1.log", "v8.0.22.log"])] == [r"v(?P<version>\d+(?:\.\d+)+)\.log"]
+    assert (
+        rules[0]["regex"]
+        == r"r_(?P<engine>[A-Za-z]+)_(?P<iops>\d+)iops_(?P<part7>[A-Za-z]+)(?P<gb>\d+)GB\.txt"
+    )
+    assert [r["regex"] for r in propose_rules(["v5.6.1.log", "v8.0.22.log"])] == [
+        r"v(?P<version>\d+(?:\.\d+)+)\.log"
+    ]
 
 
 @pytest.fixture(scope="module")
 def post(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("new")
-    logs = {f"sb_{e}_iops{i}_vol{v}gb.log": sysbench_log(rate + i / 50 + v / 10, seconds=40, threads=16)
-            for e, rate in ENGINES.items() for i in IOPS for v in VOLUME}
-    logs["sb_innodb_iops9000_vol100gb.log"] = ""                 # an empty file named like a run
-    logs["run_all.sh"] = "#!/bin/sh\nfor e in innodb rocksdb; do sysbench oltp_read_write run; done\n"
+    logs = {
+        f"sb_{e}_iops{i}_vol{v}gb.log": sysbench_log(rate + i / 50 + v / 10, seconds=40, threads=16)
+        for e, rate in ENGINES.items()
+        for i in IOPS
+        for v in VOLUME
+    }
+    logs["sb_innodb_iops9000_vol100gb.log"] = ""  # an empty file named like a run
+    logs["run_all.sh"] = (
+        "#!/bin/sh\nfor e in innodb rocksdb; do sysbench oltp_read_write run; done\n"
+    )
     (tmp / "archives").mkdir()
     tar_gz(tmp / "archives" / "volumes-2026.tar.gz", logs, top="volumes-2026")
     posts = tmp / "content" / "posts"
-    assert main(["new", "volume-study", str(tmp / "archives" / "volumes-2026.tar.gz"),
-                 "--origin", "https://example.org/volumes", "--content", str(posts)]) == 0
+    assert (
+        main(
+            [
+                "new",
+                "volume-study",
+                str(tmp / "archives" / "volumes-2026.tar.gz"),
+                "--origin",
+                "https://example.org/volumes",
+                "--content",
+                str(posts),
+            ]
+        )
+        == 0
+    )
     # the same archive without --origin: the post must say so, never link to a made-up address
-    assert main(["new", "bare-study", str(tmp / "archives" / "volumes-2026.tar.gz"), "--content", str(posts)]) == 0
+    assert (
+        main(
+            [
+                "new",
+                "bare-study",
+                str(tmp / "archives" / "volumes-2026.tar.gz"),
+                "--content",
+                str(posts),
+            ]
+        )
+        == 0
+    )
     for study in STUDIES:
-        assert main([study, "--content", str(posts), "--archives", str(tmp / "archives"),
-                     "--data", str(tmp / "data")]) == 0
+        assert (
+            main(
+                [
+                    study,
+                    "--content",
+                    str(posts),
+                    "--archives",
+                    str(tmp / "archives"),
+                    "--data",
+                    str(tmp / "data"),
+                ]
+            )
+            == 0
+        )
     site = tmp / "www" / "benchlog"
     build(site, BASE_URL, extra=tmp)
-    return {"tmp": tmp, "dir": posts / "volume-study", "html": (site / "posts" / "volume-study" / "index.html").read_text(),
-            "site": site, "built": BuiltSite(tmp / "www", site, BASE_URL, BASE_PATH)}
+    return {
+        "tmp": tmp,
+        "dir": posts / "volume-study",
+        "html": (site / "posts" / "volume-study" / "index.html").read_text(),
+        "site": site,
+        "built": BuiltSite(tmp / "www", site, BASE_URL, BASE_PATH),
+    }
 
 
 def test_scaffold_writes_a_manifest_and_a_post(post):
     man = yaml.safe_load((post["dir"] / "manifest.yaml").read_text())
-    assert man["labels"] == ["engine", "iops", "vol"] and man["label_types"] == {"iops": "int", "vol": "int"}
+    assert man["labels"] == ["engine", "iops", "vol"] and man["label_types"] == {
+        "iops": "int",
+        "vol": "int",
+    }
     assert len(man["runs"]) == 1 and "(?P<iops>\\d+)" in man["runs"][0]["regex"]
     assert man["inputs"][0]["origin"] == "https://example.org/volumes"
     import hashlib
+
     with open(post["tmp"] / "archives" / "volumes-2026.tar.gz", "rb") as f:
         assert man["inputs"][0]["sha256"] == hashlib.sha256(f.read()).hexdigest()
     assert man["window"] == {"start": 4, "end": 40}
     text = (post["dir"] / "manifest.yaml").read_text()
-    assert "#   run_all.sh: unknown format" in text and "#   sb_innodb_iops9000_vol100gb.log: empty file" in text
+    assert (
+        "#   run_all.sh: unknown format" in text
+        and "#   sb_innodb_iops9000_vol100gb.log: empty file" in text
+    )
     # the hints name the optional sections, as the manifest takes them
-    assert "# label_names: add `label_names: {<label>: <heading>}`" in text and "# base: add `base:" in text
+    assert (
+        "# label_names: add `label_names: {<label>: <heading>}`" in text
+        and "# base: add `base:" in text
+    )
     front = yaml.safe_load((post["dir"] / "index.md").read_text().split("---")[1])
-    taxonomies = re.findall(r'^\w+ = "(\w+)"$', (ROOT / "config.toml").read_text().split("[taxonomies]")[1].split("[")[0], re.M)
+    taxonomies = re.findall(
+        r'^\w+ = "(\w+)"$',
+        (ROOT / "config.toml").read_text().split("[taxonomies]")[1].split("[")[0],
+        re.M,
+    )
     assert set(taxonomies) <= set(front) and front["study"] == "volume-study"
     assert front["engines"] == ["innodb", "rocksdb"] and front["title"] == "Volume study"
 
@@ -86,12 +157,22 @@ def test_new_says_what_to_run_next(post, capsys, tmp_path):
     out = capsys.readouterr().out.splitlines()
     command = f"make ingest STUDY=next-study ARCHIVES={archive.parent}"
     assert out[-2].startswith(f"next: {command}   (") and out[-1].startswith("then: make build   (")
-    assert f"# `{command}` reports what each rule took." in (tmp_path / "next-study" / "manifest.yaml").read_text()
+    assert (
+        f"# `{command}` reports what each rule took."
+        in (tmp_path / "next-study" / "manifest.yaml").read_text()
+    )
 
 
 def test_scaffold_never_overwrites(post, capsys):
-    code = main(["new", "volume-study", str(post["tmp"] / "archives" / "volumes-2026.tar.gz"), "--content",
-                 str(post["dir"].parent)])
+    code = main(
+        [
+            "new",
+            "volume-study",
+            str(post["tmp"] / "archives" / "volumes-2026.tar.gz"),
+            "--content",
+            str(post["dir"].parent),
+        ]
+    )
     assert code == 1 and "already exists" in capsys.readouterr().err
 
 
@@ -119,12 +200,24 @@ def test_the_scaffolded_post_passes_the_checks_of_every_post(post, study):
     every post: its numbers come from data/ (no digit typed into the prose), it opens with the
     byline and key results, every figure says where its numbers come from, its date is known to
     the day, its tables are documented, its data is a fresh ingest."""
-    from test_post_trust import check_byline_and_key_results, check_date, check_provenance_claims, check_sources
-    from test_posts_numbers import (check_prose_values, check_table_cells, check_tables_in_data, parse_post,
-                                    typed_numbers)
+    from test_post_trust import (
+        check_byline_and_key_results,
+        check_date,
+        check_provenance_claims,
+        check_sources,
+    )
+    from test_posts_numbers import (
+        check_prose_values,
+        check_table_cells,
+        check_tables_in_data,
+        parse_post,
+        typed_numbers,
+    )
     from test_studies_ingest import check_docs_tables
+
     from ingest.manifest import load
     from ingest.study import build_files
+
     data, text = post["tmp"] / "data", (post["dir"].parent / study / "index.md").read_text()
     front = yaml.safe_load(text.split("---\n", 2)[1])
     assert typed_numbers(text) == ([], [])
@@ -138,27 +231,40 @@ def test_the_scaffolded_post_passes_the_checks_of_every_post(post, study):
     check_provenance_claims(study, html)
     check_date(study, front, post["built"])
     check_docs_tables(study, data)
-    built = build_files(load(post["dir"].parent / study / "manifest.yaml"), post["tmp"] / "archives", post["tmp"])
-    assert built.files == {p.relative_to(data / study).as_posix(): p.read_bytes()
-                           for p in (data / study).rglob("*") if p.is_file()}
+    built = build_files(
+        load(post["dir"].parent / study / "manifest.yaml"), post["tmp"] / "archives", post["tmp"]
+    )
+    assert built.files == {
+        p.relative_to(data / study).as_posix(): p.read_bytes()
+        for p in (data / study).rglob("*")
+        if p.is_file()
+    }
 
 
 def test_the_byline_says_whether_the_origin_is_given(post):
-    with_origin = yaml.safe_load((post["dir"] / "index.md").read_text().split("---\n", 2)[1])["original"]
+    with_origin = yaml.safe_load((post["dir"] / "index.md").read_text().split("---\n", 2)[1])[
+        "original"
+    ]
     assert with_origin == {"title": "volumes-2026.tar.gz", "url": "https://example.org/volumes"}
     bare = post["built"].page("posts/bare-study/index.html")
-    assert "(its origin is not given)" in bare and 'class="original" href' not in bare.split("</header>")[0]
+    assert (
+        "(its origin is not given)" in bare
+        and 'class="original" href' not in bare.split("</header>")[0]
+    )
 
 
 @pytest.mark.parametrize("viewport", [(1280, 900), (375, 812)], ids=["desktop", "phone"])
 def test_the_scaffolded_key_results_are_on_the_first_screen(post, browser, viewport):
     from browser_kit import serve
     from test_post_trust import check_key_results_on_screen
+
     server, base = serve(post["built"].www)
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
     try:
         for study in STUDIES:
-            check_key_results_on_screen(context.new_page(), f"{base}{BASE_PATH}posts/{study}/", viewport)
+            check_key_results_on_screen(
+                context.new_page(), f"{base}{BASE_PATH}posts/{study}/", viewport
+            )
     finally:
         context.close()
         server.shutdown()
@@ -166,12 +272,17 @@ def test_the_scaffolded_key_results_are_on_the_first_screen(post, browser, viewp
 
 def test_hugo_new_content_uses_the_posts_archetype(tmp_path):
     import shutil
+
     # a copy of the project's config and archetypes, so that nothing is written into content/
     shutil.copy(ROOT / "config.toml", tmp_path / "config.toml")
     shutil.copytree(ROOT / "archetypes", tmp_path / "archetypes")
     (tmp_path / "content").mkdir()
-    out = subprocess.run([str(HUGO_BIN), "new", "content", "posts/fresh-study/index.md", "--source", str(tmp_path)],
-                         capture_output=True, text=True, cwd=tmp_path)
+    out = subprocess.run(
+        [str(HUGO_BIN), "new", "content", "posts/fresh-study/index.md", "--source", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert out.returncode == 0, out.stderr
     assert not (ROOT / "content" / "posts" / "fresh-study").exists()
     text = (tmp_path / "content" / "posts" / "fresh-study" / "index.md").read_text()
@@ -179,27 +290,48 @@ def test_hugo_new_content_uses_the_posts_archetype(tmp_path):
     assert front["title"] == "Fresh study" and front["study"] == "fresh-study"
     for key in ("tags", "engines", "versions", "benchmarks", "storage", "date", "summary"):
         assert key in front
-    assert front["original"] == {"title": "Still to be named"}   # no url: the byline says so
+    assert front["original"] == {"title": "Still to be named"}  # no url: the byline says so
     # the scaffold's post body: key results, time series, default tables, provenance
-    for code in ("{{< keyresults >}}", '{{< chart kind="timeseries" id="over-time" source="derived"',
-                 '{{< table id="runs" source="derived" >}}', '{{< table id="jitter" source="derived" collapsed="true" >}}',
-                 "{{< provenance >}}"):
+    for code in (
+        "{{< keyresults >}}",
+        '{{< chart kind="timeseries" id="over-time" source="derived"',
+        '{{< table id="runs" source="derived" >}}',
+        '{{< table id="jitter" source="derived" collapsed="true" >}}',
+        "{{< provenance >}}",
+    ):
         assert code in text
-    assert len(re.findall(r"\{\{< keyresult ref=", text)) == 3 and len(re.findall(r"\{\{< value ", text)) == 8
+    assert (
+        len(re.findall(r"\{\{< keyresult ref=", text)) == 3
+        and len(re.findall(r"\{\{< value ", text)) == 8
+    )
 
 
 def test_threads_becomes_a_label_when_thread_counts_vary(tmp_path):
     """Runs at different thread counts get a `threads` label even when their names differ
     otherwise; not when every run has the same count, nor when a number in the names is it."""
+
     def labels(logs):
         arc = tmp_path / f"a{len(list(tmp_path.iterdir()))}.tar.gz"
         tar_gz(arc, logs)
         out = tmp_path / f"c{len(list(tmp_path.iterdir()))}"
         assert main(["new", "t-study", str(arc), "--content", str(out)]) == 0
         return yaml.safe_load((out / "t-study" / "manifest.yaml").read_text())["labels"]
-    assert labels({"r_innodb.log": sysbench_log(400, threads=8), "r_rocksdb.log": sysbench_log(600, threads=16)}) == [
-        "engine", "threads"]
-    assert labels({"r_innodb.log": sysbench_log(400, threads=8), "r_rocksdb.log": sysbench_log(600, threads=8)}) == [
-        "engine"]
-    assert labels({"r_innodb_t8.log": sysbench_log(400, threads=8), "r_innodb_t16.log": sysbench_log(600, threads=16)}) == [
-        "t"]
+
+    assert labels(
+        {
+            "r_innodb.log": sysbench_log(400, threads=8),
+            "r_rocksdb.log": sysbench_log(600, threads=16),
+        }
+    ) == ["engine", "threads"]
+    assert labels(
+        {
+            "r_innodb.log": sysbench_log(400, threads=8),
+            "r_rocksdb.log": sysbench_log(600, threads=8),
+        }
+    ) == ["engine"]
+    assert labels(
+        {
+            "r_innodb_t8.log": sysbench_log(400, threads=8),
+            "r_innodb_t16.log": sysbench_log(600, threads=16),
+        }
+    ) == ["t"]

@@ -3,19 +3,20 @@ keeps the per-interval series of the runs outside the published comparison (`pub
 false`) at lower resolution, honestly labelled, or drops them; statistics stay those of the
 full series; the report says what it saved. Unit tests, then an ingest of an archive written
 here."""
+
 from __future__ import annotations
 
 import json
 
 import pytest
 import yaml
+from sysbench_gen import sysbench_log, tar_gz
 
 from ingest.__main__ import main
 from ingest.archive import sha256_file
 from ingest.manifest import load
 from ingest.problems import Problem
 from ingest.seriesfiles import downsample, run_files
-from sysbench_gen import sysbench_log, tar_gz
 
 
 def doc(t, tps, interval_s=1):
@@ -24,9 +25,13 @@ def doc(t, tps, interval_s=1):
 
 def test_downsample_means_each_bucket_and_says_so():
     d = downsample(doc([1, 2, 3, 4, 5, 6, 7], [1.0, 2.0, 6.0, None, None, None, 5.5]), 3)
-    assert d["t"] == [3, 6, 7]                     # the end of each bucket's last interval
-    assert d["tps"] == [3.0, None, 5.5]            # the mean; a bucket without numbers stays missing, never 0
-    assert d["interval_s"] == 3 and d["downsampled"] == {"every": 3, "from_interval_s": 1, "stat": "mean"}
+    assert d["t"] == [3, 6, 7]  # the end of each bucket's last interval
+    assert d["tps"] == [3.0, None, 5.5]  # the mean; a bucket without numbers stays missing, never 0
+    assert d["interval_s"] == 3 and d["downsampled"] == {
+        "every": 3,
+        "from_interval_s": 1,
+        "stat": "mean",
+    }
     assert list(d)[:4] == ["run", "interval_s", "downsampled", "columns"]
 
 
@@ -39,7 +44,9 @@ def test_downsample_rounds_means_and_keeps_uneven_intervals_labelled():
 def test_downsample_weights_uneven_intervals_by_their_length():
     d = downsample({**doc([1, 4, 5, 9], [10.0, 20.0, 30.0, 40.0]), "mean": "time-weighted"}, 2)
     # intervals of 1 and 3 s, then 1 and 4 s: the mean is operations over the elapsed time
-    assert d["tps"] == [(10 * 1 + 20 * 3) / 4, (30 * 1 + 40 * 4) / 5] and d["mean"] == "time-weighted"
+    assert (
+        d["tps"] == [(10 * 1 + 20 * 3) / 4, (30 * 1 + 40 * 4) / 5] and d["mean"] == "time-weighted"
+    )
 
 
 def record(published=True):
@@ -51,16 +58,29 @@ def test_run_files_keep_drop_and_every():
     files, saved = run_files(record(False), full, None, "keep")
     assert sorted(files) == ["series/r.csv", "series/r.json", "series/r.yaml"] and saved == 0
     rec = record(True)
-    assert run_files(rec, full, None, "drop") == (files, 0) and "series" not in rec   # published: never reduced
+    assert (
+        run_files(rec, full, None, "drop") == (files, 0) and "series" not in rec
+    )  # published: never reduced
     rec = record(False)
     dropped, saved = run_files(rec, full, None, "drop")
     assert dropped == {} and saved == sum(len(v.encode()) for v in files.values())
     assert rec["series"] == {"resolution": "dropped"} and "linked" not in rec
     rec = record(False)
     small, saved = run_files(rec, full, None, 10)
-    assert rec["series"] == {"resolution": "downsampled", "every": 10, "interval_s": 10, "points": 10, "stat": "mean"}
+    assert rec["series"] == {
+        "resolution": "downsampled",
+        "every": 10,
+        "interval_s": 10,
+        "points": 10,
+        "stat": "mean",
+    }
     assert json.loads(small["series/r.json"])["downsampled"]["every"] == 10
-    assert saved == sum(len(v.encode()) for v in files.values()) - sum(len(v.encode()) for v in small.values()) > 0
+    assert (
+        saved
+        == sum(len(v.encode()) for v in files.values())
+        - sum(len(v.encode()) for v in small.values())
+        > 0
+    )
 
 
 MANIFEST = """\
@@ -82,8 +102,14 @@ def archive(tmp_path):
     arc = tmp_path / "archives" / "sz.tar.gz"
     if not arc.exists():
         arc.parent.mkdir()
-        tar_gz(arc, {"res_innodb.log": sysbench_log(500, seconds=40), "res_rocksdb.log": sysbench_log(900, seconds=40),
-                     "extra_myisam.log": sysbench_log(300, seconds=40)})
+        tar_gz(
+            arc,
+            {
+                "res_innodb.log": sysbench_log(500, seconds=40),
+                "res_rocksdb.log": sysbench_log(900, seconds=40),
+                "extra_myisam.log": sysbench_log(300, seconds=40),
+            },
+        )
     return arc
 
 
@@ -97,8 +123,17 @@ def study(tmp_path, series: str = "", name: str = "sz", content: str = "content"
 
 def ingest(capsys, tmp_path, series: str, data: str):
     study(tmp_path, series)
-    code = main(["sz", "--content", str(tmp_path / "content"), "--archives", str(tmp_path / "archives"),
-                 "--data", str(tmp_path / data)])
+    code = main(
+        [
+            "sz",
+            "--content",
+            str(tmp_path / "content"),
+            "--archives",
+            str(tmp_path / "archives"),
+            "--data",
+            str(tmp_path / data),
+        ]
+    )
     out, err = capsys.readouterr()
     assert code == 0, err
     root = tmp_path / data / "sz"
@@ -110,7 +145,9 @@ def size(root):
     return sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
 
 
-@pytest.mark.parametrize("series, every", [("series: {extra: {every: 4}}\n", 4), ("series: {extra: drop}\n", None)])
+@pytest.mark.parametrize(
+    "series, every", [("series: {extra: {every: 4}}\n", 4), ("series: {extra: drop}\n", None)]
+)
 def test_ingest_with_size_control(capsys, tmp_path, series, every):
     out_full, full, runs_full = ingest(capsys, tmp_path, "", "full")
     out, small, runs = ingest(capsys, tmp_path, series, "small")
@@ -122,19 +159,34 @@ def test_ingest_with_size_control(capsys, tmp_path, series, every):
     # the published runs' series are untouched, byte for byte
     for rid in ("innodb", "rocksdb"):
         for ext in ("yaml", "json", "csv"):
-            assert (small / "series" / f"{rid}.{ext}").read_bytes() == (full / "series" / f"{rid}.{ext}").read_bytes()
+            assert (small / "series" / f"{rid}.{ext}").read_bytes() == (
+                full / "series" / f"{rid}.{ext}"
+            ).read_bytes()
         assert "series" not in runs[rid]
     assert size(small) < size(full)
-    series_full, series_small = (sum(p.stat().st_size for p in (root / "series").glob("*")) for root in (full, small))
-    saved = series_full - series_small   # the report counts the series files (runs.yaml grows by the note)
+    series_full, series_small = (
+        sum(p.stat().st_size for p in (root / "series").glob("*")) for root in (full, small)
+    )
+    saved = (
+        series_full - series_small
+    )  # the report counts the series files (runs.yaml grows by the note)
     if every:
         d = json.loads((small / "series" / f"{extra}.json").read_text())
-        assert d["interval_s"] == 4 and d["downsampled"] == {"every": 4, "from_interval_s": 1, "stat": "mean"}
+        assert d["interval_s"] == 4 and d["downsampled"] == {
+            "every": 4,
+            "from_interval_s": 1,
+            "stat": "mean",
+        }
         assert d["t"] == [4, 8, 12, 16, 20, 24, 28, 32, 36, 40]
         src = json.loads((full / "series" / f"{extra}.json").read_text())["tps"]
         assert d["tps"][0] == round(sum(src[:4]) / 4, 6)
-        assert runs[extra]["series"] == {"resolution": "downsampled", "every": 4, "interval_s": 4, "points": 10,
-                                         "stat": "mean"}
+        assert runs[extra]["series"] == {
+            "resolution": "downsampled",
+            "every": 4,
+            "interval_s": 4,
+            "points": 10,
+            "stat": "mean",
+        }
         assert yaml.safe_load((small / "series" / f"{extra}.yaml").read_text())["tps"] == d["tps"]
         assert (small / "series" / f"{extra}.csv").read_text().splitlines()[1].startswith("4,")
         how = "downsampled to one point per 4 intervals"
@@ -143,22 +195,33 @@ def test_ingest_with_size_control(capsys, tmp_path, series, every):
         assert runs[extra]["series"] == {"resolution": "dropped"}
         how = "dropped"
     kb = lambda n: f"{n / 1e3:.1f} KB ({n} bytes)" if n >= 1e3 else f"{n} bytes"  # noqa: E731
-    line = (f"size control (series: extra): 1 run(s) outside the published comparison {how}: series "
-            f"{kb(series_full - saved)} instead of {kb(series_full)}, saved {kb(saved)} ({saved / series_full:.0%})")
+    line = (
+        f"size control (series: extra): 1 run(s) outside the published comparison {how}: series "
+        f"{kb(series_full - saved)} instead of {kb(series_full)}, saved {kb(saved)} ({saved / series_full:.0%})"
+    )
     assert line in out.splitlines()
     assert "size control" not in out_full
     assert out.splitlines()[0] == f"sz: 3 run(s), 2 table(s), {kb(size(small))} written"
 
 
-@pytest.mark.parametrize("series, reason", [
-    ("series: {extra: sometimes}\n", "series: extra must be keep, drop or {every: N}, not 'sometimes'"),
-    ("series: {extra: {every: 1}}\n", "series.extra: every must be an integer of at least 2 (intervals per point), not 1"),
-    ("series: {extra: {every: 2.5}}\n", "series.extra: `every` must be int, not float"),
-    ("series: {outside: drop}\n", "series: unknown field `outside` (allowed: extra)"),
-    ("series: drop\n", "manifest: `series` must be a mapping, not str"),
-])
+@pytest.mark.parametrize(
+    "series, reason",
+    [
+        (
+            "series: {extra: sometimes}\n",
+            "series: extra must be keep, drop or {every: N}, not 'sometimes'",
+        ),
+        (
+            "series: {extra: {every: 1}}\n",
+            "series.extra: every must be an integer of at least 2 (intervals per point), not 1",
+        ),
+        ("series: {extra: {every: 2.5}}\n", "series.extra: `every` must be int, not float"),
+        ("series: {outside: drop}\n", "series: unknown field `outside` (allowed: extra)"),
+        ("series: drop\n", "manifest: `series` must be a mapping, not str"),
+    ],
+)
 def test_bad_series_option_is_file_line_reason(tmp_path, series, reason):
-    man = study(tmp_path, series)   # `series:` is on line 12
+    man = study(tmp_path, series)  # `series:` is on line 12
     with pytest.raises(Problem) as e:
         load(man)
     assert str(e.value) == f"{man}:12: {reason}"
@@ -174,16 +237,36 @@ def test_the_site_names_a_downsampled_run_and_leaves_a_dropped_one_out(tmp_path,
     chart and the compare page name the downsampled run "(downsampled to 4 s means)"; the
     dropped run is in no chart and has no series on the compare page."""
     from sitebuild import build
+
     posts = tmp_path / "content" / "posts"
-    for name, series in (("sz-every", "series: {extra: {every: 4}}\n"), ("sz-drop", "series: {extra: drop}\n")):
-        assert main(["new", name, str(archive(tmp_path)), "--content", str(posts)]) == 0   # the post skeleton
+    for name, series in (
+        ("sz-every", "series: {extra: {every: 4}}\n"),
+        ("sz-drop", "series: {extra: drop}\n"),
+    ):
+        assert (
+            main(["new", name, str(archive(tmp_path)), "--content", str(posts)]) == 0
+        )  # the post skeleton
         study(tmp_path, series, name, "content/posts")
-        assert main([name, "--content", str(posts), "--archives", str(tmp_path / "archives"),
-                     "--data", str(tmp_path / "data")]) == 0
+        assert (
+            main(
+                [
+                    name,
+                    "--content",
+                    str(posts),
+                    "--archives",
+                    str(tmp_path / "archives"),
+                    "--data",
+                    str(tmp_path / "data"),
+                ]
+            )
+            == 0
+        )
     site = tmp_path / "www" / "benchlog"
     build(site, "https://example.github.io/benchlog/", extra=tmp_path)
     every = (site / "posts" / "sz-every" / "index.html").read_text()
-    assert "data/sz-every/series/myisam.json" in every and "myisam (downsampled to 4 s means)" in every
+    assert (
+        "data/sz-every/series/myisam.json" in every and "myisam (downsampled to 4 s means)" in every
+    )
     drop = (site / "posts" / "sz-drop" / "index.html").read_text()
     assert "data/sz-drop/series/innodb.json" in drop and "series/myisam." not in drop
     assert not (site / "data" / "sz-drop" / "series" / "myisam.json").exists()
@@ -193,18 +276,30 @@ def test_the_site_names_a_downsampled_run_and_leaves_a_dropped_one_out(tmp_path,
     row = compare.split('data-key="sz-drop/myisam"')[1].split("</tr>")[0]
     assert "data-series=" not in row and "series not kept (size control)" in row
     # the compare page's statistics of the downsampled run are the ingest's, at full resolution
-    runs = {r["id"]: r for r in yaml.safe_load((tmp_path / "data/sz-every/runs.yaml").read_text())["runs"]}
+    runs = {
+        r["id"]: r
+        for r in yaml.safe_load((tmp_path / "data/sz-every/runs.yaml").read_text())["runs"]
+    }
     window = runs["myisam"]["window"]
     small = json.loads((tmp_path / "data/sz-every/series/myisam.json").read_text())
-    assert window["n"] != sum(1 for t in small["t"] if 10 < t <= 40)   # the check below tells the two apart
+    assert window["n"] != sum(
+        1 for t in small["t"] if 10 < t <= 40
+    )  # the check below tells the two apart
     shown = compare_stats(browser, tmp_path / "www", "sz-every/myisam,sz-every/innodb")
-    assert shown["sz-every/myisam"] == (window["n"], f"{window['mean']:,.1f}", f"{window['cv']:.3f}")
-    assert shown["sz-every/innodb"][0] == runs["innodb"]["window"]["n"]   # a run as printed: from its points
+    assert shown["sz-every/myisam"] == (
+        window["n"],
+        f"{window['mean']:,.1f}",
+        f"{window['cv']:.3f}",
+    )
+    assert (
+        shown["sz-every/innodb"][0] == runs["innodb"]["window"]["n"]
+    )  # a run as printed: from its points
 
 
 def compare_stats(browser, www, picked):
     """{run key: (n, mean, cv)} of the compare page's statistics table with `picked` in the URL."""
     from browser_kit import open_page, serve, until
+
     server, base = serve(www)
     problems = []
     try:

@@ -2,6 +2,7 @@
 memory, a plain `hugo server` at the root writes into the development publishDir
 (config/development/hugo.toml), and a production build still publishes into site/. The servers
 run against a copy of the project's config with the tiny synthetic study (tests/front_site.py)."""
+
 from __future__ import annotations
 
 import os
@@ -16,15 +17,20 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 from front_site import ROOT, STUDY, hugo_binary, write_site
 
 MARKER = "<!-- the published build -->\n"
 
 
 def hugo_config(*args: str) -> str:
-    return subprocess.run([hugo_binary(), "config", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120, check=True).stdout
+    return subprocess.run(
+        [hugo_binary(), "config", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    ).stdout
 
 
 def publish_dir(config_text: str) -> str:
@@ -33,7 +39,7 @@ def publish_dir(config_text: str) -> str:
 
 def test_the_resolved_publish_dir_per_environment():
     assert publish_dir(hugo_config("--environment", "production")) == "site"
-    assert publish_dir(hugo_config()) == "site"          # `hugo` builds for production
+    assert publish_dir(hugo_config()) == "site"  # `hugo` builds for production
     dev = publish_dir(hugo_config("--environment", "development"))
     assert dev != "site" and not dev.startswith("site/")
     assert f"/{dev}/" in (ROOT / ".gitignore").read_text().split()
@@ -68,8 +74,13 @@ def free_port() -> int:
 def serve_until_ready(cmd: list[str], cwd: Path) -> None:
     """Runs a Hugo server until it serves the study's post (and its series file), then stops it."""
     port = free_port()
-    proc = subprocess.Popen([*cmd, "--port", str(port), "--bind", "127.0.0.1"], cwd=cwd,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [*cmd, "--port", str(port), "--bind", "127.0.0.1"],
+        cwd=cwd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 120
         while True:
@@ -81,7 +92,9 @@ def serve_until_ready(cmd: list[str], cwd: Path) -> None:
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     proc.kill()
-                    pytest.fail(f"hugo server did not serve the post:\n{proc.communicate(timeout=30)[0]}")
+                    pytest.fail(
+                        f"hugo server did not serve the post:\n{proc.communicate(timeout=30)[0]}"
+                    )
                 time.sleep(0.5)
         assert "livereload" in page and b'"alpha-100"' in series
     finally:
@@ -111,7 +124,9 @@ def test_plain_hugo_server_writes_beside_the_published_build(project):
 
 
 def test_a_production_build_still_publishes_into_site(project):
-    result = subprocess.run([hugo_binary(), "--quiet"], cwd=project, capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [hugo_binary(), "--quiet"], cwd=project, capture_output=True, text=True, timeout=300
+    )
     assert result.returncode == 0, result.stderr
     post = (project / "site" / "posts" / STUDY / "index.html").read_text()
     assert "livereload" not in post
@@ -119,8 +134,16 @@ def test_a_production_build_still_publishes_into_site(project):
     # next step links them in, the same bytes at the same paths
     series = project / "site" / "data" / STUDY / "series"
     assert not series.exists()
-    result = subprocess.run([sys.executable, "-m", "publish.series", "site"], cwd=project, capture_output=True,
-                            text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    result = subprocess.run(
+        [sys.executable, "-m", "publish.series", "site"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert result.returncode == 0, result.stderr
-    assert (series / "alpha-100.csv").read_bytes() == (project / "data" / STUDY / "series" / "alpha-100.csv").read_bytes()
+    assert (series / "alpha-100.csv").read_bytes() == (
+        project / "data" / STUDY / "series" / "alpha-100.csv"
+    ).read_bytes()
     assert not (series / "alpha-100.yaml").exists()

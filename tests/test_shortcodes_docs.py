@@ -5,13 +5,12 @@ Each `{{< ... >}}` in a fenced block of docs/charts.md is one example (a block w
 `<!-- study: NAME -->` line precedes the block; a block after `<!-- syntax -->` is a pattern and
 is skipped. All examples become the posts of one throwaway build (Hugo + the build-time SVG, without the
 project's own posts)."""
+
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
-
 from sitebuild import BASE_URL, ROOT, build
 
 DOC = ROOT / "docs" / "charts.md"
@@ -41,8 +40,12 @@ EXAMPLES = examples()
 def test_every_shortcode_has_an_example():
     names = {c.group(2) for _, text in EXAMPLES for c in CALL.finditer(text)}
     shortcodes = {p.stem for p in (ROOT / "layouts" / "_shortcodes").glob("*.html")}
-    assert shortcodes - names == set(), f"no example in docs/charts.md for {sorted(shortcodes - names)}"
-    kinds = {k for _, text in EXAMPLES for k in re.findall(r'kind="([a-z]+)"', text) if "chart" in text}
+    assert shortcodes - names == set(), (
+        f"no example in docs/charts.md for {sorted(shortcodes - names)}"
+    )
+    kinds = {
+        k for _, text in EXAMPLES for k in re.findall(r'kind="([a-z]+)"', text) if "chart" in text
+    }
     chart_kinds = {p.stem for p in (ROOT / "layouts" / "_partials" / "chart-kinds").glob("*.html")}
     assert chart_kinds <= kinds, f"no example for chart kinds {sorted(chart_kinds - kinds)}"
     assert all((ROOT / "data" / study).is_dir() for study, _ in EXAMPLES)
@@ -54,9 +57,26 @@ def test_the_openings_name_every_shortcode_and_chart_kind():
     shortcodes = {p.stem for p in (ROOT / "layouts" / "_shortcodes").glob("*.html")}
     kinds = {p.stem for p in (ROOT / "layouts" / "_partials" / "chart-kinds").glob("*.html")}
     opening = (ROOT / "docs" / "charts.md").read_text().split("\n## ", 1)[0]
-    words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+    words = [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+    ]
     said = re.search(r"They use (\w+) shortcodes", opening)
-    assert said and said.group(1) == words[len(shortcodes)], (said and said.group(1), len(shortcodes))
+    assert said and said.group(1) == words[len(shortcodes)], (
+        said and said.group(1),
+        len(shortcodes),
+    )
     listed = opening.split("The shortcodes: ", 1)[1].split("\n\n", 1)[0]
     assert set(re.findall(r"`([a-z]+)`", listed)) == shortcodes | kinds
     step = (ROOT / "README.md").read_text().split("\n5. ", 1)[1].split("\n## ", 1)[0]
@@ -70,21 +90,32 @@ def site(tmp_path_factory):
     for i, (study, text) in enumerate(EXAMPLES):
         post = tmp / "content" / "posts" / f"docs-example-{i:02d}"
         post.mkdir(parents=True)
-        (post / "index.md").write_text(f'---\ntitle: "docs example {i}"\ndate: 2026-01-01\nstudy: {study}\nsummary: "An example of docs/charts.md."\n---\n\n'
-                                       f"Text.\n\n{text}\n", encoding="utf-8")
+        (post / "index.md").write_text(
+            f'---\ntitle: "docs example {i}"\ndate: 2026-01-01\nstudy: {study}\nsummary: "An example of docs/charts.md."\n---\n\n'
+            f"Text.\n\n{text}\n",
+            encoding="utf-8",
+        )
     dest = tmp / "www" / "benchlog"
-    build(dest, BASE_URL, extra=tmp, previews=False, own_content=False)   # raises with Hugo's errors if one fails
+    build(
+        dest, BASE_URL, extra=tmp, previews=False, own_content=False
+    )  # raises with Hugo's errors if one fails
     return dest
 
 
-@pytest.mark.parametrize("i", range(len(EXAMPLES)), ids=[f"{i:02d}-{t[:40]}" for i, (_, t) in enumerate(EXAMPLES)])
+@pytest.mark.parametrize(
+    "i", range(len(EXAMPLES)), ids=[f"{i:02d}-{t[:40]}" for i, (_, t) in enumerate(EXAMPLES)]
+)
 def test_example_builds(site, i):
     """The example's page exists and its shortcodes rendered (no `{{<` left, a figure for a chart)."""
     html = (site / "posts" / f"docs-example-{i:02d}" / "index.html").read_text(encoding="utf-8")
     text = EXAMPLES[i][1]
     assert "{{&lt;" not in html and "{{<" not in html
     for m in re.finditer(r'\{\{< chart kind="([a-z]+)" id="([a-z0-9-]+)"', text):
-        figure = re.search(rf'<figure class="chart" id="{m.group(2)}" data-kind="{m.group(1)}"', html)
+        figure = re.search(
+            rf'<figure class="chart" id="{m.group(2)}" data-kind="{m.group(1)}"', html
+        )
         assert figure, m.group(0)
-        if m.group(1) != "ratio":   # pending views get the build-time SVG
-            assert re.search(rf'id="{m.group(2)}-view"[^>]*><svg class="chart-svg', html), f"no SVG for {m.group(2)}"
+        if m.group(1) != "ratio":  # pending views get the build-time SVG
+            assert re.search(rf'id="{m.group(2)}-view"[^>]*><svg class="chart-svg', html), (
+                f"no SVG for {m.group(2)}"
+            )

@@ -1,14 +1,14 @@
 """Issue #6 "done when": the home, a term page, a feed and the search work from a local static
 server as a reader uses them (headless Debian Chromium), under the project page's path and the
 site's CSP; and a post prints without the screen-only controls."""
+
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
 import pytest
-from playwright.sync_api import expect
-
 from browser_kit import WAIT, serve, until, watch
+from playwright.sync_api import expect
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +72,9 @@ def test_search_shows_hostile_labels_as_text(page, server):
     must arrive there as text, with no element or handler made of them (and no CSP report)."""
     page.goto(server + "search/?q=onerror")
     page.locator(".pagefind-ui__result-link").first.wait_for()
-    expect(page.locator("#search .pagefind-ui__loading")).to_have_count(0, timeout=WAIT)  # all shown
+    expect(page.locator("#search .pagefind-ui__loading")).to_have_count(
+        0, timeout=WAIT
+    )  # all shown
     panel = page.locator(".pagefind-ui__filter-panel")
     expect(panel).to_contain_text("img src=x onerror=alert(1)", timeout=WAIT)
     made = page.evaluate("""() => [...document.querySelectorAll('#search *')]
@@ -88,7 +90,9 @@ def test_hostile_study_charts_draw_labels_as_text(page, server):
     never as elements, handlers or navigations."""
     page.goto(server + "posts/hostile-study/")
     for chart in ("hostile-bars", "hostile-series"):
-        page.locator(f"figure#{chart}").scroll_into_view_if_needed()  # charts draw near the viewport
+        page.locator(
+            f"figure#{chart}"
+        ).scroll_into_view_if_needed()  # charts draw near the viewport
         page.wait_for_selector(f"figure#{chart}[data-state]", state="attached")
         assert page.get_attribute(f"figure#{chart}", "data-state") == "rendered"
     made = page.evaluate("""() => [...document.querySelectorAll('body *')]

@@ -1,5 +1,6 @@
 """Issue #6: home, taxonomies, feeds, metadata, 404, search index and the deploy path, checked
 on one production-like build (tests/sitebuild.py) with a project page's base URL."""
+
 from __future__ import annotations
 
 import json
@@ -11,7 +12,6 @@ import xml.etree.ElementTree as ET
 from urllib.parse import urlsplit
 
 import pytest
-
 from htmlscan import html_pages, page_url, parse, resolve
 from sitebuild import ROOT
 
@@ -32,7 +32,8 @@ def test_home_lists_posts_newest_first_with_summary_preview_and_link(built_site,
     assert len(dates) == len(posts) and dates == sorted(dates, reverse=True)
     titles = [h.text.strip() for h in home.find("h2")]
     assert titles.index("Fixture study of InnoDB page sizes") < titles.index(
-        "Hostile labels </script><script>alert(1)</script> study")
+        "Hostile labels </script><script>alert(1)</script> study"
+    )
     previews = [i.attrs["src"] for i in home.find("img", **{"class": "card-preview"})]
     assert len(previews) == len(posts)
     for src in previews:
@@ -48,7 +49,10 @@ def test_every_term_has_a_page_and_a_feed_listing_its_posts(built_site, posts):
     for post in posts:
         page = parse(built_site.site / post["dir"] / "index.html")
         terms = [a for a in page.find("a") if "data-pagefind-filter" in a.attrs]
-        assert {a.attrs["data-pagefind-filter"].split(":")[0] for a in terms} >= {"engines", "benchmarks"}
+        assert {a.attrs["data-pagefind-filter"].split(":")[0] for a in terms} >= {
+            "engines",
+            "benchmarks",
+        }
         post_url = built_site.base_url + post["dir"]
         for a in terms:
             term_page = resolve(built_site.site, built_site.base_url, post_url, a.attrs["href"])
@@ -72,6 +76,7 @@ MEDIA = "{http://search.yahoo.com/mrss/}content"
 
 class _Tags(__import__("html.parser").parser.HTMLParser):
     """Every start tag of an HTML fragment with its attributes."""
+
     def __init__(self):
         super().__init__()
         self.tags = []
@@ -99,31 +104,59 @@ def test_feeds_carry_each_posts_chart(built_site, posts):
                 continue
             image = link + "preview.png"
             media = item.findall(MEDIA)
-            assert [m.attrib for m in media] == [{"url": image, "medium": "image", "type": "image/png",
-                                                   "width": "1200", "height": "630"}], (feed_file, link)
+            assert [m.attrib for m in media] == [
+                {
+                    "url": image,
+                    "medium": "image",
+                    "type": "image/png",
+                    "width": "1200",
+                    "height": "630",
+                }
+            ], (feed_file, link)
             png = built_site.site / post_urls[link]["dir"] / "preview.png"
             assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
             parser = _Tags()
             description = item.findtext("description")
             parser.feed(description)
             tags = parser.tags
-            assert tags[:2] == [("p", {}), ("img", {"src": image, "alt": f"Chart of the study: {item.findtext('title')}",
-                                                  "width": "600", "height": "315"})], (feed_file, tags[:2])
-            assert not any(t == "script" or t == "img" and a.get("src") != image or any(k.startswith("on") for k in a)
-                           for t, a in tags), (feed_file, link, tags)
+            assert tags[:2] == [
+                ("p", {}),
+                (
+                    "img",
+                    {
+                        "src": image,
+                        "alt": f"Chart of the study: {item.findtext('title')}",
+                        "width": "600",
+                        "height": "315",
+                    },
+                ),
+            ], (feed_file, tags[:2])
+            assert not any(
+                t == "script"
+                or t == "img"
+                and a.get("src") != image
+                or any(k.startswith("on") for k in a)
+                for t, a in tags
+            ), (feed_file, link, tags)
             seen.add(link)
     assert seen == set(post_urls), sorted(set(post_urls) - seen)
     text = (built_site.site / "index.xml").read_text(encoding="utf-8")
     assert "<script>" not in text and "<img" not in text
-    titles = [i.findtext("title") for i in ET.parse(built_site.site / "index.xml").getroot().iter("item")]
+    titles = [
+        i.findtext("title") for i in ET.parse(built_site.site / "index.xml").getroot().iter("item")
+    ]
     assert "Hostile labels </script><script>alert(1)</script> study" in titles
 
 
 def test_related_studies_name_the_shared_terms(built_site):
     page = parse(built_site.site / "posts/fixture-study/index.html")
     related = [li for li in page.find("li") if "shares" in li.text]
-    assert any("Hostile labels" in li.text and "innodb" in li.text.lower()
-               and "sysbench" in li.text.lower() for li in related), [li.text for li in related]
+    assert any(
+        "Hostile labels" in li.text
+        and "innodb" in li.text.lower()
+        and "sysbench" in li.text.lower()
+        for li in related
+    ), [li.text for li in related]
 
 
 def test_open_graph_and_twitter_cards_use_the_post_chart_png(built_site, posts):
@@ -137,7 +170,10 @@ def test_open_graph_and_twitter_cards_use_the_post_chart_png(built_site, posts):
         png = (built_site.site / post["dir"] / "preview.png").read_bytes()
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
         width, height = struct.unpack(">II", png[16:24])
-        assert (width, height) == (int(page.meta("og:image:width")), int(page.meta("og:image:height")))
+        assert (width, height) == (
+            int(page.meta("og:image:width")),
+            int(page.meta("og:image:height")),
+        )
 
 
 def test_404_page_links_home_under_the_base_path(built_site):
@@ -165,7 +201,10 @@ def test_every_link_resolves_under_the_project_page_path(built_site):
             parts = urlsplit(link)
             if link == "" or parts.scheme in ("mailto", "data") or link.startswith("#"):
                 continue
-            if parts.scheme in ("http", "https") and parts.netloc != urlsplit(built_site.base_url).netloc:
+            if (
+                parts.scheme in ("http", "https")
+                and parts.netloc != urlsplit(built_site.base_url).netloc
+            ):
                 continue  # another site: outside the deploy check (the link check skips it too)
             target = resolve(built_site.site, built_site.base_url, url, link)
             if target is None or not target.is_file():
@@ -184,16 +223,22 @@ def test_pages_workflow_builds_with_make_and_the_pages_base_url():
     """The deploy is `make build` (pinned versions) with configure-pages' URL as BASEURL, the
     one the deploy-path test above builds with, and it uploads site/."""
     import yaml
+
     flow = yaml.safe_load((ROOT / ".github/workflows/pages.yml").read_text())
     steps = flow["jobs"]["build"]["steps"]
     uses = {s.get("uses", "").split("@")[0]: s for s in steps}
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert pyproject["project"]["requires-python"] == ">=" + uses["actions/setup-python"]["with"]["python-version"]
+    assert (
+        pyproject["project"]["requires-python"]
+        == ">=" + uses["actions/setup-python"]["with"]["python-version"]
+    )
     pages_id = uses["actions/configure-pages"]["id"]
     runs = [s["run"] for s in steps if "run" in s]
     assert runs == [f'make build BASEURL="${{{{ steps.{pages_id}.outputs.base_url }}}}/"']
     assert uses["actions/upload-pages-artifact"]["with"]["path"] == "site"
-    assert "actions/deploy-pages" in {s.get("uses", "").split("@")[0] for s in flow["jobs"]["deploy"]["steps"]}
+    assert "actions/deploy-pages" in {
+        s.get("uses", "").split("@")[0] for s in flow["jobs"]["deploy"]["steps"]
+    }
     assert flow["permissions"] == {"contents": "read"}
     assert flow["jobs"]["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
 
@@ -202,14 +247,21 @@ def test_pages_workflow_tests_before_deploy_on_current_actions_with_caches():
     """`make test` (.ci/run) must pass before the build and the deploy (needs:); the actions on
     their current majors, Node on the maintained LTS (24), pip and npm caches."""
     import yaml
+
     flow = yaml.safe_load((ROOT / ".github/workflows/pages.yml").read_text())
     jobs = flow["jobs"]
     assert [s["run"] for s in jobs["test"]["steps"] if "run" in s] == [".ci/run"]
     assert "make test" in (ROOT / ".ci" / "run").read_text()
     assert jobs["build"]["needs"] == "test" and jobs["deploy"]["needs"] == "build"
-    majors = {"actions/checkout": "v6", "actions/setup-python": "v6", "actions/setup-node": "v6",
-              "actions/configure-pages": "v6", "actions/upload-pages-artifact": "v5", "actions/deploy-pages": "v5",
-              "actions/cache": "v5"}
+    majors = {
+        "actions/checkout": "v6",
+        "actions/setup-python": "v6",
+        "actions/setup-node": "v6",
+        "actions/configure-pages": "v6",
+        "actions/upload-pages-artifact": "v5",
+        "actions/deploy-pages": "v5",
+        "actions/cache": "v5",
+    }
     for name, job in jobs.items():
         for step in job["steps"]:
             if "uses" in step:
@@ -225,12 +277,20 @@ def test_pages_build_keeps_the_drawing_caches_between_deploys():
     """The build restores .cache/ (chart drawings, previews: the default dirs of both scripts)
     from the newest earlier deploy before `make build`, and saves it under its own commit."""
     import yaml
-    steps = yaml.safe_load((ROOT / ".github/workflows/pages.yml").read_text())["jobs"]["build"]["steps"]
+
+    steps = yaml.safe_load((ROOT / ".github/workflows/pages.yml").read_text())["jobs"]["build"][
+        "steps"
+    ]
     names = [s.get("uses", "").split("@")[0] or s.get("run", "") for s in steps]
     cache = steps[names.index("actions/cache")]
-    assert names.index("actions/cache") < next(i for i, n in enumerate(names) if n.startswith("make build"))
+    assert names.index("actions/cache") < next(
+        i for i, n in enumerate(names) if n.startswith("make build")
+    )
     assert cache["with"]["path"] == ".cache"
-    assert cache["with"]["key"] == "site-drawings-${{ github.sha }}" and cache["with"]["restore-keys"] == "site-drawings-"
+    assert (
+        cache["with"]["key"] == "site-drawings-${{ github.sha }}"
+        and cache["with"]["restore-keys"] == "site-drawings-"
+    )
     assert "join(ROOT, '.cache', 'chart-svgs')" in (ROOT / "publish" / "chart_svgs.js").read_text()
     assert '/ ".cache" / "previews"' in (ROOT / "publish" / "previews.py").read_text()
 
@@ -257,6 +317,7 @@ def test_what_make_build_imports_is_a_runtime_dependency():
     third-party module that ingest/ and publish/ import must be one of them, not of the `dev`
     extra (resvg-py sat in `dev`, so `make build` on a fresh clone failed at the previews)."""
     import ast
+
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     runtime = {re.split(r"[=<>]", d)[0].lower() for d in pyproject["dependencies"]}
     local = {"ingest", "publish"}

@@ -2,6 +2,7 @@
 real inputs gives exactly the committed files (a study whose inputs are not at hand is skipped
 with the reason; archives are looked for in $ARCHIVES, as `make test ARCHIVES=<dir>` sets it,
 then in ../shared/archives), and the archive-derived LinkBench tables agree with the archive's own lines."""
+
 import os
 import re
 import tarfile
@@ -9,8 +10,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from golden import ROOT, SHARED
+
 from ingest.at_hand import absent
 from ingest.manifest import find_manifests, load, manifest_path
 from ingest.study import build_files
@@ -18,12 +19,20 @@ from ingest.study import build_files
 POSTS = ROOT / "content" / "posts"
 ALL = [p.parent.name for p in find_manifests(POSTS)]
 # the studies whose raw data is not (all) public: their inputs carry a note saying so
-NOTED = ["mysql8-optane", "index-condition-pushdown", "innodb-redo-log-size", "linkbench-cached",
-         "sysbench-regressions"]
+NOTED = [
+    "mysql8-optane",
+    "index-condition-pushdown",
+    "innodb-redo-log-size",
+    "linkbench-cached",
+    "sysbench-regressions",
+]
 LINKBENCH = SHARED / "archives" / "mdcallag-linkbench-2017-inno5717-2m.tar.gz"
 # where archives are looked for, in order: $ARCHIVES (README: archives may be anywhere), then the
 # project's own ../shared/archives
-ARCHIVE_DIRS = [*([Path(os.environ["ARCHIVES"])] if os.environ.get("ARCHIVES") else []), SHARED / "archives"]
+ARCHIVE_DIRS = [
+    *([Path(os.environ["ARCHIVES"])] if os.environ.get("ARCHIVES") else []),
+    SHARED / "archives",
+]
 
 
 class Fresh(dict):
@@ -39,7 +48,11 @@ class Fresh(dict):
         whys = {d: absent(m, d, SHARED / "studies") for d in ARCHIVE_DIRS}
         at = next((d for d, why in whys.items() if not why), None)
         if at is None:
-            pytest.skip(f"{study}: " + "; ".join(whys.values()) + " (set ARCHIVES=<dir> for archives elsewhere)")
+            pytest.skip(
+                f"{study}: "
+                + "; ".join(whys.values())
+                + " (set ARCHIVES=<dir> for archives elsewhere)"
+            )
         built = build_files(m, at, SHARED / "studies")
         self[study], self.problems[study] = built.files, built.problems
         return self[study]
@@ -58,11 +71,16 @@ def test_every_post_with_a_manifest_is_checked():
 @pytest.mark.parametrize("study", ALL)
 def test_committed_data_is_a_fresh_ingest(fresh, study):
     files = fresh[study]
-    committed = {p.relative_to(ROOT / "data" / study).as_posix(): p.read_bytes()
-                 for p in (ROOT / "data" / study).rglob("*") if p.is_file()}
+    committed = {
+        p.relative_to(ROOT / "data" / study).as_posix(): p.read_bytes()
+        for p in (ROOT / "data" / study).rglob("*")
+        if p.is_file()
+    }
     assert sorted(files) == sorted(committed)
     for name, data in files.items():
-        assert data == committed[name], f"data/{study}/{name} differs from a fresh ingest (run make ingest)"
+        assert data == committed[name], (
+            f"data/{study}/{name} differs from a fresh ingest (run make ingest)"
+        )
     if study in NOTED:
         assert fresh.problems[study] == []  # no problems (e.g. the sysbench ratio cross-check)
 
@@ -92,7 +110,10 @@ def test_linkbench_hw_per_op_agrees_with_the_wrapper(fresh):
     hw = yaml.safe_load(fresh["linkbench-cached"]["tables/hw-per-op.yaml"])
     for r in hw["rows"]:
         # our per-op figures from raw vmstat/iostat against the wrapper's, within 5%
-        for ours, theirs in (("cs_per_op", "wrapper_cs_per_op"), ("kb_written_per_op", "wrapper_wkb_per_op")):
+        for ours, theirs in (
+            ("cs_per_op", "wrapper_cs_per_op"),
+            ("kb_written_per_op", "wrapper_wkb_per_op"),
+        ):
             assert r[ours] == pytest.approx(r[theirs], rel=0.05), (r["phase"], ours)
 
 
@@ -107,15 +128,35 @@ def documented_columns(study: str, data_dir: Path = ROOT / "data") -> dict[str, 
     meta = yaml.safe_load((data_dir / study / "study.yaml").read_text())
     assert sorted(meta["tables"]) == ["jitter", "runs"], (
         f"docs/studies.md has no section for {study}: only a study whose tables are the default "
-        f"ones (docs/manifest.md, 'Default tables') may go without; it has {meta['tables']}")
-    section = (ROOT / "docs" / "manifest.md").read_text().split("\n## Default tables\n")[1].split("\n## ")[0]
+        f"ones (docs/manifest.md, 'Default tables') may go without; it has {meta['tables']}"
+    )
+    section = (
+        (ROOT / "docs" / "manifest.md")
+        .read_text()
+        .split("\n## Default tables\n")[1]
+        .split("\n## ")[0]
+    )
     runs = yaml.safe_load((data_dir / study / "runs.yaml").read_text())["runs"]
-    fixed = {"run", "name", "file", *(k for line in re.findall(r"`run,name,<labels>,([^`]+)`", section)
-                                      for k in line.split(","))}
-    labels = ",".join(k for k in meta["labels"] if k not in fixed and any(r["labels"].get(k) is not None for r in runs))
+    fixed = {
+        "run",
+        "name",
+        "file",
+        *(
+            k
+            for line in re.findall(r"`run,name,<labels>,([^`]+)`", section)
+            for k in line.split(",")
+        ),
+    }
+    labels = ",".join(
+        k
+        for k in meta["labels"]
+        if k not in fixed and any(r["labels"].get(k) is not None for r in runs)
+    )
     listed = dict(re.findall(r"^- `([^`]+)`: `([^`]+)`", section, re.M))
-    return {tid: cols.replace("<labels>", labels) if labels else cols.replace("<labels>,", "")
-            for tid, cols in listed.items()}
+    return {
+        tid: cols.replace("<labels>", labels) if labels else cols.replace("<labels>,", "")
+        for tid, cols in listed.items()
+    }
 
 
 def check_docs_tables(study: str, data_dir: Path = ROOT / "data") -> None:
@@ -136,15 +177,24 @@ def test_docs_check_needs_a_section_for_a_study_with_tables_of_its_own(tmp_path)
     """Negative control: a study without a docs/studies.md section whose tables are not just the
     default ones fails; with only the default ones, their documented columns must be its own."""
     (tmp_path / "x-study" / "tables").mkdir(parents=True)
-    (tmp_path / "x-study" / "study.yaml").write_text("labels: [engine]\ntables: [runs, jitter, extra]\n")
+    (tmp_path / "x-study" / "study.yaml").write_text(
+        "labels: [engine]\ntables: [runs, jitter, extra]\n"
+    )
     with pytest.raises(AssertionError, match="no section for x-study"):
         check_docs_tables("x-study", tmp_path)
     (tmp_path / "x-study" / "study.yaml").write_text("labels: [engine]\ntables: [runs, jitter]\n")
     (tmp_path / "x-study" / "runs.yaml").write_text("runs: [{labels: {engine: innodb}}]\n")
-    assert documented_columns("x-study", tmp_path)["jitter"] == "run,name,engine,n,mean,cv,min,p1,p5,p50,p95,p99,max"
-    for tid, cols in (("runs", "run,name,engine,file,n,mean,p5,p50,p95"), ("jitter", "run,name,n,mean")):
+    assert (
+        documented_columns("x-study", tmp_path)["jitter"]
+        == "run,name,engine,n,mean,cv,min,p1,p5,p50,p95,p99,max"
+    )
+    for tid, cols in (
+        ("runs", "run,name,engine,file,n,mean,p5,p50,p95"),
+        ("jitter", "run,name,n,mean"),
+    ):
         (tmp_path / "x-study" / "tables" / f"{tid}.yaml").write_text(
-            yaml.safe_dump({"columns": [{"key": k} for k in cols.split(",")]}))
+            yaml.safe_dump({"columns": [{"key": k} for k in cols.split(",")]})
+        )
     with pytest.raises(AssertionError):
         check_docs_tables("x-study", tmp_path)
 
@@ -155,6 +205,7 @@ def test_linkbench_engine_and_version_labels_are_what_the_server_said(fresh, tmp
     l.gv.in; a label that disagrees fails the ingest at the manifest's line."""
     from ingest.problems import Problem
     from ingest.studies.linkbench_cached import server_label
+
     runs = yaml.safe_load(fresh["linkbench-cached"]["runs.yaml"])["runs"]
     with tarfile.open(LINKBENCH) as tar:
         member = next(m for m in tar.getmembers() if m.name.endswith("l.gv.in"))
@@ -162,7 +213,9 @@ def test_linkbench_engine_and_version_labels_are_what_the_server_said(fresh, tmp
     said = dict(line.split("\t", 1) for line in text.splitlines() if "\t" in line)
     engine = server_label("default_storage_engine", said["default_storage_engine"].strip())
     version = server_label("version", said["version"].strip())
-    assert runs and all(r["labels"]["engine"] == engine and r["labels"]["version"] == version for r in runs)
+    assert runs and all(
+        r["labels"]["engine"] == engine and r["labels"]["version"] == version for r in runs
+    )
     src = manifest_path("linkbench-cached", POSTS)
     lines = src.read_text().splitlines(keepends=True)
     at = next(i for i, line in enumerate(lines) if "labels: {phase: load" in line)

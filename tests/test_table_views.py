@@ -2,12 +2,12 @@
 (tests/table_views.py: fits at desktop width; at phone width fits or scrolls inside its box with
 the first column pinned and opaque and a fade on the side where there is more), and the page
 never scrolls sideways. The tables are the built pages' own, all details opened."""
+
 from __future__ import annotations
 
 import re
 
 import pytest
-
 from browser_kit import open_page, serve, wait_for_charts
 from table_views import measure, problems
 
@@ -27,8 +27,13 @@ def posts(built):
 
 def open_post(browser, base, post, width, scheme="light"):
     errors = []
-    page = open_page(browser, f"{base}posts/{post}/", errors, viewport={"width": width, "height": 900},
-                     color_scheme=scheme)
+    page = open_page(
+        browser,
+        f"{base}posts/{post}/",
+        errors,
+        viewport={"width": width, "height": 900},
+        color_scheme=scheme,
+    )
     wait_for_charts(page)
     return page, errors
 
@@ -43,7 +48,11 @@ def test_every_table_of_every_post_is_readable(browser, site, width):
         result = measure(page)
         in_html = len(re.findall(r"<table\b", built.page(f"posts/{post}/index.html")))
         views = [v for v in result["tables"] if not v["hidden"]]
-        assert len(views) >= in_html, (post, len(views), in_html)  # none of the page's own is skipped
+        assert len(views) >= in_html, (
+            post,
+            len(views),
+            in_html,
+        )  # none of the page's own is skipped
         bad = {f"#{v['i']} {v['id']}": problems(v, width) for v in views if problems(v, width)}
         assert not bad, (post, width, bad)
         assert not result["sideways"], (post, width, result["pageWidth"])
@@ -56,13 +65,17 @@ def test_the_check_sees_a_table_that_is_cut_off_or_unpinned(browser, site):
     column at desktop width, the wide tables of a post are reported."""
     base, _ = site
     page, _ = open_post(browser, base, "myrocks-cloud-cost", 375)
-    page.add_style_tag(content="table.data tr > :first-child { position: static !important }"
-                               " .table-wrap { animation: none !important }")
+    page.add_style_tag(
+        content="table.data tr > :first-child { position: static !important }"
+        " .table-wrap { animation: none !important }"
+    )
     bad = [v for v in measure(page)["tables"] if problems(v, 375)]
     assert bad and all("first column not pinned (sticky, opaque)" in problems(v, 375) for v in bad)
     assert all("no sign that it scrolls" in problems(v, 375) for v in bad)
     page.context.close()
     page, _ = open_post(browser, base, "myrocks-cloud-cost", 1280)
-    page.add_style_tag(content="article .table-wrap { width: auto !important; margin: 0 !important; display: block !important }")
+    page.add_style_tag(
+        content="article .table-wrap { width: auto !important; margin: 0 !important; display: block !important }"
+    )
     assert any(problems(v, 1280) for v in measure(page)["tables"])
     page.context.close()

@@ -1,12 +1,13 @@
 """Every golden fixture of every format, cut at every line boundary and in the middle of every
 line: the parse gives complete records only (a prefix of the full file's records) plus at most
 one `file:line: reason` problem, or a ParseError; never a partial record."""
+
 import re
 
 import pytest
 import yaml
-
 from golden import FIXTURES, golden_cases
+
 from ingest.parsers import ParseError, by_name
 
 # Parsers that still read a cut last line as a record (found by this test; owners: studies).
@@ -14,9 +15,16 @@ from ingest.parsers import ParseError, by_name
 # ingest.parsers._text.Lines, which sets an unterminated last line aside as one problem).
 CUT_LINE_READ_AS_RECORD = set()
 ALL_CASES = [
-    pytest.param(p, id=f"{d.name}/{p.name}", marks=[pytest.mark.xfail(
-        strict=True, reason="parser reads a cut last line as a record")] if d.name in CUT_LINE_READ_AS_RECORD else [])
-    for d in sorted(FIXTURES.iterdir()) if d.is_dir() for p in golden_cases(d.name)
+    pytest.param(
+        p,
+        id=f"{d.name}/{p.name}",
+        marks=[pytest.mark.xfail(strict=True, reason="parser reads a cut last line as a record")]
+        if d.name in CUT_LINE_READ_AS_RECORD
+        else [],
+    )
+    for d in sorted(FIXTURES.iterdir())
+    if d.is_dir()
+    for p in golden_cases(d.name)
 ]
 
 
@@ -51,7 +59,9 @@ def test_truncated_fixture(path):
     text = path.read_text()
     full = parser.parse(text, path.name)
     for kind, prefix in cuts(text):
-        check_cut(parser, prefix, path.name, full, f"{path.name} cut after {len(prefix)} chars ({kind})")
+        check_cut(
+            parser, prefix, path.name, full, f"{path.name} cut after {len(prefix)} chars ({kind})"
+        )
 
 
 def check_cut(parser, prefix, name, full, where):
@@ -59,9 +69,13 @@ def check_cut(parser, prefix, name, full, where):
     try:
         part = parser.parse(prefix, name)
     except ParseError as err:
-        assert re.match(rf"^{re.escape(name)}(:\d+)?: \S", str(err)), where   # no line when none applies
+        assert re.match(rf"^{re.escape(name)}(:\d+)?: \S", str(err)), (
+            where
+        )  # no line when none applies
         return
-    new = [p for p in map(str, part.problems) if p not in list(map(str, full.problems))]  # a file may have problems of its own
+    new = [
+        p for p in map(str, part.problems) if p not in list(map(str, full.problems))
+    ]  # a file may have problems of its own
     assert len(new) <= 1, f"{where}: {part.problems}"
     assert all(re.match(rf"^{re.escape(name)}:\d+: \S", str(p)) for p in part.problems), where
     if prefix.rsplit("\n", 1)[-1].strip():
@@ -73,7 +87,9 @@ def check_cut(parser, prefix, name, full, where):
         assert len({len(v) for v in s.series.values()}) <= 1, f"{where}: ragged columns"
     full_tables = {(t.name, t.line): t for t in full.tables}
     for t in part.tables:
-        assert (t.name, t.line) in full_tables, f"{where}: table {t.name} line {t.line} not in the full parse"
+        assert (t.name, t.line) in full_tables, (
+            f"{where}: table {t.name} line {t.line} not in the full parse"
+        )
         assert_prefix(t.rows, full_tables[t.name, t.line].rows, f"{where}: table {t.name}")
     whole = prefix[: prefix.rfind("\n") + 1]  # the prefix's complete lines
     try:
@@ -83,4 +99,6 @@ def check_cut(parser, prefix, name, full, where):
     for key, value in part.settings.items():
         # a key set again further on (my.cnf: the last one wins) may hold the value of the
         # prefix's complete lines, never one read from the cut line
-        assert key in full.settings and value in (full.settings[key], earlier.get(key)), f"{where}: setting {key}"
+        assert key in full.settings and value in (full.settings[key], earlier.get(key)), (
+            f"{where}: setting {key}"
+        )

@@ -1,4 +1,5 @@
 """Deterministic YAML and atomic study writes."""
+
 from __future__ import annotations
 
 import os
@@ -10,15 +11,50 @@ from ingest import writer
 from ingest.problems import Problem
 from ingest.writer import dump, write_study
 
-TRICKY = ["yes", "No", "null", "~", "1.0", "007", "a: b", "#x", "x #y", "- x", "[a]", "{a}", "a,b", "é ü 中",
-          "tab\there", "line\nbreak", 'quote"s', "back\\slash", "\x7f\x85\u2028", "😀", "", " lead", "trail ",
-          "@at", "`tick", "%pct", "*star", "&amp", "!bang", "|pipe", ">gt", "'single'", "?q"]
+TRICKY = [
+    "yes",
+    "No",
+    "null",
+    "~",
+    "1.0",
+    "007",
+    "a: b",
+    "#x",
+    "x #y",
+    "- x",
+    "[a]",
+    "{a}",
+    "a,b",
+    "é ü 中",
+    "tab\there",
+    "line\nbreak",
+    'quote"s',
+    "back\\slash",
+    "\x7f\x85\u2028",
+    "😀",
+    "",
+    " lead",
+    "trail ",
+    "@at",
+    "`tick",
+    "%pct",
+    "*star",
+    "&amp",
+    "!bang",
+    "|pipe",
+    ">gt",
+    "'single'",
+    "?q",
+]
 
 
 def test_dump_round_trips_through_a_yaml_reader():
-    doc = {"s": TRICKY, "rows": [{"k": v, "n": i} for i, v in enumerate(TRICKY)],
-           "nums": [0, -1, 1.5, 1e-07, 1e20, 2.0 ** 0.5, -0.0, True, False, None],
-           "nested": {"a": {"b": [1, 2]}, "empty": {}, "list": []}}
+    doc = {
+        "s": TRICKY,
+        "rows": [{"k": v, "n": i} for i, v in enumerate(TRICKY)],
+        "nums": [0, -1, 1.5, 1e-07, 1e20, 2.0**0.5, -0.0, True, False, None],
+        "nested": {"a": {"b": [1, 2]}, "empty": {}, "list": []},
+    }
     text = dump(doc)
     back = yaml.safe_load(text)
     assert back["s"] == TRICKY
@@ -26,7 +62,7 @@ def test_dump_round_trips_through_a_yaml_reader():
     assert back["nums"] == doc["nums"]
     assert back["nested"] == doc["nested"]
     assert "&" not in text.replace('"&amp"', "") and "!!" not in text
-    assert dump(doc) == text                                         # deterministic
+    assert dump(doc) == text  # deterministic
 
 
 def test_non_finite_floats_are_missing():
@@ -54,8 +90,8 @@ def test_write_study_touches_only_what_changed(tmp_path):
     inode = (tmp_path / "s/study.yaml").stat().st_ino
     res = write_study(tmp_path, "s", {"study.yaml": b"a\n", "series/r1.yaml": b"one\n"})
     assert res == {"written": ["series/r1.yaml"], "removed": ["series/r2.yaml"]}
-    assert (tmp_path / "s/study.yaml").stat().st_mtime_ns == old          # unchanged: not rewritten
-    assert (tmp_path / "s/study.yaml").stat().st_ino == inode             # (the same file, hard-linked)
+    assert (tmp_path / "s/study.yaml").stat().st_mtime_ns == old  # unchanged: not rewritten
+    assert (tmp_path / "s/study.yaml").stat().st_ino == inode  # (the same file, hard-linked)
     assert _tree(tmp_path / "s") == {"study.yaml": b"a\n", "series/r1.yaml": b"one\n"}
     assert _listing(tmp_path) == ["s"]
 
@@ -63,17 +99,25 @@ def test_write_study_touches_only_what_changed(tmp_path):
 def test_rewriting_the_same_files_does_nothing(tmp_path):
     files = {"study.yaml": b"a\n", "series/r1.yaml": b"1\n"}
     write_study(tmp_path, "s", files)
-    before = {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in tmp_path.rglob("*") if p.name != writer.LOCK}
+    before = {
+        p: (p.stat().st_ino, p.stat().st_mtime_ns)
+        for p in tmp_path.rglob("*")
+        if p.name != writer.LOCK
+    }
     assert write_study(tmp_path, "s", files) == {"written": [], "removed": []}
-    assert {p: (p.stat().st_ino, p.stat().st_mtime_ns) for p in tmp_path.rglob("*") if p.name != writer.LOCK} == before
+    assert {
+        p: (p.stat().st_ino, p.stat().st_mtime_ns)
+        for p in tmp_path.rglob("*")
+        if p.name != writer.LOCK
+    } == before
 
 
 def test_the_study_dir_is_switched_as_a_whole(tmp_path):
     write_study(tmp_path, "s", {"a.yaml": b"1\n"})
     old_dir = (tmp_path / "s").stat().st_ino
     write_study(tmp_path, "s", {"a.yaml": b"2\n"})
-    assert (tmp_path / "s").stat().st_ino != old_dir                      # a new directory, not edits
-    assert writer._renameat2() is not None                                # this machine has the exchange
+    assert (tmp_path / "s").stat().st_ino != old_dir  # a new directory, not edits
+    assert writer._renameat2() is not None  # this machine has the exchange
 
 
 def test_no_files_removes_the_study(tmp_path):
@@ -92,7 +136,9 @@ def test_failed_write_leaves_old_data_and_no_temp_files(tmp_path, monkeypatch, f
 
     monkeypatch.setattr(writer, fail, full)
     new = {"study.yaml": b"new study\n", "series/a.yaml": b"new a\n", "series/b.yaml": b"new b\n"}
-    with pytest.raises(Problem, match=r"/s: cannot write \(No space left on device\); left unchanged$"):
+    with pytest.raises(
+        Problem, match=r"/s: cannot write \(No space left on device\); left unchanged$"
+    ):
         write_study(tmp_path, "s", new)
     assert _tree(tmp_path / "s") == old
     assert _listing(tmp_path) == ["s"]
@@ -106,10 +152,10 @@ def test_a_file_name_longer_than_name_max_is_a_problem(tmp_path):
 
 def test_leftovers_of_a_killed_run_are_removed_or_restored(tmp_path):
     write_study(tmp_path, "s", {"a.yaml": b"1\n"})
-    (tmp_path / ".s.tmp-abc123").mkdir()                       # a half-built new tree
+    (tmp_path / ".s.tmp-abc123").mkdir()  # a half-built new tree
     (tmp_path / ".t.tmp-x_1").mkdir()
     (tmp_path / "t").mkdir()
-    (tmp_path / ".u.old-q9").mkdir()                           # the fallback cut between its renames
+    (tmp_path / ".u.old-q9").mkdir()  # the fallback cut between its renames
     (tmp_path / ".u.old-q9/a.yaml").write_bytes(b"old u\n")
     (tmp_path / "keep.txt").write_text("not ours")
     with writer.locked(tmp_path):

@@ -6,6 +6,7 @@ only the parsers it uses (detection imports modules in order until one recognise
 To add a format: list its module in `MODULES` at its place in detection order, with the
 names of the parsers it registers (tests check the two agree).
 """
+
 from __future__ import annotations
 
 import importlib
@@ -15,23 +16,26 @@ from .base import Parsed, ParseError, Parser, Session, Table
 
 # module -> the format names it registers (in registration order), in detection order
 MODULES = {
-    "sysbench1": ["sysbench1"],                                 # ingest: F1 + F3
-    "sysbench_csv": ["sysbench-csv"],                           # ingest: F2 + F3
-    "linkbench_summary": ["linkbench-summary", "db-size"],      # formats: F6 wrapper summaries, db size
-    "linkbenchx": ["linkbenchx"],                               # formats: F7, before F6: its load logs look alike
-    "linkbench": ["linkbench"],                                 # formats: F6
-    "sysbench05": ["sysbench05"],                               # formats: F4
-    "tpcc_mysql": ["tpcc-mysql"],                               # formats: F5
-    "ibench": ["ibench"],                                       # formats: F8
-    "iostat": ["iostat"],                                       # formats: F12
-    "vmstat": ["vmstat"],                                       # formats: F11
-    "sysbench_report": ["sysbench-report"],                     # studies: F10
-    "server_status": ["global-status", "mysqladmin-status"],    # formats: SHOW GLOBAL STATUS, extended-status
-    "mycnf": ["mycnf", "global-variables"],                     # studies: my.cnf, SHOW GLOBAL VARIABLES
-    "markdown_tables": ["markdown-tables"],                     # studies: F13
-    "summary_table": ["summary-table"],   # studies: F9, the most generic format: keep it last
+    "sysbench1": ["sysbench1"],  # ingest: F1 + F3
+    "sysbench_csv": ["sysbench-csv"],  # ingest: F2 + F3
+    "linkbench_summary": ["linkbench-summary", "db-size"],  # formats: F6 wrapper summaries, db size
+    "linkbenchx": ["linkbenchx"],  # formats: F7, before F6: its load logs look alike
+    "linkbench": ["linkbench"],  # formats: F6
+    "sysbench05": ["sysbench05"],  # formats: F4
+    "tpcc_mysql": ["tpcc-mysql"],  # formats: F5
+    "ibench": ["ibench"],  # formats: F8
+    "iostat": ["iostat"],  # formats: F12
+    "vmstat": ["vmstat"],  # formats: F11
+    "sysbench_report": ["sysbench-report"],  # studies: F10
+    "server_status": [
+        "global-status",
+        "mysqladmin-status",
+    ],  # formats: SHOW GLOBAL STATUS, extended-status
+    "mycnf": ["mycnf", "global-variables"],  # studies: my.cnf, SHOW GLOBAL VARIABLES
+    "markdown_tables": ["markdown-tables"],  # studies: F13
+    "summary_table": ["summary-table"],  # studies: F9, the most generic format: keep it last
 }
-_registered: dict[str, Parser] = {}   # format name -> parser, filled as modules are imported
+_registered: dict[str, Parser] = {}  # format name -> parser, filled as modules are imported
 
 
 def register(parser_cls):
@@ -66,8 +70,21 @@ def detect(head: str, file: str = "<input>") -> tuple[Parser, str]:
             reason = p.detect(head)
             if reason:
                 return p, reason
-    raise Problem(file, 1, "unknown format (no parser recognises this file; see `python -m ingest list-formats`)")
+    raise Problem(
+        file,
+        1,
+        "unknown format (no parser recognises this file; see `python -m ingest list-formats`)",
+    )
 
 
-__all__ = ["all_parsers", "register", "by_name", "detect", "Parsed", "ParseError", "Parser", "Session",
-           "Table"]
+__all__ = [
+    "all_parsers",
+    "register",
+    "by_name",
+    "detect",
+    "Parsed",
+    "ParseError",
+    "Parser",
+    "Session",
+    "Table",
+]

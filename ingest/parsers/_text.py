@@ -6,6 +6,7 @@ record: it becomes one `file:line: reason` problem, so a truncated file yields i
 records and says what it lost. A format that can tell a whole line from a cut one (a Markdown
 row closed by its last `|`) passes `whole`, and keeps a whole last line that only lacks its newline.
 """
+
 from __future__ import annotations
 
 import ast
@@ -34,16 +35,19 @@ class Lines:
         self.file = file
         self.lines = [p[:-1] if p.endswith("\r") else p for p in parts]
         self.problems: list[Problem] = []
-        self.at: int | None = None          # the line being read
+        self.at: int | None = None  # the line being read
         position.set(self)
         tail = tail.removesuffix("\r")
         if tail.strip() and whole and self.lines and whole(tail, self.lines[-1]):
             self.lines.append(tail)
         elif tail.strip():
-            self.problem(len(self.lines) + 1, "incomplete last line (the file ends mid-line, cut short?): ignored")
+            self.problem(
+                len(self.lines) + 1,
+                "incomplete last line (the file ends mid-line, cut short?): ignored",
+            )
 
     def __iter__(self):
-        for self.at, line in enumerate(self.lines, start=1):
+        for self.at, line in enumerate(self.lines, start=1):  # noqa: B020 (the reader's line)
             yield self.at, line
 
     def __len__(self) -> int:
@@ -91,7 +95,7 @@ def where_is(text: str, error: Exception, lines: Lines | None) -> tuple[int | No
     block of lines at once)."""
     message = str(error)
     at = lines.at if lines is not None else None
-    if "integer string conversion" in message:       # Python's limit on int("9" * 4301)
+    if "integer string conversion" in message:  # Python's limit on int("9" * 4301)
         m = _LONG_INT.search(text)
         return (_line_of(text, m.start()) if m else at), "an integer of more than 4,300 digits"
     if isinstance(error, OverflowError):
@@ -103,12 +107,18 @@ def where_is(text: str, error: Exception, lines: Lines | None) -> tuple[int | No
             literal = ast.literal_eval(m[1])
         except (ValueError, SyntaxError):
             literal = None
-    what = ("unreadable date or time" if ("time data" in message or "unconverted data" in message
-                                          or "format" in message) else
-            "not a whole number" if "for int()" in message else "not a number")
+    what = (
+        "unreadable date or time"
+        if ("time data" in message or "unconverted data" in message or "format" in message)
+        else "not a whole number"
+        if "for int()" in message
+        else "not a number"
+    )
     if isinstance(literal, str) and literal:
         if not (at is not None and literal in lines.lines[at - 1]):
-            hit = re.search(rf"(?<![\w.]){re.escape(literal)}(?![\w.])", text) or re.search(re.escape(literal), text)
+            hit = re.search(rf"(?<![\w.]){re.escape(literal)}(?![\w.])", text) or re.search(
+                re.escape(literal), text
+            )
             at = _line_of(text, hit.start()) if hit else at
         return at, f"{what}: {clean(literal, 80)!r}"
     return at, f"{what} ({clean(message, 120)})"

@@ -12,6 +12,7 @@ traceback: a value Python cannot convert (`95..1`, an integer of more than 4,300
 date with non-ASCII digits) becomes `Problem(file, line, reason)` at the line being read
 (see `_text.position`), and a number that overflows to inf or NaN is an error too.
 """
+
 from __future__ import annotations
 
 import functools
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 
 from ..problems import Problem, clean
 
-ParseError = Problem   # the old name, kept for the code that still imports it
+ParseError = Problem  # the old name, kept for the code that still imports it
 
 
 @dataclass
@@ -112,7 +113,7 @@ def _guarded(parse):
     def guarded(self, text: str, file: str, **options) -> Parsed:
         token = position.set(None)
         try:
-            parsed = parse(self, text, file, **options)   # options: e.g. server status `mode`
+            parsed = parse(self, text, file, **options)  # options: e.g. server status `mode`
         except (ValueError, ArithmeticError) as e:
             if isinstance(e, Problem):
                 raise
@@ -122,6 +123,7 @@ def _guarded(parse):
             position.reset(token)
         _check_finite(parsed)
         return parsed
+
     return guarded
 
 
@@ -134,10 +136,16 @@ def _check_finite(parsed: Parsed) -> None:
     for s in parsed.sessions:
         for key, values in [*s.series.items(), *((k, [v]) for k, v in s.summary.items())]:
             if any(map(_bad_number, values)):
-                raise Problem(parsed.file, s.line, f"{clean(key, 40)}: a number out of range (inf or NaN)")
+                raise Problem(
+                    parsed.file, s.line, f"{clean(key, 40)}: a number out of range (inf or NaN)"
+                )
     for t in parsed.tables:
         for row in t.rows:
             for key, value in row.items():
                 if _bad_number(value):
-                    raise Problem(parsed.file, t.line, f"table {clean(t.name, 40)}, {clean(key, 40)}: "
-                                                       "a number out of range (inf or NaN)")
+                    raise Problem(
+                        parsed.file,
+                        t.line,
+                        f"table {clean(t.name, 40)}, {clean(key, 40)}: "
+                        "a number out of range (inf or NaN)",
+                    )

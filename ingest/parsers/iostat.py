@@ -14,10 +14,10 @@ printed) and, for the ISO form, `meta.zone` the printed offset (`+0200`); the lo
 print no zone. A slashed date is month/day (C and en_US); one that does not read so (day 31
 in the month field), or stamps on only some reports, is reported and no time is kept.
 """
+
 from __future__ import annotations
 
 import re
-
 from datetime import datetime
 
 from . import register
@@ -27,11 +27,13 @@ from .base import Parsed, Parser, Session
 BANNER = re.compile(r"^Linux \S+ \((?P<host>[^)]*)\).*?(?:\((?P<cpus>\d+) CPU\))?\s*$")
 STAMP = re.compile(r"^\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}[ T]\d{1,2}:\d{2}:\d{2}")
 # locale forms of `%x %X` and sysstat's ISO form: regex -> strptime format
-STAMP_FORMS = [(re.compile(r"\d\d/\d\d/\d{4} \d\d:\d\d:\d\d [AP]M"), "%m/%d/%Y %I:%M:%S %p"),
-               (re.compile(r"\d\d/\d\d/\d{4} \d\d:\d\d:\d\d"), "%m/%d/%Y %H:%M:%S"),
-               (re.compile(r"\d\d/\d\d/\d\d \d\d:\d\d:\d\d(?: [AP]M)?"), None),
-               (re.compile(r"\d\d\.\d\d\.\d{4} \d\d:\d\d:\d\d"), "%d.%m.%Y %H:%M:%S"),
-               (re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?P<zone>[+-]\d\d:?\d\d|Z)?"), "iso")]
+STAMP_FORMS = [
+    (re.compile(r"\d\d/\d\d/\d{4} \d\d:\d\d:\d\d [AP]M"), "%m/%d/%Y %I:%M:%S %p"),
+    (re.compile(r"\d\d/\d\d/\d{4} \d\d:\d\d:\d\d"), "%m/%d/%Y %H:%M:%S"),
+    (re.compile(r"\d\d/\d\d/\d\d \d\d:\d\d:\d\d(?: [AP]M)?"), None),
+    (re.compile(r"\d\d\.\d\d\.\d{4} \d\d:\d\d:\d\d"), "%d.%m.%Y %H:%M:%S"),
+    (re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?P<zone>[+-]\d\d:?\d\d|Z)?"), "iso"),
+]
 DEVICE_HEADER = re.compile(r"^Device:?\s+\S")
 DECIMAL_COMMA = re.compile(r"^-?\d+,\d+$")
 # unit conversions to kB/s: header name -> (stored name, factor)
@@ -48,7 +50,7 @@ class _Report:
         self.cpu: dict | None = None
         self.devices: dict[str, dict] = {}
         self.closed = False  # its last block was ended by a blank line
-        self.time: str | None = None    # `iostat -t`: local date and time, ISO, as printed
+        self.time: str | None = None  # `iostat -t`: local date and time, ISO, as printed
 
 
 def _stamp(text: str) -> tuple[str, str | None]:
@@ -60,7 +62,7 @@ def _stamp(text: str) -> tuple[str, str | None]:
             continue
         if fmt == "iso":
             return datetime.fromisoformat(text[:19].replace(" ", "T")).isoformat(), m["zone"]
-        if fmt is None:   # two-digit year: %y, 12-hour clock when AM/PM follows
+        if fmt is None:  # two-digit year: %y, 12-hour clock when AM/PM follows
             fmt = "%m/%d/%y %I:%M:%S %p" if text.endswith("M") else "%m/%d/%y %H:%M:%S"
         return datetime.strptime(text, fmt).isoformat(), None
     raise ValueError(f"unknown time stamp form {text[:40]!r}")
@@ -86,7 +88,7 @@ class IostatParser(Parser):
         cpu_names: list[str] = []
         dev_names: list[str] = []
         stamp_problems: list[tuple[int, str]] = []
-        zones: dict[str, int] = {}   # printed zone -> first line
+        zones: dict[str, int] = {}  # printed zone -> first line
 
         def new_report(no: int) -> _Report:
             r = _Report(no)
@@ -111,8 +113,13 @@ class IostatParser(Parser):
                 try:
                     report.time, zone = _stamp(line)
                 except ValueError as e:
-                    stamp_problems.append((no, f"time stamp not read ({e}; set S_TIME_FORMAT=ISO): "
-                                               "no time stamps are kept for this file"))
+                    stamp_problems.append(
+                        (
+                            no,
+                            f"time stamp not read ({e}; set S_TIME_FORMAT=ISO): "
+                            "no time stamps are kept for this file",
+                        )
+                    )
                     continue
                 if zone is not None:
                     zones.setdefault(zone, no)
@@ -140,34 +147,53 @@ class IostatParser(Parser):
                 device, values = values[0], values[1:]
                 report.devices[device] = self._row(lines, no, dev_names, values, factors)
             else:
-                raise lines.error(no, "not part of an iostat report (expected `avg-cpu:` or a `Device` header)")
+                raise lines.error(
+                    no, "not part of an iostat report (expected `avg-cpu:` or a `Device` header)"
+                )
 
         if reports and not reports[-1].closed:
             dropped = reports.pop()
-            lines.missing_end(dropped.line, "the end of its last report (no blank line after it): report ignored")
+            lines.missing_end(
+                dropped.line, "the end of its last report (no blank line after it): report ignored"
+            )
         if len(reports) < 2:
             raise lines.error(0, "no iostat report after the since-boot report")
         kept = reports[1:]
         stamped = [r for r in kept if r.time is not None]
         if stamped and len(stamped) < len(kept) and not stamp_problems:
             bare = next(r for r in kept if r.time is None)
-            stamp_problems.append((bare.line, "report without the time stamp line the others have: "
-                                              "no time stamps are kept for this file"))
+            stamp_problems.append(
+                (
+                    bare.line,
+                    "report without the time stamp line the others have: "
+                    "no time stamps are kept for this file",
+                )
+            )
         if len(zones) > 1:
             (z0, _), (z1, at) = list(zones.items())[:2]
-            stamp_problems.append((at, f"time zone changes from {z0} to {z1}: no time stamps are kept for this file"))
+            stamp_problems.append(
+                (at, f"time zone changes from {z0} to {z1}: no time stamps are kept for this file")
+            )
         for no, reason in stamp_problems[:1]:
             lines.problem(no, reason)
         timed = bool(stamped) and not stamp_problems
         if timed and zones:
             meta["zone"] = next(iter(zones))
-        return Parsed(self.name, file, sessions=self._sessions(kept, cpu_names, dev_names, meta, timed),
-                      problems=lines.problems)
+        return Parsed(
+            self.name,
+            file,
+            sessions=self._sessions(kept, cpu_names, dev_names, meta, timed),
+            problems=lines.problems,
+        )
 
     @staticmethod
-    def _row(lines: Lines, no: int, names: list[str], values: list[str], factors: list[float]) -> dict:
+    def _row(
+        lines: Lines, no: int, names: list[str], values: list[str], factors: list[float]
+    ) -> dict:
         if len(values) != len(names):
-            raise lines.error(no, f"expected {len(names)} values under `{' '.join(names)}`, found {len(values)}")
+            raise lines.error(
+                no, f"expected {len(names)} values under `{' '.join(names)}`, found {len(values)}"
+            )
         try:
             return {n: round(_value(v) * f, 3) for n, v, f in zip(names, values, factors)}
         except ValueError:
@@ -180,12 +206,24 @@ class IostatParser(Parser):
         cpu = [(i, r) for i, r in enumerate(reports, 1) if r.cpu is not None]
         if cpu:
             rows = [dict(r.cpu, t=i, time=r.time) for i, r in cpu]
-            sessions.append(Session(series=columnar(rows, ["t"] + cpu_names + extra), meta=dict(meta, device=None),
-                                    line=reports[0].line, sample_lines=[r.line for _, r in cpu]))
+            sessions.append(
+                Session(
+                    series=columnar(rows, ["t"] + cpu_names + extra),
+                    meta=dict(meta, device=None),
+                    line=reports[0].line,
+                    sample_lines=[r.line for _, r in cpu],
+                )
+            )
         devices = list(dict.fromkeys(d for r in reports for d in r.devices))
         for device in devices:
             found = [(i, r) for i, r in enumerate(reports, 1) if device in r.devices]
             rows = [dict(r.devices[device], t=i, time=r.time) for i, r in found]
-            sessions.append(Session(series=columnar(rows, ["t"] + dev_names + extra), meta=dict(meta, device=device),
-                                    line=reports[0].line, sample_lines=[r.line for _, r in found]))
+            sessions.append(
+                Session(
+                    series=columnar(rows, ["t"] + dev_names + extra),
+                    meta=dict(meta, device=device),
+                    line=reports[0].line,
+                    sample_lines=[r.line for _, r in found],
+                )
+            )
         return sessions

@@ -23,32 +23,68 @@ started` line (the warm-up's start, negative) and the `PHASE COMPLETED` line, in
 the run's clock: where monitors started beside the phase sit (`offset_s: phase-start`). Every `t` of the series is seconds after it, so OS samples with their own
 time stamps join the run at `time - start` (`ingest.linked`).
 """
+
 from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
 
 from . import register
-from ._linkbench import FINAL_COLUMNS, LOAD_DONE, LOG, OP_FINAL, PAIR, REQUEST_DONE, fill, op_latency_row
+from ._linkbench import (
+    FINAL_COLUMNS,
+    LOAD_DONE,
+    LOG,
+    OP_FINAL,
+    PAIR,
+    REQUEST_DONE,
+    fill,
+    op_latency_row,
+)
 from ._text import Lines, columnar, log_time, number, rate
 from .base import Parsed, Parser, Session, Table
 
-LOAD_PROGRESS = re.compile(r"^(\d+)/(\d+) id1s loaded \(([\d.]+)% complete\) at ([\d.]+) id1s/sec avg\. "
-                           r"(\d+) links loaded at ([\d.]+) links/sec avg\.$")
+LOAD_PROGRESS = re.compile(
+    r"^(\d+)/(\d+) id1s loaded \(([\d.]+)% complete\) at ([\d.]+) id1s/sec avg\. "
+    r"(\d+) links loaded at ([\d.]+) links/sec avg\.$"
+)
 STARTED = re.compile(r"^Requester thread #(\d+) started")
 WARMING = re.compile(r"^Requester #(\d+) warming up\.")
-WARMED = re.compile(r"^Requester #(\d+) warmup finished\s+after (\d+) warmup requests\.\s+(\d+)/(\d+) requests done$")
+WARMED = re.compile(
+    r"^Requester #(\d+) warmup finished\s+after (\d+) warmup requests\.\s+(\d+)/(\d+) requests done$"
+)
 REQUESTER = re.compile(r"^Requester #(\d+) (\d+)/(\d+) requests done$")
-FINISHED = re.compile(r"^(\d+)/(\d+) requests finished: [\d.]+% complete at [\d.]+ ops/sec ([\d.]+)/(\d+) secs elapsed")
+FINISHED = re.compile(
+    r"^(\d+)/(\d+) requests finished: [\d.]+% complete at [\d.]+ ops/sec ([\d.]+)/(\d+) secs elapsed"
+)
 THREAD_TOTAL = re.compile(r"^ThreadID = \d+ total requests = \d+ requests/second = \d+")
 THREAD_STATS = re.compile(r"^ThreadID = (\d+) ([A-Z_]+) (totalOps = .*)$")
 # words that only appear in record lines: such a line that does not parse is an error, not noise
-RECORD_WORDS = ("id1s loaded", "requests done", "PHASE COMPLETED", "ThreadID = ", " count = ", "requests finished")
+RECORD_WORDS = (
+    "id1s loaded",
+    "requests done",
+    "PHASE COMPLETED",
+    "ThreadID = ",
+    " count = ",
+    "requests finished",
+)
 
-STAT_KEYS = {"totalOps": "total_ops", "totalErrors": "errors", "ops": "ops", "sampleDuration": "sample_ms",
-             "samples": "samples", "mean": "mean", "min": "min", "25%": "p25", "50%": "p50", "75%": "p75",
-             "90%": "p90", "95%": "p95", "99%": "p99", "max": "max"}
-SIZE_OPS = {"RANGE_SIZE"}   # sizes, not latencies (and *_NLINKS)
+STAT_KEYS = {
+    "totalOps": "total_ops",
+    "totalErrors": "errors",
+    "ops": "ops",
+    "sampleDuration": "sample_ms",
+    "samples": "samples",
+    "mean": "mean",
+    "min": "min",
+    "25%": "p25",
+    "50%": "p50",
+    "75%": "p75",
+    "90%": "p90",
+    "95%": "p95",
+    "99%": "p99",
+    "max": "max",
+}
+SIZE_OPS = {"RANGE_SIZE"}  # sizes, not latencies (and *_NLINKS)
 INTERVAL_COLUMNS = ["phase", "t", "thread", "op"] + list(STAT_KEYS.values())
 
 
@@ -61,8 +97,10 @@ class _Phase:
         self.points: list[tuple[float, int]] = []  # (seconds from start, cumulative count)
         self.extra: list[dict] = []  # per-point extra columns
         self.summary: dict = {}
-        self.began: datetime | None = None   # the first `Requester thread #i started` (before any warm-up)
-        self.ended: datetime | None = None   # the `... PHASE COMPLETED` line
+        self.began: datetime | None = (
+            None  # the first `Requester thread #i started` (before any warm-up)
+        )
+        self.ended: datetime | None = None  # the `... PHASE COMPLETED` line
         self.meta: dict = {"tool": "linkbench", "phase": name}
 
     def since_start(self, when: datetime) -> float | None:
@@ -77,7 +115,10 @@ class LinkbenchParser(Parser):
     def detect(self, head: str) -> str | None:
         for line in head.splitlines():
             m = LOG.match(line)
-            if m and any(r.match(m["msg"]) for r in (LOAD_PROGRESS, REQUESTER, WARMING, FINISHED, LOAD_DONE, REQUEST_DONE)):
+            if m and any(
+                r.match(m["msg"])
+                for r in (LOAD_PROGRESS, REQUESTER, WARMING, FINISHED, LOAD_DONE, REQUEST_DONE)
+            ):
                 return "LinkBench log line (`id1s loaded`, `Requester #i`, `PHASE COMPLETED`)"
         return None
 
@@ -108,15 +149,23 @@ class LinkbenchParser(Parser):
                     else:
                         load.start = when
                 elif load.start is None:
-                    raise lines.error(no, "LinkBench load progress after the LOAD PHASE COMPLETED line "
-                                          "(lines out of order?)")
+                    raise lines.error(
+                        no,
+                        "LinkBench load progress after the LOAD PHASE COMPLETED line "
+                        "(lines out of order?)",
+                    )
                 load.points.append((load.since_start(when), int(p[5])))
                 load.extra.append({"ids": int(p[1])})
                 load.meta["ids_expected"] = int(p[2])
             elif p := LOAD_DONE.match(msg):
                 load = load or _Phase("load", no)
                 load.ended = when
-                load.summary = {"links/s": int(p[5]), "links": int(p[3]), "nodes": int(p[1]), "time_s": float(p[4])}
+                load.summary = {
+                    "links/s": int(p[5]),
+                    "links": int(p[3]),
+                    "nodes": int(p[1]),
+                    "time_s": float(p[4]),
+                }
             elif p := STARTED.match(msg):
                 request = current = request or _Phase("request", no)
                 request.began = request.began or when
@@ -138,11 +187,21 @@ class LinkbenchParser(Parser):
             elif p := REQUEST_DONE.match(msg):
                 request = request or _Phase("request", no)
                 request.ended = when
-                request.summary = {"requests/s": int(p[3]), "requests": int(p[1]), "time_s": int(p[2])}
+                request.summary = {
+                    "requests/s": int(p[3]),
+                    "requests": int(p[1]),
+                    "time_s": int(p[2]),
+                }
             elif p := THREAD_STATS.match(msg):
-                row = {STAT_KEYS[k]: number(v.removesuffix("ms")) for k, v in PAIR.findall(p[3]) if k in STAT_KEYS}
+                row = {
+                    STAT_KEYS[k]: number(v.removesuffix("ms"))
+                    for k, v in PAIR.findall(p[3])
+                    if k in STAT_KEYS
+                }
                 if len(row) != len(STAT_KEYS):
-                    raise lines.error(no, "LinkBench `ThreadID = ...` line without all of " + ", ".join(STAT_KEYS))
+                    raise lines.error(
+                        no, "LinkBench `ThreadID = ...` line without all of " + ", ".join(STAT_KEYS)
+                    )
                 op_intervals.append(dict(row, phase=current, when=when, thread=int(p[1]), op=p[2]))
                 starts.setdefault("op-intervals", no)
             elif p := OP_FINAL.match(msg):
@@ -159,9 +218,15 @@ class LinkbenchParser(Parser):
         sessions = [self._session(p, lines) for p in (load, request) if p is not None]
         if request is not None:
             self._op_columns(sessions[-1], [r for r in op_intervals if r["phase"] == "request"])
-        tables = [Table("op-intervals", INTERVAL_COLUMNS, [fill(r, INTERVAL_COLUMNS) for r in op_intervals],
-                        line=starts.get("op-intervals", 1)),
-                  Table("op-latency", FINAL_COLUMNS, op_final, line=starts.get("op-latency", 1))]
+        tables = [
+            Table(
+                "op-intervals",
+                INTERVAL_COLUMNS,
+                [fill(r, INTERVAL_COLUMNS) for r in op_intervals],
+                line=starts.get("op-intervals", 1),
+            ),
+            Table("op-latency", FINAL_COLUMNS, op_final, line=starts.get("op-latency", 1)),
+        ]
         tables = [t for t in tables if t.rows]
         if not any(s.intervals or s.summary for s in sessions):
             raise lines.error(0, "no LinkBench progress or PHASE COMPLETED lines")
@@ -181,7 +246,9 @@ class LinkbenchParser(Parser):
                 phase.start = max(rounds[r][0][0] for r in reporting)
             for k in range(complete):
                 when = max(rounds[r][k][0] for r in reporting)
-                phase.points.append((phase.since_start(when), sum(rounds[r][k][1] for r in reporting)))
+                phase.points.append(
+                    (phase.since_start(when), sum(rounds[r][k][1] for r in reporting))
+                )
         elif finished:
             phase.meta["source"] = "requests finished"
             phase.start = finished[0][0] - timedelta(seconds=finished[0][1])
@@ -205,7 +272,11 @@ class LinkbenchParser(Parser):
         threads and ops, per second of each thread's `sampleDuration`.
         """
         series_t = session.series.get("t") or []
-        rows = [r for r in rows if r["t"] is not None and r["op"] not in SIZE_OPS and not r["op"].endswith("_NLINKS")]
+        rows = [
+            r
+            for r in rows
+            if r["t"] is not None and r["op"] not in SIZE_OPS and not r["op"].endswith("_NLINKS")
+        ]
         if not rows or not series_t:
             return
         seen: dict[tuple[int, str], int] = {}
@@ -220,16 +291,24 @@ class LinkbenchParser(Parser):
             counts[r["op"]] = counts.get(r["op"], 0) + (r["ops"] or 0)
         ops = sorted(counts, key=lambda op: -counts[op])
         one_thread = len({r["thread"] for r in rows}) == 1
-        names = [n for op in ops for n in ([f"lat.{op}.p95"] if one_thread else []) + [f"lat.{op}.mean"]] + ["err_s"]
+        names = [
+            n for op in ops for n in ([f"lat.{op}.p95"] if one_thread else []) + [f"lat.{op}.mean"]
+        ] + ["err_s"]
         columns = {n: [None] * len(series_t) for n in names}
         prev_errors: dict[tuple[int, str], int] = {}
-        stats: dict[int, tuple[float, float, list[dict], dict[int, int]]] = {}  # row -> (|offset|, offset, round, errors)
+        stats: dict[
+            int, tuple[float, float, list[dict], dict[int, int]]
+        ] = {}  # row -> (|offset|, offset, round, errors)
         left_out = []
         for k in sorted(rounds):
             group = rounds[k]
             errors: dict[int, int] = {}
             for r in group:
-                errors[r["thread"]] = errors.get(r["thread"], 0) + r["errors"] - prev_errors.get((r["thread"], r["op"]), 0)
+                errors[r["thread"]] = (
+                    errors.get(r["thread"], 0)
+                    + r["errors"]
+                    - prev_errors.get((r["thread"], r["op"]), 0)
+                )
                 prev_errors[(r["thread"], r["op"])] = r["errors"]
             when = max(r["t"] for r in group)
             i = min(range(len(series_t)), key=lambda j: abs(series_t[j] - when))
@@ -237,7 +316,7 @@ class LinkbenchParser(Parser):
             if abs(offset) > half:
                 left_out.append(when)
             elif i in stats and stats[i][0] <= abs(offset):
-                left_out.append(when)   # a nearer round has this row
+                left_out.append(when)  # a nearer round has this row
             else:
                 if i in stats:
                     left_out.append(round(series_t[i] - stats[i][1], 3))
@@ -249,22 +328,29 @@ class LinkbenchParser(Parser):
                 if one_thread and mine:
                     columns[f"lat.{op}.p95"][i] = round(mine[0]["p95"] / 1000, 6)
                 if done:
-                    columns[f"lat.{op}.mean"][i] = round(sum(r["mean"] * r["ops"] for r in mine) / done / 1000, 6)
+                    columns[f"lat.{op}.mean"][i] = round(
+                        sum(r["mean"] * r["ops"] for r in mine) / done / 1000, 6
+                    )
             sample_s = {r["thread"]: r["sample_ms"] / 1000 for r in group}
             if all(s > 0 for s in sample_s.values()):
                 columns["err_s"][i] = round(sum(e / sample_s[th] for th, e in errors.items()), 3)
         offsets = [v[1] for v in stats.values()]
-        if stats:   # no round joined: no columns of None
+        if stats:  # no round joined: no columns of None
             session.series.update(columns)
-        session.meta["op_stats"] = {"rounds": len(rounds), "joined": len(offsets),
-                                    "progress_minus_stats_s": [min(offsets), max(offsets)] if offsets else None,
-                                    "left_out_t": sorted(left_out)}
+        session.meta["op_stats"] = {
+            "rounds": len(rounds),
+            "joined": len(offsets),
+            "progress_minus_stats_s": [min(offsets), max(offsets)] if offsets else None,
+            "left_out_t": sorted(left_out),
+        }
 
     @staticmethod
     def _session(phase: _Phase, lines: Lines) -> Session:
         metric = "links/s" if phase.name == "load" else "requests/s"
         rows = []
-        for (t0, c0), (t1, c1), e0, e1 in zip(phase.points, phase.points[1:], phase.extra, phase.extra[1:]):
+        for (t0, c0), (t1, c1), e0, e1 in zip(
+            phase.points, phase.points[1:], phase.extra, phase.extra[1:]
+        ):
             row = {"t": t1, metric: rate(c1 - c0, t1 - t0)}
             if "ids" in e1:
                 row["id1s/s"] = rate(e1["ids"] - e0["ids"], t1 - t0)
@@ -285,7 +371,14 @@ class LinkbenchParser(Parser):
             if phase.ended is not None:
                 phase.meta["phase_end_s"] = phase.since_start(phase.ended)
         if not phase.summary:
-            lines.missing_end(len(lines), f"the LinkBench {phase.name.upper()} PHASE COMPLETED line")
-        return Session(series=columnar(rows, columns), metric=metric, summary=phase.summary or {},
-                       meta=phase.meta, line=phase.line, complete=bool(phase.summary))
-
+            lines.missing_end(
+                len(lines), f"the LinkBench {phase.name.upper()} PHASE COMPLETED line"
+            )
+        return Session(
+            series=columnar(rows, columns),
+            metric=metric,
+            summary=phase.summary or {},
+            meta=phase.meta,
+            line=phase.line,
+            complete=bool(phase.summary),
+        )

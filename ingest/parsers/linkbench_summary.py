@@ -7,6 +7,7 @@ table `vmstat`, /q meaning per operation), the database size before and after (`
 table `db-size`) and, for request phases, the final per-operation latency lines (`op-latency`).
 A size file holds only the `du` part. `ps` lines are skipped.
 """
+
 from __future__ import annotations
 
 import re
@@ -53,12 +54,32 @@ class LinkbenchSummaryParser(Parser):
             m = LOG.match(line)
             msg = m["msg"] if m else ""
             if p := LOAD_DONE.match(msg):
-                sessions.append(Session(metric="links/s", line=no, meta={"tool": "linkbench", "phase": "load"},
-                                        summary={"links/s": int(p[5]), "links": int(p[3]), "nodes": int(p[1]),
-                                                 "time_s": float(p[4])}))
+                sessions.append(
+                    Session(
+                        metric="links/s",
+                        line=no,
+                        meta={"tool": "linkbench", "phase": "load"},
+                        summary={
+                            "links/s": int(p[5]),
+                            "links": int(p[3]),
+                            "nodes": int(p[1]),
+                            "time_s": float(p[4]),
+                        },
+                    )
+                )
             elif p := REQUEST_DONE.match(msg):
-                sessions.append(Session(metric="requests/s", line=no, meta={"tool": "linkbench", "phase": "request"},
-                                        summary={"requests/s": int(p[3]), "requests": int(p[1]), "time_s": int(p[2])}))
+                sessions.append(
+                    Session(
+                        metric="requests/s",
+                        line=no,
+                        meta={"tool": "linkbench", "phase": "request"},
+                        summary={
+                            "requests/s": int(p[3]),
+                            "requests": int(p[1]),
+                            "time_s": int(p[2]),
+                        },
+                    )
+                )
             elif p := OP_FINAL.match(msg):
                 ops.append(op_latency_row(p, sessions[-1].meta["phase"] if sessions else None))
                 ops_line = ops_line or no
@@ -68,7 +89,9 @@ class LinkbenchSummaryParser(Parser):
                 start, names = header
                 values = line.split("\t")
                 if len(values) != len(names):
-                    raise lines.error(no, f"expected {len(names)} tab-separated values under `{' '.join(names)}`")
+                    raise lines.error(
+                        no, f"expected {len(names)} tab-separated values under `{' '.join(names)}`"
+                    )
                 try:
                     row = dict(zip(names, map(number, values)))
                 except ValueError:
@@ -88,7 +111,9 @@ class LinkbenchSummaryParser(Parser):
 @register
 class DbSizeParser(Parser):
     name = "db-size"
-    description = "database size before/after a run: `before <dir>` / `after <dir>` blocks of `du -sh` lines"
+    description = (
+        "database size before/after a run: `before <dir>` / `after <dir>` blocks of `du -sh` lines"
+    )
 
     def detect(self, head: str) -> str | None:
         first = head.splitlines()[:2]

@@ -7,6 +7,7 @@ seconds from the start: the first line's timestamp less its own interval (events
 An optional `REQUEST PHASE COMPLETED` line gives the summary. `meta.start` is that t = 0 as
 a local date and time (ISO, milliseconds), as for `linkbench`.
 """
+
 from __future__ import annotations
 
 import re
@@ -17,8 +18,12 @@ from ._linkbench import LOG, REQUEST_DONE
 from ._text import Lines, columnar, log_time, number
 from .base import Parsed, Parser, Session, Table
 
-EVENTS = re.compile(r"^Events: (\d+), concurrency \(min-max\): (\d+)-(\d+), throughput: ([\d.]+) ops/sec\s*$")
-TYPE = re.compile(r"^Type: (\w+), count: (\d+), conc: (\d+), qsize: (\d+), Time\(us\) max: (\d+), 95th: (\d+), 99th: (\d+)\s*$")
+EVENTS = re.compile(
+    r"^Events: (\d+), concurrency \(min-max\): (\d+)-(\d+), throughput: ([\d.]+) ops/sec\s*$"
+)
+TYPE = re.compile(
+    r"^Type: (\w+), count: (\d+), conc: (\d+), qsize: (\d+), Time\(us\) max: (\d+), 95th: (\d+), 99th: (\d+)\s*$"
+)
 TYPE_COLUMNS = ["t", "op", "count", "conc", "qsize", "max_us", "p95_us", "p99_us"]
 SERIES = ["t", "requests/s", "events", "conc_min", "conc_max"]
 
@@ -26,7 +31,9 @@ SERIES = ["t", "requests/s", "events", "conc_min", "conc_max"]
 @register
 class LinkbenchxParser(Parser):
     name = "linkbenchx"
-    description = "LinkBenchX request phase: `Events: ..., throughput: N ops/sec` and `Type: ...` lines"
+    description = (
+        "LinkBenchX request phase: `Events: ..., throughput: N ops/sec` and `Type: ...` lines"
+    )
 
     def detect(self, head: str) -> str | None:
         for line in head.splitlines():
@@ -49,7 +56,15 @@ class LinkbenchxParser(Parser):
                     first = no
                     start = when - timedelta(seconds=round(events / rate) if rate else 0)
                 t = round((when - start).total_seconds(), 3)
-                rows.append({"t": t, "requests/s": rate, "events": events, "conc_min": int(p[2]), "conc_max": int(p[3])})
+                rows.append(
+                    {
+                        "t": t,
+                        "requests/s": rate,
+                        "events": events,
+                        "conc_min": int(p[2]),
+                        "conc_max": int(p[3]),
+                    }
+                )
             elif p := TYPE.match(msg):
                 t = rows[-1]["t"] if rows else None
                 types_line = types_line or no
@@ -60,8 +75,17 @@ class LinkbenchxParser(Parser):
                 raise lines.error(no, f"unreadable LinkBenchX record: {msg[:80]!r}")
         if not rows:
             raise lines.error(0, "no LinkBenchX `Events: ..., throughput: ...` lines")
-        session = Session(series=columnar(rows, SERIES), metric="requests/s", summary=summary, line=first,
-                          meta={"tool": "linkbenchx", "phase": "request",
-                                "start": start.isoformat(timespec="milliseconds")}, complete=bool(summary))
+        session = Session(
+            series=columnar(rows, SERIES),
+            metric="requests/s",
+            summary=summary,
+            line=first,
+            meta={
+                "tool": "linkbenchx",
+                "phase": "request",
+                "start": start.isoformat(timespec="milliseconds"),
+            },
+            complete=bool(summary),
+        )
         tables = [Table("op-intervals", TYPE_COLUMNS, types, line=types_line)] if types else []
         return Parsed(self.name, file, sessions=[session], tables=tables, problems=lines.problems)

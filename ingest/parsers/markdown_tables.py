@@ -7,6 +7,7 @@ missing, `9.49G` keeps its unit in `Table.units`). A column named `note` stays a
 when a note starts with a qualifier ("about", "up to", ...), the qualifier is recorded in
 `Table.notes` for every number of that row, so the post shows it next to the number.
 """
+
 from __future__ import annotations
 
 import re
@@ -15,9 +16,9 @@ from html.parser import HTMLParser
 import markdown
 from markdown.extensions.tables import TableExtension
 
+from ..problems import Problem
 from . import register
 from ._text import Lines
-from ..problems import Problem
 from .base import Parsed, Parser, Table
 from .values import parse_cell
 
@@ -89,18 +90,28 @@ def _heading_lines(source: Lines) -> dict[str, int]:
     return lines
 
 
-def table_from_cells(name: str, cells: list[list[str]], file: str, line: int, caption: str) -> Table:
+def table_from_cells(
+    name: str, cells: list[list[str]], file: str, line: int, caption: str
+) -> Table:
     """A `Table` from header + body cell texts (values parsed, notes and units recorded)."""
     header = cells[0]
-    body = [row for row in cells[1:] if any(row)]  # python-markdown renders a header-only table with one empty row
+    body = [
+        row for row in cells[1:] if any(row)
+    ]  # python-markdown renders a header-only table with one empty row
     if not body:
         raise Problem(file, line, f"table {name!r} has a header but no rows")
     if len(set(header)) != len(header) or "" in header:
-        raise Problem(file, line, f"table {name!r}: column names must be unique and non-empty: {header}")
+        raise Problem(
+            file, line, f"table {name!r}: column names must be unique and non-empty: {header}"
+        )
     table = Table(name=name, columns=list(header), rows=[], line=line, caption=caption)
     for i, row in enumerate(body):
         if len(row) != len(header):
-            raise Problem(file, line, f"table {name!r} row {i + 1}: {len(row)} cells, header has {len(header)}")
+            raise Problem(
+                file,
+                line,
+                f"table {name!r} row {i + 1}: {len(row)} cells, header has {len(header)}",
+            )
         record = {}
         for col, text in zip(header, row):
             if col == NOTE_COLUMN:
@@ -125,7 +136,9 @@ class MarkdownTables(Parser):
     description = "F13 Markdown pipe tables under ## headings (published figures)"
 
     def detect(self, head: str) -> str | None:
-        if re.search(r"^##\s+\S", head, re.M) and re.search(r"^\|.*\|\s*\n\|\s*:?-{3,}", head, re.M):
+        if re.search(r"^##\s+\S", head, re.M) and re.search(
+            r"^\|.*\|\s*\n\|\s*:?-{3,}", head, re.M
+        ):
             return "## heading and a Markdown pipe table"
         return None
 
@@ -149,7 +162,11 @@ class MarkdownTables(Parser):
                     raise Problem(file, 0, "a table without a ## heading to name it")
                 if any(t.name == heading for t in parsed.tables):
                     raise Problem(file, lines.get(heading, 0), f"two tables named {heading!r}")
-                parsed.tables.append(table_from_cells(heading, payload, file, lines.get(heading, 0), " ".join(caption)))
+                parsed.tables.append(
+                    table_from_cells(
+                        heading, payload, file, lines.get(heading, 0), " ".join(caption)
+                    )
+                )
                 heading = None
         if not parsed.tables:
             raise Problem(file, 0, "no Markdown table under a ## heading")

@@ -14,6 +14,7 @@ stored as they are (they match SHOW GLOBAL VARIABLES names); keys of other secti
 SHOW GLOBAL VARIABLES (`GlobalVariables`): the tab-separated `Variable_name<TAB>Value` output
 of `mysql -e`, or the boxed `| Variable_name | Value |` form; an empty value stays "".
 """
+
 from __future__ import annotations
 
 import re
@@ -27,7 +28,7 @@ SERVER_SECTION = "mysqld"
 
 def normalise_key(key: str) -> str:
     key = key.strip().lower().replace("-", "_")
-    return key[len("loose_"):] if key.startswith("loose_") else key
+    return key[len("loose_") :] if key.startswith("loose_") else key
 
 
 def _strip_comment(text: str) -> str:
@@ -118,7 +119,9 @@ class GlobalVariables(Parser):
                 cells = raw.split("\t", 1)
             if len(cells) != 2 or not re.fullmatch(r"[A-Za-z][\w.-]*", cells[0].strip()):
                 raise lines.error(n, f"expected 'name<TAB>value', got {raw[:40]!r}")
-            parsed.settings[normalise_key(cells[0])] = cells[1].strip() if raw.startswith("|") else cells[1]
+            parsed.settings[normalise_key(cells[0])] = (
+                cells[1].strip() if raw.startswith("|") else cells[1]
+            )
         if not parsed.settings:
             raise lines.error(0, "no variables found")
         return parsed

@@ -31,21 +31,22 @@ What a parse gives (names lower-cased, as in the rest of data/):
   and is reported as a problem with its line. A last snapshot with fewer variables than the
   first (the file was cut short) is left out of the series and reported.
 """
+
 from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
 
+from ..problems import Problem
 from . import register
 from ._text import Lines
-from ..problems import Problem
 from .base import Parsed, Parser, Session, Table
 
 TAB_HEADER = re.compile(r"^Variable_name\tValue\s*$")
 BOX_HEADER = re.compile(r"^\|\s*Variable_name\s*\|\s*Value\s*\|\s*$")
 BOX_RULE = re.compile(r"^\+-+\+-+\+\s*$")
 NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
-INTEGER = re.compile(r"-?\d{1,30}")          # status values are 64-bit at most: bound the digits
+INTEGER = re.compile(r"-?\d{1,30}")  # status values are 64-bit at most: bound the digits
 DECIMAL = re.compile(r"-?\d{1,30}\.\d{1,30}")
 # Status variables that are levels, not running totals: charted as values, never as rates.
 GAUGES = re.compile(
@@ -54,15 +55,23 @@ GAUGES = re.compile(
     r"innodb_row_lock_current_waits|innodb_row_lock_time_(avg|max)|innodb_history_list_length|"
     r"innodb_num_open_files|innodb_page_size|innodb_buffer_pool_load_status|key_blocks_\w+|"
     r"qcache_free_\w+|qcache_queries_in_cache|qcache_total_blocks|slave_open_temp_tables|"
-    r"rpl_\w+|ssl_\w+|tc_log_\w+|innodb_\w*_current\w*|\w+_running|\w+_connected|\w+_cached)$")
+    r"rpl_\w+|ssl_\w+|tc_log_\w+|innodb_\w*_current\w*|\w+_running|\w+_connected|\w+_cached)$"
+)
 # status output names that count since start: what makes a file status and not variables
-STATUS_NAMES = re.compile(r"^(\|\s*)?(Uptime|Com_select|Questions|Innodb_rows_read|Aborted_clients|Bytes_received)"
-                          r"\s*(\t|\|)", re.M)
+STATUS_NAMES = re.compile(
+    r"^(\|\s*)?(Uptime|Com_select|Questions|Innodb_rows_read|Aborted_clients|Bytes_received)"
+    r"\s*(\t|\|)",
+    re.M,
+)
 # `date` (C locale: `Mon Mar  2 10:00:00 CET 2026`; some: `Mon 02 Mar 2026 10:00:00 AM CET`), ISO
-DATE_C = re.compile(r"[A-Z][a-z]{2} (?P<mon>[A-Z][a-z]{2}) +(?P<day>\d{1,2}) (?P<clock>\d\d:\d\d:\d\d) "
-                    r"(?P<zone>[A-Za-z][\w+-]{0,9}) (?P<year>\d{4})")
-DATE_DMY = re.compile(r"[A-Z][a-z]{2} (?P<day>\d{1,2}) (?P<mon>[A-Z][a-z]{2}) (?P<year>\d{4}) (?P<clock>\d\d:\d\d:\d\d)"
-                      r"(?: (?P<ampm>[AP]M))? (?P<zone>[A-Za-z][\w+-]{0,9})")
+DATE_C = re.compile(
+    r"[A-Z][a-z]{2} (?P<mon>[A-Z][a-z]{2}) +(?P<day>\d{1,2}) (?P<clock>\d\d:\d\d:\d\d) "
+    r"(?P<zone>[A-Za-z][\w+-]{0,9}) (?P<year>\d{4})"
+)
+DATE_DMY = re.compile(
+    r"[A-Z][a-z]{2} (?P<day>\d{1,2}) (?P<mon>[A-Z][a-z]{2}) (?P<year>\d{4}) (?P<clock>\d\d:\d\d:\d\d)"
+    r"(?: (?P<ampm>[AP]M))? (?P<zone>[A-Za-z][\w+-]{0,9})"
+)
 ISO = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d")
 EPOCH = datetime(1970, 1, 1)
 
@@ -89,7 +98,9 @@ def _stamp(text: str) -> tuple[datetime, str | None] | None:
             clock = m["clock"] + (f" {m['ampm']}" if m.groupdict().get("ampm") else "")
             fmt = "%Y %b %d %I:%M:%S %p" if m.groupdict().get("ampm") else "%Y %b %d %H:%M:%S"
             try:
-                return datetime.strptime(f"{m['year']} {m['mon']} {m['day']} {clock}", fmt), m["zone"]
+                return datetime.strptime(f"{m['year']} {m['mon']} {m['day']} {clock}", fmt), m[
+                    "zone"
+                ]
             except ValueError:
                 return None
     return None
@@ -147,7 +158,9 @@ class _StatusParser(Parser):
                 continue
             found = _stamp(raw)
             if found is None:
-                raise lines.error(n, "expected a 'Variable_name / Value' row, header or time stamp line")
+                raise lines.error(
+                    n, "expected a 'Variable_name / Value' row, header or time stamp line"
+                )
             stamp, in_table = found, False
         if not snaps:
             raise lines.error(1, "no 'Variable_name / Value' header: not a status dump")
@@ -155,11 +168,19 @@ class _StatusParser(Parser):
             raise lines.error(snaps[0].line, "no variables under this header")
         snaps = [s for s in snaps if s.values] if len(snaps) > 1 else snaps
         parsed = Parsed(self.name, file, problems=lines.problems)
-        parsed.tables = [Table("status", ["variable", "value"],
-                               [{"variable": k, "value": v} for k, v in s.values.items()], line=s.line)
-                         for s in snaps]
+        parsed.tables = [
+            Table(
+                "status",
+                ["variable", "value"],
+                [{"variable": k, "value": v} for k, v in s.values.items()],
+                line=s.line,
+            )
+            for s in snaps
+        ]
         if len(snaps) > 1 and len(snaps[-1].values) < len(snaps[0].values):
-            lines.missing_end(snaps[-1].line, "this snapshot's last variable (it has fewer than the first)")
+            lines.missing_end(
+                snaps[-1].line, "this snapshot's last variable (it has fewer than the first)"
+            )
             snaps = snaps[:-1]
         if len(snaps) >= 3:
             relative = mode == "relative" if mode else _is_relative(snaps)
@@ -182,7 +203,7 @@ def _is_relative(snaps: list[_Snapshot]) -> bool:
         return True
     later = ups[1:]
     if len(later) < 2:
-        return False   # two tables: ambiguous (declare `mode:`); absolute, as before/after pairs are
+        return False  # two tables: ambiguous (declare `mode:`); absolute, as before/after pairs are
     about = lambda a, b: abs(a - b) <= max(1, 0.2 * min(abs(a), abs(b)))  # noqa: E731
     constant = all(about(u, later[0]) for u in later)
     return constant and not all(about(d, steps[0]) for d in steps)
@@ -204,7 +225,9 @@ def _absolute(snaps: list[_Snapshot], relative: bool) -> list[dict]:
     return out
 
 
-def counter_deltas(before: list[dict], after: list[dict], operations: float | None = None) -> list[dict]:
+def counter_deltas(
+    before: list[dict], after: list[dict], operations: float | None = None
+) -> list[dict]:
     """Rows `variable, before, after, delta[, per_op]` from two `status` tables' rows (absolute
     snapshots around a run): numeric variables only; per_op = delta / operations."""
     first = {r["variable"]: r["value"] for r in before}
@@ -229,7 +252,9 @@ def _clock(snaps: list[_Snapshot], totals: list[dict], file: str) -> list[float]
         return [_whole(round(s.stamp - snaps[0].stamp, 3)) for s in snaps]
     ups = [t.get("uptime") for t in totals]
     if not all(isinstance(u, (int, float)) for u in ups):
-        raise Problem(file, snaps[0].line, "periodic snapshots need a time stamp line before each, or Uptime")
+        raise Problem(
+            file, snaps[0].line, "periodic snapshots need a time stamp line before each, or Uptime"
+        )
     return [u - ups[0] for u in ups]
 
 
@@ -238,8 +263,7 @@ def _rates(snaps: list[_Snapshot], relative: bool, file: str, problems: list) ->
     clock = _clock(snaps, totals, file)
     names = [k for k, v in totals[0].items() if isinstance(v, (int, float)) and k != "uptime"]
     gauges = [k for k in names if GAUGES.match(k)]
-    counters = [k for k in names if k not in gauges
-                and len({t.get(k) for t in totals}) > 1]
+    counters = [k for k in names if k not in gauges and len({t.get(k) for t in totals}) > 1]
     series: dict[str, list] = {"t": clock[1:]}
     for k in counters:
         col = []
@@ -248,8 +272,14 @@ def _rates(snaps: list[_Snapshot], relative: bool, file: str, problems: list) ->
             if not isinstance(a, (int, float)) or not isinstance(b, (int, float)) or dt <= 0:
                 col.append(None)
             elif b < a:
-                problems.append(Problem(file, snaps[i].lines.get(k, snaps[i].line), f"{k} fell from {a} to {b} "
-                                        "(FLUSH STATUS or a restart?): no rate for this interval"))
+                problems.append(
+                    Problem(
+                        file,
+                        snaps[i].lines.get(k, snaps[i].line),
+                        f"{k} fell from {a} to {b} "
+                        "(FLUSH STATUS or a restart?): no rate for this interval",
+                    )
+                )
                 col.append(None)
             else:
                 col.append(round((b - a) / dt, 3))
@@ -258,28 +288,50 @@ def _rates(snaps: list[_Snapshot], relative: bool, file: str, problems: list) ->
         series[k] = [t.get(k) if isinstance(t.get(k), (int, float)) else None for t in totals[1:]]
     for i in range(1, len(clock)):
         if clock[i] <= clock[i - 1]:
-            problems.append(Problem(file, snaps[i].line, f"the clock does not advance ({clock[i - 1]} -> {clock[i]} s)"))
+            problems.append(
+                Problem(
+                    file,
+                    snaps[i].line,
+                    f"the clock does not advance ({clock[i - 1]} -> {clock[i]} s)",
+                )
+            )
     steps = sorted(b - a for a, b in zip(clock, clock[1:]))
-    meta = {"tool": "mysql status", "mode": "relative" if relative else "absolute",
-            "snapshots": len(snaps), "interval_s": steps[len(steps) // 2],
-            "first_snapshot": "dropped (starts the clock)"}
-    if all(s.when is not None for s in snaps):   # t = 0 as printed, to join a run by time (ingest/linked.py)
+    meta = {
+        "tool": "mysql status",
+        "mode": "relative" if relative else "absolute",
+        "snapshots": len(snaps),
+        "interval_s": steps[len(steps) // 2],
+        "first_snapshot": "dropped (starts the clock)",
+    }
+    if all(
+        s.when is not None for s in snaps
+    ):  # t = 0 as printed, to join a run by time (ingest/linked.py)
         meta["start"] = snaps[0].when.isoformat()
         zones = {s.zone for s in snaps}
         if len(zones) > 1:
             changed = next(s for s in snaps if s.zone != snaps[0].zone)
-            problems.append(Problem(file, changed.line, f"this snapshot's time zone changes from {snaps[0].zone} to "
-                                                             f"{changed.zone}: the time stamps are kept as printed"))
+            problems.append(
+                Problem(
+                    file,
+                    changed.line,
+                    f"this snapshot's time zone changes from {snaps[0].zone} to "
+                    f"{changed.zone}: the time stamps are kept as printed",
+                )
+            )
         if snaps[0].zone:
             meta["zone"] = snaps[0].zone
     # a rate's row is the interval ending at a snapshot: the line of that snapshot (the first starts the clock)
-    return Session(series=series, meta=meta, line=snaps[1].line, sample_lines=[s.line for s in snaps[1:]])
+    return Session(
+        series=series, meta=meta, line=snaps[1].line, sample_lines=[s.line for s in snaps[1:]]
+    )
 
 
 @register
 class GlobalStatus(_StatusParser):
     name = "global-status"
-    description = "SHOW GLOBAL STATUS dumps (Variable_name<TAB>Value), one, before/after, or periodic"
+    description = (
+        "SHOW GLOBAL STATUS dumps (Variable_name<TAB>Value), one, before/after, or periodic"
+    )
 
 
 @register

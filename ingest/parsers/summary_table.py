@@ -15,13 +15,14 @@ heading lines found above a table replace the last k levels of the current headi
 Cells go through `values.parse_cell`: missing is None (never 0) and a suffixed value keeps the
 number in the row and its unit in `Table.units` ("<row>/<column>" -> "G").
 """
+
 from __future__ import annotations
 
 import re
 
+from ..problems import Problem
 from . import register
 from ._text import Lines
-from ..problems import Problem
 from .base import Parsed, Parser, Table
 from .values import is_numeric_cell, parse_cell
 
@@ -76,7 +77,12 @@ class SummaryTable(Parser):
         lines = head.splitlines()[:200]
         for a, b, c in zip(lines, lines[1:], lines[2:]):
             width = len(a.split())
-            if width >= 3 and not _looks_like_data(a.split()) and _is_data(b.split(), width) and _is_data(c.split(), width):
+            if (
+                width >= 3
+                and not _looks_like_data(a.split())
+                and _is_data(b.split(), width)
+                and _is_data(c.split(), width)
+            ):
                 return "a header line followed by aligned numeric rows"
         return None
 
@@ -99,8 +105,13 @@ class SummaryTable(Parser):
             end = h + 1
             while end < len(lines) and _is_data(lines[end].split(), width):
                 end += 1
-            table = _table(" / ".join(path) or f"table {len(parsed.tables) + 1}", columns,
-                           lines[h + 1:end], h + 2, file)
+            table = _table(
+                " / ".join(path) or f"table {len(parsed.tables) + 1}",
+                columns,
+                lines[h + 1 : end],
+                h + 2,
+                file,
+            )
             table.line = top + 1
             if any(t.name == table.name for t in parsed.tables):
                 raise Problem(file, top + 1, f"two tables named {table.name!r}")
@@ -108,14 +119,18 @@ class SummaryTable(Parser):
             self._check_row_after(lines, end, width, file)
             floor = h = end
         if not parsed.tables:
-            raise Problem(file, 0, "no table (a header line followed by rows with the same number of fields)")
+            raise Problem(
+                file, 0, "no table (a header line followed by rows with the same number of fields)"
+            )
         return parsed
 
     @staticmethod
     def _check_row_after(lines, end, width, file):
         """A numeric line right after a table with another field count is a broken row."""
         if end < len(lines) and _looks_like_data(lines[end].split()):
-            raise Problem(file, end + 1, f"{len(lines[end].split())} fields, the table header has {width}")
+            raise Problem(
+                file, end + 1, f"{len(lines[end].split())} fields, the table header has {width}"
+            )
 
 
 def _headings_above(lines: list[str], top: int, floor: int) -> list[str]:

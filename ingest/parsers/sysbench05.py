@@ -10,6 +10,7 @@ is taken once the block is complete (its `execution time (avg/stddev):` line). A
 file has only the summary: a session with no series. A new `sysbench 0.x` banner, or `t`
 going back, starts a new session.
 """
+
 from __future__ import annotations
 
 import re
@@ -23,7 +24,8 @@ THREADS = re.compile(r"^Number of threads: (\d+)")
 INTERVAL = re.compile(
     rf"^\[\s*(?P<t>\d+)s\] threads: (?P<threads>\d+), tps: (?P<tps>{NUMBER}), reads(?:/s)?: (?P<reads>{NUMBER}), "
     rf"writes(?:/s)?: (?P<writes>{NUMBER}),? response time: (?P<lat>{NUMBER})ms \((?P<pct>\d+)%\)"
-    rf"(?:, errors: (?P<err>{NUMBER}), reconnects:\s+(?P<reconn>{NUMBER}))?\s*$")
+    rf"(?:, errors: (?P<err>{NUMBER}), reconnects:\s+(?P<reconn>{NUMBER}))?\s*$"
+)
 SERIES = ["t", "threads", "tps", "reads_s", "writes_s", "lat_ms", "err_s", "reconn_s"]
 BLOCK = "OLTP test statistics:"
 TRANSACTIONS = re.compile(rf"^\s+transactions:\s+\d+\s+\(({NUMBER}) per sec\.\)")
@@ -42,7 +44,9 @@ class _Run:
 @register
 class Sysbench05Parser(Parser):
     name = "sysbench05"
-    description = "sysbench 0.5 interval lines (3 variants) and 0.4/0.5 `OLTP test statistics` summaries"
+    description = (
+        "sysbench 0.5 interval lines (3 variants) and 0.4/0.5 `OLTP test statistics` summaries"
+    )
 
     def detect(self, head: str) -> str | None:
         for line in head.splitlines():
@@ -69,9 +73,18 @@ class Sysbench05Parser(Parser):
                     run = _Run(no, meta)
                     runs.append(run)
                 run.meta["lat_pct"] = int(m["pct"])
-                run.rows.append({"t": t, "threads": int(m["threads"]), "tps": float(m["tps"]),
-                                 "reads_s": float(m["reads"]), "writes_s": float(m["writes"]),
-                                 "lat_ms": float(m["lat"]), "err_s": _opt(m["err"]), "reconn_s": _opt(m["reconn"])})
+                run.rows.append(
+                    {
+                        "t": t,
+                        "threads": int(m["threads"]),
+                        "tps": float(m["tps"]),
+                        "reads_s": float(m["reads"]),
+                        "writes_s": float(m["writes"]),
+                        "lat_ms": float(m["lat"]),
+                        "err_s": _opt(m["err"]),
+                        "reconn_s": _opt(m["reconn"]),
+                    }
+                )
             elif line.startswith(BLOCK):
                 if run is None or run.summary:
                     run = _Run(no, meta)
@@ -84,13 +97,24 @@ class Sysbench05Parser(Parser):
         sessions = []
         for run in runs:
             if not run.summary:
-                lines.missing_end(len(lines), "the sysbench summary (`OLTP test statistics:` block)")
-            sessions.append(Session(series=columnar(run.rows, SERIES) if run.rows else {},
-                                    metric="tps", summary=run.summary, meta=run.meta,
-                                    line=run.line, complete=bool(run.summary)))
+                lines.missing_end(
+                    len(lines), "the sysbench summary (`OLTP test statistics:` block)"
+                )
+            sessions.append(
+                Session(
+                    series=columnar(run.rows, SERIES) if run.rows else {},
+                    metric="tps",
+                    summary=run.summary,
+                    meta=run.meta,
+                    line=run.line,
+                    complete=bool(run.summary),
+                )
+            )
         sessions = [s for s in sessions if s.intervals or s.summary]
         if not sessions:
-            raise lines.error(0, "no sysbench 0.5 interval lines and no complete `OLTP test statistics:` block")
+            raise lines.error(
+                0, "no sysbench 0.5 interval lines and no complete `OLTP test statistics:` block"
+            )
         return Parsed(self.name, file, sessions=sessions, problems=lines.problems)
 
     @staticmethod
@@ -106,7 +130,10 @@ class Sysbench05Parser(Parser):
             block["lat_ms"] = float(m[2])
             run.meta["lat_pct"] = int(m[1])
         elif BLOCK_END.match(line):
-            run.summary, run.block = {k: block.get(k) for k in ("tps", "rw_s", "total_time_s", "lat_ms")}, None
+            run.summary, run.block = (
+                {k: block.get(k) for k in ("tps", "rw_s", "total_time_s", "lat_ms")},
+                None,
+            )
 
 
 def _opt(value: str | None) -> float | None:

@@ -8,12 +8,13 @@ that died early (FATAL lines, no summary) are kept with `complete=False` and rep
 Interval times are kept as printed (sysbench skips seconds when the server stalls).
 A last line without its end-of-line is a cut file: it is dropped and reported.
 """
+
 from __future__ import annotations
 
 import re
 
-from . import register
 from ..problems import Problem
+from . import register
 from .base import Parsed, Parser, Session
 
 BANNER = re.compile(r"^sysbench (\d+\.\d+[\w.\-]*)")
@@ -27,21 +28,34 @@ INTERVAL = re.compile(
     r"(?:tps: ([\d.]+) qps: ([\d.]+) \(r/w/o: [\d.]+/[\d.]+/[\d.]+\)|eps: ([\d.]+))"
     r" lat \(ms,[\d.]+%\): ([\d.]+)"
     r"(?: err/s:? ([\d.]+) reconn/s:? ([\d.]+))?"
-    r"(?: queue length: \d+, concurrency: \d+)? *$", re.M
+    r"(?: queue length: \d+, concurrency: \d+)? *$",
+    re.M,
 )
 # threads and latency percentile, read once per session from its first interval line
 INTERVAL_HEAD = re.compile(r"thds: (\d+) .* lat \(ms,([\d.]+)%\)")
 LOOKS_LIKE_INTERVAL = re.compile(r"^\[ *\d+(?:\.\d+)?s \] thds:")
 # a run of consecutive lines that look like interval lines
 INTERVAL_BLOCK = re.compile(r"(?:^\[ *\d+(?:\.\d+)?s \] thds:[^\n]*\n)+", re.M)
-PER_SEC = re.compile(r"^ +(transactions|queries|ignored errors|reconnects): +(\d+) +\(([\d.]+) per sec\.\)")
-SUMMARY_VALUE = re.compile(r"^ +(total time|time elapsed|total number of events|events/s \(eps\)"
-                           r"|min|avg|max|(\d+)th percentile|events per second): +([\d.]+)s?$")
+PER_SEC = re.compile(
+    r"^ +(transactions|queries|ignored errors|reconnects): +(\d+) +\(([\d.]+) per sec\.\)"
+)
+SUMMARY_VALUE = re.compile(
+    r"^ +(total time|time elapsed|total number of events|events/s \(eps\)"
+    r"|min|avg|max|(\d+)th percentile|events per second): +([\d.]+)s?$"
+)
 SUMMARY_KEYS = {
-    "transactions": "tps", "queries": "qps", "ignored errors": "err_s", "reconnects": "reconn_s",
-    "total time": "total_time_s", "time elapsed": "time_elapsed_s",
-    "total number of events": "events", "events/s (eps)": "eps", "events per second": "eps",
-    "min": "lat_min_ms", "avg": "lat_avg_ms", "max": "lat_max_ms",
+    "transactions": "tps",
+    "queries": "qps",
+    "ignored errors": "err_s",
+    "reconnects": "reconn_s",
+    "total time": "total_time_s",
+    "time elapsed": "time_elapsed_s",
+    "total number of events": "events",
+    "events/s (eps)": "eps",
+    "events per second": "eps",
+    "min": "lat_min_ms",
+    "avg": "lat_avg_ms",
+    "max": "lat_max_ms",
 }
 SUMMARY_START = ("SQL statistics:", "General statistics:", "CPU speed:", "Throughput:")
 SUMMARY_END = "    execution time (avg/stddev):"
@@ -58,15 +72,18 @@ class Sysbench1(Parser):
             if LOOKS_LIKE_INTERVAL.match(line):
                 return "sysbench 1.x interval line `[ Ns ] thds:`"
         # summary-only (no --report-interval; with it, lines would be ours or CSV reports)
-        if (re.search(r"^sysbench 1\.\d", head, re.M) and "Report intermediate results" not in head
-                and re.search(r"^(SQL statistics|CPU speed):$", head, re.M)):
+        if (
+            re.search(r"^sysbench 1\.\d", head, re.M)
+            and "Report intermediate results" not in head
+            and re.search(r"^(SQL statistics|CPU speed):$", head, re.M)
+        ):
             return "sysbench 1.x banner and final summary, no interval reports"
         return None
 
     # Subclasses (the CSV report) change only how an interval line is read: `interval_re`
     # matches one line, `columns` turns the matched groups of a session into its series.
-    interval_re = INTERVAL          # one line (re.M, anchored)
-    block_re = INTERVAL_BLOCK       # consecutive lines that look like interval lines
+    interval_re = INTERVAL  # one line (re.M, anchored)
+    block_re = INTERVAL_BLOCK  # consecutive lines that look like interval lines
 
     def columns(self, rows: list[tuple], first: str, file: str, line: int):
         """(metric, threads, lat_pct, series) from the groups of a session's interval lines
@@ -83,8 +100,14 @@ class Sysbench1(Parser):
             raise Problem(file, line, "session mixes tps and eps interval lines")
         series["lat_ms"] = list(map(float, lat))
         if metric == "tps":
-            series["err_s"] = [float(x) if x else None for x in err] if "" in err else list(map(float, err))
-            series["reconn_s"] = [float(x) if x else None for x in reconn] if "" in reconn else list(map(float, reconn))
+            series["err_s"] = (
+                [float(x) if x else None for x in err] if "" in err else list(map(float, err))
+            )
+            series["reconn_s"] = (
+                [float(x) if x else None for x in reconn]
+                if "" in reconn
+                else list(map(float, reconn))
+            )
         thds, pct = INTERVAL_HEAD.search(first).groups()
         return metric, int(thds), _num(pct), series
 
@@ -94,28 +117,34 @@ class Sysbench1(Parser):
     def parse(self, text: str, file: str) -> Parsed:
         out = Parsed(format=self.name, file=file)
         end = text.rfind("\n") + 1
-        cut = text.count("\n", 0, end) + 1 if end < len(text) else 0   # a last line without "\n"
+        cut = text.count("\n", 0, end) + 1 if end < len(text) else 0  # a last line without "\n"
         body = text[:end]
         builder = _SessionBuilder(self, file, out)
         # Runs of interval lines are read with one findall each (the bulk of a file, in C);
         # the lines around them, and any run holding an unreadable line, line by line.
         no, pos = 1, 0
         for block in self.block_re.finditer(body):
-            self._lines(builder, body[pos:block.start()], no)
+            self._lines(builder, body[pos : block.start()], no)
             no += body.count("\n", pos, block.start())
             chunk = block.group()
             rows, n = self.interval_re.findall(chunk), chunk.count("\n")
             if len(rows) == n:
-                builder.add_rows(no, rows, chunk[:chunk.index("\n")])
+                builder.add_rows(no, rows, chunk[: chunk.index("\n")])
             else:
                 self._lines(builder, chunk, no)
             no, pos = no + n, block.end()
         self._lines(builder, body[pos:], no)
         last_incomplete = builder.close(body.count("\n"))
         if cut and not last_incomplete:
-            out.problems.append(Problem(file, cut, "last line has no end of line (file cut short?); ignored"))
+            out.problems.append(
+                Problem(file, cut, "last line has no end of line (file cut short?); ignored")
+            )
         if not any(s.intervals or s.summary for s in out.sessions):
-            raise Problem(file, 1, f"no sysbench results (no interval line, no summary; {builder.count} session(s))")
+            raise Problem(
+                file,
+                1,
+                f"no sysbench results (no interval line, no summary; {builder.count} session(s))",
+            )
         return out
 
     def _lines(self, builder, piece: str, no: int):
@@ -154,8 +183,11 @@ class _SessionBuilder:
     def start(self, no: int, version: str | None):
         self.finish(no - 1)
         self.count += 1
-        self.cur = Session(line=no, complete=False, meta={"tool": "sysbench", "version": version,
-                                                          "session": self.count})
+        self.cur = Session(
+            line=no,
+            complete=False,
+            meta={"tool": "sysbench", "version": version, "session": self.count},
+        )
         self.rows: list[tuple] = []
         self.in_summary = False
         self.summary_done = False
@@ -163,7 +195,7 @@ class _SessionBuilder:
     def add_rows(self, no: int, rows: list[tuple], first: str):
         """Interval lines (their regex groups), the first at line `no` with text `first`."""
         if self.cur is None or self.in_summary:
-            self.start(no, None)   # interval lines without a banner
+            self.start(no, None)  # interval lines without a banner
         if not self.rows:
             self.first = first
         self.rows.extend(rows)
@@ -187,19 +219,19 @@ class _SessionBuilder:
             return
         if self.in_summary:
             self.summary_line(no, line)
-        elif (m := THREADS.match(line)):
+        elif m := THREADS.match(line):
             self.cur.meta["threads"] = int(m.group(1))
-        elif (m := REPORT_EVERY.match(line)):
+        elif m := REPORT_EVERY.match(line):
             self.cur.meta["interval_s"] = int(m.group(1))
 
     def summary_line(self, no: int, line: str):
         s = self.cur.summary
-        if (m := PER_SEC.match(line)):
+        if m := PER_SEC.match(line):
             key = SUMMARY_KEYS[m.group(1)]
             s[key] = float(m.group(3))
             if key == "tps":
                 s["transactions"] = int(m.group(2))
-        elif (m := SUMMARY_VALUE.match(line)):
+        elif m := SUMMARY_VALUE.match(line):
             label, pct, value = m.groups()
             key = "lat_pct_ms" if pct else SUMMARY_KEYS[label]
             s[key] = int(value) if key == "events" else float(value)
@@ -220,7 +252,9 @@ class _SessionBuilder:
         cur.complete = self.summary_done and has_rate
         cur.metric = ("tps" if "tps" in cur.summary else "eps") if has_rate else None
         if self.rows:
-            cur.metric, threads, pct, cur.series = self.p.columns(self.rows, self.first, self.file, cur.line)
+            cur.metric, threads, pct, cur.series = self.p.columns(
+                self.rows, self.first, self.file, cur.line
+            )
             cur.meta.setdefault("threads", threads)
             cur.meta["lat_pct"] = pct
         if not self.summary_done:
@@ -230,9 +264,11 @@ class _SessionBuilder:
             self.problem(cur.line, f"{what} has no results (failed start?); skipped")
             return
         if not cur.complete:
-            self.problem(last_no if last_no >= cur.line else cur.line,
-                         f"{what} ends without the final summary (interrupted or cut short): "
-                         f"{cur.intervals} interval(s) kept, not a complete run")
+            self.problem(
+                last_no if last_no >= cur.line else cur.line,
+                f"{what} ends without the final summary (interrupted or cut short): "
+                f"{cur.intervals} interval(s) kept, not a complete run",
+            )
         self.out.sessions.append(cur)
 
     def close(self, last_no: int) -> bool:

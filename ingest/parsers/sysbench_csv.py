@@ -4,6 +4,7 @@ A line is `time,threads,tps,qps,reads/s,writes/s,other/s,latency_ms,err/s,reconn
 latency percentile is not printed: it is 95 (sysbench's default) unless told otherwise, so
 `meta.lat_pct` is 95 and marked `lat_pct_assumed`.
 """
+
 from __future__ import annotations
 
 import re
@@ -34,8 +35,14 @@ class SysbenchCsv(Sysbench1):
 
     def columns(self, rows: list[tuple], first: str, file: str, line: int):
         t, thds, tps, qps, _r, _w, _o, lat, err, reconn = zip(*rows)
-        series = {"t": _times(t), "tps": list(map(float, tps)), "qps": list(map(float, qps)),
-                  "lat_ms": list(map(float, lat)), "err_s": list(map(float, err)), "reconn_s": list(map(float, reconn))}
+        series = {
+            "t": _times(t),
+            "tps": list(map(float, tps)),
+            "qps": list(map(float, qps)),
+            "lat_ms": list(map(float, lat)),
+            "err_s": list(map(float, err)),
+            "reconn_s": list(map(float, reconn)),
+        }
         return "tps", int(float(thds[0])), 95, series
 
     def parse(self, text: str, file: str):

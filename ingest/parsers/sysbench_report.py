@@ -11,6 +11,7 @@ header line the columns are `c1`..`cN` (the value at 1..N clients, by position) 
 (the run tag). Values are numbers; `inf`/`nan` (the author's ratio to a zero base) are missing
 (None) with the text kept in `Table.notes`; any other non-number stops the parse.
 """
+
 from __future__ import annotations
 
 import re
@@ -32,8 +33,12 @@ class SysbenchReport(Parser):
 
     def detect(self, head: str) -> str | None:
         lines = [l for l in head.splitlines() if l.strip()][:4]
-        if lines and BLOCK_NAME.match(lines[0]) and len(lines) > 1 and (
-                SECTION.match(lines[1]) or re.match(r"^[\d.]+\t", lines[1])):
+        if (
+            lines
+            and BLOCK_NAME.match(lines[0])
+            and len(lines) > 1
+            and (SECTION.match(lines[1]) or re.match(r"^[\d.]+\t", lines[1]))
+        ):
             return "sb.<report>.<test> block names over tab-separated rows"
         return None
 
@@ -50,7 +55,9 @@ class SysbenchReport(Parser):
                 continue
             if block is None:
                 if not BLOCK_NAME.match(line):
-                    raise lines.error(n, f"expected a block name like sb.r.qps.<test>, got {line[:40]!r}")
+                    raise lines.error(
+                        n, f"expected a block name like sb.r.qps.<test>, got {line[:40]!r}"
+                    )
                 block, section, columns, table = line, None, None, None
                 continue
             m = SECTION.match(line)
@@ -75,7 +82,9 @@ class SysbenchReport(Parser):
     def _row(cells, table, lines, n):
         columns = table.columns
         if len(cells) != len(columns):
-            raise lines.error(n, f"{len(cells)} fields, expected {len(columns)} ({' '.join(columns)})")
+            raise lines.error(
+                n, f"{len(cells)} fields, expected {len(columns)} ({' '.join(columns)})"
+            )
         row = {}
         for col, cell in zip(columns[:-1], cells[:-1]):
             if cell.lower() in UNDEFINED:  # a ratio to 0: missing, the author's text kept as a note

@@ -6,6 +6,7 @@ the interval (`trx`), their 95th/99th percentile and max response time (ms; some
 `<TpmC>` and the value on the next line give the summary: `tpmC`, and `trx`, the same rate as
 New-Order transactions per interval (tpmC / 60 x interval), so it compares with the series.
 """
+
 from __future__ import annotations
 
 import re
@@ -15,10 +16,14 @@ from ._text import NUMBER, Lines, columnar
 from .base import Parsed, Parser, Session
 
 PAIR = rf"(\d+)\|({NUMBER})"
-INTERVAL = re.compile(rf"^\s*(\d+), trx: (\d+), 95%?: ({NUMBER}), 99%?: ({NUMBER}), max_rt: ({NUMBER}), "
-                      rf"{PAIR}, {PAIR}, {PAIR}, {PAIR}\s*$")
+INTERVAL = re.compile(
+    rf"^\s*(\d+), trx: (\d+), 95%?: ({NUMBER}), 99%?: ({NUMBER}), max_rt: ({NUMBER}), "
+    rf"{PAIR}, {PAIR}, {PAIR}, {PAIR}\s*$"
+)
 OTHERS = ["payment", "order_status", "delivery", "stock_level"]
-SERIES = ["t", "trx", "p95_ms", "p99_ms", "max_rt_ms"] + [c for o in OTHERS for c in (o, f"{o}_max_rt_ms")]
+SERIES = ["t", "trx", "p95_ms", "p99_ms", "max_rt_ms"] + [
+    c for o in OTHERS for c in (o, f"{o}_max_rt_ms")
+]
 PARAM = re.compile(r"^\s*\[(warehouse|connection|rampup|measure)\]:\s*(\d+)")
 TPMC = re.compile(rf"^\s*({NUMBER}) TpmC\s*$")
 
@@ -26,11 +31,17 @@ TPMC = re.compile(rf"^\s*({NUMBER}) TpmC\s*$")
 @register
 class TpccMysqlParser(Parser):
     name = "tpcc-mysql"
-    description = "tpcc-mysql: `N, trx: ..., 95%: ...` interval lines after MEASURING START, <TpmC> summary"
+    description = (
+        "tpcc-mysql: `N, trx: ..., 95%: ...` interval lines after MEASURING START, <TpmC> summary"
+    )
 
     def detect(self, head: str) -> str | None:
         for line in head.splitlines():
-            if line.startswith("MEASURING START") or INTERVAL.match(line) or "TPC-C Load Generator" in line:
+            if (
+                line.startswith("MEASURING START")
+                or INTERVAL.match(line)
+                or "TPC-C Load Generator" in line
+            ):
                 return "tpcc-mysql output (`MEASURING START.` or `N, trx: ...` lines)"
         return None
 
@@ -67,6 +78,12 @@ class TpccMysqlParser(Parser):
                 summary["trx"] = round(summary["tpmC"] / 60 * meta["interval_s"], 3)
         if not summary:
             lines.missing_end(len(lines), "the <TpmC> summary")
-        session = Session(series=columnar(rows, SERIES) if rows else {}, metric="trx", summary=summary, meta=meta,
-                          line=first or 1, complete=bool(summary))
+        session = Session(
+            series=columnar(rows, SERIES) if rows else {},
+            metric="trx",
+            summary=summary,
+            meta=meta,
+            line=first or 1,
+            complete=bool(summary),
+        )
         return Parsed(self.name, file, sessions=[session], problems=lines.problems)

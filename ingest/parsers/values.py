@@ -9,6 +9,7 @@
   parser wrapper reports as a number out of range;
 - anything else is text: `("inno5717.none.150g.redo4", None)`.
 """
+
 from __future__ import annotations
 
 import re
@@ -28,7 +29,7 @@ def parse_number(text: str) -> int | float | None:
     if re.fullmatch(r"[+-]?\d+", text):
         try:
             return int(text)
-        except ValueError:   # more than 4,300 digits: inf, which the parse reports as out of range
+        except ValueError:  # more than 4,300 digits: inf, which the parse reports as out of range
             return float(text)
     return float(text)
 

@@ -10,6 +10,7 @@ interval) under a `-----timestamp-----` group, and the column header names the t
 `YYYY-MM-DDTHH:MM:SS`, as printed, without zone) and `meta.zone` the zone name as printed.
 A header that names another zone than the first (a DST switch, TZ changed) is reported.
 """
+
 from __future__ import annotations
 
 import re
@@ -38,7 +39,9 @@ class VmstatParser(Parser):
     def parse(self, text: str, file: str) -> Parsed:
         lines = Lines(text, file)
         names: list[str] | None = None
-        zone: str | None = None   # `vmstat -t`: each row ends with date and time, the header names the zone
+        zone: str | None = (
+            None  # `vmstat -t`: each row ends with date and time, the header names the zone
+        )
         stamped = False
         rows: list[dict] = []
         at: list[int] = []
@@ -51,8 +54,11 @@ class VmstatParser(Parser):
                 stamped = names[-1] not in KNOWN
                 if stamped:
                     if zone is not None and names[-1] != zone:
-                        lines.problem(no, f"time zone changes from {zone} to {names[-1]} (DST or TZ changed?): "
-                                          "the time stamps are kept as printed")
+                        lines.problem(
+                            no,
+                            f"time zone changes from {zone} to {names[-1]} (DST or TZ changed?): "
+                            "the time stamps are kept as printed",
+                        )
                     zone = zone or names[-1]
                     names = names[:-1]
                 continue
@@ -63,8 +69,11 @@ class VmstatParser(Parser):
             if stamped:
                 values, stamp = values[:-2], values[-2:]
             if len(values) != len(names) or not all(v.isdigit() for v in values):
-                raise lines.error(no, f"not a vmstat row: expected {len(names)} whole numbers under `{' '.join(names)}`"
-                                      + (" and a date and time" if stamped else ""))
+                raise lines.error(
+                    no,
+                    f"not a vmstat row: expected {len(names)} whole numbers under `{' '.join(names)}`"
+                    + (" and a date and time" if stamped else ""),
+                )
             if not since_boot_dropped:
                 since_boot_dropped = True
                 continue
@@ -72,8 +81,10 @@ class VmstatParser(Parser):
             if stamp:
                 when = " ".join(stamp)
                 if not STAMP.fullmatch(when):
-                    raise lines.error(no, f"not a vmstat -t time stamp (YYYY-MM-DD HH:MM:SS): {when[:40]!r}")
-                try:   # fromisoformat checks the date, at ~10x strptime's speed
+                    raise lines.error(
+                        no, f"not a vmstat -t time stamp (YYYY-MM-DD HH:MM:SS): {when[:40]!r}"
+                    )
+                try:  # fromisoformat checks the date, at ~10x strptime's speed
                     row["time"] = datetime.fromisoformat(when).isoformat()
                 except ValueError as e:
                     raise lines.error(no, f"unreadable date or time: {when!r} ({e})") from None
@@ -92,5 +103,25 @@ class VmstatParser(Parser):
         return Parsed(self.name, file, sessions=[session], problems=lines.problems)
 
 
-KNOWN = {"r", "b", "swpd", "free", "buff", "cache", "inact", "active", "si", "so", "bi", "bo",
-         "in", "cs", "us", "sy", "id", "wa", "st", "gu"}
+KNOWN = {
+    "r",
+    "b",
+    "swpd",
+    "free",
+    "buff",
+    "cache",
+    "inact",
+    "active",
+    "si",
+    "so",
+    "bi",
+    "bo",
+    "in",
+    "cs",
+    "us",
+    "sy",
+    "id",
+    "wa",
+    "st",
+    "gu",
+}

@@ -5,6 +5,7 @@ version, buffer pool and redo size parsed from each row's engine name
 (`inno<version>.<compression>.<buffer pool>.redo<GB>`). `by-redo` puts the four cells
 (workload x storage) in one long table for the charts against redo size.
 """
+
 from __future__ import annotations
 
 import re
@@ -12,13 +13,23 @@ import re
 from ..problems import Problem
 from ..tables import col, table
 
-ENGINE = re.compile(r"^inno(?P<version>\d+)\.(?P<compression>[^.]+)\.(?P<pool>[^.]+)\.redo(?P<redo>\d+)$")
+ENGINE = re.compile(
+    r"^inno(?P<version>\d+)\.(?P<compression>[^.]+)\.(?P<pool>[^.]+)\.redo(?P<redo>\d+)$"
+)
 # Column legend of the published tables (the author's definitions, docs in the post).
 LEGEND = {
-    "ips.av": ("Inserts/s, average", 0), "ips.99": ("Inserts/s, p99 of ~10 s intervals", 0),
-    "r/i": ("Reads / insert", 2), "rKB/i": ("KB read / insert", 2), "wKB/i": ("KB written / insert", 2),
-    "Mcpu/i": ("CPU / insert (relative)", 0), "size": ("DB size, GB", 0), "rss": ("mysqld RSS, GB", 1),
-    "r/s": ("Reads/s", 0), "rMB/s": ("Read MB/s", 1), "wMB/s": ("Write MB/s", 1), "cpu": ("CPU %", 1),
+    "ips.av": ("Inserts/s, average", 0),
+    "ips.99": ("Inserts/s, p99 of ~10 s intervals", 0),
+    "r/i": ("Reads / insert", 2),
+    "rKB/i": ("KB read / insert", 2),
+    "wKB/i": ("KB written / insert", 2),
+    "Mcpu/i": ("CPU / insert (relative)", 0),
+    "size": ("DB size, GB", 0),
+    "rss": ("mysqld RSS, GB", 1),
+    "r/s": ("Reads/s", 0),
+    "rMB/s": ("Read MB/s", 1),
+    "wMB/s": ("Write MB/s", 1),
+    "cpu": ("CPU %", 1),
 }
 
 
@@ -34,9 +45,15 @@ def key_of(column: str) -> str:
 def engine_fields(engine: str, file: str, line: int | None) -> dict:
     m = ENGINE.match(engine)
     if not m:
-        raise Problem(file, line, f"engine {engine!r} is not inno<version>.<compression>.<pool>.redo<GB>")
-    return {"version": version_of(m["version"]), "compression": m["compression"], "buffer_pool": m["pool"],
-            "redo_gb": int(m["redo"])}
+        raise Problem(
+            file, line, f"engine {engine!r} is not inno<version>.<compression>.<pool>.redo<GB>"
+        )
+    return {
+        "version": version_of(m["version"]),
+        "compression": m["compression"],
+        "buffer_pool": m["pool"],
+        "redo_gb": int(m["redo"]),
+    }
 
 
 def build(ctx) -> list[dict]:
@@ -53,22 +70,58 @@ def derive(parsed) -> list[dict]:
         rows = []
         for i, r in enumerate(t.rows):
             fields = engine_fields(r["engine"], parsed.file, t.line + 1 + i)
-            rows.append({"engine": r["engine"], "version": fields["version"], "redo_gb": fields["redo_gb"],
-                         **{key_of(c): r[c] for c in values}})
-            long_rows.append({"workload": workload, "storage": storage, "cell": f"{workload}, {storage}",
-                              "version": fields["version"], "redo_gb": fields["redo_gb"],
-                              "ips_av": r["ips.av"], "ips_99": r["ips.99"], "wkb_per_i": r["wKB/i"],
-                              "mcpu_per_i": r["Mcpu/i"]})
-        columns = [col("engine", "Engine", "label"), col("version", "Version", "label"),
-                   col("redo_gb", "Redo GB", "number", 0)]
-        columns += [col(key_of(c), f"{c}: {LEGEND[c][0]}" if c in LEGEND else c, "number", LEGEND.get(c, (0, None))[1])
-                    for c in values]
+            rows.append(
+                {
+                    "engine": r["engine"],
+                    "version": fields["version"],
+                    "redo_gb": fields["redo_gb"],
+                    **{key_of(c): r[c] for c in values},
+                }
+            )
+            long_rows.append(
+                {
+                    "workload": workload,
+                    "storage": storage,
+                    "cell": f"{workload}, {storage}",
+                    "version": fields["version"],
+                    "redo_gb": fields["redo_gb"],
+                    "ips_av": r["ips.av"],
+                    "ips_99": r["ips.99"],
+                    "wkb_per_i": r["wKB/i"],
+                    "mcpu_per_i": r["Mcpu/i"],
+                }
+            )
+        columns = [
+            col("engine", "Engine", "label"),
+            col("version", "Version", "label"),
+            col("redo_gb", "Redo GB", "number", 0),
+        ]
+        columns += [
+            col(
+                key_of(c),
+                f"{c}: {LEGEND[c][0]}" if c in LEGEND else c,
+                "number",
+                LEGEND.get(c, (0, None))[1],
+            )
+            for c in values
+        ]
         tables.append(table(tid, f"{workload} load, {storage} (as published)", columns, rows))
-    tables.append(table("by-redo", "Insert rate, KB written and CPU per insert against redo log size", [
-        col("cell", "Workload, storage", "label"), col("workload", "Workload", "label"),
-        col("storage", "Storage", "label"), col("version", "Version", "label"),
-        col("redo_gb", "Redo GB", "number", 0), col("ips_av", "Inserts/s (avg)", "number", 0),
-        col("ips_99", "Inserts/s (p99)", "number", 0), col("wkb_per_i", "KB written / insert", "number", 2),
-        col("mcpu_per_i", "CPU / insert", "number", 0),
-    ], long_rows))
+    tables.append(
+        table(
+            "by-redo",
+            "Insert rate, KB written and CPU per insert against redo log size",
+            [
+                col("cell", "Workload, storage", "label"),
+                col("workload", "Workload", "label"),
+                col("storage", "Storage", "label"),
+                col("version", "Version", "label"),
+                col("redo_gb", "Redo GB", "number", 0),
+                col("ips_av", "Inserts/s (avg)", "number", 0),
+                col("ips_99", "Inserts/s (p99)", "number", 0),
+                col("wkb_per_i", "KB written / insert", "number", 2),
+                col("mcpu_per_i", "CPU / insert", "number", 0),
+            ],
+            long_rows,
+        )
+    )
     return tables

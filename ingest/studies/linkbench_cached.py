@@ -9,6 +9,7 @@ the 24 hours, from the `r.r.in.L<n>.P1` summaries), `hw-per-op` (HW efficiency o
 hour 1 computed from the raw vmstat/iostat with `ingest.osmetrics`, beside the wrapper's own
 per-operation figures) and `server-settings` (a few SHOW GLOBAL VARIABLES values).
 """
+
 from __future__ import annotations
 
 import re
@@ -18,17 +19,30 @@ from ingest import osmetrics
 from ..problems import Problem
 from ..tables import col, one_file, ratio, table
 
-GB = 1024 ** 3
+GB = 1024**3
 DEVICE = "nvme0n1"  # the data device; the wrapper's per-operation IO figures are for it alone
 BYTE_SETTINGS = ("innodb_buffer_pool_size", "innodb_log_file_size")  # shown in GiB, not raw bytes
 # Settings worth showing next to the results (names as SHOW GLOBAL VARIABLES prints them).
-SETTINGS = ("version", "innodb_buffer_pool_size", "innodb_log_file_size", "innodb_log_files_in_group",
-            "innodb_flush_log_at_trx_commit", "innodb_flush_method", "innodb_doublewrite", "sync_binlog",
-            "log_bin", "innodb_io_capacity", "innodb_page_cleaners", "innodb_purge_threads")
+SETTINGS = (
+    "version",
+    "innodb_buffer_pool_size",
+    "innodb_log_file_size",
+    "innodb_log_files_in_group",
+    "innodb_flush_log_at_trx_commit",
+    "innodb_flush_method",
+    "innodb_doublewrite",
+    "sync_binlog",
+    "log_bin",
+    "innodb_io_capacity",
+    "innodb_page_cleaners",
+    "innodb_purge_threads",
+)
 
 CONFIGS = {
-    "p0.c0": "no partitioning, no compression", "p0.c1": "no partitioning, compression",
-    "p1.c0": "partitioning, no compression", "p1.c1": "partitioning and compression",
+    "p0.c0": "no partitioning, no compression",
+    "p0.c1": "no partitioning, compression",
+    "p1.c0": "partitioning, no compression",
+    "p1.c1": "partitioning and compression",
 }
 
 
@@ -57,10 +71,16 @@ def check_server_labels(ctx) -> None:
         for label, variable in (("engine", "default_storage_engine"), ("version", "version")):
             said = server_label(variable, settings.get(variable))
             if label in run["labels"] and str(run["labels"][label]) != said:
-                rule = next((r for r in ctx.manifest.runs if r.pattern.fullmatch(run["source"]["file"])), None)
-                raise Problem(ctx.manifest.path, rule.line if rule else None,
-                              f"run {run['id']}: {label}={run['labels'][label]!r}, but l.gv.in says "
-                              f"{variable} {settings.get(variable)!r} ({label}={said!r})")
+                rule = next(
+                    (r for r in ctx.manifest.runs if r.pattern.fullmatch(run["source"]["file"])),
+                    None,
+                )
+                raise Problem(
+                    ctx.manifest.path,
+                    rule.line if rule else None,
+                    f"run {run['id']}: {label}={run['labels'][label]!r}, but l.gv.in says "
+                    f"{variable} {settings.get(variable)!r} ({label}={said!r})",
+                )
 
 
 def _summary_row(parsed) -> dict:
@@ -71,10 +91,17 @@ def _summary_row(parsed) -> dict:
     io = t["iostat"].rows[0] if "iostat" in t else {}
     vm = t["vmstat"].rows[0] if "vmstat" in t else {}
     after = [r for r in t["db-size"].rows if r["when"] == "after"] if "db-size" in t else []
-    return {"rate": session.summary.get(metric), "seconds": session.summary.get("time_s"),
-            "gb_after": round(after[0]["bytes"] / GB, 2) if after else None,
-            "cpu_per_op": vm.get("cpu/q"), "cs_per_op": vm.get("cs/q"), "r_per_op": io.get("r/q"),
-            "rkb_per_op": io.get("rkb/q"), "wkb_per_op": io.get("wkb/q"), "samples": vm.get("samp")}
+    return {
+        "rate": session.summary.get(metric),
+        "seconds": session.summary.get("time_s"),
+        "gb_after": round(after[0]["bytes"] / GB, 2) if after else None,
+        "cpu_per_op": vm.get("cpu/q"),
+        "cs_per_op": vm.get("cs/q"),
+        "r_per_op": io.get("r/q"),
+        "rkb_per_op": io.get("rkb/q"),
+        "wkb_per_op": io.get("wkb/q"),
+        "samples": vm.get("samp"),
+    }
 
 
 def hourly(files: dict) -> dict:
@@ -83,15 +110,32 @@ def hourly(files: dict) -> dict:
     for member, parsed in files.items():
         m = re.fullmatch(r"r\.r\.in\.L(\d+)\.P1", member)
         if m:
-            rows.append({"hour": int(m[1]), **{k: v for k, v in _summary_row(parsed).items()
-                                                if k not in ("seconds", "samples")}})
+            rows.append(
+                {
+                    "hour": int(m[1]),
+                    **{
+                        k: v
+                        for k, v in _summary_row(parsed).items()
+                        if k not in ("seconds", "samples")
+                    },
+                }
+            )
     rows.sort(key=lambda r: r["hour"])
-    return table("hourly", "LinkBench request phases, MySQL 5.7.17: one row per hour", [
-        col("hour", "Hour", "number", 0), col("rate", "Requests/s", "number", 0),
-        col("gb_after", "DB GB after", "number", 1), col("cpu_per_op", "CPU/q (vmstat us+sy per query)", "number", 6),
-        col("cs_per_op", "Context switches/q", "number", 3), col("r_per_op", "Reads/q", "number", 3),
-        col("rkb_per_op", "KB read/q", "number", 4), col("wkb_per_op", "KB written/q", "number", 3),
-    ], rows)
+    return table(
+        "hourly",
+        "LinkBench request phases, MySQL 5.7.17: one row per hour",
+        [
+            col("hour", "Hour", "number", 0),
+            col("rate", "Requests/s", "number", 0),
+            col("gb_after", "DB GB after", "number", 1),
+            col("cpu_per_op", "CPU/q (vmstat us+sy per query)", "number", 6),
+            col("cs_per_op", "Context switches/q", "number", 3),
+            col("r_per_op", "Reads/q", "number", 3),
+            col("rkb_per_op", "KB read/q", "number", 4),
+            col("wkb_per_op", "KB written/q", "number", 3),
+        ],
+        rows,
+    )
 
 
 def elapsed_rate(series: dict, metric: str) -> tuple[float, float, int]:
@@ -111,7 +155,10 @@ def hw_per_op(ctx) -> dict:
     The rate is operations over elapsed time; storage is the data device (DEVICE), like the
     wrapper's figures."""
     rows = []
-    for phase, run_id, member_re in (("load", "load", r"l\.{}\.in"), ("Hour 1", "request-hour-1", r"r\.{}\.in\.L1\.P1")):
+    for phase, run_id, member_re in (
+        ("load", "load", r"l\.{}\.in"),
+        ("Hour 1", "request-hour-1", r"r\.{}\.in\.L1\.P1"),
+    ):
         run = next(r for r in ctx.runs if r["id"] == run_id)
         wrapper = _summary_row(one_file(ctx.files, member_re.format("r")))
         vmstat = one_file(ctx.files, member_re.format("vm")).sessions[0]
@@ -124,33 +171,83 @@ def hw_per_op(ctx) -> dict:
         # are the run's own seconds, not the warm-up's
         offset = (run.get("linked") or {}).get("offset_s", 0)
         try:
-            hw = osmetrics.hw_efficiency(ctx.series[run_id], run["metric"], 0, wrapper["seconds"],
-                                         os_interval_s=os_interval, offset_s=offset, vmstat=vmstat, iostat=iostat,
-                                         devices=[DEVICE], ops_per_s=rate)
-        except ValueError as e:          # the OS files lack what the table needs (osmetrics says what)
+            hw = osmetrics.hw_efficiency(
+                ctx.series[run_id],
+                run["metric"],
+                0,
+                wrapper["seconds"],
+                os_interval_s=os_interval,
+                offset_s=offset,
+                vmstat=vmstat,
+                iostat=iostat,
+                devices=[DEVICE],
+                ops_per_s=rate,
+            )
+        except ValueError as e:  # the OS files lack what the table needs (osmetrics says what)
             raise Problem(ctx.manifest.path, None, f"files: {phase}: {e}") from None
-        rows.append({"phase": phase, "seconds": wrapper["seconds"], "ops_per_s": round(rate, 1),
-                     "tool_ops_per_s": run["summary"].get(run["metric"]),
-                     "interval_mean_s": round(elapsed / intervals, 2),
-                     "interval_min_s": round(min(b - a for a, b in zip([0.0, *ctx.series[run_id]["t"]], ctx.series[run_id]["t"])), 1),
-                     "interval_max_s": round(max(b - a for a, b in zip([0.0, *ctx.series[run_id]["t"]], ctx.series[run_id]["t"])), 1),
-                     "cores": hw["cores"],
-                     "cpu_us_per_op": _round(hw["cpu_s_per_op"], 1e6, 2),
-                     "cs_per_op": _round(hw["cs_per_op"], 1, 3), "wrapper_cs_per_op": wrapper["cs_per_op"],
-                     "kb_written_per_op": _round(hw["kb_written_per_op"], 1, 3),
-                     "wrapper_wkb_per_op": wrapper["wkb_per_op"],
-                     "kb_read_per_op": _round(hw["kb_read_per_op"], 1, 4), "wrapper_rkb_per_op": wrapper["rkb_per_op"]})
-    return table("hw-per-op", f"HW efficiency per operation (load: per link; requests: per query; storage: {DEVICE})", [
-        col("phase", "Phase", "label"), col("seconds", "Seconds", "number", 1),
-        col("ops_per_s", "Ops/s (operations over elapsed time, client log)", "number", 0),
-        col("tool_ops_per_s", "Ops/s (LinkBench's own summary)", "number", 0),
-        col("interval_mean_s", "Log interval, mean s", "number", 2),
-        col("interval_min_s", "shortest s", "number", 1), col("interval_max_s", "longest s", "number", 1),
-        col("cores", "CPUs", "number", 0), col("cpu_us_per_op", "CPU µs/op", "number", 2),
-        col("cs_per_op", "Context switches/op", "number", 3), col("wrapper_cs_per_op", "… wrapper's figure", "number", 3),
-        col("kb_written_per_op", "KB written/op", "number", 3), col("wrapper_wkb_per_op", f"… wrapper's figure ({DEVICE}, with the since-boot sample)", "number", 3),
-        col("kb_read_per_op", "KB read/op", "number", 4), col("wrapper_rkb_per_op", f"… wrapper's figure ({DEVICE}, with the since-boot sample)", "number", 4),
-    ], rows)
+        rows.append(
+            {
+                "phase": phase,
+                "seconds": wrapper["seconds"],
+                "ops_per_s": round(rate, 1),
+                "tool_ops_per_s": run["summary"].get(run["metric"]),
+                "interval_mean_s": round(elapsed / intervals, 2),
+                "interval_min_s": round(
+                    min(
+                        b - a
+                        for a, b in zip([0.0, *ctx.series[run_id]["t"]], ctx.series[run_id]["t"])
+                    ),
+                    1,
+                ),
+                "interval_max_s": round(
+                    max(
+                        b - a
+                        for a, b in zip([0.0, *ctx.series[run_id]["t"]], ctx.series[run_id]["t"])
+                    ),
+                    1,
+                ),
+                "cores": hw["cores"],
+                "cpu_us_per_op": _round(hw["cpu_s_per_op"], 1e6, 2),
+                "cs_per_op": _round(hw["cs_per_op"], 1, 3),
+                "wrapper_cs_per_op": wrapper["cs_per_op"],
+                "kb_written_per_op": _round(hw["kb_written_per_op"], 1, 3),
+                "wrapper_wkb_per_op": wrapper["wkb_per_op"],
+                "kb_read_per_op": _round(hw["kb_read_per_op"], 1, 4),
+                "wrapper_rkb_per_op": wrapper["rkb_per_op"],
+            }
+        )
+    return table(
+        "hw-per-op",
+        f"HW efficiency per operation (load: per link; requests: per query; storage: {DEVICE})",
+        [
+            col("phase", "Phase", "label"),
+            col("seconds", "Seconds", "number", 1),
+            col("ops_per_s", "Ops/s (operations over elapsed time, client log)", "number", 0),
+            col("tool_ops_per_s", "Ops/s (LinkBench's own summary)", "number", 0),
+            col("interval_mean_s", "Log interval, mean s", "number", 2),
+            col("interval_min_s", "shortest s", "number", 1),
+            col("interval_max_s", "longest s", "number", 1),
+            col("cores", "CPUs", "number", 0),
+            col("cpu_us_per_op", "CPU µs/op", "number", 2),
+            col("cs_per_op", "Context switches/op", "number", 3),
+            col("wrapper_cs_per_op", "… wrapper's figure", "number", 3),
+            col("kb_written_per_op", "KB written/op", "number", 3),
+            col(
+                "wrapper_wkb_per_op",
+                f"… wrapper's figure ({DEVICE}, with the since-boot sample)",
+                "number",
+                3,
+            ),
+            col("kb_read_per_op", "KB read/op", "number", 4),
+            col(
+                "wrapper_rkb_per_op",
+                f"… wrapper's figure ({DEVICE}, with the since-boot sample)",
+                "number",
+                4,
+            ),
+        ],
+        rows,
+    )
 
 
 def _round(value, scale, digits):
@@ -159,10 +256,16 @@ def _round(value, scale, digits):
 
 def server_settings(files: dict) -> dict:
     settings = one_file(files, r"l\.gv\.in").settings
-    rows = [{"variable": k, "value": _gib(settings.get(k)) if k in BYTE_SETTINGS else settings.get(k)}
-            for k in SETTINGS]
-    return table("server-settings", "Server settings of the 2017 run (SHOW GLOBAL VARIABLES)", [
-        col("variable", "Variable", "label"), col("value", "Value", "text")], rows)
+    rows = [
+        {"variable": k, "value": _gib(settings.get(k)) if k in BYTE_SETTINGS else settings.get(k)}
+        for k in SETTINGS
+    ]
+    return table(
+        "server-settings",
+        "Server settings of the 2017 run (SHOW GLOBAL VARIABLES)",
+        [col("variable", "Variable", "label"), col("value", "Value", "text")],
+        rows,
+    )
 
 
 def _gib(value):
@@ -171,7 +274,7 @@ def _gib(value):
         n = int(value)
     except (TypeError, ValueError):
         return value
-    for unit, size in (("GiB", GB), ("MiB", 1024 ** 2)):
+    for unit, size in (("GiB", GB), ("MiB", 1024**2)):
         if n and n % size == 0:
             return f"{n // size} {unit}"
     return f"{n} bytes"
@@ -185,13 +288,27 @@ def partitioning(parsed) -> dict:
     for c in ("c0", "c1"):
         without, with_ = by_config.get(f"p0.{c}", {}), by_config.get(f"p1.{c}", {})
         for binary in without:
-            rows.append({"compression": "yes" if c == "c1" else "no", "binary": binary,
-                         "load_ips_p0": without[binary], "load_ips_p1": with_.get(binary),
-                         "gain": ratio(with_.get(binary), without[binary], 2)})
-    return table("partitioning", "Load inserts/s without (p0) and with (p1) partitioning, from the published tables", [
-        col("compression", "Compression", "label"), col("binary", "Binary", "label"),
-        col("load_ips_p0", "Load inserts/s, p0", "number", 0), col("load_ips_p1", "Load inserts/s, p1", "number", 0),
-        col("gain", "p1 / p0", "ratio", 2)], rows)
+            rows.append(
+                {
+                    "compression": "yes" if c == "c1" else "no",
+                    "binary": binary,
+                    "load_ips_p0": without[binary],
+                    "load_ips_p1": with_.get(binary),
+                    "gain": ratio(with_.get(binary), without[binary], 2),
+                }
+            )
+    return table(
+        "partitioning",
+        "Load inserts/s without (p0) and with (p1) partitioning, from the published tables",
+        [
+            col("compression", "Compression", "label"),
+            col("binary", "Binary", "label"),
+            col("load_ips_p0", "Load inserts/s, p0", "number", 0),
+            col("load_ips_p1", "Load inserts/s, p1", "number", 0),
+            col("gain", "p1 / p0", "ratio", 2),
+        ],
+        rows,
+    )
 
 
 def derive_published(parsed) -> list[dict]:
@@ -199,29 +316,66 @@ def derive_published(parsed) -> list[dict]:
     for t in parsed.tables:
         rows = []
         for r in t.rows:
-            row = {"binary": r["config"], "load_ips": r["load ips"], "load_gb": r["load gb"],
-                   "qps_2h": r["2h qps"], "gb_2h": r["2h gb"], "qps_12h": r["12h qps"], "gb_12h": r["12h gb"],
-                   "qps_12h_vs_2h": ratio(r["12h qps"], r["2h qps"], 2),
-                   "growth_gb": None if None in (r["12h gb"], r["load gb"]) else r["12h gb"] - r["load gb"]}
+            row = {
+                "binary": r["config"],
+                "load_ips": r["load ips"],
+                "load_gb": r["load gb"],
+                "qps_2h": r["2h qps"],
+                "gb_2h": r["2h gb"],
+                "qps_12h": r["12h qps"],
+                "gb_12h": r["12h gb"],
+                "qps_12h_vs_2h": ratio(r["12h qps"], r["2h qps"], 2),
+                "growth_gb": None
+                if None in (r["12h gb"], r["load gb"])
+                else r["12h gb"] - r["load gb"],
+            }
             rows.append(row)
             long_rows.append({"config": t.name, **row})
             for hour, key in ((0, "load gb"), (2, "2h gb"), (12, "12h gb")):
-                size_rows.append({"config": t.name, "binary": r["config"], "hour": hour, "gb": r[key]})
-        tables.append(table(t.name.replace(".", "-"), f"{t.name}: {CONFIGS.get(t.name, t.name)} (as published)",
-                            _columns(), rows))
-    tables.append(table("by-binary", "Load and query rates per binary and configuration", [
-        col("config", "Config", "label"), *_columns()], long_rows))
-    tables.append(table("db-size", "Database size after the load, hour 2 and hour 12", [
-        col("config", "Config", "label"), col("binary", "Binary", "label"),
-        col("hour", "Hour", "number", 0), col("gb", "GB", "number", 0)], size_rows))
+                size_rows.append(
+                    {"config": t.name, "binary": r["config"], "hour": hour, "gb": r[key]}
+                )
+        tables.append(
+            table(
+                t.name.replace(".", "-"),
+                f"{t.name}: {CONFIGS.get(t.name, t.name)} (as published)",
+                _columns(),
+                rows,
+            )
+        )
+    tables.append(
+        table(
+            "by-binary",
+            "Load and query rates per binary and configuration",
+            [col("config", "Config", "label"), *_columns()],
+            long_rows,
+        )
+    )
+    tables.append(
+        table(
+            "db-size",
+            "Database size after the load, hour 2 and hour 12",
+            [
+                col("config", "Config", "label"),
+                col("binary", "Binary", "label"),
+                col("hour", "Hour", "number", 0),
+                col("gb", "GB", "number", 0),
+            ],
+            size_rows,
+        )
+    )
     return tables
 
 
 def _columns() -> list[dict]:
     return [
         col("binary", "Binary", "label"),
-        col("load_ips", "Load inserts/s", "number", 0), col("load_gb", "GB after load", "number", 0),
-        col("qps_2h", "QPS hour 2", "number", 0), col("gb_2h", "GB hour 2", "number", 0),
-        col("qps_12h", "QPS hour 12", "number", 0), col("gb_12h", "GB hour 12", "number", 0),
-        col("qps_12h_vs_2h", "QPS 12h / 2h", "ratio", 2), col("growth_gb", "GB growth since load", "number", 0),
+        col("load_ips", "Load inserts/s", "number", 0),
+        col("load_gb", "GB after load", "number", 0),
+        col("qps_2h", "QPS hour 2", "number", 0),
+        col("gb_2h", "GB hour 2", "number", 0),
+        col("qps_12h", "QPS hour 12", "number", 0),
+        col("gb_12h", "GB hour 12", "number", 0),
+        col("qps_12h_vs_2h", "QPS 12h / 2h", "ratio", 2),
+        col("growth_gb", "GB growth since load", "number", 0),
     ]

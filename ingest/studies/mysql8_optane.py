@@ -8,6 +8,7 @@ Every row says where its figure comes from (`basis`): `published` (stated by the
 MySQL 8.0's 1.0 from "no improvement"), or `base` (the base case's 1.0, by definition).
 Rows list the servers in one order everywhere (that of the relative-throughput table).
 """
+
 from __future__ import annotations
 
 import re
@@ -37,20 +38,37 @@ def basis_of(note) -> str:
     `published`."""
     if note == "base":
         return "base"
-    if note and (re.search(r"\d(\.\d+)?x the ", note) or re.match(r"no (improvement|difference|change)\b", note)):
+    if note and (
+        re.search(r"\d(\.\d+)?x the ", note)
+        or re.match(r"no (improvement|difference|change)\b", note)
+    ):
         return "estimate"
     return "published"
 
 
 def relative_throughput(parsed) -> dict:
     t = find(parsed, "Throughput relative to")
-    rows = [{"server": r["server"], "relative": r["relative throughput"], "basis": basis_of(r["note"]),
-             "note": r["note"]} for r in t.rows]
-    return table("relative-throughput", f"{t.name}, as published or read from the text", [
-        col("server", "Server", "label"),
-        col("relative", f"Throughput / {BASE_SERVER}", "ratio", 1),
-        col("basis", "Figure", "label"), col("note", "Note", "text"),
-    ], rows, carry_notes(t, {i: i for i in range(len(rows))}, {"relative throughput": "relative"}))
+    rows = [
+        {
+            "server": r["server"],
+            "relative": r["relative throughput"],
+            "basis": basis_of(r["note"]),
+            "note": r["note"],
+        }
+        for r in t.rows
+    ]
+    return table(
+        "relative-throughput",
+        f"{t.name}, as published or read from the text",
+        [
+            col("server", "Server", "label"),
+            col("relative", f"Throughput / {BASE_SERVER}", "ratio", 1),
+            col("basis", "Figure", "label"),
+            col("note", "Note", "text"),
+        ],
+        rows,
+        carry_notes(t, {i: i for i in range(len(rows))}, {"relative throughput": "relative"}),
+    )
 
 
 def storage_throughput(parsed) -> dict:
@@ -61,30 +79,58 @@ def storage_throughput(parsed) -> dict:
     rows = []
     for direction in ("read", "write"):
         key = f"{direction} MB/s"
-        for r in sorted(t.rows, key=lambda r: order.index(r["server"]) if r["server"] in order else len(order)):
-            rows.append({"server": r["server"], "direction": direction, "mb_s": r[key],
-                         "vs_base": ratio(r[key], base[key], 2)})
-    return table("storage-throughput", f"{t.name}, as published", [
-        col("server", "Server", "label"),
-        col("direction", "Direction", "label"),
-        col("mb_s", "MB/s", "number", 0),
-        col("vs_base", f"/ {BASE_SERVER} (computed)", "ratio", 2),
-    ], rows)
+        for r in sorted(
+            t.rows, key=lambda r: order.index(r["server"]) if r["server"] in order else len(order)
+        ):
+            rows.append(
+                {
+                    "server": r["server"],
+                    "direction": direction,
+                    "mb_s": r[key],
+                    "vs_base": ratio(r[key], base[key], 2),
+                }
+            )
+    return table(
+        "storage-throughput",
+        f"{t.name}, as published",
+        [
+            col("server", "Server", "label"),
+            col("direction", "Direction", "label"),
+            col("mb_s", "MB/s", "number", 0),
+            col("vs_base", f"/ {BASE_SERVER} (computed)", "ratio", 2),
+        ],
+        rows,
+    )
 
 
 def device_comparison(parsed) -> dict:
     """TPS per device and the ratio to the slowest; a ratio of approximate figures is approximate."""
     t = find(parsed, "Device comparison")
     s = min(range(len(t.rows)), key=lambda i: t.rows[i]["tps"])
-    rows = [{"device": r["device"], "tps": r["tps"], "vs_slowest": ratio(r["tps"], t.rows[s]["tps"], 1),
-             "basis": basis_of(r["note"]), "note": r["note"]} for r in t.rows]
+    rows = [
+        {
+            "device": r["device"],
+            "tps": r["tps"],
+            "vs_slowest": ratio(r["tps"], t.rows[s]["tps"], 1),
+            "basis": basis_of(r["note"]),
+            "note": r["note"],
+        }
+        for r in t.rows
+    ]
     notes = carry_notes(t, {i: i for i in range(len(rows))}, {"tps": "tps"})
     for i in range(len(rows)):
         if i != s and (f"{i}/tps" in notes or f"{s}/tps" in notes):
             notes[f"{i}/vs_slowest"] = notes.get(f"{i}/tps") or notes[f"{s}/tps"]
-    return table("device-tps", f"{t.name}, as published", [
-        col("device", "Device", "label"),
-        col("tps", "TPS", "number", 0),
-        col("vs_slowest", "/ slowest device", "ratio", 1),
-        col("basis", "Figure", "label"), col("note", "Note", "text"),
-    ], rows, notes)
+    return table(
+        "device-tps",
+        f"{t.name}, as published",
+        [
+            col("device", "Device", "label"),
+            col("tps", "TPS", "number", 0),
+            col("vs_slowest", "/ slowest device", "ratio", 1),
+            col("basis", "Figure", "label"),
+            col("note", "Note", "text"),
+        ],
+        rows,
+        notes,
+    )

@@ -11,6 +11,7 @@ from it: `.pre` tests ran read-only before the write-heavy tests; a test whose `
 is the same read-only test after them; the tests between the two read-only groups are the
 write-heavy group, and those after the last read-only test are the insert/delete group.
 """
+
 from __future__ import annotations
 
 import re
@@ -56,21 +57,38 @@ def groups_of(tests: list[str]) -> dict[str, str]:
     rest = [t for t in tests if t not in pre]
     post_idx = [i for i, t in enumerate(rest) if t in twins]
     if not pre or not post_idx:
-        raise Problem("o.qps.abs", None, "cannot derive the run groups: no .pre tests or no read-only repeat of them")
+        raise Problem(
+            "o.qps.abs",
+            None,
+            "cannot derive the run groups: no .pre tests or no read-only repeat of them",
+        )
     groups = {t: "read-only-pre" for t in pre}
     for i, t in enumerate(rest):
-        groups[t] = ("write-heavy" if i < post_idx[0] else
-                     "read-only-post" if i <= post_idx[-1] else "insert-delete")
+        groups[t] = (
+            "write-heavy"
+            if i < post_idx[0]
+            else "read-only-post"
+            if i <= post_idx[-1]
+            else "insert-delete"
+        )
     return groups
 
 
 def build(ctx) -> list[dict]:
-    cnfs = {version_of("my" + m.rsplit(".", 1)[-1], p.file): p.settings for m, p in ctx.files.items()
-            if re.search(r"my\.cnf\.[^/]*\.\d+$", m)}
+    cnfs = {
+        version_of("my" + m.rsplit(".", 1)[-1], p.file): p.settings
+        for m, p in ctx.files.items()
+        if re.search(r"my\.cnf\.[^/]*\.\d+$", m)
+    }
     man = ctx.manifest.path
     quoted = {"band": ctx.quoted("band")[0], "load": ctx.quoted("load")}
-    tables, problems = derive(one_file(ctx.files, r"o\.qps\.abs", man), one_file(ctx.files, r"o\.met", man), cnfs,
-                              one_file(ctx.files, r"o\.qps\.rel", man), quoted)
+    tables, problems = derive(
+        one_file(ctx.files, r"o\.qps\.abs", man),
+        one_file(ctx.files, r"o\.met", man),
+        cnfs,
+        one_file(ctx.files, r"o\.qps\.rel", man),
+        quoted,
+    )
     ctx.problems.extend(problems)
     return tables
 
@@ -82,9 +100,14 @@ def qps_records(abs_parsed) -> list[dict]:
         clients = [c for c in t.columns if re.fullmatch(r"c\d+", c)]
         for r in t.rows:
             for c in clients:
-                out.append({"test": test_of(t.name), "version": version_of(r["dbms"], abs_parsed.file, t.line),
-                            "clients": int(c[1:]),
-                            "qps": r[c]})
+                out.append(
+                    {
+                        "test": test_of(t.name),
+                        "version": version_of(r["dbms"], abs_parsed.file, t.line),
+                        "clients": int(c[1:]),
+                        "qps": r[c],
+                    }
+                )
     return out
 
 
@@ -94,14 +117,22 @@ def met_records(met_parsed) -> list[dict]:
         if not t.name.endswith("/ absolute"):
             continue
         for r in t.rows:
-            out.append({"test": test_of(t.name), "version": version_of(r["dbms"], met_parsed.file, t.line),
-                        "cpu_per_op": r["cpu/o"],
-                        "rkb_per_op": r["rKB/o"], "wkb_per_op": r["wKB/o"], "ops_per_s": r["o/s"]})
+            out.append(
+                {
+                    "test": test_of(t.name),
+                    "version": version_of(r["dbms"], met_parsed.file, t.line),
+                    "cpu_per_op": r["cpu/o"],
+                    "rkb_per_op": r["rKB/o"],
+                    "wkb_per_op": r["wKB/o"],
+                    "ops_per_s": r["o/s"],
+                }
+            )
     return out
 
 
-def derive(abs_parsed, met_parsed, cnfs: dict[str, dict], rel_parsed=None,
-           quoted: dict | None = None) -> tuple[list[dict], list[str]]:
+def derive(
+    abs_parsed, met_parsed, cnfs: dict[str, dict], rel_parsed=None, quoted: dict | None = None
+) -> tuple[list[dict], list[str]]:
     """The study's tables and cross-check problems; `quoted`: the manifest's `band` row and `load`
     rows (without them, no `qps-spread` or `load` table)."""
     qps = qps_records(abs_parsed)
@@ -112,54 +143,148 @@ def derive(abs_parsed, met_parsed, cnfs: dict[str, dict], rel_parsed=None,
     q = {(r["test"], r["version"], r["clients"]): r["qps"] for r in qps}
     m = {(r["test"], r["version"]): r for r in met}
 
-    absolute = [{"test": r["test"], "group": group[r["test"]], "version": r["version"], "clients": r["clients"],
-                 "qps": r["qps"]} for r in qps]
-    relative = [{"test": r["test"], "version": r["version"], "clients": r["clients"],
-                 "qps_ratio": ratio(r["qps"], q.get((r["test"], BASE_VERSION, r["clients"])), 2)}
-                for r in qps if r["version"] != BASE_VERSION]
+    absolute = [
+        {
+            "test": r["test"],
+            "group": group[r["test"]],
+            "version": r["version"],
+            "clients": r["clients"],
+            "qps": r["qps"],
+        }
+        for r in qps
+    ]
+    relative = [
+        {
+            "test": r["test"],
+            "version": r["version"],
+            "clients": r["clients"],
+            "qps_ratio": ratio(r["qps"], q.get((r["test"], BASE_VERSION, r["clients"])), 2),
+        }
+        for r in qps
+        if r["version"] != BASE_VERSION
+    ]
     hw = []
     for r in met:
         b = m.get((r["test"], BASE_VERSION), {})
-        hw.append({"test": r["test"], "group": group[r["test"]], "version": r["version"],
-                   "cpu_per_op": r["cpu_per_op"], "rkb_per_op": r["rkb_per_op"], "wkb_per_op": r["wkb_per_op"],
-                   "ops_per_s": r["ops_per_s"],
-                   **{f"{k}_ratio": ratio(r[f"{k}_per_op"], b.get(f"{k}_per_op"), 2) for k in ("cpu", "rkb", "wkb")}})
-    rel_cpu = [{"test": r["test"], "version": r["version"], "cpu_ratio": r["cpu_ratio"]}
-               for r in hw if r["version"] != BASE_VERSION]
+        hw.append(
+            {
+                "test": r["test"],
+                "group": group[r["test"]],
+                "version": r["version"],
+                "cpu_per_op": r["cpu_per_op"],
+                "rkb_per_op": r["rkb_per_op"],
+                "wkb_per_op": r["wkb_per_op"],
+                "ops_per_s": r["ops_per_s"],
+                **{
+                    f"{k}_ratio": ratio(r[f"{k}_per_op"], b.get(f"{k}_per_op"), 2)
+                    for k in ("cpu", "rkb", "wkb")
+                },
+            }
+        )
+    rel_cpu = [
+        {"test": r["test"], "version": r["version"], "cpu_ratio": r["cpu_ratio"]}
+        for r in hw
+        if r["version"] != BASE_VERSION
+    ]
 
     tables = [
-        table("absolute-qps", "QPS per test, version and client count", [
-            col("test", "Test", "label"), col("group", "Group", "label"), col("version", "Version", "label"),
-            col("clients", "Clients", "number", 0), col("qps", "QPS", "number", 0)], absolute),
-        table("relative-qps", f"QPS relative to {BASE_VERSION}", [
-            col("test", "Test", "label"), col("version", "Version", "label"),
-            col("clients", "Clients", "number", 0), col("qps_ratio", f"QPS / {BASE_VERSION}", "ratio", 2)], relative),
-        table("relative-cpu", f"CPU per operation relative to {BASE_VERSION}, 1 client", [
-            col("test", "Test", "label"), col("version", "Version", "label"),
-            col("cpu_ratio", f"CPU/op / {BASE_VERSION}", "ratio", 2)], rel_cpu),
-        table("hw-efficiency", "HW efficiency per operation, 1 client", [
-            col("test", "Test", "label"), col("group", "Group", "label"), col("version", "Version", "label"),
-            col("cpu_per_op", "CPU/op", "number", 6), col("rkb_per_op", "KB read/op", "number", 3),
-            col("wkb_per_op", "KB written/op", "number", 3), col("ops_per_s", "Ops/s", "number", 0),
-            col("cpu_ratio", f"CPU/op / {BASE_VERSION}", "ratio", 2),
-            col("rkb_ratio", f"rKB/op / {BASE_VERSION}", "ratio", 2),
-            col("wkb_ratio", f"wKB/op / {BASE_VERSION}", "ratio", 2)], hw),
+        table(
+            "absolute-qps",
+            "QPS per test, version and client count",
+            [
+                col("test", "Test", "label"),
+                col("group", "Group", "label"),
+                col("version", "Version", "label"),
+                col("clients", "Clients", "number", 0),
+                col("qps", "QPS", "number", 0),
+            ],
+            absolute,
+        ),
+        table(
+            "relative-qps",
+            f"QPS relative to {BASE_VERSION}",
+            [
+                col("test", "Test", "label"),
+                col("version", "Version", "label"),
+                col("clients", "Clients", "number", 0),
+                col("qps_ratio", f"QPS / {BASE_VERSION}", "ratio", 2),
+            ],
+            relative,
+        ),
+        table(
+            "relative-cpu",
+            f"CPU per operation relative to {BASE_VERSION}, 1 client",
+            [
+                col("test", "Test", "label"),
+                col("version", "Version", "label"),
+                col("cpu_ratio", f"CPU/op / {BASE_VERSION}", "ratio", 2),
+            ],
+            rel_cpu,
+        ),
+        table(
+            "hw-efficiency",
+            "HW efficiency per operation, 1 client",
+            [
+                col("test", "Test", "label"),
+                col("group", "Group", "label"),
+                col("version", "Version", "label"),
+                col("cpu_per_op", "CPU/op", "number", 6),
+                col("rkb_per_op", "KB read/op", "number", 3),
+                col("wkb_per_op", "KB written/op", "number", 3),
+                col("ops_per_s", "Ops/s", "number", 0),
+                col("cpu_ratio", f"CPU/op / {BASE_VERSION}", "ratio", 2),
+                col("rkb_ratio", f"rKB/op / {BASE_VERSION}", "ratio", 2),
+                col("wkb_ratio", f"wKB/op / {BASE_VERSION}", "ratio", 2),
+            ],
+            hw,
+        ),
     ]
     for g, title in GROUPS.items():
-        tables.append(table(f"qps-{g}", f"{title}: QPS per client count", [
-            col("test", "Test", "label"), col("clients", "Clients", "label"), col("version", "Version", "label"),
-            col("qps", "QPS", "number", 0)],
-            [{"test": r["test"], "clients": r["clients"], "version": r["version"], "qps": r["qps"]}
-             for r in absolute if r["group"] == g]))
-        tables.append(table(f"cpu-{g}", f"{title}: CPU per operation at 1 client", [
-            col("test", "Test", "label"), col("version", "Version", "label"),
-            col("cpu_per_op", "CPU/op", "number", 6)],
-            [{"test": r["test"], "version": r["version"], "cpu_per_op": r["cpu_per_op"]}
-             for r in hw if r["group"] == g]))
+        tables.append(
+            table(
+                f"qps-{g}",
+                f"{title}: QPS per client count",
+                [
+                    col("test", "Test", "label"),
+                    col("clients", "Clients", "label"),
+                    col("version", "Version", "label"),
+                    col("qps", "QPS", "number", 0),
+                ],
+                [
+                    {
+                        "test": r["test"],
+                        "clients": r["clients"],
+                        "version": r["version"],
+                        "qps": r["qps"],
+                    }
+                    for r in absolute
+                    if r["group"] == g
+                ],
+            )
+        )
+        tables.append(
+            table(
+                f"cpu-{g}",
+                f"{title}: CPU per operation at 1 client",
+                [
+                    col("test", "Test", "label"),
+                    col("version", "Version", "label"),
+                    col("cpu_per_op", "CPU/op", "number", 6),
+                ],
+                [
+                    {"test": r["test"], "version": r["version"], "cpu_per_op": r["cpu_per_op"]}
+                    for r in hw
+                    if r["group"] == g
+                ],
+            )
+        )
     tables += inlist_tables(tests, group, q, m)
     tables.append(base_anomalies(tests, versions, q))
     if quoted:
-        tables += [qps_spread(relative, versions, quoted["band"]), load_table(versions, quoted["load"])]
+        tables += [
+            qps_spread(relative, versions, quoted["band"]),
+            load_table(versions, quoted["load"]),
+        ]
     tables.append(config_table(cnfs, versions))
     problems = cross_check(relative, rel_cpu_all=hw, rel_parsed=rel_parsed, met_parsed=met_parsed)
     return tables, problems
@@ -169,46 +294,89 @@ def inlist_tables(tests, group, q, m, old="8.0.21", new="8.0.22") -> list[dict]:
     """1-client QPS and CPU/op of two adjacent releases (what changed between them alone), wide
     for reading and long (test, version, qps) for a heat table with `old` as the base."""
     pair = f"v{new.replace('.', '')}-vs-v{old.replace('.', '')}"
-    long_rows = [{"test": t, "version": v, "qps": q.get((t, v, 1))} for t in tests for v in (old, new)]
-    return [_inlist_wide(tests, group, q, m, old, new, pair),
-            table(f"{pair}-qps", f"QPS at 1 client, {old} and {new}", [
-                col("test", "Test", "label"), col("version", "Version", "label"), col("qps", "QPS", "number", 0)],
-                long_rows)]
+    long_rows = [
+        {"test": t, "version": v, "qps": q.get((t, v, 1))} for t in tests for v in (old, new)
+    ]
+    return [
+        _inlist_wide(tests, group, q, m, old, new, pair),
+        table(
+            f"{pair}-qps",
+            f"QPS at 1 client, {old} and {new}",
+            [
+                col("test", "Test", "label"),
+                col("version", "Version", "label"),
+                col("qps", "QPS", "number", 0),
+            ],
+            long_rows,
+        ),
+    ]
 
 
 def _inlist_wide(tests, group, q, m, old, new, pair) -> dict:
     rows = []
     for t in tests:
-        rows.append({"test": t, "group": group[t], "qps_old": q.get((t, old, 1)), "qps_new": q.get((t, new, 1)),
-                     "qps_ratio": ratio(q.get((t, new, 1)), q.get((t, old, 1)), 2),
-                     "cpu_ratio": ratio(m.get((t, new), {}).get("cpu_per_op"), m.get((t, old), {}).get("cpu_per_op"), 2)})
-    return table(pair, f"{new} against {old}, 1 client", [
-        col("test", "Test", "label"), col("group", "Group", "label"),
-        col("qps_old", f"QPS {old}", "number", 0), col("qps_new", f"QPS {new}", "number", 0),
-        col("qps_ratio", f"QPS {new} / {old}", "ratio", 2), col("cpu_ratio", f"CPU/op {new} / {old}", "ratio", 2),
-    ], rows)
+        rows.append(
+            {
+                "test": t,
+                "group": group[t],
+                "qps_old": q.get((t, old, 1)),
+                "qps_new": q.get((t, new, 1)),
+                "qps_ratio": ratio(q.get((t, new, 1)), q.get((t, old, 1)), 2),
+                "cpu_ratio": ratio(
+                    m.get((t, new), {}).get("cpu_per_op"), m.get((t, old), {}).get("cpu_per_op"), 2
+                ),
+            }
+        )
+    return table(
+        pair,
+        f"{new} against {old}, 1 client",
+        [
+            col("test", "Test", "label"),
+            col("group", "Group", "label"),
+            col("qps_old", f"QPS {old}", "number", 0),
+            col("qps_new", f"QPS {new}", "number", 0),
+            col("qps_ratio", f"QPS {new} / {old}", "ratio", 2),
+            col("cpu_ratio", f"CPU/op {new} / {old}", "ratio", 2),
+        ],
+        rows,
+    )
 
 
 def config_table(cnfs: dict[str, dict], versions: list[str]) -> dict:
     """my.cnf settings that differ between versions (missing: the file does not set it)."""
     order = [v for v in versions if v in cnfs] + sorted(v for v in cnfs if v not in versions)
-    rows = [{"setting": d["key"], **{f"v{v.replace('.', '_')}": d["values"][v] for v in order}}
-            for d in settings_diff({v: cnfs[v] for v in order})]
-    return table("config-diff", "my.cnf settings that differ between versions (n/a: not set, the default applies)", [
-        col("setting", "Setting", "label"), *[col(f"v{v.replace('.', '_')}", v, "text") for v in order]], rows)
+    rows = [
+        {"setting": d["key"], **{f"v{v.replace('.', '_')}": d["values"][v] for v in order}}
+        for d in settings_diff({v: cnfs[v] for v in order})
+    ]
+    return table(
+        "config-diff",
+        "my.cnf settings that differ between versions (n/a: not set, the default applies)",
+        [
+            col("setting", "Setting", "label"),
+            *[col(f"v{v.replace('.', '_')}", v, "text") for v in order],
+        ],
+        rows,
+    )
 
 
 def cross_check(relative, rel_cpu_all, rel_parsed, met_parsed) -> list[Problem]:
     """Problems where our ratios and the author's (o.qps.rel, o.met relative rows) disagree."""
-    return [Problem(*where, f"{key[0]} {key[1]} {key[2]}: computed ratio {got} but the report says {value}")
-            for key, got, value, where in ratio_pairs(relative, rel_cpu_all, rel_parsed, met_parsed)
-            if abs(got - value) > TOLERANCE]
+    return [
+        Problem(
+            *where, f"{key[0]} {key[1]} {key[2]}: computed ratio {got} but the report says {value}"
+        )
+        for key, got, value, where in ratio_pairs(relative, rel_cpu_all, rel_parsed, met_parsed)
+        if abs(got - value) > TOLERANCE
+    ]
 
 
 def ratio_pairs(relative, hw, rel_parsed, met_parsed) -> list[tuple]:
     """(key, ours, the author's, where) for every ratio both sides define."""
     mine = {(r["test"], r["version"], f"c{r['clients']}"): r["qps_ratio"] for r in relative}
-    mine.update({(r["test"], r["version"], k): r[f"{k}_ratio"] for r in hw for k in ("cpu", "rkb", "wkb")})
+    mine.update(
+        {(r["test"], r["version"], k): r[f"{k}_ratio"] for r in hw for k in ("cpu", "rkb", "wkb")}
+    )
     theirs = []
     cols = {"cpu/o": "cpu", "rKB/o": "rkb", "wKB/o": "wkb"}
     for parsed in (p for p in (rel_parsed, met_parsed) if p is not None):
@@ -217,11 +385,18 @@ def ratio_pairs(relative, hw, rel_parsed, met_parsed) -> list[tuple]:
                 continue
             for r in t.rows:
                 for c in t.columns[:-1]:
-                    key = (test_of(t.name), version_of(r["dbms"], parsed.file, t.line), cols.get(c, c))
+                    key = (
+                        test_of(t.name),
+                        version_of(r["dbms"], parsed.file, t.line),
+                        cols.get(c, c),
+                    )
                     if c in cols or re.fullmatch(r"c\d+", c):
                         theirs.append((key, r[c], (parsed.file, t.line)))
-    return [(key, mine[key], value, where) for key, value, where in theirs
-            if mine.get(key) is not None and value is not None]
+    return [
+        (key, mine[key], value, where)
+        for key, value, where in theirs
+        if mine.get(key) is not None and value is not None
+    ]
 
 
 # A base run is taken as anomalous where its QPS falls by more than this share when one client is
@@ -240,16 +415,33 @@ def base_anomalies(tests, versions, q, fall=FALL) -> dict:
                 continue
             others = [(ratio(q.get((t, v, c)), after, 2), v) for v in versions if v != BASE_VERSION]
             top, top_v = max((x for x in others if x[0] is not None), default=(None, None))
-            rows.append({"test": t, "clients_before": c - 1, "clients": c,
-                         "qps_before": before, "qps": after, "change": ratio(after, before, 2),
-                         "highest_ratio": top, "highest_version": top_v})
-    return table("base-anomalies", f"Where {BASE_VERSION}'s QPS falls by more than {fall:.0%} when a client is added", [
-        col("test", "Test", "label"),
-        col("clients_before", "Clients from", "number", 0), col("clients", "to", "number", 0),
-        col("qps_before", "QPS from", "number", 0), col("qps", "QPS to", "number", 0),
-        col("change", "To / from", "ratio", 2),
-        col("highest_ratio", f"Top ratio to {BASE_VERSION}", "ratio", 2),
-        col("highest_version", "in", "label")], rows)
+            rows.append(
+                {
+                    "test": t,
+                    "clients_before": c - 1,
+                    "clients": c,
+                    "qps_before": before,
+                    "qps": after,
+                    "change": ratio(after, before, 2),
+                    "highest_ratio": top,
+                    "highest_version": top_v,
+                }
+            )
+    return table(
+        "base-anomalies",
+        f"Where {BASE_VERSION}'s QPS falls by more than {fall:.0%} when a client is added",
+        [
+            col("test", "Test", "label"),
+            col("clients_before", "Clients from", "number", 0),
+            col("clients", "to", "number", 0),
+            col("qps_before", "QPS from", "number", 0),
+            col("qps", "QPS to", "number", 0),
+            col("change", "To / from", "ratio", 2),
+            col("highest_ratio", f"Top ratio to {BASE_VERSION}", "ratio", 2),
+            col("highest_version", "in", "label"),
+        ],
+        rows,
+    )
 
 
 def qps_spread(relative: list[dict], versions: list[str], band: dict) -> dict:
@@ -258,21 +450,46 @@ def qps_spread(relative: list[dict], versions: list[str], band: dict) -> dict:
     low, high = band["low"], band["high"]
     rows = []
     for v in versions:
-        r = sorted(x["qps_ratio"] for x in relative if x["version"] == v and x["clients"] == 1
-                   and x["qps_ratio"] is not None)
+        r = sorted(
+            x["qps_ratio"]
+            for x in relative
+            if x["version"] == v and x["clients"] == 1 and x["qps_ratio"] is not None
+        )
         if not r:
             continue
-        rows.append({"version": v, "tests": len(r), "in_band": sum(low <= x <= high for x in r),
-                     "below": sum(x < low for x in r), "above": sum(x > high for x in r),
-                     "median": r[len(r) // 2] if len(r) % 2 else round((r[len(r) // 2 - 1] + r[len(r) // 2]) / 2, 3),
-                     "band_low": low, "band_high": high,
-                     "band_low_pct": round(low * 100), "band_high_pct": round(high * 100)})
-    return table("qps-spread", f"QPS / {BASE_VERSION} at 1 client: tests inside {low:.2f} to {high:.2f}", [
-        col("version", "Version", "label"), col("tests", "Tests", "number", 0),
-        col("in_band", f"{low:.2f} to {high:.2f}", "number", 0), col("below", f"below {low:.2f}", "number", 0),
-        col("above", f"above {high:.2f}", "number", 0), col("median", "Median ratio", "ratio", 2),
-        col("band_low", "Band from", "ratio", 2), col("band_high", "to", "ratio", 2),
-        col("band_low_pct", "Band from (% of 5.6)", "number", 0), col("band_high_pct", "to (%)", "number", 0)], rows)
+        rows.append(
+            {
+                "version": v,
+                "tests": len(r),
+                "in_band": sum(low <= x <= high for x in r),
+                "below": sum(x < low for x in r),
+                "above": sum(x > high for x in r),
+                "median": r[len(r) // 2]
+                if len(r) % 2
+                else round((r[len(r) // 2 - 1] + r[len(r) // 2]) / 2, 3),
+                "band_low": low,
+                "band_high": high,
+                "band_low_pct": round(low * 100),
+                "band_high_pct": round(high * 100),
+            }
+        )
+    return table(
+        "qps-spread",
+        f"QPS / {BASE_VERSION} at 1 client: tests inside {low:.2f} to {high:.2f}",
+        [
+            col("version", "Version", "label"),
+            col("tests", "Tests", "number", 0),
+            col("in_band", f"{low:.2f} to {high:.2f}", "number", 0),
+            col("below", f"below {low:.2f}", "number", 0),
+            col("above", f"above {high:.2f}", "number", 0),
+            col("median", "Median ratio", "ratio", 2),
+            col("band_low", "Band from", "ratio", 2),
+            col("band_high", "to", "ratio", 2),
+            col("band_low_pct", "Band from (% of 5.6)", "number", 0),
+            col("band_high_pct", "to (%)", "number", 0),
+        ],
+        rows,
+    )
 
 
 def load_table(versions: list[str], load: list[dict]) -> dict:
@@ -280,9 +497,19 @@ def load_table(versions: list[str], load: list[dict]) -> dict:
     archive), versions in run order."""
     by = {str(r["version"]): r for r in load}
     rows = [by[v] for v in versions if v in by]
-    notes = {f"{i}/ips_about": "about" for i, r in enumerate(rows) if r.get("ips_about") is not None}
-    return table("load", f"The load step, as published (relative to {BASE_VERSION})", [
-        col("version", "Version", "label"), col("ips_about", "Inserts/s", "number", 0),
-        col("ips_ratio", f"Inserts/s / {BASE_VERSION}", "ratio", 2),
-        col("cpu_ratio", f"CPU/insert / {BASE_VERSION}", "ratio", 2),
-        col("index_reads", "Read from storage during the index build", "text")], rows, notes)
+    notes = {
+        f"{i}/ips_about": "about" for i, r in enumerate(rows) if r.get("ips_about") is not None
+    }
+    return table(
+        "load",
+        f"The load step, as published (relative to {BASE_VERSION})",
+        [
+            col("version", "Version", "label"),
+            col("ips_about", "Inserts/s", "number", 0),
+            col("ips_ratio", f"Inserts/s / {BASE_VERSION}", "ratio", 2),
+            col("cpu_ratio", f"CPU/insert / {BASE_VERSION}", "ratio", 2),
+            col("index_reads", "Read from storage during the index build", "text"),
+        ],
+        rows,
+        notes,
+    )
