@@ -299,6 +299,7 @@ LINKED = (
     "offset_s",
     "tolerance_s",
     "panels",
+    "columns",
     "align",
     "zone",
     "step_tolerance_s",
@@ -604,7 +605,8 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
 
 
 def _linked(path, rv: _V, where: str) -> dict:
-    """A rule's `linked:` mapping: file templates, the monitors' interval and offset, panels."""
+    """A rule's `linked:` mapping: file templates, the monitors' interval and offset, panels
+    and the columns kept besides them."""
     lv = _V(path, rv.get("linked", LDict), f"{where}.linked")
     lv.only(LINKED)
     out = {}
@@ -650,6 +652,16 @@ def _linked(path, rv: _V, where: str) -> dict:
     if not all(isinstance(x, str) for x in panels):
         lv.fail("panels", f"{where}.linked: `panels` must be a list of metric names")
     out["panels"] = list(panels)
+    columns = lv.get("columns", (LList, str), default=LList())
+    if columns != "all" and not (
+        isinstance(columns, list) and all(isinstance(x, str) for x in columns)
+    ):
+        lv.fail(
+            "columns",
+            f"{where}.linked: `columns` must be a list of metric names or patterns "
+            "(vm.*, io.*.w/s) or `all`",
+        )
+    out["columns"] = columns if columns == "all" else list(columns)
     return out
 
 
