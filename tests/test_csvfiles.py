@@ -1,15 +1,13 @@
 """One CSV writer (ingest/csvfiles.py): every CSV the site serves is written by it, the tables'
 and runs.csv by the ingest beside their YAML, the series' by the publish step from their JSON;
 the browser's "CSV (as shown)" export follows the same rule, checked against the same cases
-(tests/fixtures/csv-fields.json, tests/js/export.test.mjs)."""
+(tests/fixtures/csv-fields.json) by tests/js/export.test.mjs (tests/test_js_units.py)."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -34,19 +32,6 @@ def field(value) -> str:
 @pytest.mark.parametrize("value, want", CASES, ids=[repr(v) for v, _ in CASES])
 def test_each_value_is_written_by_the_one_rule(value, want):
     assert field(value) == want
-
-
-def test_the_browser_export_follows_the_same_cases():
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("no node on PATH")
-    result = subprocess.run(
-        [node, "--test", str(ROOT / "tests/js/export.test.mjs")],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_a_number_reads_the_same_in_the_series_json_and_every_csv():
