@@ -43,10 +43,13 @@ def json_array(values: list) -> str:
     A column of plain ints and floats in Python's positional range, the usual case, is Python's
     own list repr with `.0`, spaces and None rewritten (in C, no call per value); anything else
     (exponents, booleans, text) is written value by value."""
-    text = list.__repr__(values).replace("None", "null")
-    if "e" in text or "'" in text or '"' in text or "n" in text.replace("null", ""):
+    text = list.__repr__(values)
+    if "None" in text:
+        text = text.replace("None", "null")
+    if "e" in text or "inf" in text or "nan" in text or "'" in text or '"' in text:
         return "[" + ",".join(map(_json_value, values)) + "]"
-    return text.replace(".0,", ",").replace(".0]", "]").replace(", ", ",")
+    text = text.replace(".0, ", ",").replace(", ", ",")
+    return text[:-3] + "]" if text.endswith(".0]") else text
 
 
 __all__ = ["json_number", "json_array"]
