@@ -24,12 +24,6 @@ import re
 from .csvsafe import safe_cell
 from .numbers import json_number
 
-# a run of JSON number tokens joined by "," (a series column as parsed with parse_float=str)
-NUMBER_TOKENS = re.compile(
-    r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?:,-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)*"
-)
-
-
 NEEDS_QUOTES = re.compile(r'[",\r\n]')
 
 
@@ -76,19 +70,21 @@ def runs_csv(runs: list[dict], window: dict | None) -> str:
 def series_csv(json_text: str) -> str:
     """The readers' CSV of a series file (ingest/seriesfiles.py): a header of its `columns`,
     one row per interval, each number as the JSON wrote it. The numbers are kept as their text
-    (parsed with parse_float=str), so nothing is converted twice; a column that holds anything
-    but numbers and nulls (no series the ingest writes) goes through `cell` value by value."""
+    (parsed with parse_float=str), so nothing is converted twice; when the only quotes from
+    `"columns":` on are the columns' names (no text in a column: every series the ingest
+    writes), the values are joined as they are, else each goes through `cell`."""
     doc = json.loads(json_text, parse_float=str, parse_int=str)
     columns = doc["columns"]
-    data = []
-    for c in columns:
-        col = doc[c]
-        if not NUMBER_TOKENS.fullmatch(",".join(v for v in col if v is not None)):
-            col = [cell(v) for v in col]
-        elif None in col:
-            col = ["" if v is None else v for v in col]
-        data.append(col)
-    return _write(columns, zip(*data, strict=True))
+    tail = json_text[json_text.find('"columns":') :]
+    if "\\" not in tail and tail.count('"') == 2 + 4 * len(columns):
+        data = [
+            ["" if v is None else v for v in doc[c]] if None in doc[c] else doc[c] for c in columns
+        ]
+        try:
+            return _write(columns, zip(*data, strict=True))
+        except TypeError:  # true or false in a column
+            pass
+    return _write(columns, zip(*([cell(v) for v in doc[c]] for c in columns), strict=True))
 
 
 __all__ = ["cell", "table_csv", "runs_csv", "series_csv", "RUN_STATS"]

@@ -109,3 +109,8 @@ def test_committed_series_are_one_json_file_and_their_csv_says_the_same(json_fil
     for i in (0, len(doc["t"]) // 2, len(doc["t"]) - 1):
         want = [doc[c][i] for c in doc["columns"]]
         assert [None if x == "" else float(x) for x in rows[1 + i]] == want
+
+
+def test_csv_of_a_column_of_booleans_and_nulls():
+    doc = {"run": "x", "columns": ["t", "ok"], "t": [1, 2, 3], "ok": [True, None, False]}
+    assert series_csv(series_json(doc)) == "t,ok\n1,true\n2,\n3,false\n"
