@@ -39,6 +39,7 @@ java:
 	@command -v java >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq default-jre-headless; }
 
 serve: setup
+	.venv/bin/python -m publish.series --csv .cache/serve data
 	$(HUGO) server --bind 127.0.0.1 --disableFastRender --renderToMemory
 
 build: setup

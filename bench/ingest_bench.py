@@ -142,11 +142,12 @@ def main() -> int:
                 ],
                 cwd=root,
                 check=True,
+                stdout=subprocess.DEVNULL,  # the ingest report
                 stderr=subprocess.DEVNULL,
             )
 
         def in_process():
-            ingest(MANIFEST, ARCHIVE.parent, SHARED / "studies", fresh() / "data")
+            ingest(MANIFEST, ARCHIVE.parent, SHARED / "studies", fresh() / "data")  # no output
 
         def parse_only():
             for n in logs:

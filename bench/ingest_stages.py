@@ -12,6 +12,7 @@ import time
 
 START = time.process_time()  # interpreter start, site, the editable-install finder
 
+import contextlib  # noqa: E402
 import json  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
@@ -65,22 +66,25 @@ def main():
 
     derive.study_module = study_module
     study.dump = timed("YAML text (dump)", study.dump)
-    seriesfiles.dump = timed("YAML text (dump)", seriesfiles.dump)
+    seriesfiles.series_json = timed("series JSON text", seriesfiles.series_json)
+    study.runs_csv = timed("CSV text (tables, runs)", study.runs_csv)
+    study.table_csv = timed("CSV text (tables, runs)", study.table_csv)
     study.write_study = timed("write data/ (atomic)", study.write_study)
 
     data = Path(tempfile.mkdtemp()) / "data"
     t0 = time.process_time()
-    rc = cli.main(
-        [
-            "myrocks-cloud-cost",
-            "--archives",
-            str(ROOT.parent / "shared/archives"),
-            "--studies",
-            str(ROOT.parent / "shared/studies"),
-            "--data",
-            str(data),
-        ]
-    )
+    with contextlib.redirect_stdout(sys.stderr):  # the ingest report; stdout is the JSON
+        rc = cli.main(
+            [
+                "myrocks-cloud-cost",
+                "--archives",
+                str(ROOT.parent / "shared/archives"),
+                "--studies",
+                str(ROOT.parent / "shared/studies"),
+                "--data",
+                str(data),
+            ]
+        )
     total = time.process_time() - t0
     assert rc == 0
     out = {

@@ -250,6 +250,7 @@ def _ingest(cmd: str, args) -> int:
     from .at_hand import absent
     from .manifest import check_folder, check_unique, find_manifests, load, manifest_path
     from .report import text as report_text
+    from .report import totals
     from .study import ingest
 
     paths = find_manifests(args.content) if cmd == "all" else [manifest_path(cmd, args.content)]
@@ -260,6 +261,7 @@ def _ingest(cmd: str, args) -> int:
     for m in manifests:
         check_folder(m)
     first = Path(args.data) / manifests[0].study if cmd != "all" else Path(args.data)
+    reports = []
     writer.status.update(target=str(first), switched=False)
     with contextlib.nullcontext() if args.dry_run else writer.locked(args.data):
         for path, m in zip(paths, manifests):
@@ -279,6 +281,9 @@ def _ingest(cmd: str, args) -> int:
                 manifest=m,
             )
             _report(res, report_text)
+            reports.append(res["report"])
+    if cmd == "all" and reports:
+        sys.stdout.write(totals(reports))  # each study's bytes in data/ (docs/manifest.md)
     return EXIT_OK
 
 

@@ -14,6 +14,9 @@ import re
 
 from .parsers.server_status import GAUGES
 
+# The linked metrics' columns (docs/manifest.md, "Linked metrics"), the one list of them
+# (ingest/linked.py joins them): vmstat's `vm.<column>`, and per iostat device
+# `io.<device>.<name>`, read from iostat's `source` column times `factor`.
 VMSTAT = {
     "us": ("CPU user (%)", "%", "percent"),
     "sy": ("CPU system (%)", "%", "percent"),
@@ -22,13 +25,13 @@ VMSTAT = {
     "r": ("runnable processes", "processes", "gauge"),
     "b": ("blocked processes", "processes", "gauge"),
 }
-IOSTAT = {
-    "r/s": ("reads/s", "/s", "rate"),
-    "w/s": ("writes/s", "/s", "rate"),
-    "rMB/s": ("MB read/s", "MB/s", "rate"),
-    "wMB/s": ("MB written/s", "MB/s", "rate"),
-    "await": ("await (ms)", "ms", "latency"),
-    "util": ("util (%)", "%", "percent"),
+IOSTAT = {  # name: (source, factor, label, unit, kind)
+    "r/s": ("r/s", 1, "reads/s", "/s", "rate"),
+    "w/s": ("w/s", 1, "writes/s", "/s", "rate"),
+    "rMB/s": ("rkB/s", 1 / 1024, "MB read/s", "MB/s", "rate"),
+    "wMB/s": ("wkB/s", 1 / 1024, "MB written/s", "MB/s", "rate"),
+    "await": ("await", 1, "await (ms)", "ms", "latency"),
+    "util": ("%util", 1, "util (%)", "%", "percent"),
 }
 OWN = {
     "tps": ("tps", "/s", "rate"),
@@ -41,7 +44,7 @@ OWN = {
 }
 # LinkBench request runs: per operation, its 95th percentile and mean latency (ingest/parsers/linkbench.py)
 OP_LATENCY = re.compile(r"^lat\.([A-Z_]+)\.(p95|mean)$")
-IO_COLUMN = re.compile(r"^io\.(.+)\.(r/s|w/s|rMB/s|wMB/s|await|util)$")
+IO_COLUMN = re.compile(rf"^io\.(.+)\.({'|'.join(map(re.escape, IOSTAT))})$")
 
 
 def column_meta(name: str, metric: str | None = None, lat_pct: float | None = None) -> dict | None:
@@ -63,7 +66,7 @@ def column_meta(name: str, metric: str | None = None, lat_pct: float | None = No
     elif name.startswith("vm.") and name[3:] in VMSTAT:
         label, unit, kind = VMSTAT[name[3:]]
     elif m := IO_COLUMN.match(name):
-        label, unit, kind = IOSTAT[m[2]]
+        label, unit, kind = IOSTAT[m[2]][2:]
         label = f"{m[1]} {label}"
     elif name.startswith(
         "st."

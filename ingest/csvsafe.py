@@ -3,8 +3,9 @@
 A text cell that starts with `=`, `+`, `-`, `@`, a tab or a carriage return is a formula to
 Excel, LibreOffice and Google Sheets (`=HYPERLINK(...)`). `safe_cell` prefixes such text with
 `'`, which spreadsheets show as text. Numbers, negative ones included, and text that is a plain
-number (`-5`, `+1.5e3`) are left as they are, so they stay numbers. The site's CSVs follow the
-same rule (layouts/_partials/csv/field.html, assets/js/export.js); docs/publishing.md.
+number (`-5`, `+1.5e3`) are left as they are, so they stay numbers. The one rule: every CSV
+the site serves is written by ingest/csvfiles.py with it, and the browser's export
+(assets/js/export.js) is checked against the same cases (tests/fixtures/csv-fields.json).
 """
 
 from __future__ import annotations

@@ -35,22 +35,18 @@ A value the inputs cannot give is None, never 0.
 
 from __future__ import annotations
 
+import fnmatch
 import re
 import statistics
 from datetime import datetime
+from typing import NamedTuple
 
+from .columns import IOSTAT, VMSTAT
+from .osmetrics import cpu_s_per_op, each_op
 from .parsers.base import Session
 from .problems import Problem
 
-VMSTAT = ("us", "sy", "wa", "cs", "r", "b")
-IOSTAT = {
-    "r/s": ("r/s", 1),
-    "w/s": ("w/s", 1),
-    "rkB/s": ("rMB/s", 1 / 1024),
-    "wkB/s": ("wMB/s", 1 / 1024),
-    "await": ("await", 1),
-    "%util": ("util", 1),
-}
+# the panels shown first, and so the linked columns written, when the manifest names none
 DEFAULT_PANELS = ("vm.us", "vm.sy", "vm.wa", "io.*.w/s", "cpu_per_op")
 
 
@@ -282,8 +278,13 @@ def ops_per_interval(run_t: list, ops: list, t: list, interval_s: float) -> list
     return out
 
 
-def _div(a, b):
-    return None if a is None or not b else a / b
+class Joined(NamedTuple):
+    """What `linked_series` gives: the columnar series, the problems found, and how each
+    monitor was placed ({"vmstat"|"iostat"|"status": "timestamps"|"offset"})."""
+
+    series: dict[str, list]
+    problems: list[Problem]
+    align: dict[str, str]
 
 
 def linked_series(
@@ -302,20 +303,13 @@ def linked_series(
     run_end: float | None = None,
     align: str = "auto",
     step_tol_s: float | None = None,
-    how: dict | None = None,
-) -> tuple[dict[str, list], list[Problem]]:
-    """One columnar series of the run's linked metrics (see the module docstring), and problems.
+) -> Joined:
+    """One columnar series of the run's linked metrics (see the module docstring).
 
     vmstat/iostat/status: (file name, parsed session(s)); cores defaults to iostat's `(N CPU)`.
     run_start: the run's t = 0 as local ISO time (its log's `meta.start`), or None; zone: the
     run log's declared zone; run_end: where the run ends on its clock (its log's end of
-    phase; default its last interval's end); align: auto, timestamps or offset. `how`, if given, receives
-    {"vmstat"|"iostat": "timestamps"|"offset"}."""
-    problems: list[Problem] = []
-    columns: dict[str, dict[float, object]] = {}
-    tol = tolerance(interval_s, tol_s)
-    run_end = run_end if run_end is not None else (run_t[-1] if run_t else None)
-    how = {} if how is None else how
+    phase; default its last interval's end); align: auto, timestamps or offset."""
     clock = dict(
         interval_s=interval_s,
         offset_s=offset_s,
@@ -324,136 +318,159 @@ def linked_series(
         run_start=datetime.fromisoformat(run_start) if run_start else None,
         step_tol=step_tolerance(interval_s, step_tol_s),
     )
-
-    def add(name, t, values):
-        columns[name] = dict(zip(t, values))
-
+    span = dict(
+        run_end=run_end if run_end is not None else (run_t[-1] if run_t else None),
+        tol=tolerance(interval_s, tol_s),
+    )
+    columns: dict[str, dict[float, object]] = {}
+    problems: list[Problem] = []
+    how: dict[str, str] = {}
     if vmstat:
-        file, s = vmstat
-        t, how["vmstat"], found = on_clock(file, "vmstat", s, **clock)
-        problems += found
-        problems += check_span(
-            file, "vmstat", t, run_end, interval_s, tol, how["vmstat"], s.sample_lines, offset_s
-        )
-        for c in VMSTAT:
-            if c in s.series:
-                add(f"vm.{c}", t, s.series[c])
+        how["vmstat"] = _join_vmstat(*vmstat, clock, span, columns, problems)
     if iostat:
-        file, sessions = iostat
-        devices = [x for x in sessions if x.meta.get("device")]
-        if devices:
-            t, how["iostat"], found = on_clock(file, "iostat", devices[0], **clock)
-            problems += found
-            problems += check_span(
-                file,
-                "iostat",
-                t,
-                run_end,
-                interval_s,
-                tol,
-                how["iostat"],
-                devices[0].sample_lines,
-                offset_s,
-            )
-        cores = cores or next((x.meta["cpus"] for x in sessions if x.meta.get("cpus")), None)
-        for i, dev in enumerate(devices):
-            name = dev.meta["device"]
-            td = (
-                t if i == 0 else on_clock(file, "iostat", dev, **clock)[0]
-            )  # problems: once per file
-            for src, (dst, factor) in IOSTAT.items():
-                col = dev.series.get(src)
-                if col is None and src == "await":  # sysstat 12 prints r_await/w_await only
-                    continue
-                if col is not None:
-                    add(
-                        f"io.{name}.{dst}",
-                        td,
-                        [None if v is None else round(v * factor, 3) for v in col],
-                    )
+        found = _join_iostat(*iostat, clock, span, columns, problems)
+        if found:
+            how["iostat"] = found
+        cores = cores or next((x.meta["cpus"] for x in iostat[1] if x.meta.get("cpus")), None)
     if status:
-        file, s = status
-        t, how["status"] = [round(offset_s + x, 6) for x in s.series["t"]], "offset"
-        if align != "offset" and clock["run_start"] is not None and s.meta.get("start"):
-            shift = zone_shift(s.meta.get("zone"), zone)
-            if shift is None:
-                problems.append(
-                    Problem(
-                        file,
-                        s.line,
-                        f"server status: its time zone {s.meta.get('zone')} cannot be "
-                        f"matched with the run's declared zone {zone}: placed by offset_s",
-                    )
-                )
-            else:  # the first snapshot's own time on the run's clock; t counts from it
-                first = (
-                    datetime.fromisoformat(s.meta["start"]) - clock["run_start"]
-                ).total_seconds() + shift
-                t, how["status"] = [round(first + x, 3) for x in s.series["t"]], "timestamps"
-        elif align == "timestamps":
-            missing = (
-                "the run's log has no start time"
-                if s.meta.get("start")
-                else "not every snapshot has a time stamp"
-            )
-            problems.append(
-                Problem(
-                    file,
-                    s.line,
-                    f"server status: align: timestamps, but {missing}: placed by offset_s",
-                )
-            )
-        step = s.meta.get("interval_s") or interval_s
-        problems += check_span(
-            file,
-            "server status",
-            t,
-            run_end,
-            step,
-            tolerance(step, tol_s),
-            how["status"],
-            s.sample_lines,
-            offset_s,
-        )
-        for c, col in s.series.items():
-            if c != "t":
-                add(f"st.{c}", t, col)
+        how["status"] = _join_status(*status, clock, span, tol_s, columns, problems)
     times = sorted({x for col in columns.values() for x in col})
     out: dict[str, list] = {"t": times}
     for name, col in columns.items():
         out[name] = [col.get(x) for x in times]
     if times and (vmstat or iostat):
-        per = ops_per_interval(run_t, ops, times, interval_s)
-        if "vm.us" in out and "vm.sy" in out and cores:
-            out["cpu_per_op"] = [
-                None if us is None or sy is None else _round(_div((us + sy) / 100 * cores, o))
-                for us, sy, o in zip(out["vm.us"], out["vm.sy"], per)
-            ]
-        written = [c for c in out if c.startswith("io.") and c.endswith(".wMB/s")]
-        if written:
-            total = [
-                None
-                if any(out[c][i] is None for c in written)
-                else sum(out[c][i] for c in written) * 1024
-                for i in range(len(times))
-            ]
-            out["kb_written_per_op"] = [_round(_div(w, o)) for w, o in zip(total, per)]
-    return out, problems
+        out.update(_per_op(out, ops_per_interval(run_t, ops, times, interval_s), cores))
+    return Joined(out, problems, how)
+
+
+def _join_vmstat(file, s, clock, span, columns, problems) -> str:
+    """vmstat's columns on the run's clock into `columns`; returns how they were placed."""
+    t, how, found = on_clock(file, "vmstat", s, **clock)
+    problems += found
+    problems += check_span(
+        file, "vmstat", t, span["run_end"], clock["interval_s"], span["tol"], how,
+        s.sample_lines, clock["offset_s"],
+    )  # fmt: skip
+    for c in VMSTAT:
+        if c in s.series:
+            columns[f"vm.{c}"] = dict(zip(t, s.series[c]))
+    return how
+
+
+def _join_iostat(file, sessions, clock, span, columns, problems) -> str | None:
+    """Each iostat device's columns (IOSTAT) on the run's clock into `columns`; returns how
+    they were placed (None: no device). Problems of the time stamps are reported once."""
+    devices = [x for x in sessions if x.meta.get("device")]
+    how = None
+    for i, dev in enumerate(devices):
+        t, how_dev, found = on_clock(file, "iostat", dev, **clock)
+        if i == 0:
+            how = how_dev
+            problems += found
+            problems += check_span(
+                file, "iostat", t, span["run_end"], clock["interval_s"], span["tol"], how,
+                dev.sample_lines, clock["offset_s"],
+            )  # fmt: skip
+        for name, (src, factor, *_meta) in IOSTAT.items():
+            col = dev.series.get(src)  # sysstat 12 prints r_await/w_await only: no await
+            if col is not None:
+                columns[f"io.{dev.meta['device']}.{name}"] = dict(
+                    zip(t, [None if v is None else round(v * factor, 3) for v in col])
+                )
+    return how
+
+
+def _join_status(file, s, clock, span, tol_s, columns, problems) -> str:
+    """Server counters on the run's clock into `columns` (by their own time stamps when
+    every snapshot has one, else by offset_s); returns how they were placed."""
+    align, zone, run_start = clock["align"], clock["zone"], clock["run_start"]
+    t, how = [round(clock["offset_s"] + x, 6) for x in s.series["t"]], "offset"
+    if align != "offset" and run_start is not None and s.meta.get("start"):
+        shift = zone_shift(s.meta.get("zone"), zone)
+        if shift is None:
+            problems.append(
+                Problem(
+                    file,
+                    s.line,
+                    f"server status: its time zone {s.meta.get('zone')} cannot be "
+                    f"matched with the run's declared zone {zone}: placed by offset_s",
+                )
+            )
+        else:  # the first snapshot's own time on the run's clock; t counts from it
+            first = (datetime.fromisoformat(s.meta["start"]) - run_start).total_seconds() + shift
+            t, how = [round(first + x, 3) for x in s.series["t"]], "timestamps"
+    elif align == "timestamps":
+        missing = (
+            "the run's log has no start time"
+            if s.meta.get("start")
+            else "not every snapshot has a time stamp"
+        )
+        problems.append(
+            Problem(
+                file, s.line, f"server status: align: timestamps, but {missing}: placed by offset_s"
+            )
+        )
+    step = s.meta.get("interval_s") or clock["interval_s"]
+    problems += check_span(
+        file, "server status", t, span["run_end"], step, tolerance(step, tol_s), how,
+        s.sample_lines, clock["offset_s"],
+    )  # fmt: skip
+    for c, col in s.series.items():
+        if c != "t":
+            columns[f"st.{c}"] = dict(zip(t, col))
+    return how
+
+
+def _per_op(out: dict[str, list], per: list, cores: int | None) -> dict[str, list]:
+    """cpu_per_op and kb_written_per_op per sample, from the joined columns and the run's
+    throughput over each sample (`per`)."""
+    derived = {}
+    if "vm.us" in out and "vm.sy" in out and cores:
+        derived["cpu_per_op"] = [
+            None if us is None or sy is None else _round(cpu_s_per_op(us + sy, cores, o))
+            for us, sy, o in zip(out["vm.us"], out["vm.sy"], per)
+        ]
+    written = [c for c in out if c.startswith("io.") and c.endswith(".wMB/s")]
+    if written:
+        total = [
+            None if None in values else sum(values) * 1024
+            for values in zip(*(out[c] for c in written))
+        ]
+        derived["kb_written_per_op"] = [_round(each_op(w, o)) for w, o in zip(total, per)]
+    return derived
 
 
 def _round(x):
     return None if x is None else float(f"{x:.6g}")
 
 
-def attach(
-    m, runs: list[dict], series: dict, files: dict, fill
-) -> tuple[dict[str, dict], list[Problem]]:
+def matching(patterns, names: list[str]) -> list[str]:
+    """The names (in their order) that one of the patterns (names or globs: `vm.*`,
+    `io.*.w/s`) names."""
+    return [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
+
+
+def kept_columns(spec: dict, linked: list[str], own: list[str]) -> tuple[list[str], list[str]]:
+    """(the panels, as names, shown first; the linked columns written). Written: the columns
+    the panels name, and those `columns:` asks for (`all`: every one); without `panels:`, the
+    DEFAULT_PANELS that the run has (docs/manifest.md, "Linked metrics")."""
+    declared = spec.get("panels") or list(DEFAULT_PANELS)
+    panels = []
+    for p in declared:
+        panels += [n for n in matching([p], own + linked) if n not in panels]
+    asked = spec.get("columns") or []
+    keep = linked if asked == "all" else matching([*panels, *asked], linked)
+    return panels, keep
+
+
+def attach(m, runs: list[dict], series: dict, files: dict, fill) -> tuple[dict[str, dict], list]:
     """Linked series of every run whose rule has `linked:` (docs/manifest.md, "Linked metrics").
 
     runs/series/files: what `runs.collect_runs` gives (files: member -> Parsed, read by the
     manifest's `files:` rules); fill(rule, template, labels) -> the member name. Sets each run's
     `columns` (its own series) and, for a linked run, `linked` (columns, panels, interval and
-    offset, how each monitor was aligned, files); returns {run id: columnar series} and the problems found."""
+    offset, how each monitor was aligned, files); returns {run id: columnar series of the
+    columns kept} and the problems found."""
     docs, problems = {}, []
     for rec in runs:
         rec["columns"] = list(series[rec["id"]])
@@ -462,82 +479,77 @@ def attach(
             None,
         )
         spec = rule.linked if rule else None
-        if not spec:
-            continue
-        found = {}
-        for kind in ("vmstat", "iostat", "status"):
-            if kind in spec:
-                member = fill(rule, spec[kind], rec["labels"])
-                if member in files:
-                    found[kind] = (member, files[member])
+        found = _monitors(spec, rule, rec, files, fill) if spec else {}
         if not found:
-            continue  # this run's monitors were not kept (e.g. LinkBench hours 2-23)
-        args = {}
-        for kind, (member, parsed) in found.items():
-            sessions = parsed.sessions
-            if kind == "iostat":
-                args[kind] = (member, sessions)
-            elif sessions:
-                args[kind] = (member, sessions[0])
-        t = series[rec["id"]].get("t", [])
-        ops = series[rec["id"]].get(rec["metric"], []) if rec["metric"] else []
-        how = {}
-        phase = rec.get("phase_s") or {}
-        offset = spec["offset_s"]
-        if (
-            offset == "phase-start"
-        ):  # the monitors started with the phase: where its log says it began
-            if phase.get("start") is None:
-                problems.append(
-                    Problem(
-                        m.path,
-                        rule.line,
-                        f"run {rec['id']}: offset_s: phase-start, but its log "
-                        "gives no phase start: placed at offset 0",
-                    )
-                )
-            offset = phase.get("start", 0)
-        doc, found_problems = linked_series(
-            t,
-            ops,
+            continue  # no linked: or its monitors were not kept (e.g. LinkBench hours 2-23)
+        offset, offset_problems = _offset(m, rule, rec, spec)
+        problems += offset_problems
+        s = series[rec["id"]]
+        joined = linked_series(
+            s.get("t", []),
+            s.get(rec["metric"], []) if rec["metric"] else [],
             interval_s=spec["interval_s"],
             offset_s=offset,
-            run_end=phase.get("end"),
+            run_end=(rec.get("phase_s") or {}).get("end"),
             tol_s=spec["tolerance_s"],
             run_start=rec.get("start"),
             zone=spec.get("zone"),
             align=spec.get("align", "auto"),
             step_tol_s=spec.get("step_tolerance_s"),
-            how=how,
-            **args,
+            **found,
         )
         problems += [
-            Problem(p.file, p.line, f"run {rec['id']}: {p.reason}") for p in found_problems
+            Problem(p.file, p.line, f"run {rec['id']}: {p.reason}") for p in joined.problems
         ]
-        if len(doc) <= 1:
-            continue
-        docs[rec["id"]] = doc
-        columns = [c for c in doc if c != "t"]
+        doc = joined.series
+        linked = [c for c in doc if c != "t"]
         # a panel is a linked metric or one of the run's own columns (LinkBench's latency, errors)
         own = [c for c in rec["columns"] if c not in ("t", rec["metric"])]
-        panels = [p for p in spec["panels"] if p in columns or p in own]
-        unknown = [p for p in spec["panels"] if p not in panels]
+        panels, keep = kept_columns(spec, linked, own)
+        unknown = [p for p in spec["panels"] if not matching([p], own + linked)]
         if unknown:
+            names = own + linked
             problems.append(
                 Problem(
                     m.path,
                     rule.line,
                     f"run {rec['id']}: linked panels {unknown} are not among its "
-                    f"metrics ({', '.join((own + columns)[:12])}{', ...' if len(own + columns) > 12 else ''})",
+                    f"metrics ({', '.join(names[:12])}{', ...' if len(names) > 12 else ''})",
                 )
             )
+        if not keep:
+            continue
+        docs[rec["id"]] = {"t": doc["t"], **{c: doc[c] for c in keep}}
         rec["linked"] = {
-            "columns": columns,
+            "columns": keep,
             "panels": panels,
             "interval_s": spec["interval_s"],
             "offset_s": offset,
             **({"offset_from": spec["offset_s"]} if offset != spec["offset_s"] else {}),
-            "align": how,
+            "align": joined.align,
             "files": sorted(member for member, _ in found.values()),
         }
     return docs, problems
+
+
+def _monitors(spec: dict, rule, rec: dict, files: dict, fill) -> dict:
+    """{"vmstat"|"status": (member, session), "iostat": (member, sessions)} of the monitors
+    the rule names that the input holds."""
+    found = {}
+    for kind in ("vmstat", "iostat", "status"):
+        member = fill(rule, spec[kind], rec["labels"]) if kind in spec else None
+        if member in files and (sessions := files[member].sessions):
+            found[kind] = (member, sessions if kind == "iostat" else sessions[0])
+    return found
+
+
+def _offset(m, rule, rec: dict, spec: dict) -> tuple[float, list[Problem]]:
+    """The monitors' offset on the run's clock: declared, or where the run's log says the
+    phase began (`offset_s: phase-start`: the monitors started with the phase)."""
+    if spec["offset_s"] != "phase-start":
+        return spec["offset_s"], []
+    start = (rec.get("phase_s") or {}).get("start")
+    if start is None:
+        reason = f"run {rec['id']}: offset_s: phase-start, but its log gives no phase start: placed at offset 0"
+        return 0, [Problem(m.path, rule.line, reason)]
+    return start, []

@@ -48,29 +48,38 @@ def nearest_rank(sorted_values: list[float], p: float) -> float:
 def stats(values: list[float], weights: list[float] | None = None) -> dict:
     """n, mean, min, p1..p99, max and cv of `values` (None skipped); all None when empty.
     With `weights` (interval lengths, one per value) the mean and cv are weighted by them."""
-    if weights is None:
-        vals = _present(values)
-        wts = None
-    else:
-        pairs = [(v, w) for v, w in zip(values, weights) if v is not None]
-        vals, wts = [v for v, _ in pairs], [w for _, w in pairs]
+    vals, wts = _present_weighted(values, weights)
     n = len(vals)
     keys = ["mean", "min", *(f"p{p}" for p in PERCENTILES), "max", "cv"]
     if n == 0:
         return {"n": 0, **{k: None for k in keys}}
-    if wts is None or math.fsum(wts) <= 0:  # no weights, or no elapsed time to weight by
-        mean = math.fsum(vals) / n
+    mean = _mean(vals, wts)
+    if wts is None:
         var = math.fsum([(v - mean) ** 2 for v in vals]) / n
     else:
-        total = math.fsum(wts)
-        mean = math.fsum([v * w for v, w in zip(vals, wts)]) / total
-        var = math.fsum([w * (v - mean) ** 2 for v, w in zip(vals, wts)]) / total
+        var = math.fsum([w * (v - mean) ** 2 for v, w in zip(vals, wts)]) / math.fsum(wts)
     ordered = sorted(vals)
     out = {"n": n, "mean": _r(mean), "min": ordered[0]}
     out.update({f"p{p}": nearest_rank(ordered, p) for p in PERCENTILES})
     out["max"] = ordered[-1]
     out["cv"] = _r(math.sqrt(var) / mean) if mean else None
     return out
+
+
+def _present_weighted(values: list, weights: list | None) -> tuple[list, list | None]:
+    """The values that are not None, with their weights; weights None when there are none or
+    when they add up to no elapsed time (then the mean is the plain one)."""
+    if weights is None:
+        return _present(values), None
+    pairs = [(v, w) for v, w in zip(values, weights) if v is not None]
+    vals, wts = [v for v, _ in pairs], [w for _, w in pairs]
+    return vals, (wts if math.fsum(wts) > 0 else None)
+
+
+def _mean(vals: list, wts: list | None) -> float:
+    if wts is None:
+        return math.fsum(vals) / len(vals)
+    return math.fsum([v * w for v, w in zip(vals, wts)]) / math.fsum(wts)
 
 
 def window_values(t: list, values: list, start: float, end: float) -> list:
@@ -94,11 +103,8 @@ def window_stats(t: list, values: list, start: float, end: float, weighted: bool
 
 def full_mean(values: list, t: list | None = None) -> dict:
     """n and mean of the whole run; with `t`, the time-weighted mean (operations over elapsed time)."""
-    if t is None:
-        vals = _present(values)
-        return {"n": len(vals), "mean": _r(math.fsum(vals) / len(vals)) if vals else None}
-    st = stats(values, interval_lengths(t))
-    return {"n": st["n"], "mean": st["mean"]}
+    vals, wts = _present_weighted(values, None if t is None else interval_lengths(t))
+    return {"n": len(vals), "mean": _r(_mean(vals, wts)) if vals else None}
 
 
 def cross_check(interval_mean: float | None, summary_rate: float | None) -> dict:

@@ -97,17 +97,27 @@ def per_op(
 ) -> dict[str, float | None]:
     """HW cost per operation from window means (see the module docstring)."""
 
-    def div(x):
-        return None if x is None or not ops_per_s else x / ops_per_s
-
-    cpu_s = None if busy_pct is None or cores is None else busy_pct / 100 * cores
     return {
-        "cpu_s_per_op": div(cpu_s),
-        "kb_read_per_op": div(read_kb_per_s),
-        "kb_written_per_op": div(write_kb_per_s),
-        "reads_per_op": div(reads_per_s),
-        "cs_per_op": div(cs_per_s),
+        "cpu_s_per_op": cpu_s_per_op(busy_pct, cores, ops_per_s),
+        "kb_read_per_op": each_op(read_kb_per_s, ops_per_s),
+        "kb_written_per_op": each_op(write_kb_per_s, ops_per_s),
+        "reads_per_op": each_op(reads_per_s, ops_per_s),
+        "cs_per_op": each_op(cs_per_s, ops_per_s),
     }
+
+
+def each_op(per_s: float | None, ops_per_s: float | None) -> float | None:
+    """A rate per second as an amount per operation; None when either is missing or no
+    operation was done."""
+    return None if per_s is None or not ops_per_s else per_s / ops_per_s
+
+
+def cpu_s_per_op(
+    busy_pct: float | None, cores: int | None, ops_per_s: float | None
+) -> float | None:
+    """CPU seconds per operation: (us + sy) / 100 x cores / ops per second (the one formula,
+    for a window's means here and per sample in ingest/linked.py)."""
+    return None if busy_pct is None or not cores else each_op(busy_pct / 100 * cores, ops_per_s)
 
 
 def hw_efficiency(

@@ -37,6 +37,7 @@ class Report:
     bytes_total: int = 0
     files: int = 0  # files of data/<study>/
     bytes_series: int = 0
+    bytes_linked: int = 0  # of bytes_series, the linked metrics' (docs/manifest.md)
     series_files: int = 0  # runs whose series were written
     extra_series: str | int = "keep"  # the manifest's `series: {extra: ...}`
     reduced: int = 0  # runs whose series it downsampled or dropped
@@ -75,15 +76,14 @@ def build(m: Manifest, built, dry_run: bool = False, result: dict | None = None)
                 continue
             rep.unmatched.append((f"{inp.name}/{member}", _why_unmatched(arc.read(member), member)))
         taken[inp.name] = arc
-    run_yamls = {
-        f"series/{r['id']}.yaml" for r in runs
-    }  # one run: its .yaml, .json and .csv (and .linked.*)
+    own = {f"series/{r['id']}.json" for r in runs}  # one run: its .json (and .linked.json)
     rep.files = len(files)
     for name, data in sorted(files.items()):
         rep.bytes_total += len(data)
         if name.startswith("series/"):
             rep.bytes_series += len(data)
-            rep.series_files += name in run_yamls
+            rep.series_files += name in own
+            rep.bytes_linked += len(data) if name.endswith(".linked.json") else 0
         elif name.startswith("tables/") and name.endswith(".yaml"):  # not its .csv
             tid = name.removeprefix("tables/").removesuffix(".yaml")
             rep.tables.append((tid, rows.get(tid)))
@@ -257,6 +257,16 @@ def _listed(items: list, indent: str = "  ") -> list[str]:
     return out
 
 
+def totals(reps: list[Report]) -> str:
+    """The closing lines of `make ingest` (every study): each study's bytes in data/, largest
+    first, and their sum."""
+    total = sum(r.bytes_total for r in reps)
+    lines = [f"data/: {len(reps)} stud{'y' if len(reps) == 1 else 'ies'}, {_size(total)}"]
+    for r in sorted(reps, key=lambda r: -r.bytes_total):
+        lines.append(f"  {_size(r.bytes_total):>26}  {r.study}")
+    return "\n".join(lines) + "\n"
+
+
 def text(rep: Report) -> str:
     """The report as lines of plain text."""
     head = f"{rep.study}: {rep.runs} run(s), {len(rep.tables)} table(s), {_size(rep.bytes_total)}"
@@ -282,8 +292,9 @@ def text(rep: Report) -> str:
         lines.append("tables: " + ", ".join(f"{tid} ({rows} rows)" for tid, rows in rep.tables))
     if rep.series_files:
         lines.append(
-            f"per-interval series: {_size(rep.bytes_series)} in {rep.series_files} run(s) (YAML, JSON, CSV), "
+            f"per-interval series: {_size(rep.bytes_series)} in {rep.series_files} run(s) (JSON), "
             f"{rep.bytes_series // rep.series_files} bytes per run on average"
+            + (f"; linked metrics {_size(rep.bytes_linked)} of it" if rep.bytes_linked else "")
         )
     if rep.reduced:
         how = (

@@ -1,12 +1,11 @@
-"""The per-run series files the site serves as they are (docs/data-schema.md, "series/"):
-`<run>.json` for the charts and `<run>.csv` for download, written beside the archival
-`<run>.yaml` from the same columnar document, so Hugo never loads or re-serialises a series.
+"""The per-run series files (docs/data-schema.md, "series/"): one copy of each series in
+data/, `series/<run>.json` (and `<run>.linked.json`), which the site serves as it is (the
+charts fetch it) and from which the publish step writes the readers' `<run>.csv`
+(publish/series.py, ingest/csvfiles.py).
 
-JSON: the YAML document's keys in the same order (`run`, `interval_s`, `columns`, then one
-array per column), compact separators, floats as their shortest round-trip repr, `null` for a
-missing or non-finite value. CSV: a header row of the columns (`t` first), one row per
-interval, a missing value as an empty cell, `\\n` line ends; a text cell is neutralised so a
-spreadsheet never reads it as a formula.
+JSON: the document's keys in order (`run`, `interval_s`, ..., `meta`, `columns`), then one
+array per column, compact, numbers as JSON writes them (ingest/numbers.py: `1` for 1.0, the
+digits the tool printed and no more), `null` for a missing value.
 
 Size control (docs/manifest.md): `downsample` makes a lower-resolution copy of a series for a
 run outside the published comparison, each point the mean of `every` intervals, labelled in
@@ -17,55 +16,20 @@ full series before that.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import math
 
-from .writer import dump
-
-try:  # the shared helper of the CSV publishers, where it exists
-    from ingest.csvsafe import safe_cell
-except ImportError:  # pragma: no cover - until ingest.csvsafe lands
-
-    def safe_cell(text: str) -> str:
-        """`text`, with a leading `'` when a spreadsheet would read it as a formula."""
-        return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
-def _finite(column: list) -> list:
-    """The column with NaN and infinities as None (JSON has no such numbers)."""
-    if all(type(v) is not float or math.isfinite(v) for v in column):
-        return column
-    return [None if type(v) is float and not math.isfinite(v) else v for v in column]
+from .numbers import json_array
 
 
 def series_json(doc: dict) -> str:
-    """Compact JSON of a columnar series document ({run, interval_s, columns, <col>: [...]})."""
-    out = {k: (_finite(v) if k in doc["columns"] else v) for k, v in doc.items()}
-    return json.dumps(out, separators=(",", ":"), ensure_ascii=False, allow_nan=False) + "\n"
-
-
-def _cell(v) -> str:
-    if v is None or (type(v) is float and not math.isfinite(v)):
-        return ""
-    if isinstance(v, str):
-        return safe_cell(v)
-    if v is True or v is False:
-        return "true" if v else "false"
-    return repr(v)
-
-
-def series_csv(doc: dict) -> str:
-    """CSV of a columnar series document: header of its columns, one row per interval."""
+    """Compact JSON of a columnar series document ({run, interval_s, columns, <col>: [...]}),
+    its column arrays last."""
     columns = doc["columns"]
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow([safe_cell(str(c)) for c in columns])
-    writer.writerows(
-        map(lambda row: [_cell(v) for v in row], zip(*(doc[c] for c in columns), strict=True))
-    )
-    return buf.getvalue()
+    head = {k: v for k, v in doc.items() if k not in columns}
+    parts = [json.dumps(head, separators=(",", ":"), ensure_ascii=False)[:-1]]
+    parts += [f",{json.dumps(c, ensure_ascii=False)}:{json_array(doc[c])}" for c in columns]
+    return "".join(parts) + "}\n"
 
 
 def downsample(doc: dict, every: int) -> dict:
@@ -107,13 +71,8 @@ def _mean(values: list, weights: list):
 
 
 def series_files(stem: str, doc: dict) -> dict[str, str]:
-    """The three files of one columnar series document: `<stem>.yaml` (archival), `.json` (the
-    charts fetch it) and `.csv` (download)."""
-    return {
-        f"{stem}.yaml": dump(doc),
-        f"{stem}.json": series_json(doc),
-        f"{stem}.csv": series_csv(doc),
-    }
+    """The file of one columnar series document: `<stem>.json`."""
+    return {f"{stem}.json": series_json(doc)}
 
 
 def run_files(
@@ -154,4 +113,4 @@ def _size(files: dict[str, str]) -> int:
     return sum(len(text.encode("utf-8")) for text in files.values())
 
 
-__all__ = ["series_json", "series_csv", "series_files", "downsample", "run_files"]
+__all__ = ["series_json", "series_files", "downsample", "run_files"]

@@ -23,12 +23,12 @@ from .archive import Archive
 from .at_hand import open_inputs
 from .checks import check_study
 from .columns import meta_of
+from .csvfiles import runs_csv, table_csv
 from .derive import StudyContext, derived_tables
 from .manifest import Manifest, check_folder, load
 from .problems import Problem
 from .runs import collect_runs, fill
 from .seriesfiles import run_files
-from .tablefiles import table_csv
 from .writer import dump, locked, write_study
 
 
@@ -118,10 +118,10 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
         saved += saved_of_run
     out["study.yaml"] = dump(_study_doc(m, [t["id"] for t in tables], ctx.problems))
     out["runs.yaml"] = dump({"runs": runs})
+    if runs:  # the runs' window statistics, the time series charts' CSV (ingest/csvfiles.py)
+        out["runs.csv"] = runs_csv(runs, m.window)
     out.update((f"tables/{t['id']}.yaml", dump(t)) for t in tables)
-    out.update(
-        (f"tables/{t['id']}.csv", table_csv(t)) for t in tables
-    )  # published as is (ingest/tablefiles.py)
+    out.update((f"tables/{t['id']}.csv", table_csv(t)) for t in tables)
     return Built(
         files={k: v.encode("utf-8") for k, v in out.items()},
         problems=ctx.problems,

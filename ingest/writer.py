@@ -9,8 +9,9 @@ No anchors, no aliases, no tags, `\\n` line ends.
 
 `write_study(root, study, files)` replaces `root/<study>/` with `files` ({relpath: bytes}) as a
 whole: the new tree is built in `root/.<study>.tmp-*` (unchanged files hard-linked, so their
-mtime stays; new ones written and fsynced), then switched in with ONE atomic step, and the
-old tree removed. After a signal at any moment the study is entirely old or entirely new.
+mtime stays; new ones written), made durable with one syncfs(2) of its file system, then
+switched in with ONE atomic step (the parent directory fsynced after it), and the old tree
+removed. After a signal at any moment the study is entirely old or entirely new.
 Details (the lock, the switch, its fallback, leftovers): docs/manifest.md "Writing data/".
 """
 
@@ -355,7 +356,7 @@ def _build_and_switch(
             else:
                 _link_or_copy(target / n, p)
             _fault("file")
-        _fsync_dirs(tmp)
+        _sync_tree(tmp)
         _fault("fsynced")
         return _switch(root, target, tmp, absent=not files)
     except BaseException:
@@ -427,12 +428,12 @@ def _dir_mode(target: Path) -> int:
 
 
 def _write(path: Path, data: bytes):
+    """A new file of the tree; not synced here: `_sync_tree` syncs the whole tree at once."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
-        os.fsync(fd)
     finally:
         os.close(fd)
 
@@ -444,11 +445,6 @@ def _link_or_copy(src: Path, dst: Path):
         os.link(src, dst)
     except OSError:
         shutil.copy2(src, dst)
-        fd = os.open(dst, os.O_RDONLY | os.O_CLOEXEC)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 def _fsync_dir(path: Path):
@@ -459,9 +455,30 @@ def _fsync_dir(path: Path):
         os.close(fd)
 
 
-def _fsync_dirs(top: Path):
-    for d in sorted((p for p in top.rglob("*") if p.is_dir()), key=lambda p: -len(p.parts)):
-        _fsync_dir(d)
+def _syncfs():
+    if not sys.platform.startswith("linux"):
+        return None
+    return getattr(ctypes.CDLL(None, use_errno=True), "syncfs", None)  # glibc >= 2.14
+
+
+def _sync_tree(top: Path):
+    """Make the new tree durable before it is switched in, so that after a crash the switch
+    never points at files whose data was lost: one syncfs(2) of its file system (every file's
+    data, inode and directory entry in one journal commit; measured at 0.6 of fsyncing each
+    file and directory, docs/performance.md), else an fsync of each file and directory."""
+    fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        fn = _syncfs()
+        if fn is not None and fn(fd) == 0:
+            return
+    finally:
+        os.close(fd)
+    for p in sorted(top.rglob("*"), key=lambda p: -len(p.parts)):
+        if p.is_file():
+            with open(p, "rb") as f:
+                os.fsync(f.fileno())
+        else:
+            _fsync_dir(p)
     _fsync_dir(top)
 
 

@@ -1,13 +1,17 @@
-"""Publishes the per-run series files into a built site: `python -m publish.series SITE [DATA ...]`
+"""Publishes the per-run series into a built site: `python -m publish.series SITE [DATA ...]`
 (`make build`, after Hugo; DATA defaults to `data`).
 
-Each `DATA/<study>/series/<run>.json|csv` (written by the ingest, docs/data-schema.md) is
-served as it is at `/data/<study>/series/<run>.json|csv`. `hugo server` serves them through a
-mount (config.toml); a production build leaves that mount out (config/production/hugo.toml),
-because Hugo copying ~8 MB per cloud-size study was most of the build's I/O with many studies.
-This step puts the same bytes at the same paths, as hard links where the file system allows
-(no bytes copied; `make build` removes site/ first, never writes into these files), else as
-copies. Nothing else of DATA is published (the YAML stays archival)."""
+data/ keeps one copy of each series, `DATA/<study>/series/<run>.json` (and `<run>.linked.json`,
+written by the ingest, docs/data-schema.md). This step puts each at
+`/data/<study>/series/<run>.json`, as a hard link where the file system allows (no bytes
+copied; `make build` removes site/ first, never writes into these files), else a copy, and
+writes the readers' `<run>.csv` beside it, turned from the JSON by the one CSV writer
+(ingest/csvfiles.py). A production build has no mount for them (config/production/hugo.toml):
+Hugo copying ~4 MB per cloud-size study was most of the build's I/O with many studies.
+
+`python -m publish.series --csv DIR [DATA ...]` writes only the CSVs, under DIR/data/...:
+`make serve` does so into .cache/serve, which config.toml mounts beside the JSON files that
+`hugo server` serves from data/, so the development server links the same files."""
 
 from __future__ import annotations
 
@@ -16,40 +20,51 @@ import shutil
 import sys
 from pathlib import Path
 
-SUFFIXES = (".json", ".csv")
+from ingest.csvfiles import series_csv
 
 
 def series_files(data: Path) -> list[Path]:
-    """The files the site serves: what config.toml's mount `*/series/*.json|csv` takes."""
-    return sorted(p for p in data.glob("*/series/*") if p.suffix in SUFFIXES and p.is_file())
+    """The series files of `data`: what config.toml's mount `*/series/*.json` serves."""
+    return sorted(p for p in data.glob("*/series/*.json") if p.is_file())
 
 
-def publish(site: Path, data_dirs: list[Path]) -> int:
-    """Links (or copies) every series file of `data_dirs` into `site`; returns how many. A
-    later data dir's file replaces an earlier one's at the same path, as a later mount does."""
+def publish(site: Path, data_dirs: list[Path], json: bool = True) -> int:
+    """Links (or copies) every series JSON of `data_dirs` into `site` (`json`) and writes its
+    CSV beside; returns how many series. A later data dir's file replaces an earlier one's at
+    the same path, as a later mount does."""
     count = 0
     for data in data_dirs:
         for src in series_files(data):
             dst = site / "data" / src.relative_to(data)
             dst.parent.mkdir(parents=True, exist_ok=True)
-            dst.unlink(missing_ok=True)
-            try:
-                os.link(src, dst)
-            except OSError:
-                shutil.copyfile(src, dst)
+            if json:
+                dst.unlink(missing_ok=True)
+                try:
+                    os.link(src, dst)
+                except OSError:
+                    shutil.copyfile(src, dst)
+            text = series_csv(src.read_text(encoding="utf-8"))
+            dst.with_suffix(".csv").write_text(text, encoding="utf-8", newline="")
             count += 1
     return count
 
 
+USAGE = "usage: python -m publish.series SITE [DATA ...]  |  --csv DIR [DATA ...]"
+
+
 def main(argv: list[str]) -> int:
-    if not argv or argv[0].startswith("-"):
-        print("usage: python -m publish.series SITE [DATA ...]", file=sys.stderr)
+    csv_only = bool(argv) and argv[0] == "--csv"
+    args = argv[1:] if csv_only else argv
+    if not args or args[0].startswith("-"):
+        print(USAGE, file=sys.stderr)
         return 2
-    site = Path(argv[0])
-    if not site.is_dir():
+    site = Path(args[0])
+    if csv_only:
+        shutil.rmtree(site / "data", ignore_errors=True)  # no CSV of a series since removed
+    elif not site.is_dir():
         print(f"publish.series: {site}: no built site", file=sys.stderr)
         return 1
-    publish(site, [Path(d) for d in argv[1:]] or [Path("data")])
+    publish(site, [Path(d) for d in args[1:]] or [Path("data")], json=not csv_only)
     return 0
 
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import yaml
 
-from ingest.seriesfiles import series_csv, series_json
-from ingest.tablefiles import table_csv
+from ingest.csvfiles import runs_csv, table_csv
+from ingest.seriesfiles import series_json
 
 ROOT = Path(__file__).resolve().parent.parent
 STUDY = "tiny-study"
@@ -208,10 +208,9 @@ def write_site(dest, post=POST, extra_pages=None):
     dump = lambda path, obj: path.write_text(yaml.safe_dump(obj, sort_keys=True))
     dump(data / "study.yaml", study)
     dump(data / "runs.yaml", {"runs": runs})
-    for rid, s in series.items():  # the archival YAML and the files the site serves
-        dump(data / "series" / f"{rid}.yaml", s)
+    (data / "runs.csv").write_text(runs_csv(runs, study["window"]))  # as the ingest writes them
+    for rid, s in series.items():
         (data / "series" / f"{rid}.json").write_text(series_json(s))
-        (data / "series" / f"{rid}.csv").write_text(series_csv(s))
     for tid, t in tables(runs).items():
         dump(data / "tables" / f"{tid}.yaml", t)
         (data / "tables" / f"{tid}.csv").write_text(table_csv(t))  # as the ingest writes it beside

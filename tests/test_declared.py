@@ -4,6 +4,7 @@ missing cell left missing, and errors as file:line."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -308,7 +309,7 @@ def test_default_tables_names_only_default_tables(tmp_path):
 
 
 def _series(tmp_path, run):
-    return yaml.safe_load((tmp_path / "data" / "d" / "series" / f"{run}.yaml").read_text())
+    return json.loads((tmp_path / "data" / "d" / "series" / f"{run}.json").read_text())
 
 
 def test_several_values_another_column_rate_from_the_series_and_numeric_order(tmp_path):

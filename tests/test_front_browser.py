@@ -25,6 +25,8 @@ from browser_kit import (
 )
 from playwright.sync_api import expect
 
+from ingest.csvfiles import series_csv
+
 ROOT = Path(__file__).resolve().parent.parent
 CLOUD = "posts/myrocks-cloud-cost/"
 TS = "tps-over-time"
@@ -341,8 +343,9 @@ def test_a_malformed_fragment_is_ignored(browser, www, fragment):
 
 
 def test_run_files_are_the_ingests_and_only_the_shown_runs_are_fetched(browser, www):
-    """The time series links each run's CSV as the ingest wrote it (data/<study>/series/, served
-    as is, also without JavaScript), and the chart fetches the JSON of the runs it shows only."""
+    """The time series links each run's CSV, written from the run's JSON when the site was
+    published (also without JavaScript), and the chart fetches the JSON of the runs it shows
+    only, served as the ingest wrote it (data/<study>/series/)."""
     base, built = www
     runs = yaml.safe_load((ROOT / "data/myrocks-cloud-cost/runs.yaml").read_text())["runs"]
     context = browser.new_context(java_script_enabled=False)
@@ -354,9 +357,11 @@ def test_run_files_are_the_ingests_and_only_the_shown_runs_are_fetched(browser, 
     context.close()
     assert links == [f"{built.base_path}data/myrocks-cloud-cost/series/{r['id']}.csv" for r in runs]
     for href in links[:2] + links[-1:]:
-        served = (built.site / href.removeprefix(built.base_path)).read_bytes()
-        assert served == (ROOT / href.removeprefix(built.base_path)).read_bytes()
-    assert not list(built.site.glob("data/*/series/*.yaml"))  # the archival YAML is not served
+        served = built.site / href.removeprefix(built.base_path)
+        data = ROOT / href.removeprefix(built.base_path)
+        assert served.with_suffix(".json").read_bytes() == data.with_suffix(".json").read_bytes()
+        assert served.read_text() == series_csv(data.with_suffix(".json").read_text())
+    assert not list(built.site.glob("data/*/series/*.yaml"))  # no YAML anywhere
     page, _, problems = load(browser, www, CLOUD)
     fetched = page.evaluate(
         "performance.getEntriesByType('resource').map(e => new URL(e.name).pathname)"

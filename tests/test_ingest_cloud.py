@@ -13,6 +13,7 @@ import pytest
 import yaml
 from conftest import ROOT, SHARED
 
+from ingest.csvfiles import series_csv
 from ingest.study import ingest
 
 ARCHIVE = SHARED / "archives" / "percona-201807-rocksdb-cloud.tar.gz"
@@ -30,8 +31,13 @@ def runs(cloud_ingest):
 
 @pytest.fixture(scope="module")
 def series(cloud_ingest, runs):
-    """run id -> its series file, each parsed once."""
-    return {r["id"]: load(cloud_ingest, f"series/{r['id']}.yaml") for r in runs}
+    """run id -> its series file (the one copy, JSON), each parsed once."""
+    return {
+        r["id"]: json.loads(
+            (cloud_ingest["data"] / STUDY / "series" / f"{r['id']}.json").read_text()
+        )
+        for r in runs
+    }
 
 
 @pytest.fixture(scope="module")
@@ -80,14 +86,21 @@ def test_series_and_window_means_match_the_authors_res_csv(runs, series, res_csv
         )
 
 
-def test_served_series_files_are_the_yaml_series(cloud_ingest, runs, series):
-    """Each run's JSON (what the chart fetches) and CSV (the download) hold its YAML series."""
+def test_the_series_is_stored_once_and_its_csv_holds_it(cloud_ingest, runs, series):
+    """data/ has the JSON only (the chart fetches it); the readers' CSV written from it when the
+    site is published holds the same numbers, one row per interval."""
+    folder = cloud_ingest["data"] / STUDY / "series"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(f"{r['id']}.json" for r in runs)
     for r in runs:
-        stem = cloud_ingest["data"] / STUDY / "series" / r["id"]
-        assert json.loads(stem.with_suffix(".json").read_text()) == series[r["id"]], r["id"]
-        rows = list(csv.reader(io.StringIO(stem.with_suffix(".csv").read_text())))
+        rows = list(csv.reader(io.StringIO(series_csv((folder / f"{r['id']}.json").read_text()))))
         assert rows[0] == series[r["id"]]["columns"] and len(rows) == 1 + r["intervals"]
         assert [float(x) for x in next(zip(*rows[1:]))] == series[r["id"]]["t"]
+
+
+def test_the_cloud_studys_data_is_within_5_mb(cloud_ingest):
+    """Issue 23: 15 MB when each series was written three times (YAML, JSON, CSV)."""
+    files = [p for p in (cloud_ingest["data"] / STUDY).rglob("*") if p.is_file()]
+    assert sum(p.stat().st_size for p in files) <= 5_000_000
 
 
 def test_interval_means_agree_with_sysbench_summaries(runs):

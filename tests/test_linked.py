@@ -40,12 +40,12 @@ def test_the_default_tolerance_is_two_samples_whatever_the_run_length():
     """2 % of an hour-long run (72 s) would hide a whole 60 s warm-up: the default is samples."""
     assert tolerance(5) == 10 and tolerance(5, 30) == 30
     run_t = [10.0 * i for i in range(1, 361)]  # an hour, 10 s intervals
-    _, problems = linked_series(
+    _, problems, _ = linked_series(
         run_t, [100.0] * 360, interval_s=5, vmstat=("vm", _vm(732))
     )  # 3,660 s of samples
     assert [str(p).split(": ")[1] for p in problems] == ["vmstat"]
     assert "+60 s, tolerance 10 s" in str(problems[0])
-    out, problems = linked_series(
+    out, problems, _ = linked_series(
         run_t, [100.0] * 360, interval_s=5, offset_s=-60, vmstat=("vm", _vm(732))
     )
     assert problems == [] and out["t"][0] == -55 and out["t"][-1] == 3600
@@ -70,7 +70,7 @@ def test_throughput_per_os_interval_weights_the_overlap():
 def test_linked_series_on_the_run_clock_with_efficiency():
     run_t = [5, 10, 15]
     ops = [1000, 2000, 4000]
-    out, problems = linked_series(
+    out, problems, _ = linked_series(
         run_t, ops, interval_s=5, vmstat=("vm", VMSTAT), iostat=("io", IOSTAT)
     )
     assert problems == []
@@ -98,7 +98,7 @@ def test_status_rates_join_on_their_own_clock():
         .parse((FIXTURES / "global-status" / "periodic.txt").read_text(), "periodic.txt")
         .sessions[0]
     )
-    out, problems = linked_series(
+    out, problems, _ = linked_series(
         [10, 20, 30], [5, 5, 5], interval_s=10, status=("st", status), offset_s=0
     )
     assert out["t"] == status.series["t"]
@@ -113,7 +113,7 @@ def test_server_status_ending_after_the_run_is_reported_at_its_last_snapshot():
     status = by_name("global-status").parse(text, "periodic.txt").sessions[0]
     assert len(status.sample_lines) == len(status.series["t"])
     end = status.series["t"][-1]
-    _, problems = linked_series(
+    _, problems, _ = linked_series(
         [1.0, 2.0], [5, 5], interval_s=1, status=("st.txt", status), offset_s=0
     )
     assert [str(p).split(": ")[0] for p in problems] == [f"st.txt:{status.sample_lines[-1]}"]

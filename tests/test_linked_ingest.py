@@ -143,7 +143,7 @@ def test_the_declared_clock_fits_and_a_wrong_one_is_reported(linkbench):
         )
         .sessions[0]
     )
-    _, problems = linked_series(
+    _, problems, _ = linked_series(
         doc["t"],
         doc["requests/s"],
         interval_s=5,
@@ -152,7 +152,7 @@ def test_the_declared_clock_fits_and_a_wrong_one_is_reported(linkbench):
     )
     assert [str(p).split(": ")[0] for p in problems] == [f"r.vm.in.L1.P1:{vm.sample_lines[-1]}"]
     assert "ends at 3660 s" in str(problems[0]) and "not shifted or stretched" in str(problems[0])
-    _, problems = linked_series(
+    _, problems, _ = linked_series(
         doc["t"],
         doc["requests/s"],
         interval_s=10,

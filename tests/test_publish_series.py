@@ -1,6 +1,7 @@
-"""`python -m publish.series` (make build, after Hugo): the per-run series files the site serves
-are linked into the built site, since a production build has no mount for them
-(config/production/hugo.toml). The files and bytes are the ones config.toml's mount serves."""
+"""`python -m publish.series` (make build, after Hugo): the per-run series JSON the site serves is
+linked into the built site, since a production build has no mount for it
+(config/production/hugo.toml), and each series' readers' CSV is written beside it from the JSON
+(data/ keeps one copy of a series); `--csv DIR` writes only the CSVs, for `make serve`."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import os
 import tomllib
 from pathlib import Path
 
-from publish.series import publish, series_files
+from ingest.csvfiles import series_csv
+from publish.series import main, publish, series_files
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,13 +21,20 @@ def mounts(path: Path) -> list[dict]:
 
 def test_production_mounts_are_config_toml_less_the_series_files():
     full = mounts(ROOT / "config.toml")
-    series = [m for m in full if m["target"] == "static/data"]
+    series = [
+        m for m in full if m["source"] in ("data", ".cache/serve") and "static" in m["target"]
+    ]
     assert series == [
-        {"source": "data", "target": "static/data", "files": ["*/series/*.json", "*/series/*.csv"]}
+        {"source": "data", "target": "static/data", "files": ["*/series/*.json"]},
+        {"source": ".cache/serve", "target": "static"},
     ]
     assert mounts(ROOT / "config" / "production" / "hugo.toml") == [
         m for m in full if m not in series
     ]
+    assert (
+        ".venv/bin/python -m publish.series --csv .cache/serve data"
+        in (ROOT / "Makefile").read_text()
+    )
 
 
 def write(path: Path, text: str) -> Path:
@@ -34,34 +43,47 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
-def test_links_every_series_json_and_csv_and_nothing_else(tmp_path):
+SERIES = '{"run":"r1","columns":["t","tps"],"t":[1,2],"tps":[1.5,null]}\n'
+
+
+def test_links_every_series_json_and_writes_its_csv(tmp_path):
     data, site = tmp_path / "data", tmp_path / "site"
     site.mkdir()
     files = [
-        write(data / "s1" / "series" / "r1.json", '{"run":"r1"}'),
-        write(data / "s1" / "series" / "r1.csv", "t,tps\n0,1.0\n"),
-        write(data / "s2" / "series" / "r.linked.json", "{}"),
+        write(data / "s1" / "series" / "r1.json", SERIES),
+        write(data / "s2" / "series" / "r.linked.json", SERIES),
     ]
-    write(data / "s1" / "series" / "r1.yaml", "run: r1\n")  # archival, not served
+    write(data / "s1" / "series" / "r1.yaml", "run: r1\n")  # not a served file
     write(data / "s1" / "tables" / "runs.csv", "a\n")  # a table: published by Hugo
     write(data / "s1" / "series" / "deeper" / "x.json", "{}")  # not what the mount takes
     assert series_files(data) == sorted(files)
-    assert publish(site, [data]) == 3
+    assert publish(site, [data]) == 2
     got = sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
-    assert got == sorted(Path("data") / f.relative_to(data) for f in files)
+    served = [Path("data") / f.relative_to(data) for f in files]
+    assert got == sorted(served + [p.with_suffix(".csv") for p in served])
     for f in files:
         out = site / "data" / f.relative_to(data)
         assert out.read_bytes() == f.read_bytes()
         assert os.path.samefile(out, f) or out.stat().st_nlink == 1  # a hard link, else a copy
-    assert publish(site, [data]) == 3  # again over a built site
+        assert out.with_suffix(".csv").read_text() == series_csv(SERIES) == "t,tps\n1,1.5\n2,\n"
+    assert publish(site, [data]) == 2  # again over a built site
+
+
+def test_csv_only_for_the_development_server(tmp_path):
+    data, out = tmp_path / "data", tmp_path / ".cache" / "serve"
+    write(data / "s1" / "series" / "r1.json", SERIES)
+    write(out / "data" / "gone" / "series" / "old.csv", "stale\n")  # a study since removed
+    assert main(["--csv", str(out), str(data)]) == 0
+    got = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert got == ["data/s1/series/r1.csv"]
 
 
 def test_a_later_data_dir_wins_and_copies_when_links_fail(tmp_path, monkeypatch):
     a, b, site = tmp_path / "a", tmp_path / "b", tmp_path / "site"
     site.mkdir()
-    write(a / "s" / "series" / "r.json", "A")
-    write(b / "s" / "series" / "r.json", "B")
+    write(a / "s" / "series" / "r.json", SERIES.replace("1.5", "1"))
+    write(b / "s" / "series" / "r.json", SERIES)
     monkeypatch.setattr(os, "link", lambda *_: (_ for _ in ()).throw(OSError("no links here")))
     assert publish(site, [a, b]) == 2
     out = site / "data" / "s" / "series" / "r.json"
-    assert out.read_text() == "B" and not os.path.samefile(out, b / "s" / "series" / "r.json")
+    assert out.read_text() == SERIES and not os.path.samefile(out, b / "s" / "series" / "r.json")

@@ -82,7 +82,7 @@ def test_report_lists_runs_unmatched_files_sizes_and_warnings(capsys, tmp_path):
     assert "  rep.tar.gz/run.sh: not a known format" in lines
     assert "tables: jitter (3 rows), runs (3 rows)" in lines
     assert (
-        f"per-interval series: {series / 1e3:.1f} KB ({series} bytes) in 3 run(s) (YAML, JSON, CSV), {series // 3} bytes per run on average"
+        f"per-interval series: {series / 1e3:.1f} KB ({series} bytes) in 3 run(s) (JSON), {series // 3} bytes per run on average"
         in lines
     )
     warnings = lines[lines.index("warnings (3):") + 1 :]
@@ -101,6 +101,14 @@ def test_dry_run_writes_nothing(capsys, tmp_path):
     code, out, err = run(capsys, "all", "--dry-run", *args)
     assert code == 0 and out.splitlines()[0].endswith("to write (dry run: nothing written)")
     assert not (tmp_path / "data").exists()
+
+
+def test_all_closes_with_each_studys_bytes_in_data(capsys, tmp_path):
+    args = study(tmp_path)
+    code, out, err = run(capsys, "all", *args)
+    written = sum(p.stat().st_size for p in (tmp_path / "data" / "rep").rglob("*") if p.is_file())
+    size = f"{written / 1e3:.1f} KB ({written} bytes)"
+    assert code == 0 and out.splitlines()[-2:] == [f"data/: 1 study, {size}", f"  {size:>26}  rep"]
 
 
 def test_default_tables_without_a_study_module(capsys, tmp_path):

@@ -430,7 +430,13 @@ def test_the_checked_studies_are_found():
 @pytest.mark.parametrize("study", CHECKED)
 def test_site_serves_the_csv_and_the_post_shows_every_non_exact_cell(built_site, study):
     table = _csv(built_site, study)
-    assert table[0] == ["table", "cell", "published", "derived", "agrees"]
+    keys = [
+        c["key"]
+        for c in yaml.safe_load(
+            (ROOT / "data" / study / "tables" / "reproduction.yaml").read_text()
+        )["columns"]
+    ]
+    assert table[0] == keys and keys[:5] == ["table", "cell", "published", "derived", "agrees"]
     rows = _rows(ROOT / "data", study)
     assert len(table) == len(rows) + 1
     assert [r[4] for r in table[1:]] == [r["agrees"] for r in rows]

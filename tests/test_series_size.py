@@ -7,6 +7,7 @@ here."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 import yaml
@@ -14,6 +15,7 @@ from sysbench_gen import sysbench_log, tar_gz
 
 from ingest.__main__ import main
 from ingest.archive import sha256_file
+from ingest.csvfiles import series_csv
 from ingest.manifest import load
 from ingest.problems import Problem
 from ingest.seriesfiles import downsample, run_files
@@ -56,7 +58,7 @@ def record(published=True):
 def test_run_files_keep_drop_and_every():
     full = doc(list(range(1, 101)), [float(i % 7) for i in range(100)])
     files, saved = run_files(record(False), full, None, "keep")
-    assert sorted(files) == ["series/r.csv", "series/r.json", "series/r.yaml"] and saved == 0
+    assert sorted(files) == ["series/r.json"] and saved == 0  # one copy of the series
     rec = record(True)
     assert (
         run_files(rec, full, None, "drop") == (files, 0) and "series" not in rec
@@ -158,10 +160,9 @@ def test_ingest_with_size_control(capsys, tmp_path, series, every):
         assert r["published"] == (rid != extra)
     # the published runs' series are untouched, byte for byte
     for rid in ("innodb", "rocksdb"):
-        for ext in ("yaml", "json", "csv"):
-            assert (small / "series" / f"{rid}.{ext}").read_bytes() == (
-                full / "series" / f"{rid}.{ext}"
-            ).read_bytes()
+        assert (small / "series" / f"{rid}.json").read_bytes() == (
+            full / "series" / f"{rid}.json"
+        ).read_bytes()
         assert "series" not in runs[rid]
     assert size(small) < size(full)
     series_full, series_small = (
@@ -187,8 +188,8 @@ def test_ingest_with_size_control(capsys, tmp_path, series, every):
             "points": 10,
             "stat": "mean",
         }
-        assert yaml.safe_load((small / "series" / f"{extra}.yaml").read_text())["tps"] == d["tps"]
-        assert (small / "series" / f"{extra}.csv").read_text().splitlines()[1].startswith("4,")
+        csv_text = series_csv((small / "series" / f"{extra}.json").read_text())
+        assert csv_text.splitlines()[1].startswith("4,")  # the readers' CSV, when published
         how = "downsampled to one point per 4 intervals"
     else:
         assert not list((small / "series").glob(f"{extra}.*"))
@@ -312,3 +313,92 @@ def compare_stats(browser, www, picked):
         server.shutdown()
     assert not problems, problems
     return {key: (int(cells[4]), cells[5], cells[9]) for key, cells in rows}
+
+
+# -- issue 19 §5: data/ grows with what is published ----------------------------------------
+HOURS = 4
+DATA_BUDGET = (
+    600_000  # bytes of data/ for one run of 4 h at 1 s with vmstat at 1 s (docs/manifest.md)
+)
+
+
+def vmstat_1s(seconds: int) -> str:
+    """`vmstat 1` for `seconds` samples (after the since-boot line), numbers of our own."""
+    lines = [
+        "procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----",
+        " r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st",
+        " 1  0      0 8000000 100000 2000000    0    0   100  2000  500 1000  5  1 93  1  0",
+    ]
+    for i in range(seconds):
+        us, sy, wa = 30 + i % 7, 5 + i % 3, i % 4
+        lines.append(
+            f" {4 + i % 5}  {i % 2}      0 {7900000 - i} 100100 2010000    0    0  {i % 50:>4} "
+            f"{40000 + i % 999:>5} 3000 {20000 + i % 777} {us} {sy} {100 - us - sy - wa} {wa}  0"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def hours_study(tmp_path, linked: str) -> Path:
+    seconds = HOURS * 3600
+    (tmp_path / "archives").mkdir(exist_ok=True)
+    arc = tar_gz(
+        tmp_path / "archives" / "long.tar.gz",
+        {"res_innodb.log": sysbench_log(500, seconds=seconds), "vm_innodb.txt": vmstat_1s(seconds)},
+    )
+    man = tmp_path / "content" / "long" / "manifest.yaml"
+    man.parent.mkdir(parents=True)
+    man.write_text(f"""\
+study: long
+title: Four hours
+inputs:
+  - {{name: long.tar.gz, kind: archive, sha256: {sha256_file(arc)}, origin: https://example.org/long}}
+interval_s: 1
+window: {{start: 600, end: {seconds}}}
+labels: [engine]
+runs:
+  - regex: 'res_(?P<engine>\\w+)\\.log'
+    linked: {linked}
+files:
+  - {{regex: 'vm_\\w+\\.txt', format: vmstat}}
+""")
+    return man
+
+
+def ingest_bytes(capsys, tmp_path, man) -> tuple[int, dict]:
+    data = tmp_path / "data"
+    args = ["--content", str(man.parent.parent), "--archives", str(tmp_path / "archives")]
+    assert main(["long", *args, "--data", str(data)]) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    files = {p.relative_to(data / "long").as_posix(): p for p in (data / "long").rglob("*")}
+    return sum(p.stat().st_size for p in files.values() if p.is_file()), files
+
+
+def test_a_4_hour_run_with_vmstat_at_1_s_stays_within_the_data_budget(capsys, tmp_path):
+    """Only the linked columns that are shown (the default panels here: vm.us, vm.sy, vm.wa,
+    cpu_per_op) are written, once, at the precision vmstat printed."""
+    total, files = ingest_bytes(
+        capsys, tmp_path, hours_study(tmp_path, "{vmstat: 'vm_{engine}.txt', interval_s: 1}")
+    )
+    assert total <= DATA_BUDGET, total
+    linked = json.loads(files["series/innodb.linked.json"].read_text())
+    assert linked["columns"] == ["t", "vm.us", "vm.sy", "vm.wa"]  # no iostat: no cpu_per_op cores
+    assert len(linked["t"]) == HOURS * 3600 and linked["vm.us"][:3] == [30, 31, 32]
+    assert sorted(p for p in files if p.startswith("series/")) == [
+        "series/innodb.json",
+        "series/innodb.linked.json",
+    ]
+
+
+def test_every_linked_column_only_when_asked_for(capsys, tmp_path):
+    man = hours_study(
+        tmp_path, "{vmstat: 'vm_{engine}.txt', interval_s: 1, columns: all, panels: [vm.cs]}"
+    )
+    total, files = ingest_bytes(capsys, tmp_path, man)
+    linked = json.loads(files["series/innodb.linked.json"].read_text())
+    assert linked["columns"] == ["t", "vm.us", "vm.sy", "vm.wa", "vm.cs", "vm.r", "vm.b"]
+    runs = yaml.safe_load(files["runs.yaml"].read_text())["runs"]
+    assert runs[0]["linked"]["panels"] == ["vm.cs"]
+    man.write_text(man.read_text().replace("columns: all, ", "columns: ['vm.r'], "))
+    _, files = ingest_bytes(capsys, tmp_path, man)
+    linked = json.loads(files["series/innodb.linked.json"].read_text())
+    assert linked["columns"] == ["t", "vm.cs", "vm.r"]  # the panel's and the one asked for

@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from front_site import ROOT, STUDY, hugo_binary, write_site
 
+from ingest.csvfiles import series_csv
+
 MARKER = "<!-- the published build -->\n"
 
 
@@ -143,7 +145,6 @@ def test_a_production_build_still_publishes_into_site(project):
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert result.returncode == 0, result.stderr
-    assert (series / "alpha-100.csv").read_bytes() == (
-        project / "data" / STUDY / "series" / "alpha-100.csv"
-    ).read_bytes()
-    assert not (series / "alpha-100.yaml").exists()
+    json_file = project / "data" / STUDY / "series" / "alpha-100.json"
+    assert (series / "alpha-100.json").read_bytes() == json_file.read_bytes()
+    assert (series / "alpha-100.csv").read_text() == series_csv(json_file.read_text())

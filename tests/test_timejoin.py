@@ -31,9 +31,8 @@ def iostat(name):
 
 def join(**kw):
     kw.setdefault("run_start", RUN.meta["start"])
-    how = {}
-    out, problems = linked_series(
-        RUN.series["t"], RUN.series["requests/s"], interval_s=5, how=how, **kw
+    out, problems, how = linked_series(
+        RUN.series["t"], RUN.series["requests/s"], interval_s=5, **kw
     )
     return out, [str(p) for p in problems], how
 
@@ -320,19 +319,17 @@ def status(text=STATUS_TEXT):
 def test_status_snapshots_join_by_their_date_lines():
     s = status().sessions[0]
     assert s.meta["start"] == "2026-03-02T10:00:00" and s.meta["zone"] == "UTC"
-    how = {}
-    out, problems = linked_series(
+    out, problems, how = linked_series(
         [10, 20, 30, 40],
         [5, 5, 5, 5],
         interval_s=10,
         status=("st.txt", s),
         run_start="2026-03-02T09:59:55.000",
-        how=how,
     )
     assert how == {"status": "timestamps"}
     assert out["t"] == [x + 5 for x in s.series["t"]]  # the first snapshot is 5 s into the run
     # the run log at +01:00 local, the snapshots in UTC: 10:00:00 UTC is 11:00:00 there, 3605 s in
-    out, _ = linked_series(
+    out, _, _ = linked_series(
         [10, 20],
         [5, 5],
         interval_s=10,
@@ -341,14 +338,13 @@ def test_status_snapshots_join_by_their_date_lines():
         run_start="2026-03-02T09:59:55.000",
     )
     assert out["t"][0] == 3600 + 5 + s.series["t"][0]
-    out, problems = linked_series(
+    out, problems, how = linked_series(
         [10, 20],
         [5, 5],
         interval_s=10,
         status=("st.txt", s),
         zone="CET",
         run_start="2026-03-02T09:59:55.000",
-        how=how,
     )
     assert how["status"] == "offset" and out["t"] == s.series["t"]
     assert any(

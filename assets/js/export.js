@@ -9,12 +9,13 @@ function download(href, name) {
   a.remove();
 }
 
-/** Quotes a CSV field when needed; null/undefined/NaN become an empty field. Text a spreadsheet
- * would run as a formula (=, +, -, @, tab, CR first: OWASP) gets a leading ' unless it is a plain
- * number (the rule of layouts/_partials/csv/field.html and ingest/csvsafe.py). */
+/** One CSV field by the one CSV rule, the ingest's (ingest/csvfiles.py, ingest/csvsafe.py; both
+ * checked against tests/fixtures/csv-fields.json): a number as JSON writes it (-0 keeps its sign),
+ * null/undefined/NaN an empty field, text a spreadsheet would run as a formula (=, +, -, @, tab,
+ * CR first: OWASP) a leading ' unless it is a plain number, quoted when it holds , " CR or LF. */
 export function field(v) {
   if (v === null || v === undefined || (typeof v === 'number' && !Number.isFinite(v))) return '';
-  let s = String(v);
+  let s = Object.is(v, -0) ? '-0' : String(v);
   if (typeof v === 'string' && /^[=+\-@\t\r]/.test(s) && !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }

@@ -2,13 +2,14 @@
 // time axis, drawn on a <canvas> of its own so that zooming, panning and hovering stay smooth
 // with 30 runs (~100,000 points). Each redraw walks the visible range of the full-resolution
 // data (typed arrays) once and keeps per pixel column the first, lowest, highest and last point
-// (M4), so the drawn line is the line of every point at that width, and zooming in reaches
+// (M4, by series.js `extremes`, the charts' downsampler too), so the drawn line is the line of
+// every point at that width, and zooming in reaches
 // every interval. Axes are d3-axis SVG over the canvas; d3-zoom turns wheel, drag, pinch and
 // keys into the visible x range. A missing value, or a step of more than four typical
 // intervals, breaks a line.
 import { scaleLinear, scaleLog, select, zoom, zoomIdentity, axisBottom, axisLeft } from 'd3';
 import { el } from './chartdom.js';
-import { lowerBound, nearestIndex, gapOf } from './series.js';
+import { lowerBound, nearestIndex, gapOf, extremes } from './series.js';
 import { PALETTE, cssVar } from './theme.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -172,36 +173,24 @@ export class OverlayPlot {
    * (NaN, NaN between pieces of line), and the visible values' extent. */
   decimate(x0, x1, toPx) {
     const ok = this.log ? (y) => y > 0 : (y) => y === y; // not NaN
+    const columnOf = this.everyPoint ? (_, i) => i : (x) => Math.floor(toPx(x));
     let lo = Infinity, hi = -Infinity, drawn = 0;
     const out = this.runs.map(({ t, v, gap }) => {
       const pts = [];
-      const end = Math.min(t.length, lowerBound(t, x1) + 1);
-      let i = Math.max(0, lowerBound(t, x0) - 1);
-      let col = NaN, first = -1, min = -1, max = -1, last = -1, prev = -Infinity;
       const push = (j) => { pts.push(t[j], v[j]); drawn += 1; };
-      const flush = () => {
-        if (first < 0) return;
+      const m4 = (first, min, max, last) => {
         push(first);
         const [a, b] = min < max ? [min, max] : [max, min];
         if (a !== first && a !== last) push(a);
         if (b !== first && b !== last && b !== a) push(b);
         if (last !== first) push(last);
-        first = -1;
       };
-      const cut = () => { flush(); if (pts.length && pts[pts.length - 1] === pts[pts.length - 1]) pts.push(NaN, NaN); };
-      for (; i < end; i++) {
-        const y = v[i];
-        if (!ok(y)) { cut(); prev = -Infinity; continue; }
-        if (t[i] - prev > gap && prev !== -Infinity) cut();
-        prev = t[i];
-        if (t[i] >= x0 && t[i] <= x1) { if (y < lo) lo = y; if (y > hi) hi = y; }
-        const c = this.everyPoint ? i : Math.floor(toPx(t[i]));
-        if (c !== col) { flush(); col = c; first = min = max = last = i; continue; }
-        if (y < v[min]) min = i;
-        if (y > v[max]) max = i;
-        last = i;
+      const cut = () => { if (pts.length && pts[pts.length - 1] === pts[pts.length - 1]) pts.push(NaN, NaN); };
+      const start = lowerBound(t, x0);
+      extremes(t, v, Math.max(0, start - 1), Math.min(t.length, lowerBound(t, x1) + 1), columnOf, ok, m4, cut, gap);
+      for (let i = start; i < t.length && t[i] <= x1; i++) {
+        if (ok(v[i])) { if (v[i] < lo) lo = v[i]; if (v[i] > hi) hi = v[i]; }
       }
-      flush();
       return pts;
     });
     return { out, lo, hi, drawn };

@@ -37,6 +37,31 @@ export function nearestIndex(t, x) {
 }
 
 /**
+ * The one downsampler (the charts' `downsample`, the compare page's plot): walks the points
+ * i0 <= i < i1 in groups of consecutive points that share a column (`columnOf(t, i)`: a
+ * bucket, a pixel column) and calls group(first, min, max, last), the indices of the group's
+ * first point, its lowest and highest values (the first of equal ones) and its last. A value
+ * that is not ok(v) is skipped; with `cut`, it ends the group and calls cut() instead, as a
+ * step longer than `gap` does before its point.
+ */
+export function extremes(t, v, i0, i1, columnOf, ok, group, cut = null, gap = Infinity) {
+  let col = NaN, first = -1, min = -1, max = -1, last = -1, prev = -Infinity;
+  const flush = () => { if (first >= 0) group(first, min, max, last); first = -1; };
+  for (let i = i0; i < i1; i++) {
+    const y = v[i];
+    if (!ok(y)) { if (cut) { flush(); cut(); prev = -Infinity; } continue; }
+    if (cut && prev !== -Infinity && t[i] - prev > gap) { flush(); cut(); }
+    prev = t[i];
+    const c = columnOf(t[i], i);
+    if (c !== col || first < 0) { flush(); col = c; first = min = max = last = i; continue; }
+    if (y < v[min]) min = i;
+    if (y > v[max]) max = i;
+    last = i;
+  }
+  flush();
+}
+
+/**
  * Points to draw for the range [x0, x1] in `buckets` buckets: per bucket the minimum and the
  * maximum, in time order, so the drawn line keeps every spike. When the range holds few
  * enough intervals (at most two per bucket), the raw points are returned (full resolution).
@@ -50,19 +75,11 @@ export function downsample(t, v, x0, x1, buckets, emit) {
     return;
   }
   const width = (x1 - x0) / buckets;
-  let i = start;
-  while (i < end) {
-    const b = Math.floor((t[i] - x0) / width);
-    let min = -1, max = -1;
-    for (; i < end && Math.floor((t[i] - x0) / width) === b; i++) {
-      if (v[i] === null) continue;
-      if (min < 0 || v[i] < v[min]) min = i;
-      if (max < 0 || v[i] > v[max]) max = i;
-    }
-    if (min < 0) continue;
-    emit(t[Math.min(min, max)], v[Math.min(min, max)]);
-    if (min !== max) emit(t[Math.max(min, max)], v[Math.max(min, max)]);
-  }
+  extremes(t, v, start, end, (x) => Math.floor((x - x0) / width), (y) => y !== null, (first, min, max) => {
+    const a = Math.min(min, max), b = Math.max(min, max);
+    emit(t[a], v[a]);
+    if (a !== b) emit(t[b], v[b]);
+  });
 }
 
 /**
