@@ -69,7 +69,7 @@ def build(m: Manifest, built, dry_run: bool = False, result: dict | None = None)
             continue
         for member in arc.names():
             if any(
-                rule.input == inp.name and rule.pattern.fullmatch(member)
+                rule.input == inp.name and rule.match(m.path, member)
                 for rule in [*m.runs, *m.files]
             ):
                 continue
@@ -101,9 +101,7 @@ def build(m: Manifest, built, dry_run: bool = False, result: dict | None = None)
 
 def _rule_of(m: Manifest, run: dict):
     """The rule that took a run's file (the first that matches, as the ingest does)."""
-    return next(
-        (r for r in [*m.runs, *m.files] if r.pattern.fullmatch(run["source"]["file"])), None
-    )
+    return next((r for r in [*m.runs, *m.files] if r.match(m.path, run["source"]["file"])), None)
 
 
 def _why_unmatched(data: bytes, member: str) -> str:
