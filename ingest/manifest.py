@@ -126,8 +126,8 @@ def _build(node, ctor, path):
 
 
 # ---------------------------------------------------------------------------------------
-SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
-SHA256 = re.compile(r"^[0-9a-f]{64}$")
+SLUG = re.compile(r"\A[a-z0-9][a-z0-9._-]*\Z")  # \Z: `$` lets "ra\n" through
+SHA256 = re.compile(r"\A[0-9a-f]{64}\Z")
 INPUT_KINDS = ("archive", "published-tables")
 LABEL_TYPES = {"str": str, "int": int, "float": float}
 
@@ -236,6 +236,8 @@ class Manifest:
         "jitter",
     )  # `default_tables:` the default tables a study with runs gets
     label_names: dict = field(default_factory=dict)  # `label_names:` label key -> readers' heading
+    tables: list = field(default_factory=list)  # `tables:` checked (declared.Spec)
+    counters: list = field(default_factory=list)  # `counters:` checked (counters.Spec)
 
     def heading(self, key: str) -> str:
         """The readers' heading of a label (its `label_names:` entry, else the key, spaced)."""
@@ -243,13 +245,14 @@ class Manifest:
 
 
 class _V:
-    """Field validator bound to one mapping, raising `file:line: reason`."""
+    """Field validator bound to one mapping, raising `file:line: reason`. `line`: where the
+    mapping is given (its key's or list item's line), named when it is not a mapping."""
 
-    def __init__(self, path: str, d, where: str):
+    def __init__(self, path: str, d, where: str, line: int | None = None):
         if not isinstance(d, LDict):
             raise Problem(
                 path,
-                getattr(d, "line", None),
+                getattr(d, "line", None) or line,
                 f"{where} must be a mapping, not {_type_name(type(d))}",
             )
         self.path, self.d, self.where = path, d, where
@@ -279,6 +282,24 @@ class _V:
         for k in self.d:
             if k not in allowed:
                 self.fail(k, f"{self.where}: unknown field `{k}` (allowed: {', '.join(allowed)})")
+
+
+# characters no display string may hold: C0 and C1 controls (newline and tab too), line and
+# paragraph separators, and the bidi controls that reorder what a reader sees (U+202E)
+DISPLAY_BAD = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
+
+
+def check_display(v: _V, key, text, what: str):
+    """A string shown on pages (heading, display name, label value, quoted figure): a
+    `manifest:line` error when it holds a control, separator or bidi character."""
+    if isinstance(text, str) and (m := DISPLAY_BAD.search(text)):
+        v.fail(
+            key,
+            f"{what}: '{clean(text, 60)}' holds U+{ord(m.group()):04X} (a control, line "
+            "separator or bidi character): it would reach pages and terminals",
+        )
 
 
 def _type_name(t) -> str:
@@ -337,7 +358,11 @@ ALIGN = ("auto", "timestamps", "offset")
 
 
 def load(path: str | Path) -> Manifest:
-    """Load and validate a manifest; raise Problem (`file:line: reason`) on any problem."""
+    """Load and validate a manifest; raise Problem (`file:line: reason`) on any problem.
+    Everything is checked here, before any input is read: the declared tables and counter
+    tables too (ingest/declared.py, ingest/counters.py), as far as they do not need the runs."""
+    from . import counters, declared  # their sections' validators (they use the ones here)
+
     path = str(path)
     doc = load_yaml(path)
     v = _V(path, doc, "manifest")
@@ -346,43 +371,12 @@ def load(path: str | Path) -> Manifest:
     if not SLUG.match(study):
         v.fail("study", f"study {study!r} must be a slug (a-z, 0-9, '-', '.', '_')")
     title = v.get("title", str, required=True)
+    check_display(v, "title", title, "title")
     inputs = _inputs(path, v)
     # A study of published figures or summary files has no runs: no window, interval or labels.
     has_runs = "runs" in doc
-    window = v.get("window", LDict, required=has_runs)
-    start = end = None
-    if window is not None:
-        wv = _V(path, window, "window")
-        wv.only(("start", "end"))
-        start, end = wv.get("start", (int, float), True), wv.get("end", (int, float), True)
-        if not start < end:
-            wv.fail(None, f"window: start ({start}) must be before end ({end})")
-    labels = v.get("labels", LList, required=has_runs, default=LList())
-    for i, k in enumerate(labels):
-        if not isinstance(k, str) or not k:
-            raise Problem(path, labels.item_lines[i], "labels: each label key must be a string")
-    label_types = dict(v.get("label_types", LDict, default=LDict()))
-    for k, t in label_types.items():
-        if not isinstance(t, str) or t not in LABEL_TYPES:
-            v.fail("label_types", f"label_types: {k}: type must be one of {', '.join(LABEL_TYPES)}")
-    label_names = v.get("label_names", LDict, default=LDict())
-    nv = _V(path, label_names, "label_names")
-    for k, heading in label_names.items():
-        if k not in labels:
-            nv.fail(k, f"label_names: {k!r} is not one of labels ({', '.join(labels)})")
-        if not isinstance(heading, str) or not heading.strip():
-            nv.fail(k, f"label_names: {k}: the heading must be a non-empty string")
-    display = v.get("display", LDict, default=LDict())
-    for k, names in display.items():
-        dv = _V(path, names, f"display: {k}")
-        for value, shown in names.items():
-            if not isinstance(shown, (str, int, float)) or isinstance(shown, bool):
-                dv.fail(value, f"display: {k}: {value}: the display name must be a string")
-    markers = []
-    for i, m in enumerate(v.get("markers", LList, default=LList())):
-        mv = _V(path, m, f"markers[{i}]")
-        mv.only(("t", "label"))
-        markers.append({"t": mv.get("t", (int, float), True), "label": mv.get("label", str, True)})
+    window = _window(path, v, has_runs)
+    labels, label_types, label_names = _labels(path, v, has_runs)
     archives = [i.name for i in inputs if i.kind == "archive"]
     runs = _rules(path, v, "runs", archives, label_types)
     files = _rules(path, v, "files", archives, label_types)
@@ -399,7 +393,9 @@ def load(path: str | Path) -> Manifest:
         if k not in labels:
             v.fail("base", f"base: {k!r} is not one of labels ({', '.join(labels)})")
     views = v.get("views", str)
-    if views is not None and (not re.match(r"^[a-z][a-z0-9_]*$", views) or views in RESERVED_VIEWS):
+    if views is not None and (
+        not re.fullmatch(r"[a-z][a-z0-9_]*", views) or views in RESERVED_VIEWS
+    ):
         v.fail(
             "views",
             f"views: {clean(views, 80)!r} must name a study module under ingest/studies/ "
@@ -412,22 +408,86 @@ def load(path: str | Path) -> Manifest:
         inputs=inputs,
         interval_s=interval,
         metric=v.get("metric", str, default="tps"),
-        window={"start": start, "end": end} if window is not None else None,
+        window=window,
         base=base,
-        labels=list(labels),
+        labels=labels,
         label_types=label_types,
-        display={k: {str(a): b for a, b in x.items()} for k, x in display.items()},
-        markers=markers,
+        display=_display(path, v),
+        markers=_markers(path, v),
         runs=runs,
         files=files,
         views=views,
         line_of=dict(doc.key_lines),
-        reproduction=_reproduction(path, doc.get("reproduction"), inputs),
+        reproduction=_reproduction(path, doc, inputs),
         extra_series=_series(path, v),
         quoted=_quoted(path, v),
         default_tables=_default_tables(path, v),
-        label_names=dict(label_names),
+        label_names=label_names,
+        tables=declared.specs(path, doc, labels, label_types),
+        counters=counters.specs(path, doc),
     )
+
+
+def _window(path, v, required: bool) -> dict | None:
+    """`window: {start, end}`: the seconds of each run that are compared."""
+    window = v.get("window", LDict, required=required)
+    if window is None:
+        return None
+    wv = _V(path, window, "window")
+    wv.only(("start", "end"))
+    start, end = wv.get("start", (int, float), True), wv.get("end", (int, float), True)
+    if not start < end:
+        wv.fail(None, f"window: start ({start}) must be before end ({end})")
+    return {"start": start, "end": end}
+
+
+def _labels(path, v, required: bool) -> tuple[list, dict, dict]:
+    """`labels:`, `label_types:` and `label_names:` (readers' headings, display strings)."""
+    labels = v.get("labels", LList, required=required, default=LList())
+    for i, k in enumerate(labels):
+        if not isinstance(k, str) or not k:
+            raise Problem(path, labels.item_lines[i], "labels: each label key must be a string")
+        if k in labels[:i]:
+            raise Problem(path, labels.item_lines[i], f"labels: {clean(k, 40)!r} is listed twice")
+    label_types = dict(v.get("label_types", LDict, default=LDict()))
+    for k, t in label_types.items():
+        if not isinstance(t, str) or t not in LABEL_TYPES:
+            v.fail("label_types", f"label_types: {k}: type must be one of {', '.join(LABEL_TYPES)}")
+    label_names = v.get("label_names", LDict, default=LDict())
+    nv = _V(path, label_names, "label_names")
+    for k, heading in label_names.items():
+        if k not in labels:
+            nv.fail(k, f"label_names: {k!r} is not one of labels ({', '.join(labels)})")
+        if not isinstance(heading, str) or not heading.strip():
+            nv.fail(k, f"label_names: {k}: the heading must be a non-empty string")
+        check_display(nv, k, heading, f"label_names: {k}")
+    return list(labels), label_types, dict(label_names)
+
+
+def _display(path, v) -> dict:
+    """`display: {label: {value: shown name}}`."""
+    display = v.get("display", LDict, default=LDict())
+    out = {}
+    for k, names in display.items():
+        dv = _V(path, names, f"display: {k}", display.key_lines[k])
+        for value, shown in names.items():
+            if not isinstance(shown, (str, int, float)) or isinstance(shown, bool):
+                dv.fail(value, f"display: {k}: {value}: the display name must be a string")
+            check_display(dv, value, shown, f"display: {k}: {clean(str(value), 40)}")
+        out[k] = {str(a): b for a, b in names.items()}
+    return out
+
+
+def _markers(path, v) -> list[dict]:
+    """`markers: [{t, label}]`: moments drawn on the time series."""
+    raw = v.get("markers", LList, default=LList())
+    out = []
+    for i, m in enumerate(raw):
+        mv = _V(path, m, f"markers[{i}]", raw.item_lines[i])
+        mv.only(("t", "label"))
+        out.append({"t": mv.get("t", (int, float), True), "label": mv.get("label", str, True)})
+        check_display(mv, "label", out[-1]["label"], f"markers[{i}]: label")
+    return out
 
 
 DEFAULT_TABLES = ("runs", "jitter")  # ingest/defaults.py
@@ -462,7 +522,7 @@ def _quoted(path, v) -> dict:
         rows = qv.get(name, LList)
         out[name] = []
         for i, row in enumerate(rows):
-            rv = _V(path, row, f"quoted: {name}[{i}]")
+            rv = _V(path, row, f"quoted: {name}[{i}]", rows.item_lines[i])
             for k, value in row.items():
                 if (
                     not isinstance(k, str)
@@ -473,6 +533,8 @@ def _quoted(path, v) -> dict:
                         k,
                         f"quoted: {name}[{i}]: {clean(str(k), 80)}: a value must be a string, a number or null",
                     )
+                check_display(rv, k, k, f"quoted: {name}[{i}]: a field name")
+                check_display(rv, k, value, f"quoted: {name}[{i}]: {clean(k, 40)}")
             out[name].append(dict(row))
     return out
 
@@ -539,10 +601,13 @@ def check_unique(manifests: list[Manifest]):
         seen[m.study] = m
 
 
-def _reproduction(path, raw, inputs):
+def _reproduction(path, doc, inputs):
     from . import reproduction  # its own section parser (it uses the validators above)
 
-    return reproduction.parse(path, raw, {i.name: i.kind for i in inputs})
+    kinds = {i.name: i.kind for i in inputs}
+    return reproduction.parse(
+        path, doc.get("reproduction"), kinds, doc.key_lines.get("reproduction")
+    )
 
 
 def _inputs(path, v) -> list[Input]:
@@ -551,7 +616,7 @@ def _inputs(path, v) -> list[Input]:
         v.fail("inputs", "inputs: at least one input is needed")
     out, seen = [], set()
     for i, d in enumerate(raw):
-        iv = _V(path, d, f"inputs[{i}]")
+        iv = _V(path, d, f"inputs[{i}]", raw.item_lines[i])
         iv.only(("name", "kind", "sha256", "origin", "note"))
         name = iv.get("name", str, True)
         if "/" in name or name in (".", "..") or "\\" in name:
@@ -571,26 +636,16 @@ def _inputs(path, v) -> list[Input]:
 
 def _rules(path, v, key, archives, label_types) -> list[Rule]:
     out = []
-    for i, d in enumerate(v.get(key, LList, default=LList())):
+    items = v.get(key, LList, default=LList())
+    for i, d in enumerate(items):
         where = f"{key}[{i}]"
-        rv = _V(path, d, where)
+        rv = _V(path, d, where, items.item_lines[i])
         rv.only(RULE if key == "runs" else ("glob", "regex", "input", "format", "mode"))
         glob_, regex_src = rv.get("glob", str), rv.get("regex", str)
         if (glob_ is None) == (regex_src is None):
             rv.fail(None, f"{where}: give exactly one of `glob` or `regex`")
         source = regex_src if regex_src is not None else _glob_re(glob_)
-        units = pattern_units(source)
-        if units > MAX_PATTERN_UNITS:
-            rv.fail(
-                "regex",
-                f"{where}: regex too large: its counted repeats write out to "
-                f"{'at least 10^9' if units >= 10**9 else f'{units:,}'} characters "
-                f"(limit {MAX_PATTERN_UNITS:,}); use fewer or smaller {{m,n}} repeats",
-            )
-        try:
-            pattern = regex.compile(source, regex.VERSION0)
-        except (regex.error, RecursionError, OverflowError, ValueError, MemoryError) as e:
-            rv.fail("regex", f"{where}: bad regex ({clean(e, 120)})")
+        pattern = compile_pattern(rv, "regex", source, where)
         inp = rv.get("input", str, default=archives[0] if archives else None)
         if inp not in archives:
             rv.fail(
@@ -600,6 +655,7 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
         for lk, lv in labels.items():
             if not isinstance(lv, (str, int, float)) or isinstance(lv, bool):
                 rv.fail("labels", f"{where}: label {lk!r} must be a string or number")
+            check_display(rv, "labels", lv, f"{where}: label {clean(str(lk), 40)}")
             labels[lk] = _typed(path, rv.line("labels"), lk, lv, label_types)
         session = rv.get("session", (str, int), default="all")
         if session not in ("all", "last") and not (isinstance(session, int) and session >= 1):
@@ -728,6 +784,23 @@ def _typed(path, line, key, value, label_types):
     if isinstance(out, float) and not math.isfinite(out):
         raise Problem(path, line, f"label {key}={clean(value, 80)!r} is not a finite number")
     return out
+
+
+def compile_pattern(v: _V, key: str, source: str, where: str, what: str = "regex") -> regex.Pattern:
+    """`source` compiled with the `regex` package (VERSION0), its size bounded first
+    (`pattern_units`); a `manifest:line` error when it is too large or invalid."""
+    units = pattern_units(source)
+    if units > MAX_PATTERN_UNITS:
+        v.fail(
+            key,
+            f"{where}: {what} too large: its counted repeats write out to "
+            f"{'at least 10^9' if units >= 10**9 else f'{units:,}'} characters "
+            f"(limit {MAX_PATTERN_UNITS:,}); use fewer or smaller {{m,n}} repeats",
+        )
+    try:
+        return regex.compile(source, regex.VERSION0)
+    except (regex.error, RecursionError, OverflowError, ValueError, MemoryError) as e:
+        v.fail(key, f"{where}: bad {what} ({clean(e, 120)})")
 
 
 _REPEAT = re.compile(r"\{(\d*)(?:(,)(\d*))?\}")

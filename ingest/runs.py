@@ -15,7 +15,7 @@ from .problems import Problem, clean
 from .read import LineBudget, parse_bytes
 from .writer import NAME_MAX
 
-ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+ID = re.compile(r"\A[a-z0-9][a-z0-9._-]*\Z")  # \Z: `$` lets "ra\n" through
 ID_MAX = NAME_MAX - 55  # bytes of a run id: room for any file suffix of data/<study>/series/
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from .problems import Problem
 
-PLAIN = re.compile(r"^[A-Za-z_/][A-Za-z0-9_ ./()%+\-]*$")
+PLAIN = re.compile(r"\A[A-Za-z_/][A-Za-z0-9_ ./()%+\-]*\Z")  # \Z: `$` took "ra\n" as plain
 # characters YAML allows unescaped in a double-quoted scalar (no controls, no BOM, no C1)
 PRINTABLE = re.compile("[\x20-\x7e\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]*")
 RESERVED = {"y", "n", "yes", "no", "on", "off", "true", "false", "null", "nan", "inf"}
