@@ -163,3 +163,15 @@ def test_the_yaml_writer_quotes_a_string_with_a_line_end(text):
     out = writer.dump({"k": text, "l": [text]})
     assert out.count("\n") == 2  # one line each: the line end is escaped
     assert yaml.safe_load(out) == {"k": text, "l": [text]}
+
+
+def test_ingest_new_refuses_a_study_name_with_a_trailing_newline(tmp_path, capsys):
+    """The scaffold checks the name with the manifest's SLUG: `$` let `content/abc\\n/` be made."""
+    from sysbench_gen import sysbench_log, tar_gz
+
+    from ingest.__main__ import main
+
+    arc = tar_gz(tmp_path / "a.tar.gz", {"a.log": sysbench_log(100, seconds=3)})
+    assert main(["new", "abc\n", str(arc), "--content", str(tmp_path / "content")]) == 1
+    assert "must be a slug" in capsys.readouterr().err
+    assert not (tmp_path / "content").exists()
