@@ -149,6 +149,7 @@ class MatchClock:
     def __init__(self, total: float | None = None):
         self.total = self.left = MATCH_TOTAL_S if total is None else total
         self.matches = 0
+        self.spent: dict = {}  # id(rule) -> (rule, its seconds): the slowest is named
 
 
 @dataclass
@@ -186,12 +187,12 @@ class Rule:
             return found
         except TimeoutError:
             if budget < MATCH_BUDGET_S:
+                slowest = max(clock.spent.values(), key=lambda x: x[1], default=(self, 0))[0]
                 raise Problem(
                     manifest,
-                    self.line,
+                    slowest.line,
                     f"patterns too slow: {clock.matches} matches took over {clock.total:g} s "
-                    f"in all (pattern {clean(self.source, 80)!r}, at {clean(member, 80)!r}); "
-                    "simplify them",
+                    f"in all, most of it pattern {clean(slowest.source, 80)!r}; simplify it",
                 ) from None
             raise Problem(
                 manifest,
@@ -200,8 +201,15 @@ class Rule:
                 f"{MATCH_BUDGET_S:g} s on {clean(member, 80)!r}); simplify it",
             ) from None
         finally:
-            clock.left -= time.perf_counter() - start
+            spent = time.perf_counter() - start
+            clock.left -= spent
+            clock.spent[id(self)] = (self, clock.spent.get(id(self), (self, 0.0))[1] + spent)
             clock.matches += 1
+
+    def took(self, member: str) -> bool:
+        """Whether this rule matched `member` when the ingest matched it (`match`): no new
+        match, so nothing after the inputs are read can run over the budget."""
+        return bool(self._seen.get(member))
 
 
 @dataclass

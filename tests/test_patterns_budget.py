@@ -77,7 +77,7 @@ def test_all_the_matches_of_one_ingest_share_one_budget(tmp_path, monkeypatch):
     with pytest.raises(Problem) as e:
         run(tmp_path, man)
     assert str(e.value).startswith(f"{man}:13: patterns too slow: ")
-    assert " matches took over 0.05 s in all (pattern '(a|aa)+b', at 'aaaaaaaaaaaaaaaaaa" in str(
-        e.value
+    assert str(e.value).endswith(
+        " matches took over 0.05 s in all, most of it pattern '(a|aa)+b'; simplify it"
     )
     assert not (tmp_path / "data" / "mini").exists()
