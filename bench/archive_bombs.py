@@ -1,6 +1,6 @@
 """Archive bombs against `ingest.archive.Archive`: compressed size, peak memory, time, result.
 
-    .venv/bin/python bench/archive_bombs.py [--repo DIR] [--scale N]
+    .venv/bin/python bench/archive_bombs.py [--repo DIR] [--scale N] [--only BOMB...] [--limit-mb N]
 
 Each bomb is generated (streamed through gzip, never held in memory) into a temporary
 directory and opened by `Archive` in a fresh subprocess run from `--repo` (default: this
@@ -8,7 +8,11 @@ checkout; pass an older worktree to measure the code before a change). The peak 
 memory of that subprocess is its own high-water mark, `VmHWM` in /proc/self/status (not
 `getrusage`'s ru_maxrss: Linux carries the parent's peak over fork and exec into it, so a child
 of a large process reports at least the parent's size), and the extra memory is the peak less
-that of a subprocess that only imports the module. Results are recorded in docs/formats.md.
+that of a subprocess that only imports the module. `negative-pax-size` (issue 21 §3) and
+`interval-lines` (§10: 10 million sysbench interval lines, each member then parsed as the
+ingest's rules do) were added for issue 21; each probe's address space is capped
+(`--limit-mb`, 8 GB) so the code before a fix fails with MemoryError, as it did in the issue,
+instead of taking the machine's memory. Results are recorded in docs/formats.md.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import argparse
 import gzip
 import json
 import os
+import resource
 import subprocess
 import sys
 import tarfile
@@ -100,23 +105,122 @@ def zip_entries_bomb(path: Path, count: int) -> Path:
     return path
 
 
-BOMBS = {
-    "pax-header": (pax_bomb, 600 << 20),
-    "gnu-long-name": (gnu_longname_bomb, 600 << 20),
-    "directory-entries": (directory_bomb, 1_000_000),
-    "zip-entries": (zip_entries_bomb, 300_000),
+def pax_header(records: dict[str, str]) -> bytes:
+    """A PAX extended header with `records` written as given (any sign, any digits), padded."""
+    body = b""
+    for key, value in records.items():
+        record = f" {key}={value}\n".encode()
+        length = len(record) + len(str(len(record)))
+        length = len(record) + len(str(length))
+        body += str(length).encode() + record
+    return (
+        _header("././@PaxHeader", tarfile.XHDTYPE, len(body)) + body + b"\0" * (-len(body) % BLOCK)
+    )
+
+
+def link(name: str, target: str) -> bytes:
+    """A hard-link header (`name` -> `target`, no data)."""
+    info = tarfile.TarInfo(name)
+    info.type, info.linkname = tarfile.LNKTYPE, target
+    return info.tobuf(tarfile.GNU_FORMAT)
+
+
+def negative_pax_size_bomb(path: Path, size: int) -> Path:
+    """Issue 21 §3: a member whose PAX `size` is -1,099,511,627,776 (driving a byte counter
+    that trusts it far below zero), then an 8 MiB member of zeros and hard links to it until
+    the members hold `size` bytes."""
+    member = 8 << 20
+    with gzip.open(path, "wb", compresslevel=9) as out:
+        out.write(pax_header({"size": "-1099511627776"}))
+        out.write(_header("r/a.log", tarfile.REGTYPE, 0))
+        out.write(_header("r/big", tarfile.REGTYPE, member))
+        _payload(out, member, b"\0")
+        for i in range(size // member):
+            out.write(link(f"r/l{i:05d}", "r/big"))
+        out.write(b"\0" * BLOCK * 2)
+    return path
+
+
+INTERVAL = (
+    "[ %ds ] thds: 8 tps: 1000.00 qps: 20000.00 (r/w/o: 14000.00/4000.00/2000.00) "
+    "lat (ms,95%%): 8.00 err/s 0.00 reconn/s: 0.00\n"
+)
+
+
+def interval_lines_bomb(path: Path, count: int) -> Path:
+    """Issue 21 §10: one sysbench 1.x log of `count` interval lines and its summary, in the
+    real format, streamed through gzip (~125 bytes a line: 1.2 GB for 10 million)."""
+    head = (
+        b"sysbench 1.0.20\n\nNumber of threads: 8\n"
+        b"Report intermediate results every 1 second(s)\n\nThreads started!\n\n"
+    )
+    fixed = len(INTERVAL % 0) - 1  # a line less its number's digits
+    digits = sum(
+        d * (min(count, 10**d - 1) - 10 ** (d - 1) + 1) for d in range(1, len(str(count)) + 1)
+    )
+    size = len(head) + count * fixed + digits + len(SUMMARY.encode())
+    with gzip.open(path, "wb", compresslevel=6) as out:
+        out.write(_header("r/big.log", tarfile.REGTYPE, size))
+        out.write(head)
+        for start in range(1, count + 1, 100_000):
+            block = range(start, min(count, start + 99_999) + 1)
+            out.write("".join(INTERVAL % i for i in block).encode())
+        out.write(SUMMARY.encode())
+        out.write(b"\0" * (-size % BLOCK) + b"\0" * BLOCK * 2)
+    return path
+
+
+SUMMARY = """SQL statistics:
+    queries performed:
+        read:                            14000
+        write:                           4000
+        other:                           2000
+        total:                           20000
+    transactions:                        1000    (1000.00 per sec.)
+    queries:                             20000  (20000.00 per sec.)
+    ignored errors:                      0      (0.00 per sec.)
+    reconnects:                          0      (0.00 per sec.)
+
+General statistics:
+    total time:                          1.0010s
+    total number of events:              1000
+
+Latency (ms):
+         min:                                    1.50
+         avg:                                    8.00
+         max:                                   30.77
+         95th percentile:                        8.00
+         sum:                                 8000.00
+
+Threads fairness:
+    events (avg/stddev):           125.0000/1.12
+    execution time (avg/stddev):   1.0005/0.00
+"""
+
+BOMBS = {  # name -> (generator, size, read the members as the ingest does)
+    "pax-header": (pax_bomb, 600 << 20, False),
+    "gnu-long-name": (gnu_longname_bomb, 600 << 20, False),
+    "directory-entries": (directory_bomb, 1_000_000, False),
+    "zip-entries": (zip_entries_bomb, 300_000, False),
+    "negative-pax-size": (negative_pax_size_bomb, 2600 << 20, False),
+    "interval-lines": (interval_lines_bomb, 10_000_000, True),
 }
 
 PROBE = """
 import sys, time, json
 t = time.monotonic()
 from ingest.archive import Archive
+from ingest.read import parse_bytes
 result = "imported"
 if len(sys.argv) > 1:
     try:
-        Archive(sys.argv[1])
-        result = "accepted"
-    except Exception as e:
+        arc = Archive(sys.argv[1])
+        result = f"accepted: {len(arc.names())} members"
+        if sys.argv[2:] == ["parse"]:  # each member parsed, as the ingest's rules do
+            for name in arc.names():
+                parsed = parse_bytes(arc.read(name), name)
+                result += f", {name}: {sum(s.intervals for s in parsed.sessions)} intervals"
+    except BaseException as e:
         msg = str(e)
         result = f"rejected ({type(e).__name__}, message {len(msg)} chars): {msg[:160]}"
 hwm = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:"))
@@ -125,13 +229,21 @@ print(json.dumps({"rss_mb": hwm / 1024,
 """
 
 
-def probe(repo: Path, *args: str) -> dict:
+def probe(repo: Path, *args: str, limit_mb: int = 0) -> dict:
+    """Run PROBE from `repo`; `limit_mb`: its address space capped (RLIMIT_AS), so a probe
+    that would take all the machine's memory ends in MemoryError instead."""
+
+    def cap():
+        if limit_mb:
+            resource.setrlimit(resource.RLIMIT_AS, (limit_mb << 20, limit_mb << 20))
+
     out = subprocess.run(
         [sys.executable, "-c", PROBE, *args],
         cwd=repo,
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONPATH": str(repo)},
+        preexec_fn=cap,
     )
     if out.returncode:
         return {
@@ -147,17 +259,20 @@ def main():
     ap.add_argument("--repo", type=Path, default=Path(__file__).resolve().parent.parent)
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every bomb's size")
     ap.add_argument("--only", nargs="*", choices=sorted(BOMBS), help="these bombs only")
+    ap.add_argument(
+        "--limit-mb", type=int, default=8192, help="address space of each probe (RLIMIT_AS)"
+    )
     args = ap.parse_args()
     base = probe(args.repo)["rss_mb"]
     print(f"repo {args.repo}: import alone {base:.0f} MB")
     with tempfile.TemporaryDirectory() as tmp:
-        for name, (make, size) in BOMBS.items():
+        for name, (make, size, parse) in BOMBS.items():
             if args.only and name not in args.only:
                 continue
             path = make(
                 Path(tmp) / f"{name}.{'zip' if 'zip' in name else 'tar.gz'}", int(size * args.scale)
             )
-            r = probe(args.repo, str(path))
+            r = probe(args.repo, str(path), *(["parse"] if parse else []), limit_mb=args.limit_mb)
             extra = f"{r['rss_mb'] - base:.0f} MB extra" if r["rss_mb"] else "?"
             print(
                 f"{name}: {path.stat().st_size / 1024:.0f} KB compressed, peak {r['rss_mb'] and round(r['rss_mb'])} MB "

@@ -2,16 +2,20 @@
 and of leftovers after a fault at every step, and after signals at random moments of a real
 ingest.
 
-    .venv/bin/python bench/fault_bench.py [--random N] [--archives DIR]
+    .venv/bin/python bench/fault_bench.py [--random N] [--archives DIR] [--repo DIR]
+                                          [--only steps random locks]
 
 1. Every step (what tests/test_ingest_faults.py runs): the fixture study
    tests/fixtures/fault-study/ written old, then replaced by new with SIGINT, SIGTERM, SIGKILL,
-   ENOSPC or EROFS at step n of the writer (INGEST_FAULT=n:ACTION), for every n, with the
-   RENAME_EXCHANGE switch and with its fallback (INGEST_NO_EXCHANGE=1).
+   ENOSPC or EROFS at step n of the writer, for every n, with the RENAME_EXCHANGE switch and
+   with its fallback (injected from the tests' side: tests/fault_driver.py).
 2. Random moments: `python -m ingest myrocks-cloud-cost` (the real archive, 70 series files)
    replacing the committed data/ tree by the tree of a manifest whose window starts 1 s later,
    signalled (SIGINT, SIGTERM, SIGKILL in turn) after a random delay drawn over the write phase
    (from the trace's `tmpdir` step to its last step, timed in a traced run).
+3. Hostile locks (issue 21 §1): the real ingest with a symlink (absolute, relative climbing
+   out, dangling), a FIFO, a directory or a hard link at data/.ingest.lock; `--repo DIR` runs
+   the ingest of another checkout (the code before a change), for before/after figures.
 After each fault: the study right away (old, new, missing = the fallback cut between its two
 renames), then after the next run's recovery (`writer.locked`): old, new or MIXED, and
 leftovers (anything but the study and the lock). Results: docs/manifest.md.
@@ -91,15 +95,21 @@ def random_moments(tmp: Path, n: int, archives: Path) -> Counter:
         shutil.rmtree(data, ignore_errors=True)
         shutil.copytree(ROOT / "data" / STUDY, data / STUDY)
 
-    reset()  # a traced run: when the write phase starts and ends
+    reset()  # a traced run (tests/fault_driver.py): when the write phase starts and ends
     t0 = time.monotonic()
     p = subprocess.Popen(
-        cmd,
+        [
+            sys.executable,
+            ROOT / "tests" / "fault_driver.py",
+            "--fault",
+            "trace",
+            "ingest",
+            *cmd[3:],
+        ],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "INGEST_FAULT": "trace"},
     )
     marks = {}
     for line in p.stderr:
@@ -141,21 +151,101 @@ def random_moments(tmp: Path, n: int, archives: Path) -> Counter:
     return counts
 
 
+# The command line run from `--repo`, its own peak memory (VmHWM) printed last on stderr.
+PROBE = """
+import sys
+from ingest.__main__ import main
+code = main(sys.argv[1:])
+hwm = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:"))
+print(f"peak_kb {hwm}", file=sys.stderr)
+sys.exit(code)
+"""
+LOCK_LAYOUTS = {  # what a commit (or a person) can leave at data/.ingest.lock
+    "absolute symlink": lambda lock, victim: lock.symlink_to(victim),
+    "relative symlink climbing out": lambda lock, victim: lock.symlink_to(
+        os.path.relpath(victim, lock.parent)
+    ),
+    "dangling symlink out": lambda lock, victim: lock.symlink_to(victim.with_name("created")),
+    "FIFO": lambda lock, victim: os.mkfifo(lock),
+    "directory": lambda lock, victim: lock.mkdir(),
+    "hard link": lambda lock, victim: os.link(victim, lock),
+}
+
+
+def hostile_locks(tmp: Path, repo: Path, archives: Path) -> list[dict]:
+    """Issue 21 §1: `python -m ingest myrocks-cloud-cost` (from `repo`) with each hostile lock
+    in its data directory: exit code, first line of stderr, whether a file outside data/ was
+    written (the victim truncated or a file created), seconds, peak memory."""
+    rows = []
+    for name, make in LOCK_LAYOUTS.items():
+        work = tmp / name.replace(" ", "-")
+        data, victim = work / "data", work / "home" / "victim"
+        victim.parent.mkdir(parents=True)
+        victim.write_bytes(b"precious\n" * 100)
+        shutil.copytree(ROOT / "data" / STUDY, data / STUDY)
+        make(data / ".ingest.lock", victim)
+        cmd = [sys.executable, "-c", PROBE, STUDY, "--content", ROOT / "content" / "posts"]
+        t0 = time.monotonic()
+        res = subprocess.run(
+            [
+                *cmd,
+                "--archives",
+                archives,
+                "--studies",
+                archives.parent / "studies",
+                "--data",
+                data,
+            ],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env={**os.environ, "PYTHONPATH": str(repo)},
+        )
+        err = res.stderr.splitlines()
+        peak = next((int(x.split()[1]) for x in err if x.startswith("peak_kb ")), 0)
+        rows.append(
+            {
+                "lock": name,
+                "exit": res.returncode,
+                "written outside": victim.read_bytes() != b"precious\n" * 100
+                or victim.with_name("created").exists(),
+                "s": round(time.monotonic() - t0, 2),
+                "peak MB": round(peak / 1024),
+                "stderr": (err[0] if err else "")[:110],
+            }
+        )
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument(
         "--random", type=int, default=30, help="trials at random moments of a real ingest"
     )
     ap.add_argument("--archives", default=str(ROOT.parent / "shared" / "archives"))
+    ap.add_argument(
+        "--repo", type=Path, default=ROOT, help="the checkout whose ingest meets hostile locks"
+    )
+    ap.add_argument("--only", choices=("steps", "random", "locks"), nargs="*")
     args = ap.parse_args()
+    only = set(args.only or ("steps", "random", "locks"))
     with tempfile.TemporaryDirectory() as tmp:
-        for title, counts in (
-            ("every step, fixture study", every_step(Path(tmp) / "steps")),
+        if "locks" in only:
+            print(f"## hostile data/.ingest.lock, ingest of {STUDY} from {args.repo}")
+            for row in hostile_locks(Path(tmp) / "locks", args.repo, Path(args.archives)):
+                print(" | ".join(f"{k}: {v}" for k, v in row.items()))
+        for key, title, run in (
+            ("steps", "every step, fixture study", lambda: every_step(Path(tmp) / "steps")),
             (
+                "random",
                 "random moments, real ingest",
-                random_moments(Path(tmp) / "random", args.random, Path(args.archives)),
+                lambda: random_moments(Path(tmp) / "random", args.random, Path(args.archives)),
             ),
         ):
+            if key not in only:
+                continue
+            counts = run()
             print(f"## {title}")
             for k in sorted(counts):
                 print(f"{k:28} {counts[k]}")

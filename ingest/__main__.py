@@ -58,11 +58,11 @@ def _on_signal(signum, frame):
     raise Interrupted(signum)
 
 
-def _interrupted_line() -> str:
+def _interrupted_line(outcome: writer.Outcome) -> str:
     """One true line: which study was being written and whether it was switched in yet."""
-    if writer.status["target"] is None:
+    if outcome.target is None:
         return "interrupted"
-    return f"interrupted; {writer.status['target']} {'replaced' if writer.status['switched'] else 'unchanged'}"
+    return f"interrupted; {outcome.target} {'replaced' if outcome.switched else 'unchanged'}"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -102,14 +102,15 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None, exiting: bool = False) -> int:
-    return guarded(lambda: _main(argv), exiting)
+    return guarded(lambda outcome: _main(argv, outcome), exiting)
 
 
 def guarded(run, exiting: bool = False) -> int:
-    """`run()` with SIGINT and SIGTERM turned into one line and exit 130/143 (our handlers for
-    the duration, restored after; `exiting`: ignored after, the process is about to exit with
-    the code already decided, so a late signal neither kills it silently nor prints a traceback)."""
-    writer.status.update(target=None, switched=False)
+    """`run(outcome)` with SIGINT and SIGTERM turned into one line and exit 130/143 (our
+    handlers for the duration, restored after; `exiting`: ignored after, the process is about
+    to exit with the code already decided, so a late signal neither kills it silently nor
+    prints a traceback). `outcome` (writer.Outcome): the study being written, told in that line."""
+    outcome = writer.Outcome()
     saved = {}
     try:
         for s in EXIT_SIGNAL:
@@ -117,18 +118,18 @@ def guarded(run, exiting: bool = False) -> int:
     except ValueError:  # not the main thread: leave the handlers alone
         pass
     try:
-        return run()
+        return run(outcome)
     except (Interrupted, KeyboardInterrupt) as e:
         for s in saved:  # a second Ctrl-C must not cut the line short
             signal.signal(s, signal.SIG_IGN)
-        print(_interrupted_line(), file=sys.stderr)
+        print(_interrupted_line(outcome), file=sys.stderr)
         return EXIT_SIGNAL[getattr(e, "signum", signal.SIGINT)]
     finally:
         for s, h in saved.items():
             signal.signal(s, signal.SIG_IGN if exiting else h)
 
 
-def _main(argv: list[str] | None) -> int:
+def _main(argv: list[str] | None, outcome: writer.Outcome) -> int:
     ap = _parser()
     args = ap.parse_args(argv)
     cmd = args.command
@@ -163,7 +164,7 @@ def _main(argv: list[str] | None) -> int:
             )
             print(f"then: {build_cmd}   (the site in site/; or make serve)")
         else:
-            return _ingest(cmd, args)
+            return _ingest(cmd, args, outcome)
     except (Problem, ParseError, ArchiveError) as e:
         if not isinstance(e, Problem) and isinstance(e, ParseError):  # until parsers raise Problem
             e = Problem(e.file, e.line, e.reason)
@@ -244,7 +245,7 @@ def _parse(path: str, fmt: str) -> int:
     return EXIT_OK
 
 
-def _ingest(cmd: str, args) -> int:
+def _ingest(cmd: str, args, outcome: writer.Outcome) -> int:
     """Every manifest is loaded and checked before any study is written; the data directory's
     lock is held for the whole command."""
     from .at_hand import absent
@@ -262,7 +263,7 @@ def _ingest(cmd: str, args) -> int:
         check_folder(m)
     first = Path(args.data) / manifests[0].study if cmd != "all" else Path(args.data)
     reports = []
-    writer.status.update(target=str(first), switched=False)
+    outcome.target, outcome.switched = str(first), False
     with contextlib.nullcontext() if args.dry_run else writer.locked(args.data):
         for path, m in zip(paths, manifests):
             if cmd == "all" and (why := absent(m, args.archives, args.studies)):
@@ -270,7 +271,7 @@ def _ingest(cmd: str, args) -> int:
                     f"warning: {clean(path)}: skipped, {clean(why, 2000)}", file=sys.stderr
                 )  # one line each
                 continue
-            writer.status.update(target=str(Path(args.data) / m.study), switched=False)
+            outcome.target, outcome.switched = str(Path(args.data) / m.study), False
             res = ingest(
                 path,
                 args.archives,
@@ -279,6 +280,7 @@ def _ingest(cmd: str, args) -> int:
                 progress_bar(),
                 args.dry_run,
                 manifest=m,
+                outcome=outcome,
             )
             _report(res, report_text)
             reports.append(res["report"])

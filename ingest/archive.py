@@ -30,6 +30,7 @@ import gzip
 import hashlib
 import os
 import posixpath
+import re
 import stat
 import tarfile
 import zipfile
@@ -52,6 +53,7 @@ class Limits:
     ratio: float = 200.0  # uncompressed / compressed, checked past ratio_floor bytes
     ratio_floor: int = 16 * 1024**2
     header_bytes: int = 1024**2  # PAX extended headers and GNU long names/links, in all
+    member_bytes: int = 256 * 1024**2  # one member (the largest real one: 2.5 MB)
     name: int = 4096  # characters of a member name or link target
     depth: int = 100  # directories in a member name
     link_hops: int = 32  # links followed to reach a file
@@ -188,7 +190,6 @@ class _TarStream:
 
     def read(self, n: int, member: str | None) -> bytes:
         """Exactly `n` bytes (read in pieces of at most 1 MiB), counted against the limits."""
-        lim = self.archive.limits
         parts = []
         while n > 0:
             piece = self.f.read(min(n, 1 << 20))
@@ -199,19 +200,22 @@ class _TarStream:
                     "corrupt tar archive (it ends inside a member: truncated?)",
                 )
             n -= len(piece)
-            self.pos += len(piece)
-            if self.pos > lim.total_bytes:
-                raise _error(
-                    self.archive.name,
-                    member,
-                    f"archive expands beyond {lim.total_bytes} bytes (bomb?)",
-                )
-            if self.pos > lim.ratio_floor and self.pos / self.compressed > lim.ratio:
-                raise _error(
-                    self.archive.name, member, f"compression ratio above {lim.ratio:g} (bomb?)"
-                )
+            self._counted(len(piece), member)
             parts.append(piece)
         return b"".join(parts)
+
+    def _counted(self, n: int, member: str | None):
+        """Count `n` bytes read against the total and the ratio (headers counted before)."""
+        lim = self.archive.limits
+        self.pos += n
+        if self.pos > lim.total_bytes:
+            raise _error(
+                self.archive.name, member, f"archive expands beyond {lim.total_bytes} bytes (bomb?)"
+            )
+        if self.pos > lim.ratio_floor and self.pos / self.compressed > lim.ratio:
+            raise _error(
+                self.archive.name, member, f"compression ratio above {lim.ratio:g} (bomb?)"
+            )
 
     def header(self) -> bytes:
         """The next 512-byte header block, or b"" at the end of the stream."""
@@ -225,12 +229,15 @@ class _TarStream:
                     "corrupt tar archive (it ends inside a header: truncated?)",
                 )
             block += more
-        self.pos += len(block)
+        self.pos += len(block)  # checked with the next payload (Limits.members bounds headers)
         return block
 
     def skip_padding(self, size: int, member: str | None):
         if size % BLOCK:
             self.read(BLOCK - size % BLOCK, member)
+
+
+DECIMAL = re.compile(r"[0-9]{1,20}")  # a PAX length or size: ASCII digits, no sign, no spaces
 
 
 def _pax_records(data: bytes, archive: str) -> dict[str, str]:
@@ -240,10 +247,8 @@ def _pax_records(data: bytes, archive: str) -> dict[str, str]:
         if data[pos : pos + 1] == b"\0":
             break
         space = data.find(b" ", pos, pos + 20)
-        try:
-            length = int(data[pos:space]) if space > pos else 0
-        except ValueError:
-            length = 0
+        digits = data[pos:space].decode("ascii", "replace") if space > pos else ""
+        length = int(digits) if DECIMAL.fullmatch(digits) else 0
         record = data[space + 1 : pos + length] if length else b""
         if length <= 0 or not record.endswith(b"\n") or b"=" not in record:
             raise _error(archive, None, "corrupt tar archive (bad PAX extended header)")
@@ -322,7 +327,7 @@ class Archive:
     def _read_dir(self):
         for i, (rel, real, size) in enumerate(walk_dir(self.path, self.limits), 1):
             self._claim(rel, i)
-            self._count(rel, size)
+            self._count(rel, self._fits(rel, size))
             with open(real, "rb") as f:
                 self._data[rel] = f.read(size + 1)
             if len(self._data[rel]) != size:
@@ -395,14 +400,7 @@ class Archive:
                 continue
             raw_name = pax.get("path", long_name if long_name is not None else info.name)
             linkname = pax.get("linkpath", long_link if long_link is not None else info.linkname)
-            size = info.size
-            if "size" in pax:
-                try:
-                    size = int(pax["size"][:20])
-                except ValueError:
-                    raise _error(
-                        self.name, raw_name, "corrupt tar archive (bad PAX size)"
-                    ) from None
+            size = self._size(pax.get("size"), info.size, raw_name)
             pax, long_name, long_link = {}, None, None
             name = _clean_name(self.name, raw_name, lim, is_dir=kind == tarfile.DIRTYPE)
             if kind in (tarfile.SYMTYPE, tarfile.LNKTYPE):
@@ -418,8 +416,8 @@ class Archive:
                 pass
             elif kind in (tarfile.REGTYPE, tarfile.AREGTYPE, tarfile.CONTTYPE):
                 self._claim(name, headers)
-                self._count(name, size)
                 self._data[name] = stream.read(size, raw_name)
+                self._count(name, len(self._data[name]))  # the bytes read, not the header's word
                 stream.skip_padding(size, raw_name)
                 continue
             elif kind in (tarfile.CHRTYPE, tarfile.BLKTYPE, tarfile.FIFOTYPE):
@@ -432,6 +430,39 @@ class Archive:
                 stream.read(size, raw_name)
                 stream.skip_padding(size, raw_name)
         self._resolve_links(links)
+
+    def _size(self, pax_size: str | None, header_size: int, member: str) -> int:
+        """A member's size: its PAX `size` record (ASCII digits only: no sign, no spaces, no
+        other digits) or its header's; a Problem when it exceeds what may still be read."""
+        if pax_size is not None:
+            if not DECIMAL.fullmatch(pax_size):
+                raise _error(
+                    self.name,
+                    member,
+                    f"corrupt tar archive (PAX size {clean(pax_size, 40)!r} is not a decimal "
+                    "number of at most 20 digits)",
+                )
+            header_size = int(pax_size)
+        return self._fits(member, header_size)
+
+    def _fits(self, member: str, size: int) -> int:
+        """`size`, checked before the member is read: at most `Limits.member_bytes`, and
+        within what the archive may still expand to."""
+        if size > self.limits.member_bytes:
+            raise _error(
+                self.name,
+                member,
+                f"member of {size} bytes, above the limit of one member "
+                f"({self.limits.member_bytes} bytes; bomb?)",
+            )
+        if size > self.limits.total_bytes - self._total:
+            raise _error(
+                self.name,
+                member,
+                f"member of {size} bytes: the archive would expand beyond "
+                f"{self.limits.total_bytes} bytes (bomb?)",
+            )
+        return size
 
     def _read_zip(self):
         lim = self.limits
@@ -484,7 +515,7 @@ class Archive:
                     raise _error(
                         self.name, info.filename, "not a regular file (device, FIFO or socket)"
                     )
-                self._count(name, info.file_size, info.compress_size)
+                self._count(name, self._fits(info.filename, info.file_size), info.compress_size)
                 self._data[name] = self._zip_member(zf, info)
         self._resolve_links(links)
 

@@ -13,8 +13,11 @@ from .problems import Problem, clean
 TABLE_KINDS = ("label", "number", "ratio", "text")
 # table ids: the site's rule for table and chart ids (layouts/_partials/unique-id.html), so an
 # id the ingest writes is one a shortcode accepts
-TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_CONTROL_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # tab and line ends are text
+TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")  # the site's text; used with fullmatch (no "x\n")
+# tab and line ends are text; other controls, U+2028/2029 and bidi controls (U+202E) are not
+_CONTROL_TEXT = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
 
 
 def check_table(m: Manifest, t: dict, line: int | None = None) -> dict:
@@ -25,7 +28,7 @@ def check_table(m: Manifest, t: dict, line: int | None = None) -> dict:
     def bad(reason):
         return Problem(m.path, line, f"table {clean(tid, 80)!r}: {reason}")
 
-    if not isinstance(tid, str) or not TABLE_ID.match(tid):
+    if not isinstance(tid, str) or not TABLE_ID.fullmatch(tid):
         raise bad("id must be lowercase letters, digits and dashes (the site's id rule)")
     keys = []
     for c in t.get("columns", []):

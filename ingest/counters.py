@@ -20,8 +20,10 @@ missing, never 0; a counter that fell (FLUSH STATUS, a restart) is missing and r
 
 from __future__ import annotations
 
-from .declared import runs_where
-from .manifest import _V, InputError, LDict, LList, Manifest, _check_template, load_yaml
+from dataclasses import dataclass
+
+from .declared import MAX_DIGITS, runs_where
+from .manifest import _V, InputError, LDict, LList, Manifest, _check_template, check_display
 from .parsers.server_status import GAUGES, counter_deltas
 from .problems import Problem
 from .tables import col
@@ -30,21 +32,83 @@ FIELDS = ("id", "title", "before", "after", "file", "where", "per", "variables",
 FORMATS = ("global-status", "mysqladmin-status")
 
 
-def build(m: Manifest, runs: list[dict], files: dict) -> tuple[list[dict], list[Problem]]:
-    """The tables of the manifest's `counters:` section (none without one), and problems."""
-    doc = load_yaml(m.path)
-    specs = doc.get("counters")
-    if specs is None:
-        return [], []
-    if not isinstance(specs, LList):
+MAX_COUNTER_TABLES = 100  # counter tables of one manifest
+
+
+@dataclass
+class Spec:
+    """One `counters:` entry, checked at load (before any input is read)."""
+
+    id: str
+    title: str | None
+    line: int
+    v: _V
+    where: str
+    names: dict  # before/after, or file: member name templates
+    per: str | None
+    wanted: list | None
+    base: dict
+    digits: int | None
+    filters: dict
+
+
+def specs(path: str, doc) -> list[Spec]:
+    """The manifest's `counters:` (none without one), checked as declarations."""
+    raw = doc.get("counters")
+    if raw is None:
+        return []
+    if not isinstance(raw, LList):
         raise InputError(
-            m.path,
+            path,
             doc.key_lines["counters"],
             "counters: must be a list of counter table declarations",
         )
+    if len(raw) > MAX_COUNTER_TABLES:
+        raise InputError(path, raw.line, f"counters: more than {MAX_COUNTER_TABLES} tables")
+    return [_spec(path, item, f"counters[{i}]", raw.item_lines[i]) for i, item in enumerate(raw)]
+
+
+def _spec(path: str, item, where: str, line: int) -> Spec:
+    v = _V(path, item, where, line)
+    v.only(FIELDS)
+    names = {k: v.get(k, str) for k in ("before", "after", "file")}
+    names = {k: t for k, t in names.items() if t is not None}
+    if set(names) not in ({"before", "after"}, {"file"}):
+        v.fail(
+            None, f"{where}: give `before` and `after`, or `file` (one member with both snapshots)"
+        )
+    for k, t in names.items():
+        _check_template(v, k, t, where)
+    wanted = v.get("variables", LList)
+    if wanted is not None and not all(isinstance(x, str) for x in wanted):
+        v.fail("variables", f"{where}: `variables` must be a list of status variable names")
+    digits = v.get("digits", int)
+    if digits is not None and not 0 <= digits <= MAX_DIGITS:
+        v.fail("digits", f"{where}: digits must be from 0 to {MAX_DIGITS}, not {digits}")
+    title = v.get("title", str)
+    if title is not None:
+        check_display(v, "title", title, f"{where}: title")
+    return Spec(
+        id=v.get("id", str, required=True),
+        title=title,
+        line=v.line(),
+        v=v,
+        where=where,
+        names=names,
+        per=v.get("per", str),
+        wanted=wanted,
+        base=dict(v.get("base", LDict, default=LDict())),
+        digits=digits,
+        filters=dict(v.get("where", LDict, default=LDict())),
+    )
+
+
+def build(m: Manifest, runs: list[dict], files: dict) -> tuple[list[dict], list[Problem]]:
+    """The tables of the manifest's `counters:` section (checked at load: `m.counters`), and
+    problems."""
     tables, problems = [], []
-    for i, spec in enumerate(specs):
-        t, found = _table(m, runs, files, spec, f"counters[{i}]")
+    for spec in m.counters:
+        t, found = _table(m, runs, files, spec)
         tables.append(t)
         problems += found
     return tables, problems
@@ -100,27 +164,10 @@ def _snapshots(m: Manifest, v: _V, spec_line: int, where: str, files: dict, name
     return (before.rows, after.rows, member), None
 
 
-def _table(
-    m: Manifest, runs: list[dict], files: dict, spec, where: str
-) -> tuple[dict, list[Problem]]:
-    v = _V(m.path, spec, where)
-    v.only(FIELDS)
-    tid = v.get("id", str, required=True)
-    names = {k: v.get(k, str) for k in ("before", "after", "file")}
-    names = {k: t for k, t in names.items() if t is not None}
-    if set(names) not in ({"before", "after"}, {"file"}):
-        v.fail(
-            None, f"{where}: give `before` and `after`, or `file` (one member with both snapshots)"
-        )
-    for k, t in names.items():
-        _check_template(v, k, t, where)
-    per = v.get("per", str)
-    wanted = v.get("variables", LList)
-    if wanted is not None and not all(isinstance(x, str) for x in wanted):
-        v.fail("variables", f"{where}: `variables` must be a list of status variable names")
-    base = dict(v.get("base", LDict, default=LDict()))
-    digits = v.get("digits", int)
-    selected = runs_where(runs, dict(v.get("where", LDict, default=LDict())))
+def _table(m: Manifest, runs: list[dict], files: dict, spec: Spec) -> tuple[dict, list[Problem]]:
+    v, where, tid, names, per = spec.v, spec.where, spec.id, spec.names, spec.per
+    wanted, base, digits = spec.wanted, spec.base, spec.digits
+    selected = runs_where(runs, spec.filters)
     if not selected:
         v.fail("where", f"{where}: no run has these labels")
     problems, deltas, kept = [], {}, []
@@ -209,7 +256,5 @@ def _table(
             a, b = row[r["id"]], row[base_run["id"]]
             row[f"{r['id']}-ratio"] = None if a is None or not b else round(a / b, 6)
         rows.append(row)
-    title = v.get(
-        "title", str, default="Server counters, after - before" + (f" / {per}" if per else "")
-    )
+    title = spec.title or "Server counters, after - before" + (f" / {per}" if per else "")
     return {"id": tid, "title": title, "columns": columns, "rows": rows, "notes": {}}, problems

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import dataclass, field
 
 from . import metrics
 from .checks import TABLE_ID, check_table
-from .manifest import _V, InputError, LDict, LList, Manifest, _typed, load_yaml
+from .manifest import _V, InputError, LDict, LList, Manifest, _typed, check_display
 from .problems import Problem, clean
 from .tables import col
 
@@ -36,29 +37,210 @@ RATIO = ("key", "label", "base", "of", "round", "digits")
 RUN = "run"  # in `rows`: a column of the run id(s) of each row, not a grouping label
 
 
-def build(m: Manifest, runs: list[dict], series: dict[str, dict], problems: list) -> list[dict]:
-    """The tables of the manifest's `tables:` section (none without one), each carrying its
-    manifest `line`; warnings are appended to `problems`."""
-    doc = load_yaml(m.path)
-    specs = doc.get("tables")
-    if specs is None:
+MAX_TABLES = 100  # declared tables of one manifest
+MAX_VALUES = 50  # statistics (`values:`) of one table
+MAX_ORDER = 10_000  # values in one `order:` list
+MAX_ROWS = 100_000  # rows of one table (the combinations of its `rows:` labels' values)
+MAX_DIGITS = 15  # `digits:` (shown) and `round:` (kept) of a value or a ratio: 0 to 15
+
+
+@dataclass
+class Spec:
+    """One `tables:` entry, checked before any input is read (everything that does not
+    depend on the runs); `v` and friends name the manifest lines in later errors."""
+
+    id: str
+    title: str
+    line: int
+    v: _V
+    where: str
+    rows_by: list
+    groups: list
+    with_run: bool
+    pivot: str | None
+    headings: dict
+    values: list
+    filters: dict
+    fv: _V | None
+    order: dict = field(default_factory=dict)  # label -> its values, typed
+    ov: _V | None = None
+    ratio: dict | None = None
+
+
+def specs(path: str, doc, labels: list, label_types: dict) -> list[Spec]:
+    """The manifest's `tables:` (none without one), checked as declarations: every error a
+    table can have without the runs is found here, at load, before the archive is read."""
+    raw = doc.get("tables")
+    if raw is None:
         return []
-    if not isinstance(specs, LList):
+    if not isinstance(raw, LList):
         raise InputError(
-            m.path, doc.key_lines["tables"], "tables: must be a list of table declarations"
+            path, doc.key_lines["tables"], "tables: must be a list of table declarations"
         )
+    if len(raw) > MAX_TABLES:
+        raise InputError(path, raw.line, f"tables: more than {MAX_TABLES} tables")
     out, lines = [], {}
-    for i, spec in enumerate(specs):
-        t = _table(m, runs, series, spec, i, problems)
-        if t["id"] in lines:
+    for i, item in enumerate(raw):
+        spec = _spec(path, labels, label_types, item, i, raw.item_lines[i])
+        if spec.id in lines:
             raise InputError(
-                m.path,
-                t["line"],
-                f"tables[{i}]: id {t['id']!r} is already the id of the table "
-                f"at line {lines[t['id']]}",
+                path,
+                spec.line,
+                f"tables[{i}]: id {spec.id!r} is already the id of the table at line {lines[spec.id]}",
             )
-        lines[t["id"]] = t["line"]
-        out.append(t)
+        lines[spec.id] = spec.line
+        out.append(spec)
+    return out
+
+
+def build(m: Manifest, runs: list[dict], series: dict[str, dict], problems: list) -> list[dict]:
+    """The tables of the manifest's `tables:` section (checked at load: `m.tables`), each
+    carrying its manifest `line`; warnings are appended to `problems`."""
+    return [_table(m, runs, series, spec, problems) for spec in m.tables]
+
+
+def _spec(path: str, labels: list, label_types: dict, item, i: int, line: int) -> Spec:
+    where = f"tables[{i}]"
+    v = _V(path, item, where, line)
+    v.only(TABLE)
+    tid = v.get("id", str, required=True)
+    if not TABLE_ID.fullmatch(tid):
+        v.fail(
+            "id",
+            f"{where}: id {clean(tid, 40)!r} must be lowercase letters, digits and dashes (the site's id rule)",
+        )
+    where = f"{where} ({tid})"
+    rows_by = v.get("rows", LList, required=True)
+    for j, k in enumerate(rows_by):
+        if not isinstance(k, str):
+            v.fail("rows", f"{where}: rows: each entry must be a label name")
+        if k in rows_by[:j]:
+            v.fail("rows", f"{where}: rows: {clean(k, 40)!r} is named twice")
+    with_run = RUN in rows_by and RUN not in labels
+    groups = [k for k in rows_by if not (with_run and k == RUN)]
+    pivot = v.get("pivot", str)
+    if with_run and pivot:
+        v.fail("rows", f"{where}: `{RUN}` in rows (the run ids) needs one run per row, not a pivot")
+    if pivot in groups:
+        v.fail("pivot", f"{where}: pivot {pivot!r} is also in rows")
+    for k in groups + ([pivot] if pivot else []):
+        if k not in labels:
+            v.fail(
+                "rows" if k != pivot else "pivot",
+                f"{where}: {clean(k, 40)!r} is not one of labels ({', '.join(labels)})",
+            )
+    headings = dict(v.get("columns", LDict, default=LDict()))
+    for k, heading in headings.items():
+        if not isinstance(heading, str) or not heading.strip():
+            v.fail(
+                "columns",
+                f"{where}: columns: {clean(str(k), 40)}: a heading must be a non-empty string",
+            )
+        check_display(v, "columns", heading, f"{where}: columns: {clean(str(k), 40)}")
+    filters, fv = _filters(path, v, where, labels)
+    spec = Spec(
+        id=tid,
+        title=v.get("title", str, default=tid),
+        line=v.line(),
+        v=v,
+        where=where,
+        rows_by=list(rows_by),
+        groups=groups,
+        with_run=with_run,
+        pivot=pivot,
+        headings=headings,
+        values=_value_specs(path, v, where),
+        filters=filters,
+        fv=fv,
+    )
+    check_display(v, "title", spec.title, f"{where}: title")
+    _order(path, v, spec, label_types)
+    spec.ratio = _ratio(path, v, spec, label_types)
+    return spec
+
+
+def _filters(path: str, v: _V, where: str, labels: list) -> tuple[dict, _V | None]:
+    """`where:`: label -> a value or a list of values, or `published: true|false`."""
+    filters = v.get("where", LDict, default=LDict())
+    fv = _V(path, filters, f"{where}.where") if "where" in v.d else None
+    for k, want in filters.items():
+        if k == "published":
+            if not isinstance(want, bool):
+                fv.fail(k, f"{where}.where: published must be true or false")
+        elif k not in labels:
+            fv.fail(
+                k,
+                f"{where}.where: {clean(str(k), 40)!r} is not one of labels ({', '.join(labels)}) "
+                f"or published",
+            )
+    return dict(filters), fv
+
+
+def _order(path: str, v: _V, spec: Spec, label_types: dict):
+    """`order:`: label of rows or pivot -> its values in row order, each once."""
+    order = v.get("order", LDict, default=LDict())
+    if "order" not in v.d:
+        return
+    ov = spec.ov = _V(path, order, f"{spec.where}.order")
+    keys = spec.groups + ([spec.pivot] if spec.pivot else [])
+    for k, values in order.items():
+        if k not in keys:
+            ov.fail(k, f"{spec.where}.order: {clean(str(k), 40)!r} is not in rows or pivot")
+        if not isinstance(values, list):
+            ov.fail(k, f"{spec.where}.order: {k}: must be a list of values")
+        if len(values) > MAX_ORDER:
+            ov.fail(k, f"{spec.where}.order: {k}: more than {MAX_ORDER} values")
+        typed = [_typed(path, ov.line(k), k, x, label_types) for x in values]
+        seen = set()
+        for x in typed:
+            if str(x) in seen:
+                ov.fail(
+                    k,
+                    f"{spec.where}.order: {k}: {clean(str(x), 40)!r} is listed twice "
+                    "(each value is one row)",
+                )
+            seen.add(str(x))
+        spec.order[k] = typed
+
+
+def _digits(v: _V, key: str, where: str, low: int = 0) -> int | None:
+    """`digits:` or `round:`: a whole number from `low` to MAX_DIGITS, or absent."""
+    x = v.get(key, int)
+    if x is not None and not low <= x <= MAX_DIGITS:
+        v.fail(key, f"{where}: {key} must be from {low} to {MAX_DIGITS}, not {x}")
+    return x
+
+
+def _ratio(path: str, v: _V, spec: Spec, label_types: dict) -> dict | None:
+    """`ratio:`: key, label, base ({label: value} of rows or pivot), of, round, digits."""
+    ratio = v.get("ratio", LDict)
+    if ratio is None:
+        return None
+    where = f"{spec.where}.ratio"
+    rv = _V(path, ratio, where)
+    rv.only(RATIO)
+    out = {
+        "key": rv.get("key", str, required=True),
+        "label": rv.get("label", str, required=True),
+        "round": _digits(rv, "round", where, -MAX_DIGITS),
+        "digits": _digits(rv, "digits", where),
+        "of": rv.get("of", str, default=spec.values[0]["key"]),
+        "rv": rv,
+    }
+    check_display(rv, "label", out["label"], f"{where}: label")
+    base = dict(rv.get("base", LDict, required=True))
+    out["of_v"] = next((sv for sv in spec.values if sv["key"] == out["of"]), None)
+    if out["of_v"] is None:
+        rv.fail("of", f"{where}: of: {out['of']!r} is not the key of one of the values")
+    keys = spec.groups + ([spec.pivot] if spec.pivot else [])
+    if len(base) != 1 or next(iter(base)) not in keys:
+        rv.fail("base", f"{where}: base must be one label of rows/pivot: {{label: value}}")
+    bkey, bval = next(iter(base.items()))
+    if spec.pivot and bkey != spec.pivot:
+        rv.fail(
+            "base", f"{where}: with a pivot the base is a value of the pivot label {spec.pivot!r}"
+        )
+    out["bkey"], out["bval"] = bkey, bval
     return out
 
 
@@ -92,33 +274,38 @@ class _Stats:
         return self.cache[key][stat]
 
 
-def _value_specs(m: Manifest, v: _V, where: str) -> list[dict]:
+def _value_specs(path: str, v: _V, where: str) -> list[dict]:
     """`value:` (one) or `values:` (several): key, label, stat, column, round, digits, unit."""
     if ("value" in v.d) == ("values" in v.d):
         v.fail(None, f"{where}: give `value:` (one statistic) or `values:` (a list of them)")
-    items = [v.get("value", LDict)] if "value" in v.d else list(v.get("values", LList))
+    items = [v.get("value", LDict)] if "value" in v.d else v.get("values", LList)
+    lines = [v.line("value")] if "value" in v.d else items.item_lines
     if not items:
         v.fail("values", f"{where}: `values:` is empty")
+    if len(items) > MAX_VALUES:
+        v.fail("values", f"{where}: more than {MAX_VALUES} values")
     out = []
     for j, item in enumerate(items):
         name = f"{where}.value" if "value" in v.d else f"{where}.values[{j}]"
-        val = _V(m.path, item, name)
+        val = _V(path, item, name, lines[j])
         val.only(VALUE)
         stat = val.get("stat", str, required=True)
         if stat not in STATS:
             val.fail("stat", f"{name}: stat must be one of {', '.join(STATS)}")
-        out.append(
-            {
-                "key": val.get("key", str, required=True),
-                "label": val.get("label", str, required=True),
-                "stat": stat,
-                "column": val.get("column", str),
-                "round": val.get("round", int),
-                "digits": val.get("digits", int),
-                "unit": val.get("unit", str),
-                "v": val,
-            }
-        )
+        sv = {
+            "key": val.get("key", str, required=True),
+            "label": val.get("label", str, required=True),
+            "stat": stat,
+            "column": val.get("column", str),
+            "round": _digits(val, "round", name, -MAX_DIGITS),
+            "digits": _digits(val, "digits", name),
+            "unit": val.get("unit", str),
+            "v": val,
+        }
+        for k in ("key", "label", "unit"):
+            if sv[k] is not None:
+                check_display(val, k, sv[k], f"{name}: {k}")
+        out.append(sv)
     return out
 
 
@@ -136,37 +323,28 @@ def runs_where(runs: list[dict], filters: dict) -> list[dict]:
     return [r for r in runs if takes(r)]
 
 
-def _select(m: Manifest, runs: list[dict], v: _V, where: str) -> tuple[list[dict], dict]:
-    """The runs the `where:` filters take; a filter naming no label or matching no run is an error."""
-    filters = v.get("where", LDict, default=LDict())
-    fv = _V(m.path, filters, f"{where}.where") if "where" in v.d else None
-    for k, want in filters.items():
+def _select(runs: list[dict], spec: Spec) -> list[dict]:
+    """The runs the `where:` filters take; a filter value no run has, or no run taken, is an
+    error at its line."""
+    for k, want in spec.filters.items():
         if k == "published":
-            if not isinstance(want, bool):
-                fv.fail(k, f"{where}.where: published must be true or false")
             continue
-        if k not in m.labels:
-            fv.fail(
-                k,
-                f"{where}.where: {clean(str(k), 40)!r} is not one of labels ({', '.join(m.labels)}) "
-                f"or published",
-            )
         have = {str(r["labels"].get(k)) for r in runs}
         for w in want if isinstance(want, list) else [want]:
             if str(w) not in have:
-                fv.fail(
+                spec.fv.fail(
                     k,
-                    f"{where}.where: {k}: no run has the value {clean(str(w), 40)!r} (values: "
+                    f"{spec.where}.where: {k}: no run has the value {clean(str(w), 40)!r} (values: "
                     f"{', '.join(sorted(h for h in have if h != 'None'))})",
                 )
-
-    selected = runs_where(runs, filters)
+    selected = runs_where(runs, spec.filters)
     if not selected:
-        v.fail(
-            "where" if filters else None,
-            f"{where}: takes no run (where: {', '.join(f'{k}={w}' for k, w in filters.items())})",
+        spec.v.fail(
+            "where" if spec.filters else None,
+            f"{spec.where}: takes no run (where: "
+            f"{', '.join(f'{k}={w}' for k, w in spec.filters.items())})",
         )
-    return selected, dict(filters)
+    return selected
 
 
 def _differ(a: list[dict], b: list[dict], named: set) -> list[str]:
@@ -181,221 +359,196 @@ def _differ(a: list[dict], b: list[dict], named: set) -> list[str]:
     return out
 
 
-def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: list) -> dict:
-    where = f"tables[{i}]"
-    v = _V(m.path, spec, where)
-    v.only(TABLE)
-    tid = v.get("id", str, required=True)
-    if not TABLE_ID.match(tid):
-        v.fail(
-            "id",
-            f"{where}: id {clean(tid, 40)!r} must be lowercase letters, digits and dashes (the site's id rule)",
+def _table(m: Manifest, runs: list[dict], series: dict, spec: Spec, problems: list) -> dict:
+    t = _Table(m, spec, _select(runs, spec), _Stats(m, series), problems)
+    title = spec.title
+    if m.window:
+        title = title.replace("{start}", f"{m.window['start']:g}").replace(
+            "{end}", f"{m.window['end']:g}"
         )
-    where = f"{where} ({tid})"
-    rows_by = list(v.get("rows", LList, required=True))
-    with_run = RUN in rows_by and RUN not in m.labels
-    groups = [k for k in rows_by if not (with_run and k == RUN)]
-    pivot = v.get("pivot", str)
-    if with_run and pivot:
-        v.fail("rows", f"{where}: `{RUN}` in rows (the run ids) needs one run per row, not a pivot")
-    for k in groups + ([pivot] if pivot else []):
-        if k not in m.labels:
-            v.fail(
-                "rows" if k != pivot else "pivot",
-                f"{where}: {k!r} is not one of labels ({', '.join(m.labels)})",
+    columns = t.columns()
+    ratio_cols = t.ratio_columns()
+    table = {
+        "id": spec.id,
+        "title": title,
+        "columns": columns + [c for c, _ in ratio_cols],
+        "rows": t.rows(ratio_cols),
+        "notes": {},
+    }
+    return {**check_table(m, table, spec.line), "line": spec.line}
+
+
+class _Table:
+    """One declared table computed from the runs its `where:` takes."""
+
+    def __init__(self, m: Manifest, spec: Spec, selected: list[dict], stats: _Stats, problems):
+        self.m, self.spec, self.stats, self.problems = m, spec, stats, problems
+        self.keys = spec.groups + ([spec.pivot] if spec.pivot else [])
+        self.named = set(self.keys) | set(spec.filters)
+        self.domain = {k: self._domain(selected, k) for k in self.keys}
+        rows = math.prod(len(self.domain[k]) for k in spec.groups)
+        if rows > MAX_ROWS:
+            spec.v.fail(
+                "rows",
+                f"{spec.where}: {rows:,} rows (every combination of "
+                f"{', '.join(spec.groups)}): more than {MAX_ROWS:,}",
             )
-    headings = dict(v.get("columns", LDict, default=LDict()))
-    values = _value_specs(m, v, where)
-    selected, filters = _select(m, runs, v, where)
-    keys = groups + ([pivot] if pivot else [])
-    named = set(keys) | set(filters)
+        self.cells: dict[tuple, list[dict]] = {}
+        for r in selected:
+            self.cells.setdefault(tuple(str(r["labels"].get(k)) for k in self.keys), []).append(r)
+        self._warn_shared_cells()
+        self.pivots = self.domain[spec.pivot] if spec.pivot else [None]
+        self.repeats = any(len(rs) > 1 for rs in self.cells.values())
 
-    # the values of each grouping label: the declared order, else numeric for int/float labels,
-    # else in run order
-    order = v.get("order", LDict, default=LDict())
-    ov = _V(m.path, order, f"{where}.order") if "order" in v.d else None
-    for k in order:
-        if k not in keys:
-            ov.fail(k, f"{where}.order: {k!r} is not in rows or pivot")
-
-    def domain_of(k):
+    def _domain(self, selected: list[dict], k: str) -> list:
+        """The values of a grouping label: the declared order, else numeric for int/float
+        labels, else in run order."""
         seen = []
         for r in selected:
             x = r["labels"].get(k)
             if x is not None and x not in seen:
                 seen.append(x)
-        if k not in order:
-            return sorted(seen) if m.label_types.get(k) in ("int", "float") else seen
-        if not isinstance(order[k], list):
-            ov.fail(k, f"{where}.order: {k}: must be a list of values")
-        wanted = [_typed(m.path, ov.line(k), k, x, m.label_types) for x in order[k]]
+        if k not in self.spec.order:
+            return sorted(seen) if self.m.label_types.get(k) in ("int", "float") else seen
+        wanted = self.spec.order[k]
         for x in wanted:
             if str(x) not in {str(s) for s in seen}:
-                ov.fail(
+                self.spec.ov.fail(
                     k,
-                    f"{where}.order: {k}: no run taken has the value {clean(str(x), 40)!r} "
-                    f"(values: {', '.join(map(str, seen))})",
+                    f"{self.spec.where}.order: {k}: no run taken has the value "
+                    f"{clean(str(x), 40)!r} (values: {', '.join(map(str, seen))})",
                 )
         return wanted
 
-    domain = {k: domain_of(k) for k in keys}
-    cells: dict[tuple, list[dict]] = {}
-    for r in selected:
-        cells.setdefault(tuple(str(r["labels"].get(k)) for k in keys), []).append(r)
-    for key, rs in cells.items():
-        if len(rs) > 1 and _differ(rs, [], named):
-            problems.append(
-                Problem(
-                    m.path,
-                    spec.line,
-                    f"{where}: runs {', '.join(r['id'] for r in rs)} share the cell "
-                    f"{dict(zip(keys, key))} and are averaged, but differ in "
-                    f"{'; '.join(_differ(rs, [], named))}, not in rows, pivot or where",
+    def _warn_shared_cells(self):
+        for key, rs in self.cells.items():
+            if len(rs) > 1 and _differ(rs, [], self.named):
+                self.problems.append(
+                    Problem(
+                        self.m.path,
+                        self.spec.line,
+                        f"{self.spec.where}: runs {', '.join(r['id'] for r in rs)} share the cell "
+                        f"{dict(zip(self.keys, key))} and are averaged, but differ in "
+                        f"{'; '.join(_differ(rs, [], self.named))}, not in rows, pivot or where",
+                    )
                 )
-            )
-    stats = _Stats(m, series)
 
-    def cell_runs(combo):
-        return cells.get(tuple(map(str, combo)), [])
+    def cell_runs(self, combo) -> list[dict]:
+        return self.cells.get(tuple(map(str, combo)), [])
 
-    def value(combo, spec_v):
+    def value(self, combo, sv):
         """The statistic of the cell's run, or the mean of its runs' statistics (repeats)."""
         got = [
-            stats.of(
+            self.stats.of(
                 r,
-                spec_v["stat"],
-                spec_v["column"],
-                lambda reason: spec_v["v"].fail("column", f"{where}: {reason}"),
+                sv["stat"],
+                sv["column"],
+                lambda reason: sv["v"].fail("column", f"{self.spec.where}: {reason}"),
             )
-            for r in cell_runs(combo)
+            for r in self.cell_runs(combo)
         ]
         got = [x for x in got if x is not None]
         if not got:
             return None
         return got[0] if len(got) == 1 else round(math.fsum(got) / len(got), metrics.DIGITS)
 
-    display = m.display
-    pivots = domain[pivot] if pivot else [None]
-    repeats = any(len(rs) > 1 for rs in cells.values())
-
-    def fill(template, p, raw):
+    def fill(self, template: str, p, raw: bool) -> str:
+        """`{pivot}` in a key (`raw`: the value) or a label (its display name) filled with `p`."""
+        pivot = self.spec.pivot
         if p is None:
             return template
-        shown = p if raw else display.get(pivot, {}).get(str(p), p)
+        shown = p if raw else self.m.display.get(pivot, {}).get(str(p), p)
         return template.replace("{" + pivot + "}", str(shown))
 
-    columns = [
-        col(RUN, headings.get(RUN, "Run"), "label")
-        if k == RUN and with_run
-        else col(k, headings.get(k, m.heading(k)), "label")
-        for k in rows_by
-    ]
-    for p in pivots:
-        for sv in values:
-            columns.append(
-                col(
-                    fill(sv["key"], p, True),
-                    fill(sv["label"], p, False),
-                    "number",
-                    sv["digits"],
-                    sv["unit"],
-                )
-            )
-        if repeats:
-            columns.append(
-                col(
-                    f"{p}_runs" if pivot else "runs",
-                    fill(f"{{{pivot}}} runs", p, False) if pivot else "Runs",
-                    "number",
-                    0,
-                )
-            )
-
-    ratio = v.get("ratio", LDict)
-    ratio_cols = []
-    if ratio is not None:
-        rv = _V(m.path, ratio, f"{where}.ratio")
-        rv.only(RATIO)
-        rkey, rlabel = rv.get("key", str, required=True), rv.get("label", str, required=True)
-        base = dict(rv.get("base", LDict, required=True))
-        rround, rdigits = rv.get("round", int), rv.get("digits", int)
-        of = rv.get("of", str, default=values[0]["key"])
-        of_v = next((sv for sv in values if sv["key"] == of), None)
-        if of_v is None:
-            rv.fail("of", f"{where}.ratio: of: {of!r} is not the key of one of the values")
-        if len(base) != 1 or next(iter(base)) not in keys:
-            rv.fail(
-                "base", f"{where}.ratio: base must be one label of rows/pivot: {{label: value}}"
-            )
-        bkey, bval = next(iter(base.items()))
-        if pivot and bkey != pivot:
-            rv.fail(
-                "base",
-                f"{where}.ratio: with a pivot the base is a value of the pivot label {pivot!r}",
-            )
-        if str(bval) not in {str(x) for x in domain[bkey]}:
-            rv.fail("base", f"{where}.ratio: base: no run taken has {bkey}={clean(str(bval), 40)}")
-        others = [p for p in pivots if str(p) != str(bval)] if pivot else [None]
-        for p in others:
-            if p is None or len(others) == 1:
-                k = rkey.replace("{" + pivot + "}", str(p)) if pivot else rkey
-            else:
-                k = (
-                    rkey.replace("{" + pivot + "}", str(p))
-                    if "{" + pivot + "}" in rkey
-                    else f"{rkey}_{p}"
-                )
-            ratio_cols.append((col(k, fill(rlabel, p, False), "ratio", rdigits), p))
-        columns += [c for c, _ in ratio_cols]
-
-    rows = []
-    for combo in itertools.product(*(domain[k] for k in groups)):
-        row = dict(zip(groups, combo))
-        if with_run:
-            row[RUN] = ", ".join(r["id"] for r in cell_runs(combo)) or None
-        for p in pivots:
-            full = combo + ((p,) if pivot else ())
-            for sv in values:
-                x = value(full, sv)
-                row[fill(sv["key"], p, True)] = (
-                    None if x is None else round(x, sv["round"]) if sv["round"] is not None else x
-                )
-            if repeats:
-                row[f"{p}_runs" if pivot else "runs"] = len(cell_runs(full))
-        for c, p in ratio_cols:
-            if pivot:
-                num, den = combo + (p,), combo + (next(q for q in pivots if str(q) == str(bval)),)
-            else:
-                num, den = (
-                    combo,
-                    tuple(bval if k == bkey else combo[j] for j, k in enumerate(groups)),
-                )
-            x, b = value(num, of_v), value(den, of_v)
-            row[c["key"]] = metrics.ratio(x, b, rround if rround is not None else metrics.DIGITS)
-            diff = (
-                _differ(cell_runs(num), cell_runs(den), named)
-                if cell_runs(num) and cell_runs(den)
-                else []
-            )
-            if diff:
-                problems.append(
-                    Problem(
-                        m.path,
-                        rv.line("base"),
-                        f"{where}: ratio {'/'.join(r['id'] for r in cell_runs(num))}"
-                        f" over {'/'.join(r['id'] for r in cell_runs(den))} compares runs that differ in "
-                        f"{'; '.join(diff)}, not in rows, pivot or where",
+    def columns(self) -> list[dict]:
+        spec, pivot = self.spec, self.spec.pivot
+        columns = [
+            col(RUN, spec.headings.get(RUN, "Run"), "label")
+            if k == RUN and spec.with_run
+            else col(k, spec.headings.get(k, self.m.heading(k)), "label")
+            for k in spec.rows_by
+        ]
+        for p in self.pivots:
+            for sv in spec.values:
+                key, label = self.fill(sv["key"], p, True), self.fill(sv["label"], p, False)
+                columns.append(col(key, label, "number", sv["digits"], sv["unit"]))
+            if self.repeats:
+                columns.append(
+                    col(
+                        f"{p}_runs" if pivot else "runs",
+                        self.fill(f"{{{pivot}}} runs", p, False) if pivot else "Runs",
+                        "number",
+                        0,
                     )
                 )
-        rows.append(row)
-    title = v.get("title", str, default=tid)
-    if m.window:
-        title = title.replace("{start}", f"{m.window['start']:g}").replace(
-            "{end}", f"{m.window['end']:g}"
-        )
-    return {
-        **check_table(
-            m, {"id": tid, "title": title, "columns": columns, "rows": rows, "notes": {}}, spec.line
-        ),
-        "line": spec.line,
-    }
+        return columns
+
+    def ratio_columns(self) -> list[tuple[dict, object]]:
+        """(column, pivot value) of each ratio to the base."""
+        ratio, pivot = self.spec.ratio, self.spec.pivot
+        if ratio is None:
+            return []
+        bkey, bval = ratio["bkey"], ratio["bval"]
+        if str(bval) not in {str(x) for x in self.domain[bkey]}:
+            ratio["rv"].fail(
+                "base",
+                f"{self.spec.where}.ratio: base: no run taken has {bkey}={clean(str(bval), 40)}",
+            )
+        others = [p for p in self.pivots if str(p) != str(bval)] if pivot else [None]
+        out = []
+        for p in others:
+            k = ratio["key"]
+            if pivot and (len(others) == 1 or "{" + pivot + "}" in k):
+                k = k.replace("{" + pivot + "}", str(p))
+            elif pivot:
+                k = f"{k}_{p}"
+            out.append((col(k, self.fill(ratio["label"], p, False), "ratio", ratio["digits"]), p))
+        return out
+
+    def rows(self, ratio_cols) -> list[dict]:
+        spec, pivot = self.spec, self.spec.pivot
+        rows = []
+        for combo in itertools.product(*(self.domain[k] for k in spec.groups)):
+            row = dict(zip(spec.groups, combo))
+            if spec.with_run:
+                row[RUN] = ", ".join(r["id"] for r in self.cell_runs(combo)) or None
+            for p in self.pivots:
+                full = combo + ((p,) if pivot else ())
+                for sv in spec.values:
+                    x = self.value(full, sv)
+                    if x is not None and sv["round"] is not None:
+                        x = round(x, sv["round"])
+                    row[self.fill(sv["key"], p, True)] = x
+                if self.repeats:
+                    row[f"{p}_runs" if pivot else "runs"] = len(self.cell_runs(full))
+            for c, p in ratio_cols:
+                row[c["key"]] = self._ratio(combo, p)
+            rows.append(row)
+        return rows
+
+    def _ratio(self, combo: tuple, p):
+        """One ratio cell: the row's (or pivot column's) value over the base's; a warning
+        when the two sides differ in a label the table does not name."""
+        ratio, spec = self.spec.ratio, self.spec
+        bkey, bval = ratio["bkey"], ratio["bval"]
+        if spec.pivot:
+            num = combo + (p,)
+            den = combo + (next(q for q in self.pivots if str(q) == str(bval)),)
+        else:
+            num = combo
+            den = tuple(bval if k == bkey else combo[j] for j, k in enumerate(spec.groups))
+        x, b = self.value(num, ratio["of_v"]), self.value(den, ratio["of_v"])
+        rnd = ratio["round"] if ratio["round"] is not None else metrics.DIGITS
+        a_runs, b_runs = self.cell_runs(num), self.cell_runs(den)
+        diff = _differ(a_runs, b_runs, self.named) if a_runs and b_runs else []
+        if diff:
+            self.problems.append(
+                Problem(
+                    self.m.path,
+                    ratio["rv"].line("base"),
+                    f"{spec.where}: ratio {'/'.join(r['id'] for r in a_runs)}"
+                    f" over {'/'.join(r['id'] for r in b_runs)} compares runs that differ in "
+                    f"{'; '.join(diff)}, not in rows, pivot or where",
+                )
+            )
+        return metrics.ratio(x, b, rnd)

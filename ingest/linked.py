@@ -475,7 +475,7 @@ def attach(m, runs: list[dict], series: dict, files: dict, fill) -> tuple[dict[s
     for rec in runs:
         rec["columns"] = list(series[rec["id"]])
         rule = next(
-            (r for r in m.runs if r.input is not None and r.match(m.path, rec["source"]["file"])),
+            (r for r in m.runs if r.input is not None and r.took(rec["source"]["file"])),
             None,
         )
         spec = rule.linked if rule else None

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 import string
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,6 +30,8 @@ MAX_BYTES = 1 << 20  # a manifest file (real ones: 1-4 KB)
 MAX_DEPTH = 32  # nesting levels of a manifest (real ones use 4)
 MAX_SCALAR = 10_000  # characters of one scalar
 MATCH_BUDGET_S = 0.1  # time budget of one pattern match against one member name
+MATCH_TOTAL_S = 2.0  # time budget of all the pattern matches of one manifest's ingest
+MAX_PATTERN_UNITS = 100_000  # a pattern's size with its counted repeats written out
 # a files: rule's `mode:` for these formats (ingest/parsers/server_status.py): mysqladmin -r or not
 STATUS_FORMATS = ("global-status", "mysqladmin-status")
 STATUS_MODES = ("relative", "absolute")
@@ -128,8 +131,8 @@ def _build(node, ctor, path):
 
 
 # ---------------------------------------------------------------------------------------
-SLUG = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
-SHA256 = re.compile(r"^[0-9a-f]{64}$")
+SLUG = re.compile(r"\A[a-z0-9][a-z0-9._-]*\Z")  # \Z: `$` lets "ra\n" through
+SHA256 = re.compile(r"\A[0-9a-f]{64}\Z")
 INPUT_KINDS = ("archive", "published-tables")
 LABEL_TYPES = {"str": str, "int": int, "float": float}
 
@@ -142,6 +145,16 @@ class Input:
     origin: str
     line: int
     note: str | None = None  # shown with the provenance, e.g. "the raw data is not public"
+
+
+class MatchClock:
+    """What is left of MATCH_TOTAL_S, shared by the rules of one manifest: 3,000 members
+    against a rule that takes 0.09 s each would otherwise run for minutes."""
+
+    def __init__(self, total: float | None = None):
+        self.total = self.left = MATCH_TOTAL_S if total is None else total
+        self.matches = 0
+        self.spent: dict = {}  # id(rule) -> (rule, its seconds): the slowest is named
 
 
 @dataclass
@@ -160,18 +173,48 @@ class Rule:
     line: int = 0
     linked: dict | None = None  # docs/manifest.md, "Linked metrics"
     mode: str | None = None  # files: server-status tables declared relative or absolute
+    clock: MatchClock = field(default_factory=MatchClock, repr=False, compare=False)
+    _seen: dict = field(default_factory=dict, repr=False, compare=False)  # member -> match
 
     def match(self, manifest: str, member: str):
-        """`pattern.fullmatch(member)` within MATCH_BUDGET_S; a Problem when it takes longer."""
+        """`pattern.fullmatch(member)` within MATCH_BUDGET_S, and within what is left of the
+        manifest's MatchClock; a Problem when it takes longer. Each member is matched once
+        (the report and study modules ask again: the same answer, at no cost)."""
+        if member in self._seen:
+            return self._seen[member]
+        clock = self.clock
+        budget = min(MATCH_BUDGET_S, clock.left)
+        start = time.perf_counter()
         try:
-            return self.pattern.fullmatch(member, timeout=MATCH_BUDGET_S)
+            if budget <= 0:
+                raise TimeoutError
+            found = self._seen[member] = self.pattern.fullmatch(member, timeout=budget)
+            return found
         except TimeoutError:
+            if budget < MATCH_BUDGET_S:
+                slowest = max(clock.spent.values(), key=lambda x: x[1], default=(self, 0))[0]
+                raise Problem(
+                    manifest,
+                    slowest.line,
+                    f"patterns too slow: {clock.matches} matches took over {clock.total:g} s "
+                    f"in all, most of it pattern {clean(slowest.source, 80)!r}; simplify it",
+                ) from None
             raise Problem(
                 manifest,
                 self.line,
                 f"pattern {clean(self.source, 80)!r} too slow (over "
                 f"{MATCH_BUDGET_S:g} s on {clean(member, 80)!r}); simplify it",
             ) from None
+        finally:
+            spent = time.perf_counter() - start
+            clock.left -= spent
+            clock.spent[id(self)] = (self, clock.spent.get(id(self), (self, 0.0))[1] + spent)
+            clock.matches += 1
+
+    def took(self, member: str) -> bool:
+        """Whether this rule matched `member` when the ingest matched it (`match`): no new
+        match, so nothing after the inputs are read can run over the budget."""
+        return bool(self._seen.get(member))
 
 
 @dataclass
@@ -206,6 +249,8 @@ class Manifest:
         "jitter",
     )  # `default_tables:` the default tables a study with runs gets
     label_names: dict = field(default_factory=dict)  # `label_names:` label key -> readers' heading
+    tables: list = field(default_factory=list)  # `tables:` checked (declared.Spec)
+    counters: list = field(default_factory=list)  # `counters:` checked (counters.Spec)
 
     def heading(self, key: str) -> str:
         """The readers' heading of a label (its `label_names:` entry, else the key, spaced)."""
@@ -213,13 +258,14 @@ class Manifest:
 
 
 class _V:
-    """Field validator bound to one mapping, raising `file:line: reason`."""
+    """Field validator bound to one mapping, raising `file:line: reason`. `line`: where the
+    mapping is given (its key's or list item's line), named when it is not a mapping."""
 
-    def __init__(self, path: str, d, where: str):
+    def __init__(self, path: str, d, where: str, line: int | None = None):
         if not isinstance(d, LDict):
             raise Problem(
                 path,
-                getattr(d, "line", None),
+                getattr(d, "line", None) or line,
                 f"{where} must be a mapping, not {_type_name(type(d))}",
             )
         self.path, self.d, self.where = path, d, where
@@ -249,6 +295,24 @@ class _V:
         for k in self.d:
             if k not in allowed:
                 self.fail(k, f"{self.where}: unknown field `{k}` (allowed: {', '.join(allowed)})")
+
+
+# characters no display string may hold: C0 and C1 controls (newline and tab too), line and
+# paragraph separators, and the bidi controls that reorder what a reader sees (U+202E)
+DISPLAY_BAD = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
+
+
+def check_display(v: _V, key, text, what: str):
+    """A string shown on pages (heading, display name, label value, quoted figure): a
+    `manifest:line` error when it holds a control, separator or bidi character."""
+    if isinstance(text, str) and (m := DISPLAY_BAD.search(text)):
+        v.fail(
+            key,
+            f"{what}: '{clean(text, 60)}' holds U+{ord(m.group()):04X} (a control, line "
+            "separator or bidi character): it would reach pages and terminals",
+        )
 
 
 def _type_name(t) -> str:
@@ -308,7 +372,11 @@ ALIGN = ("auto", "timestamps", "offset")
 
 
 def load(path: str | Path) -> Manifest:
-    """Load and validate a manifest; raise Problem (`file:line: reason`) on any problem."""
+    """Load and validate a manifest; raise Problem (`file:line: reason`) on any problem.
+    Everything is checked here, before any input is read: the declared tables and counter
+    tables too (ingest/declared.py, ingest/counters.py), as far as they do not need the runs."""
+    from . import counters, declared  # their sections' validators (they use the ones here)
+
     path = str(path)
     doc = load_yaml(path)
     v = _V(path, doc, "manifest")
@@ -317,46 +385,18 @@ def load(path: str | Path) -> Manifest:
     if not SLUG.match(study):
         v.fail("study", f"study {study!r} must be a slug (a-z, 0-9, '-', '.', '_')")
     title = v.get("title", str, required=True)
+    check_display(v, "title", title, "title")
     inputs = _inputs(path, v)
     # A study of published figures or summary files has no runs: no window, interval or labels.
     has_runs = "runs" in doc
-    window = v.get("window", LDict, required=has_runs)
-    start = end = None
-    if window is not None:
-        wv = _V(path, window, "window")
-        wv.only(("start", "end"))
-        start, end = wv.get("start", (int, float), True), wv.get("end", (int, float), True)
-        if not start < end:
-            wv.fail(None, f"window: start ({start}) must be before end ({end})")
-    labels = v.get("labels", LList, required=has_runs, default=LList())
-    for i, k in enumerate(labels):
-        if not isinstance(k, str) or not k:
-            raise Problem(path, labels.item_lines[i], "labels: each label key must be a string")
-    label_types = dict(v.get("label_types", LDict, default=LDict()))
-    for k, t in label_types.items():
-        if not isinstance(t, str) or t not in LABEL_TYPES:
-            v.fail("label_types", f"label_types: {k}: type must be one of {', '.join(LABEL_TYPES)}")
-    label_names = v.get("label_names", LDict, default=LDict())
-    nv = _V(path, label_names, "label_names")
-    for k, heading in label_names.items():
-        if k not in labels:
-            nv.fail(k, f"label_names: {k!r} is not one of labels ({', '.join(labels)})")
-        if not isinstance(heading, str) or not heading.strip():
-            nv.fail(k, f"label_names: {k}: the heading must be a non-empty string")
-    display = v.get("display", LDict, default=LDict())
-    for k, names in display.items():
-        dv = _V(path, names, f"display: {k}")
-        for value, shown in names.items():
-            if not isinstance(shown, (str, int, float)) or isinstance(shown, bool):
-                dv.fail(value, f"display: {k}: {value}: the display name must be a string")
-    markers = []
-    for i, m in enumerate(v.get("markers", LList, default=LList())):
-        mv = _V(path, m, f"markers[{i}]")
-        mv.only(("t", "label"))
-        markers.append({"t": mv.get("t", (int, float), True), "label": mv.get("label", str, True)})
+    window = _window(path, v, has_runs)
+    labels, label_types, label_names = _labels(path, v, has_runs)
     archives = [i.name for i in inputs if i.kind == "archive"]
     runs = _rules(path, v, "runs", archives, label_types)
     files = _rules(path, v, "files", archives, label_types)
+    clock = MatchClock()  # one budget for all the matches of this manifest's ingest
+    for rule in [*runs, *files]:
+        rule.clock = clock
     if not runs and (has_runs or not (files or any(i.kind == "published-tables" for i in inputs))):
         v.fail("runs", "runs: at least one rule is needed (or `files:` / a published-tables input)")
     interval = v.get("interval_s", (int, float), required=has_runs)
@@ -367,7 +407,9 @@ def load(path: str | Path) -> Manifest:
         if k not in labels:
             v.fail("base", f"base: {k!r} is not one of labels ({', '.join(labels)})")
     views = v.get("views", str)
-    if views is not None and (not re.match(r"^[a-z][a-z0-9_]*$", views) or views in RESERVED_VIEWS):
+    if views is not None and (
+        not re.fullmatch(r"[a-z][a-z0-9_]*", views) or views in RESERVED_VIEWS
+    ):
         v.fail(
             "views",
             f"views: {clean(views, 80)!r} must name a study module under ingest/studies/ "
@@ -380,22 +422,86 @@ def load(path: str | Path) -> Manifest:
         inputs=inputs,
         interval_s=interval,
         metric=v.get("metric", str, default="tps"),
-        window={"start": start, "end": end} if window is not None else None,
+        window=window,
         base=base,
-        labels=list(labels),
+        labels=labels,
         label_types=label_types,
-        display={k: {str(a): b for a, b in x.items()} for k, x in display.items()},
-        markers=markers,
+        display=_display(path, v),
+        markers=_markers(path, v),
         runs=runs,
         files=files,
         views=views,
         line_of=dict(doc.key_lines),
-        reproduction=_reproduction(path, doc.get("reproduction"), inputs),
+        reproduction=_reproduction(path, doc, inputs),
         extra_series=_series(path, v),
         quoted=_quoted(path, v),
         default_tables=_default_tables(path, v),
-        label_names=dict(label_names),
+        label_names=label_names,
+        tables=declared.specs(path, doc, labels, label_types),
+        counters=counters.specs(path, doc),
     )
+
+
+def _window(path, v, required: bool) -> dict | None:
+    """`window: {start, end}`: the seconds of each run that are compared."""
+    window = v.get("window", LDict, required=required)
+    if window is None:
+        return None
+    wv = _V(path, window, "window")
+    wv.only(("start", "end"))
+    start, end = wv.get("start", (int, float), True), wv.get("end", (int, float), True)
+    if not start < end:
+        wv.fail(None, f"window: start ({start}) must be before end ({end})")
+    return {"start": start, "end": end}
+
+
+def _labels(path, v, required: bool) -> tuple[list, dict, dict]:
+    """`labels:`, `label_types:` and `label_names:` (readers' headings, display strings)."""
+    labels = v.get("labels", LList, required=required, default=LList())
+    for i, k in enumerate(labels):
+        if not isinstance(k, str) or not k:
+            raise Problem(path, labels.item_lines[i], "labels: each label key must be a string")
+        if k in labels[:i]:
+            raise Problem(path, labels.item_lines[i], f"labels: {clean(k, 40)!r} is listed twice")
+    label_types = dict(v.get("label_types", LDict, default=LDict()))
+    for k, t in label_types.items():
+        if not isinstance(t, str) or t not in LABEL_TYPES:
+            v.fail("label_types", f"label_types: {k}: type must be one of {', '.join(LABEL_TYPES)}")
+    label_names = v.get("label_names", LDict, default=LDict())
+    nv = _V(path, label_names, "label_names")
+    for k, heading in label_names.items():
+        if k not in labels:
+            nv.fail(k, f"label_names: {k!r} is not one of labels ({', '.join(labels)})")
+        if not isinstance(heading, str) or not heading.strip():
+            nv.fail(k, f"label_names: {k}: the heading must be a non-empty string")
+        check_display(nv, k, heading, f"label_names: {k}")
+    return list(labels), label_types, dict(label_names)
+
+
+def _display(path, v) -> dict:
+    """`display: {label: {value: shown name}}`."""
+    display = v.get("display", LDict, default=LDict())
+    out = {}
+    for k, names in display.items():
+        dv = _V(path, names, f"display: {k}", display.key_lines[k])
+        for value, shown in names.items():
+            if not isinstance(shown, (str, int, float)) or isinstance(shown, bool):
+                dv.fail(value, f"display: {k}: {value}: the display name must be a string")
+            check_display(dv, value, shown, f"display: {k}: {clean(str(value), 40)}")
+        out[k] = {str(a): b for a, b in names.items()}
+    return out
+
+
+def _markers(path, v) -> list[dict]:
+    """`markers: [{t, label}]`: moments drawn on the time series."""
+    raw = v.get("markers", LList, default=LList())
+    out = []
+    for i, m in enumerate(raw):
+        mv = _V(path, m, f"markers[{i}]", raw.item_lines[i])
+        mv.only(("t", "label"))
+        out.append({"t": mv.get("t", (int, float), True), "label": mv.get("label", str, True)})
+        check_display(mv, "label", out[-1]["label"], f"markers[{i}]: label")
+    return out
 
 
 DEFAULT_TABLES = ("runs", "jitter")  # ingest/defaults.py
@@ -430,7 +536,7 @@ def _quoted(path, v) -> dict:
         rows = qv.get(name, LList)
         out[name] = []
         for i, row in enumerate(rows):
-            rv = _V(path, row, f"quoted: {name}[{i}]")
+            rv = _V(path, row, f"quoted: {name}[{i}]", rows.item_lines[i])
             for k, value in row.items():
                 if (
                     not isinstance(k, str)
@@ -441,6 +547,8 @@ def _quoted(path, v) -> dict:
                         k,
                         f"quoted: {name}[{i}]: {clean(str(k), 80)}: a value must be a string, a number or null",
                     )
+                check_display(rv, k, k, f"quoted: {name}[{i}]: a field name")
+                check_display(rv, k, value, f"quoted: {name}[{i}]: {clean(k, 40)}")
             out[name].append(dict(row))
     return out
 
@@ -507,10 +615,13 @@ def check_unique(manifests: list[Manifest]):
         seen[m.study] = m
 
 
-def _reproduction(path, raw, inputs):
+def _reproduction(path, doc, inputs):
     from . import reproduction  # its own section parser (it uses the validators above)
 
-    return reproduction.parse(path, raw, {i.name: i.kind for i in inputs})
+    kinds = {i.name: i.kind for i in inputs}
+    return reproduction.parse(
+        path, doc.get("reproduction"), kinds, doc.key_lines.get("reproduction")
+    )
 
 
 def _inputs(path, v) -> list[Input]:
@@ -519,7 +630,7 @@ def _inputs(path, v) -> list[Input]:
         v.fail("inputs", "inputs: at least one input is needed")
     out, seen = [], set()
     for i, d in enumerate(raw):
-        iv = _V(path, d, f"inputs[{i}]")
+        iv = _V(path, d, f"inputs[{i}]", raw.item_lines[i])
         iv.only(("name", "kind", "sha256", "origin", "note"))
         name = iv.get("name", str, True)
         if "/" in name or name in (".", "..") or "\\" in name:
@@ -539,19 +650,16 @@ def _inputs(path, v) -> list[Input]:
 
 def _rules(path, v, key, archives, label_types) -> list[Rule]:
     out = []
-    for i, d in enumerate(v.get(key, LList, default=LList())):
+    items = v.get(key, LList, default=LList())
+    for i, d in enumerate(items):
         where = f"{key}[{i}]"
-        rv = _V(path, d, where)
+        rv = _V(path, d, where, items.item_lines[i])
         rv.only(RULE if key == "runs" else ("glob", "regex", "input", "format", "mode"))
         glob_, regex_src = rv.get("glob", str), rv.get("regex", str)
         if (glob_ is None) == (regex_src is None):
             rv.fail(None, f"{where}: give exactly one of `glob` or `regex`")
-        try:
-            pattern = regex.compile(
-                regex_src if regex_src is not None else _glob_re(glob_), regex.VERSION0
-            )
-        except (regex.error, RecursionError, OverflowError, ValueError) as e:
-            rv.fail("regex", f"{where}: bad regex ({clean(e, 120)})")
+        source = regex_src if regex_src is not None else _glob_re(glob_)
+        pattern = compile_pattern(rv, "regex", source, where)
         inp = rv.get("input", str, default=archives[0] if archives else None)
         if inp not in archives:
             rv.fail(
@@ -561,6 +669,7 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
         for lk, lv in labels.items():
             if not isinstance(lv, (str, int, float)) or isinstance(lv, bool):
                 rv.fail("labels", f"{where}: label {lk!r} must be a string or number")
+            check_display(rv, "labels", lv, f"{where}: label {clean(str(lk), 40)}")
             labels[lk] = _typed(path, rv.line("labels"), lk, lv, label_types)
         session = rv.get("session", (str, int), default="all")
         if session not in ("all", "last") and not (isinstance(session, int) and session >= 1):
@@ -700,6 +809,69 @@ def _typed(path, line, key, value, label_types):
     if isinstance(out, float) and not math.isfinite(out):
         raise Problem(path, line, f"label {key}={clean(value, 80)!r} is not a finite number")
     return out
+
+
+def compile_pattern(v: _V, key: str, source: str, where: str, what: str = "regex") -> regex.Pattern:
+    """`source` compiled with the `regex` package (VERSION0), its size bounded first
+    (`pattern_units`); a `manifest:line` error when it is too large or invalid."""
+    units = pattern_units(source)
+    if units > MAX_PATTERN_UNITS:
+        v.fail(
+            key,
+            f"{where}: {what} too large: its counted repeats write out to "
+            f"{'at least 10^9' if units >= 10**9 else f'{units:,}'} characters "
+            f"(limit {MAX_PATTERN_UNITS:,}); use fewer or smaller {{m,n}} repeats",
+        )
+    try:
+        return regex.compile(source, regex.VERSION0)
+    except (regex.error, RecursionError, OverflowError, ValueError, MemoryError) as e:
+        v.fail(key, f"{where}: bad {what} ({clean(e, 120)})")
+
+
+_REPEAT = re.compile(r"\{(\d*)(?:(,)(\d*))?\}")
+_ESCAPE_BRACED = re.compile(r"\\[pPNxuUgk]\{[^}]*\}|\\g<[^>]*>|\\.", re.S)
+_CLASS = re.compile(r"\[\^?\]?(?:\\.|[^\]\\])*\]", re.S)
+_COMMENT = re.compile(r"\(\?#[^)]*\)")
+
+
+def pattern_units(source: str) -> int:
+    """A bound on the size of `source` with its counted repeats written out (`a{1000}` is
+    1,000, `((a{1000}){1000}){1000}` 10^9): the `regex` package unrolls them when it compiles,
+    2.7 GB for `a{10000000}`. Escapes and character classes count 1, alternatives add up;
+    capped at 10^9. Read before compiling, so a huge repeat is an error, not MemoryError."""
+    frames = [[0, 0]]  # per open group: [size so far, size of the last atom]
+    i, cap = 0, 10**9
+    while i < len(source):
+        c = source[i]
+        m = None
+        if c == "\\":
+            m = _ESCAPE_BRACED.match(source, i)
+        elif c == "[":
+            m = _CLASS.match(source, i)
+        elif source.startswith("(?#", i):
+            m = _COMMENT.match(source, i)
+            if m:
+                i = m.end()
+                continue
+        elif c == "{" and (m := _REPEAT.match(source, i)) and (m[1] or m[3]):
+            low, high = m[1] or "0", m[3] if m[2] else m[1]
+            times = max(int(x) if len(x) <= 9 else cap for x in (low, high or low))
+            frame = frames[-1]
+            frame[0] = min(cap, frame[0] + frame[1] * (times - 1))
+            frame[1] = min(cap, frame[1] * times)
+            i = m.end()
+            continue
+        if c == "(":
+            frames.append([0, 0])
+        elif c == ")" and len(frames) > 1:
+            size = frames.pop()[0]
+            frames[-1][0] = min(cap, frames[-1][0] + size)
+            frames[-1][1] = size
+        elif c not in "|*+?":
+            frames[-1][0] += 1
+            frames[-1][1] = 1
+        i = m.end() if m else i + 1
+    return min(cap, sum(f[0] for f in frames))
 
 
 def _glob_re(pattern: str) -> str:

@@ -13,7 +13,10 @@ from __future__ import annotations
 import re
 
 MAX_TEXT = 300
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# controls, line/paragraph separators and the bidi controls that reorder text (U+202E)
+_CONTROL = re.compile(
+    r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
 
 
 def clean(text: object, limit: int = MAX_TEXT) -> str:

@@ -69,10 +69,7 @@ def build(m: Manifest, built, dry_run: bool = False, result: dict | None = None)
         if arc is None:
             continue
         for member in arc.names():
-            if any(
-                rule.input == inp.name and rule.pattern.fullmatch(member)
-                for rule in [*m.runs, *m.files]
-            ):
+            if any(rule.input == inp.name and rule.took(member) for rule in [*m.runs, *m.files]):
                 continue
             rep.unmatched.append((f"{inp.name}/{member}", _why_unmatched(arc.read(member), member)))
         taken[inp.name] = arc
@@ -101,9 +98,7 @@ def build(m: Manifest, built, dry_run: bool = False, result: dict | None = None)
 
 def _rule_of(m: Manifest, run: dict):
     """The rule that took a run's file (the first that matches, as the ingest does)."""
-    return next(
-        (r for r in [*m.runs, *m.files] if r.pattern.fullmatch(run["source"]["file"])), None
-    )
+    return next((r for r in [*m.runs, *m.files] if r.took(run["source"]["file"])), None)
 
 
 def _why_unmatched(data: bytes, member: str) -> str:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
-from .manifest import _V, InputError, LDict, LList
+from .manifest import _V, MATCH_BUDGET_S, InputError, LDict, LList, compile_pattern
 
 TABLE_ID = "reproduction"
 AGREES = ("exact", "truncation", "differs")
@@ -109,23 +109,27 @@ def _txt(x: Decimal) -> str:
 
 
 # -- the manifest section ---------------------------------------------------------------------
-def parse(path: str, raw, input_kinds: dict[str, str]) -> list[Check]:
-    """Validate a manifest's `reproduction:` list (`input_kinds`: input name -> kind)."""
+def parse(path: str, raw, input_kinds: dict[str, str], line: int | None = None) -> list[Check]:
+    """Validate a manifest's `reproduction:` list (`input_kinds`: input name -> kind; `line`:
+    the line of the `reproduction:` key)."""
     if raw is None:
         return []
     if not isinstance(raw, LList):
-        raise InputError(path, getattr(raw, "line", 0), "reproduction: must be a list of checks")
-    return [_check(path, d, f"reproduction[{i}]", input_kinds) for i, d in enumerate(raw)]
+        raise InputError(path, line, "reproduction: must be a list of checks")
+    return [
+        _check(path, d, f"reproduction[{i}]", input_kinds, raw.item_lines[i])
+        for i, d in enumerate(raw)
+    ]
 
 
-def _check(path, d, where, input_kinds) -> Check:
-    v = _V(path, d, where)
+def _check(path, d, where, input_kinds, line: int) -> Check:
+    v = _V(path, d, where, line)
     v.only(FIELDS)
     derived = v.get("derived", str, required=True)
     pub = _V(path, v.get("published", LDict, required=True), f"{where}.published")
     pub.only(("input", "format", "file", "table", "quote"))
     c = Check(
-        line=d.line,
+        line=v.line(),
         name=v.get("name", str, default=derived),
         derived=derived,
         where=_scalars(v, "where"),
@@ -163,32 +167,30 @@ def _check(path, d, where, input_kinds) -> Check:
             "format", f"{where}.published: an archive file is read with its `files:` rule's format"
         )
     table = pub.get("table", str, required=True)
-    try:
-        c.table = re.compile(table)
-    except re.error as e:
-        pub.fail("table", f"{where}.published: bad table regex ({e})")
-    for pcol, spec in v.get("keys", LDict, required=True).items():
-        c.keys[str(pcol)] = _key(path, v, where, pcol, spec)
+    c.table = compile_pattern(pub, "table", table, f"{where}.published", "table regex")
+    keys = v.get("keys", LDict, required=True)
+    for pcol, spec in keys.items():
+        c.keys[str(pcol)] = _key(path, v, where, pcol, spec, keys.key_lines[pcol])
     values = v.get("values", LList, required=True)
     if not values:
         v.fail("values", f"{where}: values: at least one value column")
     for i, spec in enumerate(values):
-        c.values.append(_value(path, spec, f"{where}.values[{i}]"))
+        c.values.append(_value(path, spec, f"{where}.values[{i}]", values.item_lines[i]))
     return c
 
 
-def _key(path, v, where, pcol, spec):
+def _key(path, v, where, pcol, spec, line: int):
     """`published column: derived column` or `{column: ..., map: {published: derived}}`."""
     if isinstance(spec, str):
         return spec, {}
-    kv = _V(path, spec, f"{where}.keys.{pcol}")
+    kv = _V(path, spec, f"{where}.keys.{pcol}", line)
     kv.only(("column", "map"))
     mapping = {str(a): str(b) for a, b in kv.get("map", LDict, default=LDict()).items()}
     return kv.get("column", str, required=True), mapping
 
 
-def _value(path, spec, where) -> ValueMap:
-    vv = _V(path, spec, where)
+def _value(path, spec, where, line: int) -> ValueMap:
+    vv = _V(path, spec, where, line)
     vv.only(("published", "derived", "where", "of", "base"))
     vm = ValueMap(
         str(vv.get("published", (str, int), required=True)),
@@ -321,8 +323,21 @@ def _with_quote(reason: str, quote: str, number: str) -> str:
     return f"{said}; {reason}" if reason else said
 
 
+def _table_match(m, c: Check, name: str):
+    """`c.table.fullmatch(name)` within MATCH_BUDGET_S (a published table's name is input)."""
+    try:
+        return c.table.fullmatch(name, timeout=MATCH_BUDGET_S)
+    except TimeoutError:
+        raise InputError(
+            m.path,
+            c.line,
+            f"reproduction: table pattern {c.table.pattern[:80]!r} too slow (over "
+            f"{MATCH_BUDGET_S:g} s on {name[:80]!r}); simplify it",
+        ) from None
+
+
 def _tabled(m, c: Check, candidates, derived_table: dict, file: str, parsed_tables) -> list[dict]:
-    chosen = [(t, c.table.fullmatch(t.name)) for t in parsed_tables]
+    chosen = [(t, _table_match(m, c, t.name)) for t in parsed_tables]
     chosen = [(t, mt) for t, mt in chosen if mt]
     if not chosen:
         raise InputError(

@@ -12,10 +12,10 @@ from . import metrics
 from .archive import Archive
 from .manifest import Manifest, Rule, _typed
 from .problems import Problem, clean
-from .read import parse_bytes
+from .read import LineBudget, parse_bytes
 from .writer import NAME_MAX
 
-ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+ID = re.compile(r"\A[a-z0-9][a-z0-9._-]*\Z")  # \Z: `$` lets "ra\n" through
 ID_MAX = NAME_MAX - 55  # bytes of a run id: room for any file suffix of data/<study>/series/
 
 
@@ -25,6 +25,9 @@ def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None):
     jobs = _jobs(m, archives)
     runs, series, files, problems = [], {}, {}, []
     taken: dict[str, int] = {}
+    budget = LineBudget()  # bounds the memory of the parsed series, before any parse (read.py)
+    for arc, member, _, _ in jobs:
+        budget.take(arc.read(member), f"{arc.name}/{member}")
     for i, (arc, member, rule, mt) in enumerate(jobs):
         if progress:
             progress(i, len(jobs), member)

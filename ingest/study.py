@@ -29,7 +29,7 @@ from .manifest import Manifest, check_folder, load
 from .problems import Problem
 from .runs import collect_runs, fill
 from .seriesfiles import run_files
-from .writer import dump, locked, write_study
+from .writer import Outcome, dump, locked, write_study
 
 
 @dataclass
@@ -53,17 +53,21 @@ def ingest(
     progress=None,
     dry_run: bool = False,
     manifest: Manifest | None = None,
+    outcome: Outcome | None = None,
 ) -> dict:
     """Ingest one study; returns {"study", "runs", "written", "removed", "problems", "report"}
     (`report`: ingest/report.py). `dry_run`: parse and report, write nothing. Holds the data
-    directory's lock from before reading the inputs to after the switch."""
+    directory's lock from before reading the inputs to after the switch. `outcome`: the
+    command line's record of the switch (writer.Outcome), for its report after an interrupt."""
     m = manifest or load(manifest_file)
     check_folder(m)
     with contextlib.nullcontext() if dry_run else locked(data):
         with _no_cyclic_gc():
             built = build_files(m, Path(archives), Path(studies), progress)
         result = (
-            {"written": [], "removed": []} if dry_run else write_study(data, m.study, built.files)
+            {"written": [], "removed": []}
+            if dry_run
+            else write_study(data, m.study, built.files, outcome)
         )
     return {
         "study": m.study,

@@ -142,7 +142,8 @@ def test_ingest_study_quiet_when_not_a_tty_and_exit_1_keeps_data(capsys, tmp_pat
     assert [line.split(":")[1] for line in err.splitlines()] == [
         "1",
         "35",
-    ]  # the two warnings, nothing else
+        "11",
+    ]  # the three warnings (the last: multi.log's FATAL lines, named), nothing else
     before = {p: p.read_bytes() for p in (tmp_path / "data").rglob("*") if p.is_file()}
     man.write_text(
         man.read_text().replace("window: {start: 1, end: 4}", "window: {start: 4, end: 1}")

@@ -247,9 +247,8 @@ def test_errors_name_the_manifest_line(tmp_path, spec, line, reason):
     with pytest.raises(InputError) as e:
         ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
     assert (e.value.file, e.value.line) == (str(man), line) and e.value.reason.startswith(reason)
-    assert [p.name for p in (tmp_path / "data").iterdir()] == [
-        ".ingest.lock"
-    ]  # the lock only: no study written
+    data = tmp_path / "data"  # no study written (errors found at load: not even the lock)
+    assert [p.name for p in data.iterdir()] in ([".ingest.lock"], []) if data.exists() else True
 
 
 ONE = "  - {id: one, where: {published: true}, rows: [engine, iops], value: {key: v, label: V, stat: mean}}\n"

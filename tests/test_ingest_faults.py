@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -26,24 +27,44 @@ DRIVER = ROOT / "tests" / "fault_driver.py"
 OLD, NEW = FIXTURES / "fault-study" / "old", FIXTURES / "fault-study" / "new"
 STUDY = "fault-study"
 CODES = {"SIGINT": 130, "SIGTERM": 143, "SIGKILL": -signal.SIGKILL}
-MODES = {"exchange": {}, "fallback": {"INGEST_NO_EXCHANGE": "1"}}
+MODES = {"exchange": [], "fallback": ["--no-exchange"]}
+# Trials run two at a time in threads of this process, which also holds locks (write_study,
+# locked): a subprocess forked while another thread has a lock file open would hold that lock
+# until it execs. So this process's lock holding and its spawns take turns.
+SPAWN = threading.Lock()
 
 
-def drive(root: Path, env: dict, src: Path = NEW) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, DRIVER, root, STUDY, src],
-        capture_output=True,
-        text=True,
-        env={**os.environ, **env},
-        timeout=60,
+def driver(*args, fault: str | None = None, **popen) -> subprocess.Popen:
+    cmd = [sys.executable, DRIVER, *(["--fault", fault] if fault else []), *map(str, args)]
+    with SPAWN:
+        return subprocess.Popen(cmd, text=True, **popen)
+
+
+def drive(root: Path, opts: list, src: Path = NEW, fault=None) -> subprocess.CompletedProcess:
+    p = driver(
+        *opts,
+        "write",
+        root,
+        STUDY,
+        src,
+        fault=fault,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
+    out, err = p.communicate(timeout=60)
+    return subprocess.CompletedProcess(p.args, p.returncode, out, err)
+
+
+def write_study(root: Path, files: dict):
+    with SPAWN:
+        writer.write_study(root, STUDY, files)
 
 
 def steps(tmp: Path, mode: str) -> list[str]:
     """The writer's steps when replacing the old tree by the new, in order."""
     root = tmp / f"trace-{mode}"
-    writer.write_study(root, STUDY, tree(OLD))
-    res = drive(root, {**MODES[mode], "INGEST_FAULT": "trace"})
+    write_study(root, tree(OLD))
+    res = drive(root, MODES[mode], fault="trace")
     assert res.returncode == 0, res.stderr
     return [line.split()[2] for line in res.stderr.splitlines()]
 
@@ -71,10 +92,10 @@ def trials(tmp: Path, mode: str, names: list[str], action: str) -> list[dict]:
 def trial(root: Path, mode: str, n: int, action: str) -> dict:
     """Old tree written; the new one written with `action` at step `n`; then the next run's
     recovery (under the lock). Returns what was seen."""
-    writer.write_study(root, STUDY, tree(OLD))
-    res = drive(root, {**MODES[mode], "INGEST_FAULT": f"{n}:{action}"})
+    write_study(root, tree(OLD))
+    res = drive(root, MODES[mode], fault=f"{n}:{action}")
     seen = {"code": res.returncode, "err": res.stderr, "after_fault": state(root)}
-    with writer.locked(root):  # what the next run does first
+    with SPAWN, writer.locked(root):  # what the next run does first
         pass
     seen["after_recovery"] = state(root)
     seen["leftovers"] = leftovers(root)
@@ -110,7 +131,7 @@ def test_a_signal_at_every_step_leaves_old_or_new(tmp_path, mode, sig):
         )  # ...and renamed back by the next run
         assert seen["leftovers"] == [], where
         seen_states.add(seen["after_recovery"])
-        writer.write_study(root, STUDY, tree(NEW))  # the next run completes
+        write_study(root, tree(NEW))  # the next run completes
         assert state(root) == "new" and leftovers(root) == [], where
     assert seen_states == {"old", "new"}
 
@@ -132,26 +153,25 @@ def test_an_io_error_at_every_step_is_one_line_and_leaves_old_or_new(tmp_path, m
         assert seen["after_recovery"] == seen["after_fault"] and seen["leftovers"] == [], where
 
 
+def hold(*args, **popen) -> subprocess.Popen:
+    """The driver holding the lock at its first step (`locked`), once it says so."""
+    pipes = {k: subprocess.PIPE for k in ("stdin", "stdout", "stderr")}
+    p = driver(*args, fault="1:hold", **pipes, **popen)
+    assert p.stderr.readline() == "holding at locked\n"
+    return p
+
+
 def test_second_ingest_fails_at_once_while_the_first_holds_the_lock(tmp_path):
-    writer.write_study(tmp_path, STUDY, tree(OLD))
-    first = subprocess.Popen(
-        [sys.executable, DRIVER, tmp_path, STUDY, NEW],
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "INGEST_FAULT": "1:sleep"},
-    )  # holds the lock 5 s
+    write_study(tmp_path, tree(OLD))
+    first = hold("write", tmp_path, STUDY, NEW)
     try:
-        for _ in range(200):  # until the first has the lock
-            if (tmp_path / writer.LOCK).read_text().strip() == str(first.pid):
-                break
-            subprocess.run(["sleep", "0.05"])
-        second = drive(tmp_path, {}, OLD)
+        second = drive(tmp_path, [], OLD)
         assert second.returncode == 1
         assert second.stderr == (
             f"{tmp_path / writer.LOCK}: another ingest (pid {first.pid}) is writing to "
             f"{tmp_path}; try again when it has finished\n"
         )
-        _, err = first.communicate(timeout=60)
+        _, err = first.communicate(timeout=60)  # closes its stdin: it goes on
         assert first.returncode == 0, err
     finally:
         first.kill()
@@ -162,11 +182,9 @@ def test_second_ingest_fails_at_once_while_the_first_holds_the_lock(tmp_path):
 def test_two_ingests_at_once_end_entirely_one_or_the_other(tmp_path):
     for i in range(4):
         root = tmp_path / str(i)
-        writer.write_study(root, STUDY, tree(OLD))
+        write_study(root, tree(OLD))
         procs = [
-            subprocess.Popen(
-                [sys.executable, DRIVER, root, STUDY, src], stderr=subprocess.PIPE, text=True
-            )
+            driver("write", root, STUDY, src, stderr=subprocess.PIPE)
             for src in (NEW, OLD if i % 2 else NEW)
         ]
         errs = [p.communicate(timeout=60)[1] for p in procs]
@@ -178,9 +196,9 @@ def test_two_ingests_at_once_end_entirely_one_or_the_other(tmp_path):
 
 def test_lock_is_reentrant_and_refuses_a_second_holder(tmp_path):
     with writer.locked(tmp_path), writer.locked(tmp_path):
-        res = drive(tmp_path, {}, NEW)
+        res = drive(tmp_path, [], NEW)
         assert res.returncode == 1 and "another ingest (pid " in res.stderr
-    assert drive(tmp_path, {}, NEW).returncode == 0
+    assert drive(tmp_path, [], NEW).returncode == 0
 
 
 def test_unwritable_data_dir_is_one_line(tmp_path):
@@ -194,15 +212,6 @@ def test_unwritable_data_dir_is_one_line(tmp_path):
         writer.write_study(target / "sub", STUDY, tree(NEW))
 
 
-def _wait_for_lock(root: Path, pid: int):
-    for _ in range(400):
-        lock = root / writer.LOCK
-        if lock.exists() and lock.read_text().strip() == str(pid):
-            return
-        subprocess.run(["sleep", "0.05"])
-    raise AssertionError("the ingest never took the lock")
-
-
 def test_command_line_ctrl_c_and_sigterm_from_outside(tmp_path):
     """The real command: a signal sent by another process while it holds the lock, then a
     SIGINT right after the switch; one true line each, exit 130/143, old-or-new, no leftovers."""
@@ -210,58 +219,38 @@ def test_command_line_ctrl_c_and_sigterm_from_outside(tmp_path):
 
     man = make_study(tmp_path)
     data = tmp_path / "data"
-    cmd = [
-        sys.executable,
-        "-m",
-        "ingest",
-        "mini",
-        "--content",
-        tmp_path / "content",
-        "--archives",
-        tmp_path / "archives",
-        "--data",
-        data,
-        "--studies",
-        tmp_path / "studies",
-    ]
-    assert subprocess.run(cmd, cwd=ROOT, capture_output=True).returncode == 0
+    args = ["mini", "--content", tmp_path / "content", "--archives", tmp_path / "archives"]
+    args += ["--data", data, "--studies", tmp_path / "studies"]
+
+    def ingest(fault=None):
+        p = driver(
+            "ingest", *args, fault=fault, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        out, err = p.communicate(timeout=60)
+        return p.returncode, out, err
+
+    assert ingest()[0] == 0
     old = tree(data / "mini")
     man.write_text(
         man.read_text().replace("window: {start: 1, end: 4}", "window: {start: 2, end: 4}")
     )
     for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
-        p = subprocess.Popen(
-            cmd,
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "INGEST_FAULT": "1:sleep"},
-        )
+        p = hold("ingest", *args, cwd=ROOT)
         try:
-            _wait_for_lock(data, p.pid)
             p.send_signal(sig)
             out, err = p.communicate(timeout=60)
         finally:
             p.kill()
         assert (p.returncode, out, err) == (code, "", f"interrupted; {data / 'mini'} unchanged\n")
         assert tree(data / "mini") == old and leftovers_of(data) == []
-    trace = subprocess.run(
-        cmd, cwd=ROOT, capture_output=True, text=True, env={**os.environ, "INGEST_FAULT": "trace"}
-    )
-    assert trace.returncode == 0  # (it wrote the new tree: put the old one back)
-    names = [line.split()[2] for line in trace.stderr.splitlines() if line.startswith("fault-step")]
+    code, _, err = ingest("trace")
+    assert code == 0  # (it wrote the new tree: put the old one back)
+    names = [line.split()[2] for line in err.splitlines() if line.startswith("fault-step")]
     new = tree(data / "mini")
     assert new != old
     writer.write_study(data, "mini", old)
-    res = subprocess.run(
-        cmd,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "INGEST_FAULT": f"{names.index('switch-done') + 1}:SIGINT"},
-    )
-    assert (res.returncode, res.stderr) == (130, f"interrupted; {data / 'mini'} replaced\n")
+    code, _, err = ingest(f"{names.index('switch-done') + 1}:SIGINT")
+    assert (code, err) == (130, f"interrupted; {data / 'mini'} replaced\n")
     assert tree(data / "mini") == new
 
 

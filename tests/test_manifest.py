@@ -215,7 +215,7 @@ def test_failing_replace_during_ingest_keeps_old_data(tmp_path, monkeypatch):
         raise OSError(5, "Input/output error")
 
     monkeypatch.setattr(writer.os, "rename", boom)
-    monkeypatch.setenv("INGEST_NO_EXCHANGE", "1")  # the fallback switch: os.rename
+    monkeypatch.setattr(writer, "_renameat2", lambda: None)  # the fallback switch: os.rename
     with pytest.raises(
         InputError, match=r"/data/mini: cannot write \(Input/output error\); left unchanged$"
     ):

@@ -59,7 +59,11 @@ def test_truncated_anywhere_keeps_complete_records_and_reports_once(path):
             assert cut < _first_record_end(text), (cut, e)
             assert "no sysbench results" in str(e)
             continue
-        new = [p for p in map(str, got.problems) if p not in list(map(str, full.problems))]
+        new = [  # (the warning naming the skipped lines names those of the part read)
+            p
+            for p in map(str, got.problems)
+            if p not in list(map(str, full.problems)) and " skipped, not read as " not in p
+        ]
         assert len(new) <= 1, (cut, new)
         assert all(re.match(rf"^{re.escape(path.name)}:\d+: ", p) for p in new)
         for s in got.sessions:

@@ -85,7 +85,7 @@ def test_report_lists_runs_unmatched_files_sizes_and_warnings(capsys, tmp_path):
         f"per-interval series: {series / 1e3:.1f} KB ({series} bytes) in 3 run(s) (JSON), {series // 3} bytes per run on average"
         in lines
     )
-    warnings = lines[lines.index("warnings (3):") + 1 :]
+    warnings = lines[lines.index("warnings (4):") + 1 :]
     assert warnings == [
         "  rep.tar.gz/res_rocksdb_8.log:13: run rocksdb-8: 4 error line(s) in its session (line 1 to the end), "
         "first: FATAL: mysql_stmt_execute() returned error 2013 (Lost connection to MySQL server) for query 0",
@@ -93,6 +93,9 @@ def test_report_lists_runs_unmatched_files_sizes_and_warnings(capsys, tmp_path):
         "shorter than the window",
         f"  {tmp_path}/content/rep/manifest.yaml: run rocksdb-16: no base case (engine=innodb); closest base run "
         "innodb-8 differs in threads (16 here, 8 there)",
+        "  rep.tar.gz/res_rocksdb_8.log:13: 4 lines skipped, not read as sysbench1 lines (lines "
+        "13-16; the first: 'FATAL: mysql_stmt_execute() returned error 2013 (Lost connection to "
+        "MySQL serve\u2026')",  # the parser's (issue 21 §5), beside the report's count above
     ]
 
 

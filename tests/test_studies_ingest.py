@@ -82,7 +82,10 @@ def test_committed_data_is_a_fresh_ingest(fresh, study):
             f"data/{study}/{name} differs from a fresh ingest (run make ingest)"
         )
     if study in NOTED:
-        assert fresh.problems[study] == []  # no problems (e.g. the sysbench ratio cross-check)
+        # no problems (e.g. the sysbench ratio cross-check) but the lines of wrappers and JVMs
+        # that no parser reads, each named (issue 21 §5)
+        other = [p for p in map(str, fresh.problems[study]) if " skipped, not read as " not in p]
+        assert other == []
 
 
 def test_study_notes_carried(fresh):

@@ -183,14 +183,36 @@ def test_a_file_name_longer_than_name_max_is_a_problem(tmp_path):
 
 
 def test_leftovers_of_a_killed_run_are_removed_or_restored(tmp_path):
+    """Only the trees a killed run recorded in the lock file are touched (issue 21 §7)."""
     write_study(tmp_path, "s", {"a.yaml": b"1\n"})
-    (tmp_path / ".s.tmp-abc123").mkdir()  # a half-built new tree
-    (tmp_path / ".t.tmp-x_1").mkdir()
+    s_tmp, u_tmp = ".s.tmp-" + "a1" * 8, ".u.tmp-" + "b2" * 8
+    (tmp_path / s_tmp).mkdir()  # a half-built new tree
     (tmp_path / "t").mkdir()
-    (tmp_path / ".u.old-q9").mkdir()  # the fallback cut between its renames
-    (tmp_path / ".u.old-q9/a.yaml").write_bytes(b"old u\n")
+    (tmp_path / f".u.old-{'b2' * 8}").mkdir()  # the fallback cut between its renames
+    (tmp_path / f".u.old-{'b2' * 8}/a.yaml").write_bytes(b"old u\n")
     (tmp_path / "keep.txt").write_text("not ours")
+    (tmp_path / writer.LOCK).write_text(f"99999\nmade {s_tmp}\nmade {u_tmp}\n")
     with writer.locked(tmp_path):
         pass
     assert _listing(tmp_path) == ["keep.txt", "s", "t", "u"]
     assert _tree(tmp_path / "u") == {"a.yaml": b"old u\n"}
+    assert (tmp_path / writer.LOCK).read_text() == f"{os.getpid()}\n"
+
+
+def test_a_persons_files_that_look_like_leftovers_are_left_alone(tmp_path):
+    """Before issue 21 §7, `.s2.old-1` was renamed to `s2` (a study no manifest names) and
+    `.notes.tmp-draft` and `.s.old-backup/` were deleted."""
+    write_study(tmp_path, "s", {"a.yaml": b"1\n"})
+    (tmp_path / ".s2.old-1").mkdir()
+    (tmp_path / ".s2.old-1/a.yaml").write_bytes(b"a person's\n")
+    (tmp_path / ".notes.tmp-draft").write_text("draft\n")
+    (tmp_path / ".s.old-backup").mkdir()
+    (tmp_path / f".s.tmp-{'c3' * 8}").mkdir()  # our name, but not recorded: not ours
+    before = _tree(tmp_path)
+    write_study(tmp_path, "s", {"a.yaml": b"2\n"})
+    with writer.locked(tmp_path):
+        pass
+    assert _listing(tmp_path) == sorted(
+        [".notes.tmp-draft", ".s.old-backup", f".s.tmp-{'c3' * 8}", ".s2.old-1", "s"]
+    )
+    assert _tree(tmp_path) == {**before, "s/a.yaml": b"2\n"}

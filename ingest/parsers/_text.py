@@ -35,6 +35,7 @@ class Lines:
         self.file = file
         self.lines = [p[:-1] if p.endswith("\r") else p for p in parts]
         self.problems: list[Problem] = []
+        self.skipped: list[int] = []  # lines the parser did not read (`skip`, reported once)
         self.at: int | None = None  # the line being read
         position.set(self)
         tail = tail.removesuffix("\r")
@@ -56,6 +57,17 @@ class Lines:
     def problem(self, line: int, reason: str) -> None:
         self.problems.append(Problem(self.file, line, reason))
 
+    def skip(self, line: int) -> None:
+        """A non-blank line the parser does not read: counted, and reported by `skipped`."""
+        if self.lines[line - 1].strip():
+            self.skipped.append(line)
+
+    def skipped_problem(self, what: str) -> Problem | None:
+        """One warning naming every skipped line (the parser wrapper adds it to the result)."""
+        if not self.skipped:
+            return None
+        return skipped_problem(self.file, self.skipped, self.lines[self.skipped[0] - 1], what)
+
     def error(self, line: int, reason: str) -> Problem:
         return Problem(self.file, line, reason)
 
@@ -63,6 +75,29 @@ class Lines:
         """Note a run that stops before `what` (one problem per file: a cut mid-line says it already)."""
         if not self.problems:
             self.problem(line, f"ends before {what}: cut short, or the tool died?")
+
+
+def line_ranges(numbers: list[int]) -> str:
+    """`1-3, 7, 12-15` for [1, 2, 3, 7, 12, 13, 14, 15] (sorted line numbers)."""
+    out, start = [], numbers[0]
+    for prev, cur in zip(numbers, [*numbers[1:], None]):
+        if cur != prev + 1:
+            out.append(str(start) if start == prev else f"{start}-{prev}")
+            start = cur
+    return ", ".join(out)
+
+
+def skipped_problem(file: str, numbers: list[int], first: str, what: str) -> Problem:
+    """`file:N: K lines skipped, not read as <what> (lines ...; the first: '...')`: every line
+    a parser did not read is named, so nothing is dropped silently (issue 21 §5)."""
+    n = len(numbers)
+    return Problem(
+        file,
+        numbers[0],
+        f"{n} line{'s' if n > 1 else ''} skipped, not read as {what} "
+        f"(line{'s' if n > 1 else ''} {clean(line_ranges(numbers), 400)}; the first: "
+        f"{clean(first.strip(), 80)!r})",
+    )
 
 
 def number(text: str) -> float | int:

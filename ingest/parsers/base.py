@@ -7,6 +7,11 @@ a line it cannot read either stops the parse with `Problem` ("file:line: reason"
 the records before it are complete (a file cut mid-line), is reported in `Parsed.problems`
 (as `Problem` values).
 
+No line is dropped silently: a non-blank line a parser does not read is marked with
+`Lines.skip`, and the wrapper adds one warning naming every such line (`file:N: K lines
+skipped, not read as <what> (lines ...)`); a line that looks like a record but cannot be read
+is an error or its own warning, as each parser says.
+
 Every subclass's `parse` is wrapped (`Parser.__init_subclass__`) so that no input ends in a
 traceback: a value Python cannot convert (`95..1`, an integer of more than 4,300 digits, a
 date with non-ASCII digits) becomes `Problem(file, line, reason)` at the line being read
@@ -89,6 +94,7 @@ class Parser:
 
     name = ""
     description = ""
+    what = "records of this format"  # in the warning about skipped lines: "not read as <what>"
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -114,6 +120,10 @@ def _guarded(parse):
         token = position.set(None)
         try:
             parsed = parse(self, text, file, **options)  # options: e.g. server status `mode`
+            lines = position.get()
+            skipped = lines.skipped_problem(self.what) if lines is not None else None
+            if skipped is not None:
+                parsed.problems.append(skipped)
         except (ValueError, ArithmeticError) as e:
             if isinstance(e, Problem):
                 raise

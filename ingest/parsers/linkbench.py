@@ -13,7 +13,9 @@ Per-operation latency goes to two tables: `op-intervals` (`ThreadID = ...` lines
 thread, op and interval; microseconds, except RANGE_SIZE and *_NLINKS which are sizes) and
 `op-latency` (the final `OP count = ... p50 = [lo,hi]ms ... mean = Xms` lines, as printed).
 `LOAD PHASE COMPLETED` / `REQUEST PHASE COMPLETED` give the summaries. JVM and driver noise
-(`WARN ...`, `OpenJDK ... warning`, wrapper lines) is skipped.
+(`WARN ...`, `OpenJDK ... warning`, wrapper lines: not log lines) is skipped and named in one
+warning; a line holding a record's words whose log prefix is unreadable (a 9-digit fraction of
+a second, a two-digit year) is a warning of its own, as its counts are not in the run.
 
 `meta.start` is the phase's t = 0 as a local date and time (ISO, milliseconds; log4j prints no
 zone): the load's first progress line less its elapsed time (links / average rate), the
@@ -110,6 +112,7 @@ class _Phase:
 @register
 class LinkbenchParser(Parser):
     name = "linkbench"
+    what = "LinkBench log lines"
     description = "LinkBench client log: load (links/s) and request (requests/s) phases, per-op latency tables"
 
     def detect(self, head: str) -> str | None:
@@ -135,8 +138,16 @@ class LinkbenchParser(Parser):
         starts: dict[str, int] = {}  # table name -> line of its first row
         for no, line in lines:
             m = LOG.match(line)
-            if not m:
-                continue  # JVM, driver and wrapper noise
+            if not m:  # JVM, driver and wrapper noise (skipped, named in one warning), or...
+                if any(w in line for w in RECORD_WORDS):  # ...a record with a bad time stamp
+                    lines.problem(
+                        no,
+                        "LinkBench record with an unreadable log prefix (level, date, "
+                        f"time or thread): skipped, its counts are not in the run: {line[:80]!r}",
+                    )
+                else:
+                    lines.skip(no)
+                continue
             msg, when = m["msg"], log_time(m["date"], m["clock"])
             if p := LOAD_PROGRESS.match(msg):
                 if load is None:

@@ -40,6 +40,7 @@ def read_du(lines: Lines) -> Table | None:
 @register
 class LinkbenchSummaryParser(Parser):
     name = "linkbench-summary"
+    what = "LinkBench wrapper summary lines"
     description = "LinkBench wrapper summary: COMPLETED line, per-op iostat/vmstat blocks, db size, op latency"
 
     def detect(self, head: str) -> str | None:
@@ -99,6 +100,8 @@ class LinkbenchSummaryParser(Parser):
                 name = "vmstat" if "cs/s" in names else "iostat"
                 tables.append(Table(name, names, [row], line=start))
                 header = None
+            elif not m and not (WHEN.match(line) or DU.match(line)):  # (du lines: read_du)
+                lines.skip(no)
         if sizes := read_du(lines):
             tables.append(sizes)
         if ops:

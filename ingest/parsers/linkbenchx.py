@@ -31,6 +31,7 @@ SERIES = ["t", "requests/s", "events", "conc_min", "conc_max"]
 @register
 class LinkbenchxParser(Parser):
     name = "linkbenchx"
+    what = "LinkBenchX log lines"
     description = (
         "LinkBenchX request phase: `Events: ..., throughput: N ops/sec` and `Type: ...` lines"
     )
@@ -47,7 +48,15 @@ class LinkbenchxParser(Parser):
         start, rows, types, summary, first, types_line = None, [], [], {}, None, None
         for no, line in lines:
             m = LOG.match(line)
-            if not m:
+            if not m:  # not a log line: skipped and named; a record's words: its own warning
+                if "Events: " in line or "Type: " in line or "REQUEST PHASE COMPLETED" in line:
+                    lines.problem(
+                        no,
+                        "LinkBenchX record with an unreadable log prefix: skipped, not in the "
+                        f"run: {line[:80]!r}",
+                    )
+                else:
+                    lines.skip(no)
                 continue
             msg, when = m["msg"], log_time(m["date"], m["clock"])
             if p := EVENTS.match(msg):

@@ -5,7 +5,9 @@ each `##` heading names the table that follows it; a paragraph between the headi
 table becomes the table's caption. Cells go through `values.parse_cell` (empty or `N/A` is
 missing, `9.49G` keeps its unit in `Table.units`). A column named `note` stays a text column;
 when a note starts with a qualifier ("about", "up to", ...), the qualifier is recorded in
-`Table.notes` for every number of that row, so the post shows it next to the number.
+`Table.notes` for every number of that row, so the post shows it next to the number. Prose
+is the text around the tables; pipe rows that render as a paragraph (a blank line inside a
+table, a table without its separator row) are named in a warning, never dropped silently.
 """
 
 from __future__ import annotations
@@ -133,6 +135,7 @@ def table_from_cells(
 @register
 class MarkdownTables(Parser):
     name = "markdown-tables"
+    what = "a table (pipe rows outside a table: a blank line inside it, or no separator row)"
     description = "F13 Markdown pipe tables under ## headings (published figures)"
 
     def detect(self, head: str) -> str | None:
@@ -155,6 +158,10 @@ class MarkdownTables(Parser):
         for kind, payload in walker.events:
             if kind == "h2":
                 heading, caption = payload, []
+            elif kind == "p" and payload.startswith("|"):  # a row cut off from its table
+                for no, line in enumerate(source.lines, 1):
+                    if line.strip().startswith("|") and " ".join(line.split()) in payload:
+                        source.skip(no)
             elif kind == "p" and heading:
                 caption.append(payload)
             elif kind == "table":

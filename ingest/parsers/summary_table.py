@@ -10,7 +10,8 @@ Heading lines (short lines above a table, not prose) name the table. Headings ne
 heading lines found above a table replace the last k levels of the current heading path, so
 "In-memory load metrics", "Fast SSD", table, "Slow SSD", table names the second table
 "In-memory load metrics / Slow SSD". Leading `-` markers are dropped from headings. Prose
-(long lines, bullets `*`, comments `#`, lines ending in `:` or `.`) is skipped.
+(long lines, bullets `*`, comments `#`, lines ending in `:` or `.`) is the text around the
+tables; a line of figures outside every table is named in a warning (never dropped silently).
 
 Cells go through `values.parse_cell`: missing is None (never 0) and a suffixed value keeps the
 number in the row and its unit in `Table.units` ("<row>/<column>" -> "G").
@@ -71,6 +72,7 @@ def _upper_header(lines: list[str], h: int, floor: int) -> list[str] | None:
 @register
 class SummaryTable(Parser):
     name = "summary-table"
+    what = "a table row (a line of figures outside every table)"
     description = "F9 whitespace summary tables under heading lines (published results)"
 
     def detect(self, head: str) -> str | None:
@@ -93,6 +95,7 @@ class SummaryTable(Parser):
         path: list[str] = []
         floor = 0  # first line after the previous table
         h = 0
+        used: set[int] = set()  # indexes of the lines read as headers and rows
         while h < len(lines) - 1:
             header = lines[h].split()
             width = len(header)
@@ -113,6 +116,7 @@ class SummaryTable(Parser):
                 file,
             )
             table.line = top + 1
+            used.update(range(top, end))
             if any(t.name == table.name for t in parsed.tables):
                 raise Problem(file, top + 1, f"two tables named {table.name!r}")
             parsed.tables.append(table)
@@ -122,6 +126,9 @@ class SummaryTable(Parser):
             raise Problem(
                 file, 0, "no table (a header line followed by rows with the same number of fields)"
             )
+        for i, line in enumerate(lines):  # figures outside every table: named, not dropped
+            if i not in used and _looks_like_data(line.split()):
+                complete.skip(i + 1)
         return parsed
 
     @staticmethod

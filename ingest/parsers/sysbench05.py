@@ -33,6 +33,14 @@ RW = re.compile(rf"^\s+read/write requests:\s+\d+\s+\(({NUMBER}) per sec\.\)")
 TOTAL_TIME = re.compile(rf"^\s+total time:\s+({NUMBER})s")
 PERCENTILE = re.compile(rf"^\s+approx\.\s+(\d+) percentile:\s+({NUMBER})ms")
 BLOCK_END = re.compile(r"^\s+execution time \(avg/stddev\):")
+# sysbench's own lines outside the interval lines and the statistics block (options,
+# progress); any other line is skipped and named in one warning
+KNOWN = re.compile(
+    r"(Running the test with following options:|Random number generator seed |Report intermediate "
+    r"|Initializing random number generator|Initializing worker threads\.\.\.|Threads started!"
+    r"|Doing OLTP test|Running mixed OLTP test|Using |Maximum number of requests "
+    r"|Time limit exceeded|Done\.|No DB drivers specified)"
+)
 
 
 class _Run:
@@ -44,6 +52,7 @@ class _Run:
 @register
 class Sysbench05Parser(Parser):
     name = "sysbench05"
+    what = "sysbench 0.4/0.5 lines"
     description = (
         "sysbench 0.5 interval lines (3 variants) and 0.4/0.5 `OLTP test statistics` summaries"
     )
@@ -94,6 +103,8 @@ class Sysbench05Parser(Parser):
                 self._block_line(run, line)
             elif line.startswith("[") and "threads:" in line:
                 raise lines.error(no, "unreadable sysbench 0.5 interval line")
+            elif not KNOWN.match(line):
+                lines.skip(no)
         sessions = []
         for run in runs:
             if not run.summary:

@@ -6,7 +6,9 @@ printed to the end (the `execution time (avg/stddev)` line of `Threads fairness`
 that died early (FATAL lines, no summary) are kept with `complete=False` and reported in
 `Parsed.problems`; a session with no interval line and no summary is only reported.
 Interval times are kept as printed (sysbench skips seconds when the server stalls).
-A last line without its end-of-line is a cut file: it is dropped and reported.
+A last line without its end-of-line is a cut file: it is dropped and reported. Any other line
+that is neither read nor one of sysbench's own (`KNOWN`, `SUMMARY_KNOWN`: options, progress,
+summary headings), such as FATAL messages or a wrapper's output, is named in one warning.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import re
 
 from ..problems import Problem
 from . import register
+from ._text import skipped_problem
 from .base import Parsed, Parser, Session
 
 BANNER = re.compile(r"^sysbench (\d+\.\d+[\w.\-]*)")
@@ -58,6 +61,19 @@ SUMMARY_KEYS = {
     "max": "lat_max_ms",
 }
 SUMMARY_START = ("SQL statistics:", "General statistics:", "CPU speed:", "Throughput:")
+# what sysbench prints besides intervals and the figures read: options, progress, headings of
+# the summary and its figures not kept; any other line is skipped and named in one warning
+KNOWN = re.compile(
+    r"(Running the test with following options:|Initializing random number generator from "
+    r"|Initializing worker threads\.\.\.|Threads started!|Warming up|Time limit exceeded"
+    r"|Done\.|Prime numbers limit: \d+|Target transaction rate: |Report checkpoint"
+    r"|Additional request)"
+)
+SUMMARY_KNOWN = re.compile(
+    r"\s*(SQL statistics|queries performed|General statistics|Latency \(ms\)|Threads fairness"
+    r"|CPU speed|Throughput|File operations|(read|write|other|total|sum): +[\d.]+"
+    r"|events \(avg/stddev\): |execution time \(avg/stddev\): )"
+)
 SUMMARY_END = "    execution time (avg/stddev):"
 
 
@@ -179,6 +195,8 @@ class _SessionBuilder:
         self.cur: Session | None = None
         self.in_summary = False
         self.pending_problems: list[Problem] = []
+        self.skipped: list[int] = []  # lines not read (`skip`), named in one warning
+        self.first_skipped = ""
 
     def start(self, no: int, version: str | None):
         self.finish(no - 1)
@@ -212,19 +230,31 @@ class _SessionBuilder:
             self.problem(no, "unreadable interval line")
             return
         if self.cur is None:
+            self.skip(no, line)  # before any banner or interval line
             return
         if line.startswith(SUMMARY_START):
             self.in_summary = True
         if line.startswith("Threads started!"):
             return
         if self.in_summary:
-            self.summary_line(no, line)
+            if not self.summary_line(no, line):
+                self.skip(no, line)
         elif m := THREADS.match(line):
             self.cur.meta["threads"] = int(m.group(1))
         elif m := REPORT_EVERY.match(line):
             self.cur.meta["interval_s"] = int(m.group(1))
+        elif not KNOWN.match(line):
+            self.skip(no, line)
 
-    def summary_line(self, no: int, line: str):
+    def skip(self, no: int, line: str):
+        """A non-blank line not read (a FATAL message, a wrapper's line): named at the end."""
+        if line.strip():
+            if not self.skipped:
+                self.first_skipped = line
+            self.skipped.append(no)
+
+    def summary_line(self, no: int, line: str) -> bool:
+        """Read a line of the final summary; False when it is none of its lines."""
         s = self.cur.summary
         if m := PER_SEC.match(line):
             key = SUMMARY_KEYS[m.group(1)]
@@ -239,6 +269,9 @@ class _SessionBuilder:
                 self.cur.meta["summary_lat_pct"] = int(pct)
         elif line.startswith(SUMMARY_END):
             self.summary_done = True
+        else:
+            return bool(SUMMARY_KNOWN.match(line))
+        return True
 
     def problem(self, no: int, reason: str):
         self.out.problems.append(Problem(self.file, no, reason))
@@ -272,10 +305,17 @@ class _SessionBuilder:
         self.out.sessions.append(cur)
 
     def close(self, last_no: int) -> bool:
-        """Finish the last session; True when it was reported incomplete."""
+        """Finish the last session; True when it was reported incomplete. The skipped lines
+        are named in one warning."""
         before = len(self.out.problems)
         self.finish(last_no)
-        return len(self.out.problems) > before
+        incomplete = len(self.out.problems) > before
+        if self.skipped:
+            what = f"{self.p.name} lines"
+            self.out.problems.append(
+                skipped_problem(self.file, self.skipped, self.first_skipped, what)
+            )
+        return incomplete
 
 
 register(Sysbench1)

@@ -5,6 +5,8 @@ the interval (`trx`), their 95th/99th percentile and max response time (ms; some
 `95:` without `%`), then `count|max_rt` for Payment, Order-Status, Delivery and Stock-Level.
 `<TpmC>` and the value on the next line give the summary: `tpmC`, and `trx`, the same rate as
 New-Order transactions per interval (tpmC / 60 x interval), so it compares with the series.
+The banner and parameters are known; every other line not read (the end report's raw results
+and constraint checks) is named in one warning.
 """
 
 from __future__ import annotations
@@ -26,11 +28,18 @@ SERIES = ["t", "trx", "p95_ms", "p99_ms", "max_rt_ms"] + [
 ]
 PARAM = re.compile(r"^\s*\[(warehouse|connection|rampup|measure)\]:\s*(\d+)")
 TPMC = re.compile(rf"^\s*({NUMBER}) TpmC\s*$")
+# the banner and the parameters tpcc_start prints; anything else not read (its end report:
+# raw results, constraint checks) is skipped and named in one warning
+KNOWN = re.compile(
+    r"(\*+$|\*\*\* .* \*\*\*$|option \w+ with value |<Parameters>|\s*\[\w+\]:|RAMP-UP TIME"
+    r"|STOPPING THREADS)"
+)
 
 
 @register
 class TpccMysqlParser(Parser):
     name = "tpcc-mysql"
+    what = "tpcc-mysql lines (its end report is read for <TpmC> only)"
     description = (
         "tpcc-mysql: `N, trx: ..., 95%: ...` interval lines after MEASURING START, <TpmC> summary"
     )
@@ -69,6 +78,8 @@ class TpccMysqlParser(Parser):
                 tpmc_next = False
             elif measuring and re.match(r"^\s*\d+, ", line):
                 raise lines.error(no, "unreadable tpcc-mysql interval line")
+            elif not KNOWN.match(line):
+                lines.skip(no)
         if not rows and not summary:
             raise lines.error(0, "no tpcc-mysql interval lines and no <TpmC> summary")
         if rows:

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 
 MISSING = {"", "n/a", "na", "-", "\u2014"}
-NUMBER = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
-SUFFIXED = re.compile(r"^([+-]?(?:\d+\.?\d*|\.\d+))([KMGTP])$")
+NUMBER = re.compile(r"\A[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z")
+SUFFIXED = re.compile(r"\A([+-]?(?:\d+\.?\d*|\.\d+))([KMGTP])\Z")
 # Binary multipliers, as MySQL status tools and `du -h` print them.
 UNIT_SCALE = {"K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4, "P": 1024**5}
 

@@ -72,7 +72,7 @@ def check_server_labels(ctx) -> None:
             said = server_label(variable, settings.get(variable))
             if label in run["labels"] and str(run["labels"][label]) != said:
                 rule = next(
-                    (r for r in ctx.manifest.runs if r.pattern.fullmatch(run["source"]["file"])),
+                    (r for r in ctx.manifest.runs if r.took(run["source"]["file"])),
                     None,
                 )
                 raise Problem(
