@@ -198,12 +198,10 @@ SINGLE_COLOUR = [
 @pytest.mark.parametrize("post,figure", SINGLE_COLOUR)
 def test_a_chart_of_one_colour_draws_in_the_palettes_first(built_site, post, figure):
     """A bar or line chart without a colour field draws its marks in the site palette's first
-    colour (theme.js PALETTE[0], set as the bar/line/point colour of the shared chart config),
+    colour (assets/js/palette.json's first, theme.js PALETTE[0], set as the bar/line/point colour of the shared chart config),
     not Vega's default #4c78a8 (which the 8 charts here used before). The same config draws
     the live chart and the previews, which come from this SVG."""
-    first = re.search(
-        r"PALETTE = \['(#[0-9A-Fa-f]{6})'", (ROOT / "assets/js/theme.js").read_text()
-    ).group(1)
+    first = json.loads((ROOT / "assets/js/palette.json").read_text())[0]
     for variant, svg in pictures(built_site, post, figure).items():
         assert "#4c78a8" not in svg.lower(), (post, figure, variant)
         assert re.search(rf'(fill|stroke)="{first}"', svg, re.I), (post, figure, variant)

@@ -93,6 +93,9 @@ export class MetricsChart {
     addExportTools(this.figure, this.id, () => this.view, () => this.plotted());
   }
 
+  /** The run's colour as in the post's other charts (spec.colors), if it has one. */
+  color(id) { return (this.spec.colors || {})[id] || null; }
+
   saveState() {
     const r = this.runs.get(this.run);
     setState(this.id, 'run', this.run === this.spec.show ? null : this.run);
@@ -187,7 +190,7 @@ export class MetricsChart {
 
   vegaLiteSpec(width, data, metrics) {
     const read = this.read || cssVar;
-    const muted = read('--muted'), accent = read('--accent'), line = read('--accent') || '#0072B2';
+    const muted = read('--muted'), accent = read('--accent'), line = this.color(this.run) || accent || '#0072B2';
     const run = this.runs.get(this.run);
     const full = this.extent(metrics);
     // one explicit x domain on every panel (the zoom when there is one, else the run's whole
@@ -213,7 +216,7 @@ export class MetricsChart {
           mark: { type: 'line', strokeWidth: 1, clip: true, color: line },
           encoding: { x: { ...x, axis: i === data.names.length - 1 ? {} : { labels: false, title: null } },
             y: { field: 'v', type: 'quantitative', title: describe(name, metrics), axis: { titleAngle: 0, titleAlign: 'left', titleAnchor: 'end', titleY: -6, titleX: 0, tickCount: 3, format: ',~r' }, scale: { zero: false } } } },
-        { name: `p${i}-markers`, data: { name: 'markers' }, mark: { type: 'rule', strokeDash: [4, 3], color: muted, clip: true }, encoding: { x } },
+        ...((this.spec.markers || []).length ? [{ name: `p${i}-markers`, data: { name: 'markers' }, mark: { type: 'rule', strokeDash: [4, 3], color: muted, clip: true }, encoding: { x } }] : []),
       ],
     });
     return {
