@@ -322,6 +322,37 @@ def test_cloud_ratios_against_the_runs(cloud_ingest):
     assert seen == {"exact", "truncation"}  # the rule told them apart
 
 
+def test_cloud_average_tps_table_against_the_runs(cloud_ingest):
+    """The original's 24 average TPS (published-avg-tps.md, read here with the Markdown parser),
+    each compared with the window mean of its run computed by the ingest from the raw log: every
+    published cell has its row, the verdict is the rule's on those numbers, and none differs (the
+    post says each is our average at the two decimals printed, rounded or cut)."""
+    text = (SHARED / "studies" / "myrocks-cloud-cost" / "published-avg-tps.md").read_text()
+    (table,) = by_name("markdown-tables").parse(text, "published-avg-tps.md").tables
+    runs = yaml.safe_load((cloud_ingest["data"] / "myrocks-cloud-cost" / "runs.yaml").read_text())
+    mean = {
+        (r["labels"]["engine"], r["labels"]["iops"], str(r["labels"]["cache_gb"])): r["window"][
+            "mean"
+        ]
+        for r in runs["runs"]
+        if r["published"]
+    }
+    rows = {
+        r["key"]: r
+        for r in _rows(cloud_ingest["data"], "myrocks-cloud-cost")
+        if r["table"] == "Average TPS"
+    }
+    assert len(rows) == len(table.rows) == len(mean)
+    for p in table.rows:
+        key = (p["engine"], str(p["IOPS"]), str(p["cache GB"]))
+        row = rows[f"avg_tps at engine={key[0]}; iops={key[1]}; cache_gb={key[2]}"]
+        printed = f"{p['avg TPS']:.2f}"
+        assert row["published"] == printed and row["derived"] == pytest.approx(mean[key], abs=1e-6)
+        assert row["agrees"] == _published(None, printed, mean[key]), row
+    verdicts = summary(list(rows.values()))
+    assert verdicts["differs"] == 0 and verdicts["truncation"] > 0
+
+
 def test_sysbench_relative_tables_against_the_absolute_ones():
     """o.qps.rel against ratios of o.qps.abs computed here: every verdict the committed table
     gives is the one the rule gives on the archive's own numbers."""
