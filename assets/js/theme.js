@@ -23,7 +23,8 @@ export function chartConfig(read = cssVar) {
     view: { stroke: null },
     axis: { ...guide, gridColor: rule, domainColor: rule, tickColor: rule, labelFontSize: 11, titleFontSize: 12, titleFontWeight: 600 },
     legend: { ...guide, orient: 'top', labelFontSize: 11, titleFontSize: 12 },
-    header: { ...guide, labelFontSize: 12, titleFontSize: 12 },
+    // panel labels name what each panel is: read like titles, in the text colour
+    header: { ...guide, labelColor: fg, labelFontSize: 12, titleFontSize: 12 },
     title: { color: fg, font },
     range: { category: PALETTE },
     // a chart of one colour (no colour field) draws in the palette's first colour, not Vega's

@@ -155,9 +155,7 @@ export class TimeSeriesChart {
     this.picker = this.buildPicker();
     host.append(controls, this.legend, ...drawnAtBuild, plot, this.readout, this.stats, this.picker);
     this.drawnAtBuild = drawnAtBuild; // shown until the live chart is drawn
-    addExportTools(this.figure, this.id, () => this.view, () => ({
-      columns: ['run', 't', 'value'], rows: this.plotted,
-    }));
+    addExportTools(this.figure, this.id, () => this.view, () => this.shownCsv());
   }
 
   buildPicker() {
@@ -205,6 +203,19 @@ export class TimeSeriesChart {
     const s = this.cache.get(id);
     if (s.width !== this.smoothing) { s.v = smooth(s.raw, this.smoothing); s.width = this.smoothing; }
     return s;
+  }
+
+  /** The CSV of what is shown: every interval (at full resolution, not the points drawn,
+   * which are per-pixel extremes at irregular times) of the visible runs in the zoom range,
+   * smoothed as drawn. */
+  shownCsv() {
+    const [x0, x1] = this.zoom || this.extent();
+    const rows = [];
+    for (const id of this.visible()) {
+      const { t, v } = this.series(id);
+      for (let i = 0; i < t.length; i++) if (t[i] >= x0 && t[i] <= x1) rows.push({ run: id, t: t[i], value: v[i] });
+    }
+    return { columns: ['run', 't', 'value'], rows };
   }
 
   extent() {
