@@ -73,7 +73,7 @@ def test_columns_of_unequal_length_are_refused():
 
 @pytest.mark.parametrize(
     "yaml_file",
-    sorted(ROOT.glob("data/linkbench-cached/series/*.yaml"))
+    sorted(ROOT.glob("data/linkbench-hourly-2017/series/*.yaml"))
     + sorted(ROOT.glob("tests/fixtures/site/data/*/series/*.yaml")),
     ids=lambda p: p.relative_to(ROOT).as_posix(),
 )
