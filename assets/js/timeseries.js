@@ -153,7 +153,11 @@ export class TimeSeriesChart {
     plot.addEventListener('pointerleave', () => this.onHover(null));
     this.stats = el('div', { class: 'ts-stats table-wrap' });
     this.picker = this.buildPicker();
-    host.append(controls, this.legend, ...drawnAtBuild, plot, this.readout, this.stats, this.picker);
+    // the live chart is built out of sight, over the build's picture, and shown in one step
+    // when drawn: its parts never move in view while the runs load (a layout shift)
+    this.live = el('div', { class: drawnAtBuild.length ? 'ts-live ts-pending' : 'ts-live' },
+      controls, this.legend, plot, this.readout, this.stats, this.picker);
+    host.append(...drawnAtBuild, this.live);
     this.drawnAtBuild = drawnAtBuild; // shown until the live chart is drawn
     addExportTools(this.figure, this.id, () => this.view, () => this.shownCsv());
   }
@@ -306,11 +310,12 @@ export class TimeSeriesChart {
     const result = await renderFitted(this.canvas, this.vegaLiteSpec(width, data), width, { renderer: 'canvas', tooltip: false });
     if (token !== this.token) { result.view.finalize(); return; }
     this.view = result.view;
-    this.drawnAtBuild.forEach((e) => e.remove());
     this.view.addSignalListener('zoom', (_, v) => this.onZoom(v && v.t ? v.t : null));
     this.view.addSignalListener('win', (_, v) => this.onWindow(v && v.t ? v.t : null));
     this.updateLegend();
     this.updateStats();
+    this.drawnAtBuild.forEach((e) => e.remove());
+    this.live.classList.remove('ts-pending');
     this.winFrom.value = this.window[0];
     this.winTo.value = this.window[1];
     for (const [id, box] of this.boxes) box.checked = this.shown.includes(id);

@@ -17,7 +17,9 @@ function specLog(spec) {
 function withLog(spec, log) {
   const unit = unitOf(spec);
   const linear = specLog(spec) ? { zero: (unit.mark.type || unit.mark) === 'bar' } : unit.encoding.y.scale;
-  const y = { ...unit.encoding.y, scale: log ? { type: 'log' } : linear };
+  // bars on a log scale are not stacked: a stack's baseline of 0 has no place on a log axis
+  // (Vega warns "Log scale domain includes zero"); they rise from the axis' lowest value
+  const y = { ...unit.encoding.y, scale: log ? { type: 'log' } : linear, ...(log ? { stack: null } : {}) };
   const patched = { ...unit, encoding: { ...unit.encoding, y } };
   return spec.facet ? { ...spec, spec: patched } : patched;
 }
