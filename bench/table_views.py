@@ -38,7 +38,7 @@ def main(site, verbose=""):
                 wait_for_charts(page)
                 result = measure(page)
                 views = [v for v in result["tables"] if not v["hidden"]]
-                bad = [(v, problems(v, width)) for v in views if problems(v, width)]
+                bad = [(v, problems(v)) for v in views if problems(v)]
                 ok = len(views) - len(bad) if not result["sideways"] else 0
                 readable += ok
                 total += len(views)

@@ -9,9 +9,10 @@ with one verdict (`agrees`):
 - `exact`: the derived value rounded to the published precision is the published value
   (a derived value exactly halfway agrees with either neighbour: rounding conventions differ);
 - `truncation`: the derived value truncated (towards zero) to that precision is the published one;
-- `differs`: neither, or there is no derived value for the cell (the reason says which; for a
-  ratio declared with `of:` and `base:` whose base is 0, it says the ratio is undefined and what
-  the original prints instead).
+- `differs`: neither, or there is no derived value for the cell (the reason says which);
+- `not comparable`: a ratio declared with `of:` and `base:` whose base is 0: the ratio is
+  undefined, so nothing can agree or differ with the published figure (the reason says so and
+  what the original prints instead).
 
 Each row names its cell for readers (`cell`: the derived columns' labels and the manifest's
 `display` names) and for programs (`key`: `column at k=v; k=v`, the raw keys).
@@ -31,7 +32,7 @@ from pathlib import Path
 from .manifest import _V, MATCH_BUDGET_S, InputError, LDict, LList, compile_pattern
 
 TABLE_ID = "reproduction"
-AGREES = ("exact", "truncation", "differs")
+AGREES = ("exact", "truncation", "differs", "not comparable")
 FIELDS = ("name", "published", "derived", "keys", "values", "where", "value", "digits")
 NUMBER = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
 
@@ -384,9 +385,12 @@ def _tabled(m, c: Check, candidates, derived_table: dict, file: str, parsed_tabl
                 if row is None:
                     reason = f"the derived table has no row {_cell(cell_keys)}"
                 elif derived is None:
+                    undefined = _zero_base(
+                        candidates, derived_table, vm, row, cell_keys, _printed(pub, d)
+                    )
+                    agrees = "not comparable" if undefined else agrees
                     reason = (
-                        _zero_base(candidates, derived_table, vm, row, cell_keys, _printed(pub, d))
-                        or f"the derived table leaves {vm.derived} missing in this row"
+                        undefined or f"the derived table leaves {vm.derived} missing in this row"
                     )
                 rows.append(
                     _row(
@@ -503,5 +507,5 @@ def published_tables(ctx, c: Check):
 
 
 def summary(rows: list[dict]) -> dict[str, int]:
-    """Cells per verdict: {"exact": n, "truncation": n, "differs": n}."""
+    """Cells per verdict: {"exact": n, "truncation": n, "differs": n, "not comparable": n}."""
     return {a: sum(1 for r in rows if r["agrees"] == a) for a in AGREES}

@@ -5,10 +5,9 @@ takes the SVG the build drew of the post's preview chart (`<post>/<chart id>.svg
 drawing the page shows at first paint): the chart named by the post's front matter `preview:`
 (a chart id of the post; the build fails when the post has no such chart), else its first
 chart, fits it onto a light background and rasterises it with
-resvg (the `resvg-py` binding, pinned in pyproject.toml) into two PNGs beside the page:
-
-- `preview-thumb.png` (640x336, shown at 320x168): the home page / term page thumbnail;
-- `preview.png` (1200x630): the Open Graph / Twitter card image.
+resvg (the `resvg-py` binding, pinned in pyproject.toml) into `preview.png` (1200x630) beside
+the page: the Open Graph / Twitter card and feed image. (The home and list cards show no
+thumbnail since 2026-11-25: a chart at card size could not be read.)
 
 The chart SVG comes from Vega's renderer, which escapes every text; the post title of a
 preview without a chart is escaped here. A post without a chart gets a neutral card with its
@@ -36,7 +35,6 @@ import resvg_py
 BACKGROUND = "#fdfdfc"  # the light theme's --bg (assets/css/main.css)
 FOREGROUND = "#1d1f21"  # its --fg
 FONT = "DejaVu Sans, Liberation Sans, sans-serif"
-THUMBNAIL = (640, 336)
 CARD = (1200, 630)
 MARGIN = 0.04  # of the width, on every side
 
@@ -131,7 +129,7 @@ class PngCache:
 
 
 def write_previews(site: Path, cache: PngCache | None = None) -> list[str]:
-    """Write preview-thumb.png and preview.png for every post of previews.json; return their dirs."""
+    """Write preview.png for every post of previews.json; return their dirs."""
     cache = cache or PngCache(None)
     manifest = site / "previews.json"
     try:
@@ -148,7 +146,6 @@ def write_previews(site: Path, cache: PngCache | None = None) -> list[str]:
             page.read_text(encoding="utf-8"), page_dir, str(post.get("chart") or "")
         )
         title = str(post.get("title", ""))
-        _write(page_dir / "preview-thumb.png", cache.png(framed(chart, THUMBNAIL, title)))
         _write(page_dir / "preview.png", cache.png(framed(chart, CARD, title)))
         done.append(post["dir"])
     return done
@@ -174,7 +171,7 @@ def main(argv: list[str]) -> int:
     cache.prune()
     print(
         f"previews: {len(done)} posts"
-        + (f", {cache.hits} of {2 * len(done)} images from the cache" if cache.root else "")
+        + (f", {cache.hits} of {len(done)} images from the cache" if cache.root else "")
     )
     return 0
 

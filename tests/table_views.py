@@ -2,21 +2,23 @@
 tests/test_table_views.py and bench/table_views.py.
 
 `measure(page)` opens every `details`, waits until the tables rendered on opening are there, and
-returns one record per `table` of the article: its figure id, whether it fits its box, whether
-that box scrolls sideways, whether the first column is pinned with an opaque background, and
-whether the scrolling edge shows that there is more (the fade); plus whether the page itself
-scrolls sideways. `problems(view, width)` names what makes a table view unreadable:
-at desktop width (> 700 px) a table must fit; at phone width a table wider than its box must
-scroll inside it, first column pinned and opaque, with the fade on the side there is more.
+returns one record per `table` of the page's main column: its figure id, whether it fits its
+box, whether that box keeps to the text column (issue 19 §6: its left edge is the column's, never
+further left, where a reader could not reach it), whether the box scrolls sideways, whether the
+first column is pinned with an opaque background, and whether the scrolling edge shows that there
+is more (the fade); plus whether the page itself scrolls sideways. `problems(view)` names what
+makes a table view unreadable, at any width: a box outside the text column; a table wider than
+its box that does not scroll inside it, first column pinned and opaque, with the fade on the side
+there is more.
 """
 
 from __future__ import annotations
 
 MEASURE = """async () => {
-  for (const d of document.querySelectorAll('article details')) d.open = true;
+  for (const d of document.querySelectorAll('main details')) d.open = true;
   // tables rendered when their details opens (data-pending until they are)
   const deadline = performance.now() + 30000;
-  const waiting = () => document.querySelector('article [data-pending], article [data-lazy-src]');
+  const waiting = () => document.querySelector('main [data-pending], main [data-lazy-src]');
   while (waiting() && performance.now() < deadline) {
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -30,14 +32,19 @@ MEASURE = """async () => {
     }
     return null;
   };
+  // the text column: main's content box
+  const main = document.querySelector('main'), ms = getComputedStyle(main), mr = main.getBoundingClientRect();
+  const column = [mr.left + parseFloat(ms.paddingLeft), mr.right - parseFloat(ms.paddingRight)];
   const out = [];
-  for (const [i, t] of Array.from(document.querySelectorAll('article table')).entries()) {
+  for (const [i, t] of Array.from(document.querySelectorAll('main table')).entries()) {
     if (!t.getClientRects().length) { out.push({ i, id: '', hidden: true }); continue; }
     const fig = t.closest('figure[id]');
     const box = scroller(t);
     const r = t.getBoundingClientRect();
     const holder = box || t.parentElement;
     const over = holder.scrollWidth > holder.clientWidth + 1;
+    const hr = holder.getBoundingClientRect();
+    const inColumn = hr.left >= column[0] - 1 && hr.right <= column[1] + 1;
     const inView = r.left >= -1 && r.right <= window.innerWidth + 1;
     const firstCells = Array.from(t.rows).map((row) => row.cells[0]).filter(Boolean);
     const pinned = firstCells.length > 0 && firstCells.every((c) => {
@@ -54,7 +61,8 @@ MEASURE = """async () => {
       box.scrollLeft = left;
     }
     out.push({ i, id: fig ? fig.id : '', hidden: false, width: Math.round(r.width),
-      box: Math.round(holder.clientWidth), fits: !over && inView, scrolls: !!box && over,
+      box: Math.round(holder.clientWidth), boxLeft: Math.round(hr.left), boxRight: Math.round(hr.right),
+      column: column.map(Math.round), inColumn, fits: !over && inView, scrolls: !!box && over,
       pinned, fade, fadeAtEnd });
   }
   const sideways = document.scrollingElement.scrollWidth > window.innerWidth;
@@ -67,13 +75,18 @@ def measure(page) -> dict:
     return page.evaluate(MEASURE)
 
 
-def problems(view: dict, width: int) -> list[str]:
-    """What keeps one table view from being readable at viewport `width` (empty: readable)."""
-    if view["hidden"] or view["fits"]:
+def problems(view: dict) -> list[str]:
+    """What keeps one table view from being readable (empty: readable), at any width."""
+    if view["hidden"]:
         return []
-    if width > 700:
-        return [f"cut off: {view['width']} px in a {view['box']} px box"]
     found = []
+    if not view["inColumn"]:
+        found.append(
+            f"box at {view['boxLeft']}..{view['boxRight']} px, outside the text column "
+            f"{view['column'][0]}..{view['column'][1]} px"
+        )
+    if view["fits"]:
+        return found
     if not view["scrolls"]:
         found.append(f"{view['width']} px in a {view['box']} px box that does not scroll")
     if not view["pinned"]:

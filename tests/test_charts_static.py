@@ -6,6 +6,7 @@ that runs, hostile labels as text, and its light colours mapped to the page's in
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -260,16 +261,15 @@ def svg_colour_map(css):
 def test_svg_colours_follow_the_page_theme(built_site):
     """Every colour of every built SVG (fill and stroke, every post, both widths) follows dark
     mode: main.css maps it to the custom property whose light value it is, or it is the same in
-    both schemes (the categorical palette of theme.js, the ratio classes --d-5..--d5). On the
+    both schemes (the categorical palette, assets/js/palette.json, the ratio classes --d-5..--d5). On the
     code before, the accent (time-series window, metrics lines) and the warm-up shade stayed
     light."""
     css, light, dark = css_themes()
     mapped = svg_colour_map(css)
     for (attr, value), var in mapped.items():
         assert light[var].lower() == value, (attr, value, var)
-    theme_js = (ROOT / "assets" / "js" / "theme.js").read_text()
-    palette = re.search(r"PALETTE = \[([^\]]*)\]", theme_js).group(1)
-    same = {c.lower() for c in re.findall(r"'(#[0-9A-Fa-f]{6})'", palette)}
+    palette = json.loads((ROOT / "assets" / "js" / "palette.json").read_text())
+    same = {c.lower() for c in palette}
     same |= {
         v.lower()
         for k, v in light.items()

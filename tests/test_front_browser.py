@@ -250,10 +250,16 @@ def test_export_png_svg_and_the_plotted_csv(browser, www):
     with page.expect_download() as d:
         tools.get_by_role("button", name="CSV (as shown)").click()
     lines = Path(d.value.path()).read_text().splitlines()
-    plotted = page.evaluate(
+    # every interval of the runs shown (full resolution), not the per-pixel points drawn
+    shown = page.evaluate(
+        f"(() => {{ const c = document.getElementById('{TS}').benchlogChart;"
+        " return c.visible().reduce((n, id) => n + c.cache.get(id).t.length, 0); })()"
+    )
+    drawn = page.evaluate(
         f"document.getElementById('{TS}').benchlogChart.view.data('detail').length"
     )
-    assert lines[0] == "run,t,value" and len(lines) == 1 + plotted
+    assert lines[0] == "run,t,value" and len(lines) == 1 + shown and shown != drawn
+    assert all(float(line.split(",")[1]).is_integer() for line in lines[1:])  # 1 s intervals
     with page.expect_download() as d:
         page.locator("#tps-ratio .chart-tools").get_by_role("button", name="PNG").click()
     assert Path(d.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -281,9 +287,10 @@ def test_without_javascript_the_post_is_still_useful(browser, www):
         "#tps-ratio table.ratio-table td[data-c='4'], #tps-ratio table.ratio-table td[data-c='5']"
     ).count() == sum(r >= 2 for r in ratios)
     assert page.locator(f"#{TS} .no-js-note").is_visible()
-    summary = page.locator("#avg-tps-bars figcaption").inner_text()
+    # the range of the values, with the data table (the caption says what to see)
+    summary = page.locator("#avg-tps-bars .chart-summary").text_content()
     lo, hi = min(r["avg_tps"] for r in avg), max(r["avg_tps"] for r in avg)
-    assert f"lowest {lo:,.2f} " in summary and f"highest {hi:,.2f} " in summary, summary
+    assert f"from {lo:,.2f} (" in summary and f"to {hi:,.2f} (" in summary, summary
     context.close()
 
 

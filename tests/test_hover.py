@@ -118,7 +118,7 @@ def hover_checks(page, figure, runs, spec, domain):
 def test_hover_follows_the_pointer_over_every_time_series(browser, site, zoomed):
     base, built = site
     charts = time_series(built)
-    assert {post for post, _, _ in charts} >= {"myrocks-cloud-cost", "linkbench-cached"}
+    assert {post for post, _, _ in charts} >= {"myrocks-cloud-cost", "linkbench-hourly-2017"}
     for post, fid, spec in charts:
         runs = {}
         for run in spec["runs"]:

@@ -147,9 +147,9 @@ def test_avg_tps_table_contract(cloud_ingest, runs):
     }
     assert {r["cache_gb"] for r in t["rows"]} == {27, 54}
     cells = published(runs)
-    for row in t["rows"]:
-        assert row["avg_tps"] == round(
-            cells[row["engine"], row["iops"], row["cache_gb"]]["window"]["mean"], 2
+    for row in t["rows"]:  # unrounded (shown with 2 decimals): the reproduction sees truncations
+        assert (
+            row["avg_tps"] == cells[row["engine"], row["iops"], row["cache_gb"]]["window"]["mean"]
         )
 
 

@@ -56,12 +56,12 @@ def linkbench(tmp_path_factory):
         pytest.skip(f"{ARCHIVE} is not at hand")
     data = tmp_path_factory.mktemp("data")
     res = ingest(
-        ROOT / "content" / "posts" / "linkbench-cached" / "manifest.yaml",
+        ROOT / "content" / "posts" / "linkbench-hourly-2017" / "manifest.yaml",
         SHARED / "archives",
         SHARED / "studies",
         data,
     )
-    return data / "linkbench-cached", res
+    return data / "linkbench-hourly-2017", res
 
 
 def test_linked_files_for_the_runs_whose_monitors_were_kept(linkbench):

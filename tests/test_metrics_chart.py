@@ -14,7 +14,7 @@ import yaml
 from browser_kit import WAIT, open_page, serve, until
 from golden import ROOT
 
-LINKBENCH = "posts/linkbench-cached/"
+LINKBENCH = "posts/linkbench-hourly-2017/"
 FIG = "load-metrics"
 
 
@@ -62,11 +62,11 @@ def test_the_figure_lists_every_metric_of_its_runs(figure, built_site):
     """`data-metrics` is written at build time (so it is there without JavaScript) and lists
     what every run of the figure can show; the pick list offers the run in view's."""
     page, fig, _ = figure
-    expected = figure_metrics("linkbench-cached", ["load", "request-hour-1"])
+    expected = figure_metrics("linkbench-hourly-2017", ["load", "request-hour-1"])
     html = (built_site.site / LINKBENCH / "index.html").read_text(encoding="utf-8")
     assert f'id="{FIG}" data-kind="metrics" data-metrics="{",".join(expected)}"' in html
     assert fig.get_attribute("data-metrics").split(",") == expected
-    run = run_record("linkbench-cached", "load")
+    run = run_record("linkbench-hourly-2017", "load")
     offered = page.locator(f"#{FIG} .metrics-pick input")
     assert [offered.nth(i).get_attribute("value") for i in range(offered.count())] == [
         *run["columns"][2:],
@@ -86,7 +86,9 @@ def test_panel_names_come_from_the_series_files_meta(figure):
     for suffix in ("", ".linked"):
         meta.update(
             json.loads(
-                (ROOT / "data" / "linkbench-cached" / "series" / f"load{suffix}.json").read_text()
+                (
+                    ROOT / "data" / "linkbench-hourly-2017" / "series" / f"load{suffix}.json"
+                ).read_text()
             )["meta"]
         )
     labels = page.locator(f"#{FIG} .metrics-pick label")
@@ -110,7 +112,7 @@ def test_request_runs_offer_the_logs_latency_and_errors(browser, base):
         page, problems = open_run(browser, base, rid)
         until(page, f"document.querySelectorAll('#{FIG} .metrics-pick input').length > 0")
         meta = json.loads(
-            (ROOT / "data" / "linkbench-cached" / "series" / f"{rid}.json").read_text()
+            (ROOT / "data" / "linkbench-hourly-2017" / "series" / f"{rid}.json").read_text()
         )["meta"]
         labels = page.locator(f"#{FIG} .metrics-pick label")
         offered = {
@@ -179,7 +181,7 @@ def test_hover_follows_the_pointer_over_every_panel(figure):
         until(page, f"document.getElementById('{FIG}').dataset.hoverT !== undefined")
         seen.append(float(fig.get_attribute("data-hover-t")))
     assert seen == sorted(seen) and len(set(seen)) >= 12, seen
-    doc = json.loads((ROOT / "data" / "linkbench-cached" / "series" / "load.json").read_text())
+    doc = json.loads((ROOT / "data" / "linkbench-hourly-2017" / "series" / "load.json").read_text())
     assert 0 <= seen[0] < seen[-1] <= doc["t"][-1] + 5
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] - 40)  # off the chart
     until(page, f"document.getElementById('{FIG}').dataset.hoverT === undefined")
@@ -187,7 +189,7 @@ def test_hover_follows_the_pointer_over_every_panel(figure):
 
 def test_a_window_brushed_in_a_lower_panel_sets_every_panels_statistics(figure):
     page, fig, _ = figure
-    run = run_record("linkbench-cached", "load")
+    run = run_record("linkbench-hourly-2017", "load")
     top = page.locator(f"#{FIG} .ts-stats tr[data-metric='{run['metric']}'] td").first
     before = int(top.inner_text())
     box = page.locator(f"#{FIG} .ts-canvas canvas").bounding_box()
@@ -214,9 +216,10 @@ def test_a_window_brushed_in_a_lower_panel_sets_every_panels_statistics(figure):
 def test_uneven_intervals_give_the_time_weighted_mean_and_gaps_break_the_line(figure):
     """LinkBench's load intervals differ in length: the panel's mean over the whole run is the
     ingest's time-weighted mean (runs.yaml), and the long interval (a gap in the progress
-    lines) breaks the drawn line: the CSV of what is shown has an empty value inside it."""
+    lines) breaks the drawn line (an empty point inside it); the CSV of what is shown has every
+    interval at full resolution, not the points drawn."""
     page, fig, _ = figure
-    run = run_record("linkbench-cached", "load")
+    run = run_record("linkbench-hourly-2017", "load")
     assert run["mean"] == "time-weighted"
     cell = page.locator(f"#{FIG} .ts-stats tr[data-metric='{run['metric']}'] td[data-stat=mean]")
     assert float(cell.get_attribute("data-value")) == pytest.approx(run["full"]["mean"], rel=1e-6)
@@ -225,10 +228,12 @@ def test_uneven_intervals_give_the_time_weighted_mean_and_gaps_break_the_line(fi
     with open(dl.value.path(), encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     top = [r for r in rows if r["panel"] == run["metric"]]
-    doc = json.loads((ROOT / "data" / "linkbench-cached" / "series" / "load.json").read_text())
+    doc = json.loads((ROOT / "data" / "linkbench-hourly-2017" / "series" / "load.json").read_text())
     t = doc["t"]
+    assert [float(r["t"]) for r in top] == t and all(r["value"] != "" for r in top)
     longest = max(range(1, len(t)), key=lambda i: t[i] - t[i - 1])
-    breaks = [float(r["t"]) for r in top if r["value"] == ""]
+    drawn = page.evaluate(f"document.querySelector('#{FIG}').metricsChart.plotted().rows")
+    breaks = [r["t"] for r in drawn if r["panel"] == run["metric"] and r["value"] is None]
     assert any(t[longest - 1] < b < t[longest] for b in breaks), (
         breaks,
         t[longest - 1],
@@ -255,7 +260,7 @@ def test_the_live_chart_takes_over_in_the_room_held_for_it(browser, base, width)
     height = f"document.querySelector('#{FIG}').getBoundingClientRect().height"
     page.wait_for_load_state("load")
     before = page.evaluate(height)
-    run = run_record("linkbench-cached", "load")
+    run = run_record("linkbench-hourly-2017", "load")
     assert (
         page.locator(f"#{FIG}").get_attribute("style")
         == f"--panels: {len(run['linked']['panels'])}"
@@ -305,14 +310,17 @@ def test_every_panel_has_one_time_axis_spanning_the_run_and_its_samples(browser,
     first OS sample, before it: hour 1's monitors started with the warm-up) to the last time
     either series has (samples past the run's end are shown, not clipped)."""
     page, problems = open_run(browser, base, rid)
-    own = json.loads((ROOT / "data" / "linkbench-cached" / "series" / f"{rid}.json").read_text())
+    own = json.loads(
+        (ROOT / "data" / "linkbench-hourly-2017" / "series" / f"{rid}.json").read_text()
+    )
     linked = json.loads(
-        (ROOT / "data" / "linkbench-cached" / "series" / f"{rid}.linked.json").read_text()
+        (ROOT / "data" / "linkbench-hourly-2017" / "series" / f"{rid}.linked.json").read_text()
     )
     view = page.evaluate(VIEW, FIG)
     expected = [min(0, own["t"][0], linked["t"][0]), max(own["t"][-1], linked["t"][-1])]
     assert (
-        len(view["domains"]) == 1 + len(run_record("linkbench-cached", rid)["linked"]["panels"]) + 1
+        len(view["domains"])
+        == 1 + len(run_record("linkbench-hourly-2017", rid)["linked"]["panels"]) + 1
     )  # + strip
     for domain in view["domains"]:
         assert domain == pytest.approx(expected)
@@ -347,7 +355,7 @@ def test_hover_reads_the_last_panel_and_the_rule_spans_every_panel(browser, base
     box = page.locator(f"#{FIG} .ts-canvas canvas").bounding_box()
     (ox, oy), first, last = view["origin"], view["bounds"][0], view["bounds"][-1]
     assert len(view["bounds"]) == 1 + len(
-        run_record("linkbench-cached", "load")["linked"]["panels"]
+        run_record("linkbench-hourly-2017", "load")["linked"]["panels"]
     )
     page.mouse.move(
         box["x"] + ox + last["width"] / 2, box["y"] + oy + last["y"] + last["height"] - 3

@@ -62,8 +62,7 @@ def test_previews_are_the_first_chart_with_an_svg_fitted_and_centred(tmp_path):
     post = write_site(tmp_path, html, {"first.svg": CHART, "second.svg": other})
     assert previews.write_previews(tmp_path) == ["posts/p/"]
     card = (post / "preview.png").read_bytes()
-    thumb = (post / "preview-thumb.png").read_bytes()
-    assert png_size(card) == (1200, 630) and png_size(thumb) == (640, 336)
+    assert png_size(card) == (1200, 630) and not (post / "preview-thumb.png").exists()
     # 400x200 fitted into 1200x630 less a 48 px margin: 1104 x 552, centred; blue left, orange right
     assert pixel(card, 400, 315) == (0x00, 0x72, 0xB2)
     assert pixel(card, 800, 315) == (0xD5, 0x5E, 0x00)
@@ -103,10 +102,9 @@ def test_the_posts_preview_chart_is_drawn_when_named(tmp_path):
     code before, the first chart was drawn whatever the post said."""
     post = write_site(tmp_path, TWO, {"first.svg": CHART, "second.svg": GREEN}, chart="second")
     previews.write_previews(tmp_path)
-    for name in ("preview.png", "preview-thumb.png"):
-        png = (post / name).read_bytes()
-        w, h = png_size(png)
-        assert pixel(png, w // 3, h // 2) == (0x00, 0x9E, 0x73), name
+    png = (post / "preview.png").read_bytes()
+    w, h = png_size(png)
+    assert pixel(png, w // 3, h // 2) == (0x00, 0x9E, 0x73)
 
 
 def test_a_preview_that_is_no_chart_of_the_post_fails(tmp_path):
@@ -135,20 +133,20 @@ def test_a_preview_from_the_cache_is_the_same_png_and_a_changed_chart_is_rasteri
     post = write_site(site, html, {"first.svg": CHART})
     store = tmp_path / "cache"
     previews.write_previews(site, previews.PngCache(store))
-    cold = {name: (post / name).read_bytes() for name in ("preview.png", "preview-thumb.png")}
-    assert len(list(store.glob("*.png"))) == 2
+    cold = {name: (post / name).read_bytes() for name in ("preview.png",)}
+    assert len(list(store.glob("*.png"))) == 1
     calls = []
     monkeypatch.setattr(previews, "rasterise", lambda svg: calls.append(svg) or b"drawn again")
     warm = previews.PngCache(store)
     previews.write_previews(site, warm)
-    assert warm.hits == 2 and calls == []
+    assert warm.hits == 1 and calls == []
     assert {name: (post / name).read_bytes() for name in cold} == cold
-    # the chart changes: both images are rasterised again, and the old entries go at the prune
+    # the chart changes: the image is rasterised again, and the old entry goes at the prune
     (post / "first.svg").write_text(CHART.replace("#0072B2", "#009E73"))
     changed = previews.PngCache(store)
     previews.write_previews(site, changed)
     changed.prune()
-    assert changed.hits == 0 and len(calls) == 2
+    assert changed.hits == 0 and len(calls) == 1
     assert (post / "preview.png").read_bytes() == b"drawn again"
     assert sorted(p.name for p in store.iterdir()) == sorted(changed.used)
 
@@ -164,7 +162,7 @@ def test_the_command_keeps_its_previews_where_PREVIEW_CACHE_says_or_nowhere(
     assert previews.main([str(site)]) == 0 and previews.main([str(site)]) == 0
     assert (
         capsys.readouterr().out.splitlines()[-1]
-        == "previews: 1 posts, 2 of 2 images from the cache"
+        == "previews: 1 posts, 1 of 1 images from the cache"
     )
     monkeypatch.setenv("PREVIEW_CACHE", "off")
     assert previews.main([str(site)]) == 0

@@ -169,7 +169,7 @@ def test_table_check_on_own_numbers(tmp_path):
     quoted = got["ratio at engine=b; disk=fast"]
     assert (quoted["published"], quoted["agrees"], quoted["digits"]) == ("2.9", "truncation", 1)
     assert 'published as "about 2.9x"' in quoted["reason"]
-    assert summary(t["rows"]) == {"exact": 1, "truncation": 2, "differs": 3}
+    assert summary(t["rows"]) == {"exact": 1, "truncation": 2, "differs": 3, "not comparable": 0}
 
 
 def test_declared_digits_override_the_printed_ones(tmp_path):
@@ -212,23 +212,24 @@ RATIOS = MANIFEST.replace(
 
 
 @pytest.mark.parametrize(
-    "base_tps, a_tps, expect",
+    "base_tps, a_tps, expect, agrees",
     [
-        (0.0, 0.0, "0/0 is undefined"),  # both 0: the author's 1 is a convention
-        (0.0, 5.0, "a ratio to 0 is undefined"),  # only the base is 0
-        (2.0, 5.0, "leaves ratio missing"),  # a base that is not 0: no excuse, the plain reason
+        (0.0, 0.0, "0/0 is undefined", "not comparable"),  # both 0: the author's 1 is a convention
+        (0.0, 5.0, "a ratio to 0 is undefined", "not comparable"),  # only the base is 0
+        (2.0, 5.0, "leaves ratio missing", "differs"),  # a base that is not 0: no excuse
     ],
 )
-def test_a_ratio_whose_base_is_0_says_why_it_is_missing(tmp_path, base_tps, a_tps, expect):
-    """Issue 9 §2: a declared ratio (of/base) missing because its base is 0 stays `differs`, and
-    the reason says the ratio is undefined and what the original prints."""
+def test_a_ratio_whose_base_is_0_is_not_comparable(tmp_path, base_tps, a_tps, expect, agrees):
+    """Issue 9 §2, issue 20: a declared ratio (of/base) missing because its base is 0 is `not
+    comparable` (an undefined ratio neither agrees nor differs), and the reason says the ratio
+    is undefined and what the original prints; missing for any other reason, it `differs`."""
     rows = [
         {"engine": "a", "disk": "fast", "tps": base_tps, "ratio": None},
         {"engine": "b", "disk": "fast", "tps": a_tps, "ratio": None},
     ]
     t = _check(tmp_path, RATIOS, {**DERIVED, "rows": rows})
     row = next(r for r in t["rows"] if r["key"] == "ratio at engine=b; disk=fast")
-    assert row["agrees"] == "differs" and row["derived"] is None
+    assert row["agrees"] == agrees and row["derived"] is None
     assert expect in row["reason"], row["reason"]
     if base_tps == 0:
         assert "the original prints 305.30" in row["reason"]
@@ -321,6 +322,37 @@ def test_cloud_ratios_against_the_runs(cloud_ingest):
     assert seen == {"exact", "truncation"}  # the rule told them apart
 
 
+def test_cloud_average_tps_table_against_the_runs(cloud_ingest):
+    """The original's 24 average TPS (published-avg-tps.md, read here with the Markdown parser),
+    each compared with the window mean of its run computed by the ingest from the raw log: every
+    published cell has its row, the verdict is the rule's on those numbers, and none differs (the
+    post says each is our average at the two decimals printed, rounded or cut)."""
+    text = (SHARED / "studies" / "myrocks-cloud-cost" / "published-avg-tps.md").read_text()
+    (table,) = by_name("markdown-tables").parse(text, "published-avg-tps.md").tables
+    runs = yaml.safe_load((cloud_ingest["data"] / "myrocks-cloud-cost" / "runs.yaml").read_text())
+    mean = {
+        (r["labels"]["engine"], r["labels"]["iops"], str(r["labels"]["cache_gb"])): r["window"][
+            "mean"
+        ]
+        for r in runs["runs"]
+        if r["published"]
+    }
+    rows = {
+        r["key"]: r
+        for r in _rows(cloud_ingest["data"], "myrocks-cloud-cost")
+        if r["table"] == "Average TPS"
+    }
+    assert len(rows) == len(table.rows) == len(mean)
+    for p in table.rows:
+        key = (p["engine"], str(p["IOPS"]), str(p["cache GB"]))
+        row = rows[f"avg_tps at engine={key[0]}; iops={key[1]}; cache_gb={key[2]}"]
+        printed = f"{p['avg TPS']:.2f}"
+        assert row["published"] == printed and row["derived"] == pytest.approx(mean[key], abs=1e-6)
+        assert row["agrees"] == _published(None, printed, mean[key]), row
+    verdicts = summary(list(rows.values()))
+    assert verdicts["differs"] == 0 and verdicts["truncation"] > 0
+
+
 def test_sysbench_relative_tables_against_the_absolute_ones():
     """o.qps.rel against ratios of o.qps.abs computed here: every verdict the committed table
     gives is the one the rule gives on the archive's own numbers."""
@@ -356,7 +388,8 @@ def test_sysbench_relative_tables_against_the_absolute_ones():
 def test_sysbench_hw_relative_rows_against_the_absolute_ones():
     """o.met's "relative to first result" rows against ratios of its "absolute" rows computed
     here: every verdict of the committed table is the rule's on the archive's own numbers, and
-    every cell that is not exact is a ratio whose base (5.6.49) is 0, said so in its reason."""
+    every cell that is not exact is a ratio whose base (5.6.49) is 0: not comparable, said so in
+    its reason."""
     with tarfile.open(SHARED / "archives" / "mdcallag-sysbench-dec2020-innodb-inmem.tar.gz") as tf:
         text = next(
             tf.extractfile(m).read().decode() for m in tf.getmembers() if m.name.endswith("/o.met")
@@ -394,7 +427,7 @@ def test_sysbench_hw_relative_rows_against_the_absolute_ones():
         base, here = float(absolute[t, "5.6.49", col]), float(absolute[t, v, col])
         if base == 0:
             zero_base += 1
-            assert r["agrees"] == "differs" and r["derived"] is None
+            assert r["agrees"] == "not comparable" and r["derived"] is None
             assert (
                 "undefined" in r["reason"]
                 and f"the original prints {r['published']}" in r["reason"]
@@ -403,7 +436,7 @@ def test_sysbench_hw_relative_rows_against_the_absolute_ones():
             continue
         assert r["derived"] == pytest.approx(here / base, abs=0.006), r
         assert r["agrees"] == _published(None, r["published"], here / base), r
-    assert zero_base == summary(rows)["differs"] > 0
+    assert zero_base == summary(rows)["not comparable"] > 0 and not summary(rows)["differs"]
 
 
 # -- the site ---------------------------------------------------------------------------------
@@ -457,10 +490,11 @@ def test_site_serves_the_csv_and_the_post_shows_every_non_exact_cell(built_site,
         f"{len(rows)} published figures compared with {source}"
         f"{' (see Provenance)' if not runs else ''}: "
         f"{s['exact']} exact, {s['truncation']} consistent with truncation by the original, {s['differs']} differ"
+        f"{', ' + str(s['not comparable']) + ' not comparable' if s['not comparable'] else ''}"
     ) in html.replace("&#39;", "'")
     section = html.split('id="reproduction"', 1)[1].split("</figure>", 1)[0]
     summary_p = section.split("</p>", 1)[0]
-    reasons = {r["reason"] for r in rows if r["agrees"] == "differs"}
+    reasons = {r["reason"] for r in rows if r["agrees"] in ("differs", "not comparable")}
     for reason in reasons:  # the summary says why cells differ
         assert reason.replace('"', "&#34;") in summary_p or reason in summary_p, reason
     for r in rows:

@@ -128,7 +128,7 @@ POSTS = {  # post -> (its shortcode line, the message expected)
     ),
     "strict-metrics-param": (
         '{{< chart kind="metrics" id="m" panel="lat_ms" >}}',
-        'chart kind=metrics: unknown parameter "panel" (allowed: kind, id, caption, source, runs, show, panels)',
+        'chart kind=metrics: unknown parameter "panel" (allowed: kind, id, caption, source, runs, show, panels, color)',
     ),
     "strict-metrics-panels": (
         '{{< chart kind="metrics" id="m" panels="lat_ms,vm.us" >}}',

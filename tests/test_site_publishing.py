@@ -24,7 +24,7 @@ def posts(built_site):
     return listed
 
 
-def test_home_lists_posts_newest_first_with_summary_preview_and_link(built_site, posts):
+def test_home_lists_posts_newest_first_with_finding_or_summary_and_link(built_site, posts):
     home = parse(built_site.site / "index.html")
     cards = home.find("li", **{"class": "card"})
     assert len(cards) == len(posts)
@@ -34,11 +34,6 @@ def test_home_lists_posts_newest_first_with_summary_preview_and_link(built_site,
     assert titles.index("Fixture study of InnoDB page sizes") < titles.index(
         "Hostile labels </script><script>alert(1)</script> study"
     )
-    previews = [i.attrs["src"] for i in home.find("img", **{"class": "card-preview"})]
-    assert len(previews) == len(posts)
-    for src in previews:
-        png = resolve(built_site.site, built_site.base_url, built_site.base_url, src)
-        assert png.name == "preview-thumb.png" and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     links = {a.attrs["href"] for a in home.find("a")}
     for post in posts:
         assert built_site.base_path + post["dir"] in links

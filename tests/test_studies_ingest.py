@@ -95,7 +95,7 @@ def test_study_notes_carried(fresh):
 
 
 def test_linkbench_hourly_matches_the_archive(fresh):
-    hourly = yaml.safe_load(fresh["linkbench-cached"]["tables/hourly.yaml"])
+    hourly = yaml.safe_load(fresh["linkbench-hourly-2017"]["tables/hourly.yaml"])
     with tarfile.open(LINKBENCH) as tar:
         rates = {}
         for m in tar.getmembers():
@@ -109,13 +109,13 @@ def test_linkbench_hourly_matches_the_archive(fresh):
     assert sizes[-1] > sizes[0]  # the database grows over the 24 hours
 
 
-def test_linkbench_hw_per_op_agrees_with_the_wrapper(fresh):
-    hw = yaml.safe_load(fresh["linkbench-cached"]["tables/hw-per-op.yaml"])
+def test_linkbench_hw_per_op_agrees_with_the_summary_files(fresh):
+    hw = yaml.safe_load(fresh["linkbench-hourly-2017"]["tables/hw-per-op.yaml"])
     for r in hw["rows"]:
-        # our per-op figures from raw vmstat/iostat against the wrapper's, within 5%
+        # our per-op figures from raw vmstat/iostat against the run's summary files', within 5%
         for ours, theirs in (
-            ("cs_per_op", "wrapper_cs_per_op"),
-            ("kb_written_per_op", "wrapper_wkb_per_op"),
+            ("cs_per_op", "summary_cs_per_op"),
+            ("kb_written_per_op", "summary_wkb_per_op"),
         ):
             assert r[ours] == pytest.approx(r[theirs], rel=0.05), (r["phase"], ours)
 
@@ -204,12 +204,12 @@ def test_docs_check_needs_a_section_for_a_study_with_tables_of_its_own(tmp_path)
 
 def test_linkbench_engine_and_version_labels_are_what_the_server_said(fresh, tmp_path):
     """The 2017 runs' engine and version labels (declared in the manifest, so the compare page
-    files them under InnoDB and MySQL 5.7.17, not under every engine of the post) agree with
+    files them under InnoDB and MySQL 5.7.17, whatever the post lists) agree with
     l.gv.in; a label that disagrees fails the ingest at the manifest's line."""
     from ingest.problems import Problem
-    from ingest.studies.linkbench_cached import server_label
+    from ingest.studies.linkbench_hourly_2017 import server_label
 
-    runs = yaml.safe_load(fresh["linkbench-cached"]["runs.yaml"])["runs"]
+    runs = yaml.safe_load(fresh["linkbench-hourly-2017"]["runs.yaml"])["runs"]
     with tarfile.open(LINKBENCH) as tar:
         member = next(m for m in tar.getmembers() if m.name.endswith("l.gv.in"))
         text = tar.extractfile(member).read().decode()
@@ -219,11 +219,11 @@ def test_linkbench_engine_and_version_labels_are_what_the_server_said(fresh, tmp
     assert runs and all(
         r["labels"]["engine"] == engine and r["labels"]["version"] == version for r in runs
     )
-    src = manifest_path("linkbench-cached", POSTS)
+    src = manifest_path("linkbench-hourly-2017", POSTS)
     lines = src.read_text().splitlines(keepends=True)
     at = next(i for i, line in enumerate(lines) if "labels: {phase: load" in line)
     lines[at] = lines[at].replace("engine: innodb", "engine: rocksdb")
-    bad = tmp_path / "linkbench-cached" / "manifest.yaml"
+    bad = tmp_path / "linkbench-hourly-2017" / "manifest.yaml"
     bad.parent.mkdir()
     bad.write_text("".join(lines))
     with pytest.raises(Problem) as err:

@@ -7,6 +7,7 @@ from golden import SHARED, archive_text
 
 from ingest.manifest import load, manifest_path
 from ingest.parsers import by_name
+from ingest.problems import Problem
 from ingest.studies import (
     index_condition_pushdown,
     innodb_redo_log_size,
@@ -99,7 +100,8 @@ def test_icp_counters_keep_missing_and_changed():
 
 def test_redo_tables():
     parsed = published("innodb-redo-log-size", "summary-table")
-    tables = innodb_redo_log_size.derive(parsed)
+    stated = [4, 8, 16, 32]  # any four sizes: each table's labels pair with them in order
+    tables = innodb_redo_log_size.derive(parsed, stated)
     t = by_id(tables)
     assert len(t["by-redo"]["rows"]) == sum(len(x.rows) for x in parsed.tables)
     for x in parsed.tables:
@@ -110,6 +112,10 @@ def test_redo_tables():
             m = re.search(r"inno(\d)(\d)(\d+)\..*redo(\d+)$", src["engine"])
             assert (row["version"], row["redo_gb"]) == (".".join(m.groups()[:3]), int(m[4]))
             assert row["ips_av"] == src["ips.av"] and row["wkb_per_i"] == src["wKB/i"]
+        labels = sorted({r["redo_gb"] for r in derived["rows"]})
+        assert {r["redo_gb"]: r["stated_gb"] for r in derived["rows"]} == dict(zip(labels, stated))
+    with pytest.raises(Problem, match="4 redo sizes in the rows' labels .* but 3 stated"):
+        innodb_redo_log_size.derive(parsed, [4, 8, 16])
 
 
 def test_linkbench_published():

@@ -28,7 +28,8 @@ export function toCsv(columns, rows) {
 /**
  * Fills the figure's toolbar (a row the page reserves above the chart, so nothing moves):
  * the chart's own `controls` (elements, optional), then PNG / SVG / CSV buttons. `getView()`
- * returns a Vega view (or a promise of one), `getCsv()` {columns, rows} of exactly what is plotted.
+ * returns a Vega view (or a promise of one), `getCsv()` {columns, rows} of what is shown (the
+ * values plotted; for a time series every interval of the range shown, not its drawn points).
  */
 export function addExportTools(figure, id, getView, getCsv, ...controls) {
   const tools = document.createElement('div');
@@ -51,7 +52,7 @@ export function addExportTools(figure, id, getView, getCsv, ...controls) {
     const view = await getView();
     download(await view.toImageURL('svg'), `${id}.svg`);
   });
-  add('CSV (as shown)', 'Download exactly what is plotted as CSV', () => {
+  add('CSV (as shown)', 'Download the data shown as CSV (a time series: every interval of the runs and range shown, at full resolution)', () => {
     const { columns, rows } = getCsv();
     const url = URL.createObjectURL(new Blob([toCsv(columns, rows)], { type: 'text/csv' }));
     download(url, `${id}-view.csv`);

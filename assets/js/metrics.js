@@ -90,8 +90,11 @@ export class MetricsChart {
       el('details', { class: 'metrics-panels' }, el('summary', { text: 'Panels' }), this.pickList)),
     ...drawnAtBuild, plot, this.readout, this.stats);
     this.drawnAtBuild = drawnAtBuild; // shown until the live chart is drawn
-    addExportTools(this.figure, this.id, () => this.view, () => this.plotted());
+    addExportTools(this.figure, this.id, () => this.view, () => this.shownCsv());
   }
+
+  /** The run's colour as in the post's other charts (spec.colors), if it has one. */
+  color(id) { return (this.spec.colors || {})[id] || null; }
 
   saveState() {
     const r = this.runs.get(this.run);
@@ -166,6 +169,7 @@ export class MetricsChart {
   }
 
   datasets(metrics, width) {
+    this.metrics = metrics;
     const full = this.extent(metrics);
     const [x0, x1] = this.zoom || full;
     const rows = [], overview = [];
@@ -185,9 +189,24 @@ export class MetricsChart {
 
   plotted() { return { columns: ['panel', 't', 'value'], rows: (this.rows || []).map((r) => ({ panel: r.panel, t: r.t, value: r.v })) }; }
 
+  /** The CSV of what is shown: every sample (full resolution, not the points drawn) of the
+   * panels shown, in the zoom range. */
+  shownCsv() {
+    const metrics = this.metrics;
+    if (!metrics) return this.plotted();
+    const [x0, x1] = this.zoom || this.extent(metrics);
+    const rows = [];
+    for (const name of [this.runs.get(this.run).metric, ...this.panels]) {
+      const s = metrics.get(name);
+      if (!s) continue;
+      for (let i = 0; i < s.t.length; i++) if (s.t[i] >= x0 && s.t[i] <= x1) rows.push({ panel: name, t: s.t[i], value: s.v[i] });
+    }
+    return { columns: ['panel', 't', 'value'], rows };
+  }
+
   vegaLiteSpec(width, data, metrics) {
     const read = this.read || cssVar;
-    const muted = read('--muted'), accent = read('--accent'), line = read('--accent') || '#0072B2';
+    const muted = read('--muted'), accent = read('--accent'), line = this.color(this.run) || accent || '#0072B2';
     const run = this.runs.get(this.run);
     const full = this.extent(metrics);
     // one explicit x domain on every panel (the zoom when there is one, else the run's whole
@@ -213,7 +232,7 @@ export class MetricsChart {
           mark: { type: 'line', strokeWidth: 1, clip: true, color: line },
           encoding: { x: { ...x, axis: i === data.names.length - 1 ? {} : { labels: false, title: null } },
             y: { field: 'v', type: 'quantitative', title: describe(name, metrics), axis: { titleAngle: 0, titleAlign: 'left', titleAnchor: 'end', titleY: -6, titleX: 0, tickCount: 3, format: ',~r' }, scale: { zero: false } } } },
-        { name: `p${i}-markers`, data: { name: 'markers' }, mark: { type: 'rule', strokeDash: [4, 3], color: muted, clip: true }, encoding: { x } },
+        ...((this.spec.markers || []).length ? [{ name: `p${i}-markers`, data: { name: 'markers' }, mark: { type: 'rule', strokeDash: [4, 3], color: muted, clip: true }, encoding: { x } }] : []),
       ],
     });
     return {
@@ -252,6 +271,10 @@ export class MetricsChart {
     this.figure.metricsChart = this;   // for the browser tests and the console: the live view
     this.metrics = metrics;
     this.drawnAtBuild.forEach((e) => e.remove());
+    // the room main.css holds follows the panels drawn: another run or pick (hour 24 of
+    // LinkBench has two panels where hour 1 has five) leaves no blank under the chart
+    const drawn = data.names.length - 1;
+    if (String(drawn) !== this.figure.style.getPropertyValue('--panels').trim()) this.figure.style.setProperty('--panels', String(drawn));
     this.view.addSignalListener('zoom', (_, v) => this.onZoom(v && v.t ? v.t : null));
     this.view.addSignalListener('win', (_, v) => this.onWindow(v && v.t ? v.t : null));
     this.updateStats();

@@ -1,7 +1,10 @@
 // Chart theme from the page's CSS custom properties, so charts follow light/dark mode, and the
-// colour-blind-safe categorical palette (Okabe-Ito, black replaced by grey for dark mode).
+// colour-blind-safe categorical palette (Okabe-Ito, black replaced by grey for dark mode),
+// kept in palette.json: the Hugo partials read it too (chart-parts/colors.html gives each
+// value one colour in every chart of a post).
+import palette from './palette.json' with { type: 'json' };
 
-export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#999999', '#F0E442'];
+export const PALETTE = palette;
 
 /** The page's value of a CSS custom property (e.g. `--fg`). */
 export function cssVar(name) {
@@ -20,7 +23,8 @@ export function chartConfig(read = cssVar) {
     view: { stroke: null },
     axis: { ...guide, gridColor: rule, domainColor: rule, tickColor: rule, labelFontSize: 11, titleFontSize: 12, titleFontWeight: 600 },
     legend: { ...guide, orient: 'top', labelFontSize: 11, titleFontSize: 12 },
-    header: { ...guide, labelFontSize: 12, titleFontSize: 12 },
+    // panel labels name what each panel is: read like titles, in the text colour
+    header: { ...guide, labelColor: fg, labelFontSize: 12, titleFontSize: 12 },
     title: { color: fg, font },
     range: { category: PALETTE },
     // a chart of one colour (no colour field) draws in the palette's first colour, not Vega's

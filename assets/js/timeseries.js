@@ -17,6 +17,15 @@ import { el, range, fixed as fmt, timeAt, placeRule } from './chartdom.js';
 import { legendFor, withParams } from './labels.js';
 
 const SMOOTHING = [1, 5, 15, 30, 60, 300];
+/** Dash patterns of the runs that share a colour: solid, then dashed, dotted, dash-dotted. */
+const DASHES = [[1, 0], [6, 3], [2, 2], [8, 3, 2, 3]];
+
+/** The inline style of a legend swatch: the run's colour, dashed as its line is. */
+function swatchStyle(color, dash) {
+  if (dash[1] === 0) return `background:${color}`;
+  const [on, off] = dash;
+  return `background:repeating-linear-gradient(90deg, ${color} 0 ${on}px, transparent ${on}px ${on + off}px)`;
+}
 const STATS = ['mean', 'p1', 'p5', 'p50', 'p95', 'p99', 'cv'];
 
 /** A run's series as the chart keeps it: t and the metric's values (raw and smoothed). */
@@ -84,8 +93,26 @@ export class TimeSeriesChart {
     this.cache = new Map();
   }
 
-  color(id) { return PALETTE[this.shown.indexOf(id) % PALETTE.length]; }
-  dash(id) { return this.shown.indexOf(id) >= PALETTE.length ? [6, 3] : [1, 0]; }
+  /** A run's colour: its label value's, as in the post's other charts (spec.colors, from
+   * chart-parts/run-colors.html); a run without one takes the palette's next colour no run
+   * of the chart has. */
+  color(id) {
+    const own = this.spec.colors || {};
+    if (own[id]) return own[id];
+    const taken = new Set(Object.values(own).map((c) => c.toLowerCase()));
+    const free = PALETTE.filter((c) => !taken.has(c.toLowerCase()));
+    const i = Math.max(0, this.shown.filter((s) => !own[s]).indexOf(id));
+    return (free.length ? free : PALETTE)[i % (free.length || PALETTE.length)];
+  }
+
+  /** Runs of one colour (two runs of one engine) are told apart by their dash, in shown order. */
+  dash(id) {
+    const c = this.color(id);
+    const k = Math.max(0, this.shown.filter((s) => this.color(s) === c).indexOf(id));
+    return DASHES[k % DASHES.length];
+  }
+
+  swatch(id) { return el('span', { class: 'swatch', style: swatchStyle(this.color(id), this.dash(id)) }); }
   visible() { return this.shown.filter((id) => !this.hidden.has(id) && this.cache.has(id)); }
 
   /** Creates the controls, legend, chart, readout, statistics and run picker. */
@@ -126,11 +153,13 @@ export class TimeSeriesChart {
     plot.addEventListener('pointerleave', () => this.onHover(null));
     this.stats = el('div', { class: 'ts-stats table-wrap' });
     this.picker = this.buildPicker();
-    host.append(controls, this.legend, ...drawnAtBuild, plot, this.readout, this.stats, this.picker);
+    // the live chart is built out of sight, over the build's picture, and shown in one step
+    // when drawn: its parts never move in view while the runs load (a layout shift)
+    this.live = el('div', { class: drawnAtBuild.length ? 'ts-live ts-pending' : 'ts-live' },
+      controls, this.legend, plot, this.readout, this.stats, this.picker);
+    host.append(...drawnAtBuild, this.live);
     this.drawnAtBuild = drawnAtBuild; // shown until the live chart is drawn
-    addExportTools(this.figure, this.id, () => this.view, () => ({
-      columns: ['run', 't', 'value'], rows: this.plotted,
-    }));
+    addExportTools(this.figure, this.id, () => this.view, () => this.shownCsv());
   }
 
   buildPicker() {
@@ -178,6 +207,19 @@ export class TimeSeriesChart {
     const s = this.cache.get(id);
     if (s.width !== this.smoothing) { s.v = smooth(s.raw, this.smoothing); s.width = this.smoothing; }
     return s;
+  }
+
+  /** The CSV of what is shown: every interval (at full resolution, not the points drawn,
+   * which are per-pixel extremes at irregular times) of the visible runs in the zoom range,
+   * smoothed as drawn. */
+  shownCsv() {
+    const [x0, x1] = this.zoom || this.extent();
+    const rows = [];
+    for (const id of this.visible()) {
+      const { t, v } = this.series(id);
+      for (let i = 0; i < t.length; i++) if (t[i] >= x0 && t[i] <= x1) rows.push({ run: id, t: t[i], value: v[i] });
+    }
+    return { columns: ['run', 't', 'value'], rows };
   }
 
   extent() {
@@ -236,8 +278,11 @@ export class TimeSeriesChart {
             },
             params: [{ name: 'win', value: { x: this.window }, select: { type: 'interval', encodings: ['x'], mark: { fill: accent, fillOpacity: 0.07, stroke: accent, strokeOpacity: 0.6 } } }],
           },
-          { data: { name: 'markers' }, mark: { type: 'rule', strokeDash: [4, 3], color: muted, clip: true }, encoding: { x } },
-          { data: { name: 'markers' }, mark: { type: 'text', align: 'left', baseline: 'top', dx: 4, dy: 4, color: muted, fontSize: 11, clip: true }, encoding: { x, y: { value: 0 }, text: { field: 'label' } } },
+          // markers only when there are some: an empty layer's extent of t is infinite (Vega warns)
+          ...((this.spec.markers || []).length ? [
+            { data: { name: 'markers' }, mark: { type: 'rule', strokeDash: [4, 3], color: muted, clip: true }, encoding: { x } },
+            { data: { name: 'markers' }, mark: { type: 'text', align: 'left', baseline: 'top', dx: 4, dy: 4, color: muted, fontSize: 11, clip: true }, encoding: { x, y: { value: 0 }, text: { field: 'label' } } },
+          ] : []),
         ],
       }, {
         width, height: 46,
@@ -265,11 +310,12 @@ export class TimeSeriesChart {
     const result = await renderFitted(this.canvas, this.vegaLiteSpec(width, data), width, { renderer: 'canvas', tooltip: false });
     if (token !== this.token) { result.view.finalize(); return; }
     this.view = result.view;
-    this.drawnAtBuild.forEach((e) => e.remove());
     this.view.addSignalListener('zoom', (_, v) => this.onZoom(v && v.t ? v.t : null));
     this.view.addSignalListener('win', (_, v) => this.onWindow(v && v.t ? v.t : null));
     this.updateLegend();
     this.updateStats();
+    this.drawnAtBuild.forEach((e) => e.remove());
+    this.live.classList.remove('ts-pending');
     this.winFrom.value = this.window[0];
     this.winTo.value = this.window[1];
     for (const [id, box] of this.boxes) box.checked = this.shown.includes(id);
@@ -326,7 +372,7 @@ export class TimeSeriesChart {
     for (const id of this.visible()) {
       const { t, v } = this.series(id);
       const i = nearestIndex(t, x);
-      parts.push(' · ', el('span', { class: 'swatch', style: `background:${this.color(id)}` }), ` ${this.runs.get(id).name}: `,
+      parts.push(' · ', this.swatch(id), ` ${this.runs.get(id).name}: `,
         el('b', { 'data-run': id, 'data-t': String(t[i]), text: fmt(v[i]) }));
     }
     this.readout.replaceChildren(...parts);
@@ -335,7 +381,7 @@ export class TimeSeriesChart {
   updateLegend() {
     const items = this.shown.filter((id) => this.cache.has(id)).map((id) => {
       const b = el('button', { type: 'button', 'aria-pressed': String(!this.hidden.has(id)), title: 'Hide or show this series' },
-        el('span', { class: 'swatch', style: `background:${this.color(id)}` }), this.runs.get(id).name);
+        this.swatch(id), this.runs.get(id).name);
       b.addEventListener('click', () => {
         if (this.hidden.has(id)) this.hidden.delete(id); else this.hidden.add(id);
         this.saveState();
@@ -354,14 +400,14 @@ export class TimeSeriesChart {
     const rows = this.visible().map((id) => {
       const { t, raw, weighted } = this.cache.get(id);
       const s = windowStats(t, raw, a, b, weighted);
-      return el('tr', { 'data-run': id }, el('th', { scope: 'row' }, el('span', { class: 'swatch', style: `background:${this.color(id)}` }), ` ${this.runs.get(id).name}`),
+      return el('tr', { 'data-run': id }, el('th', { scope: 'row' }, this.swatch(id), ` ${this.runs.get(id).name}`),
         el('td', { class: 'number', text: String(s.n) }),
         ...STATS.map((k) => el('td', { class: 'number', 'data-stat': k, 'data-value': s[k] === null ? '' : String(s[k]), text: fmt(s[k], k === 'cv' ? 3 : 1) })));
     });
     const table = el('table', { class: 'data' },
       el('caption', { text: `Window ${fmt(a, 0)}–${fmt(b, 0)} s: ${this.spec.metric} per interval, unsmoothed (CV = standard deviation / mean, the jitter)`
         + (this.visible().some((id) => this.cache.get(id).weighted) ? '; mean and CV weighted by interval length, as the intervals differ: the mean is the operations over the elapsed time' : '')
-        + (this.visible().some((id) => this.cache.get(id).downsampled) ? '; a run kept at lower resolution is counted in its means (data/<study>/runs.yaml has its full-resolution statistics for the steady-state window)' : '') }),
+        + (this.visible().some((id) => this.cache.get(id).downsampled) ? '; a run kept at lower resolution is counted in its means (the runs table has its full-resolution statistics for the steady-state window)' : '') }),
       el('thead', {}, head), el('tbody', {}, ...rows));
     this.stats.replaceChildren(table);
   }

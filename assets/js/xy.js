@@ -17,7 +17,9 @@ function specLog(spec) {
 function withLog(spec, log) {
   const unit = unitOf(spec);
   const linear = specLog(spec) ? { zero: (unit.mark.type || unit.mark) === 'bar' } : unit.encoding.y.scale;
-  const y = { ...unit.encoding.y, scale: log ? { type: 'log' } : linear };
+  // bars on a log scale are not stacked: a stack's baseline of 0 has no place on a log axis
+  // (Vega warns "Log scale domain includes zero"); they rise from the axis' lowest value
+  const y = { ...unit.encoding.y, scale: log ? { type: 'log' } : linear, ...(log ? { stack: null } : {}) };
   const patched = { ...unit, encoding: { ...unit.encoding, y } };
   return spec.facet ? { ...spec, spec: patched } : patched;
 }
@@ -33,25 +35,18 @@ function crowded(spec, enc, hostWidth) {
 /** Room (px) beside a vertical category axis for its labels (wrapped to fit). */
 const categoryRoom = (narrow) => (narrow ? 110 : 240);
 
-/** Whether a facet's panel labels, written along the panel's side, would be longer than it. */
-function longHeaders(spec) {
-  const row = spec.facet && spec.facet.row;
-  if (!row) return false;
-  const longest = Math.max(0, ...spec.data.values.map((r) => String(r[row.field]).length));
-  return longest * CHAR_PX > (unitOf(spec).height || 200);
-}
-
 /** Room (px) left of and beside the plot for the axes, when panel headers are on top (or none). */
 const ON_TOP_RESERVE = 100;
 
 /** On narrow screens, or when their labels are crowded, grouped bars and dot plots lie on
- * their side (categories on y); on narrow screens, or when they are longer than a panel, panel
- * labels go above the panels, wrapped to the width. */
+ * their side (categories on y); panel labels go above the panels, upright, "heading: value",
+ * wrapped to the width (written along a panel's side they were read sideways, and a long one
+ * ran into the next panel). */
 function transposed(spec, hostWidth) {
   const unit = unitOf(spec);
   const enc = unit.encoding;
   const narrow = hostWidth < 520;
-  const onTop = spec.facet && (narrow || longHeaders(spec));
+  const onTop = Boolean(spec.facet);
   if (!narrow && !crowded(spec, enc, hostWidth) && !onTop) return spec;
   let patched = unit;
   if (enc.x.type === 'nominal' && (narrow || crowded(spec, enc, hostWidth))) {
@@ -59,13 +54,13 @@ function transposed(spec, hostWidth) {
     patched = { ...unit, encoding: { ...rest, y: { ...x, title: null, axis: { labelLimit: categoryRoom(narrow) } }, x: y, ...(xOffset ? { yOffset: xOffset } : {}) } };
   }
   if (!onTop) return spec.facet ? { ...spec, spec: patched } : patched;
-  // panel labels above each panel ("Cache GB 27") instead of a column on the left
+  // panel labels above each panel ("Cache GB: 27") instead of a column on the left
   const row = spec.facet.row;
   // a header starts where its panel does, right of the y axis: its room is the plot's width
   // (xyLayout's reserve for the axes when the headers are on top); headers are 12 px
   const chars = Math.floor((hostWidth - ON_TOP_RESERVE) / (CHAR_PX * 12 / 11));
   const lines = {};
-  for (const v of new Set(spec.data.values.map((r) => String(r[row.field])))) lines[v] = wrap(`${row.title} ${v}`, chars);
+  for (const v of new Set(spec.data.values.map((r) => String(r[row.field])))) lines[v] = wrap(`${row.title}: ${v}`, chars);
   const { props, param } = linesLabel('headerLines', lines);
   const header = { title: null, labelOrient: 'top', labelAnchor: 'start', labelAngle: 0, labelFontWeight: 600, labelLimit: 0, ...props };
   return withParams({ ...spec, facet: { ...spec.facet, row: { ...row, header } }, spec: patched }, [param]);
@@ -111,8 +106,23 @@ function labelled(spec, hostWidth, plotWidth) {
       enc[ch] = { ...e, ...title, ...axis };
     }
   }
-  const patched = { ...unit, encoding: enc };
+  const cats = enc.y && enc.y.type === 'nominal' ? values(enc.y.field) : [];
+  const patched = { ...unit, encoding: enc, ...categoryHeight(unit, cats, narrow) };
   return withParams(spec.facet ? { ...spec, spec: patched } : patched, params);
+}
+
+const LINE_PX = 13; // a wrapped category label's line (11 px text)
+
+/** A chart with its categories down the y axis is tall enough for each category's wrapped
+ * label: every band holds the longest label's lines (labels that do not fit their band are
+ * dropped as overlapping: ICP's Innodb_buffer_pool_reads at 375 px). */
+function categoryHeight(unit, values, narrow) {
+  const cats = Array.from(new Set(values.map(String)));
+  if (!cats.length) return {};
+  const chars = Math.floor(categoryRoom(narrow) / CHAR_PX);
+  const most = Math.max(...cats.map((c) => wrap(c, chars).length));
+  const need = cats.length * (most * LINE_PX + 8);
+  return need > (unit.height || 200) ? { height: need } : {};
 }
 
 /** The Vega-Lite spec drawn in a figure `hostWidth` px wide, and its plot width (px). */

@@ -1,42 +1,15 @@
-"""linkbench-cached: cached LinkBench on MySQL 5.7.8, 5.6, WebScaleSQL and MyRocks (2015 tables),
-plus a 2017 LinkBench run of MySQL 5.7.17 from a real archive (24 one-hour request phases).
+"""linkbench-cached: cached LinkBench on MySQL 5.7.8, 5.6, WebScaleSQL and MyRocks (2015 tables).
 
-Published part (`published-tables.txt`, F9): one table per configuration, and `by-binary`
-with the derived QPS change from hour 2 to hour 12 and database growth after the load.
-
-Archive part: `hourly` (requests/s, size and the wrapper's per-query OS metrics for each of
-the 24 hours, from the `r.r.in.L<n>.P1` summaries), `hw-per-op` (HW efficiency of the load and
-hour 1 computed from the raw vmstat/iostat with `ingest.osmetrics`, beside the wrapper's own
-per-operation figures) and `server-settings` (a few SHOW GLOBAL VARIABLES values).
+Published part (`published-tables.txt`, F9): one table per configuration, `by-binary` with
+the derived QPS change from hour 2 to hour 12 and database growth after the load, `db-size`
+(the sizes after the load, hour 2 and hour 12, long form) and `partitioning` (the load rate
+without and with partitioning). The later 2017 run whose raw logs are public is its own study,
+linkbench-hourly-2017.
 """
 
 from __future__ import annotations
 
-import re
-
-from ingest import osmetrics
-
-from ..problems import Problem
-from ..tables import col, one_file, ratio, table
-
-GB = 1024**3
-DEVICE = "nvme0n1"  # the data device; the wrapper's per-operation IO figures are for it alone
-BYTE_SETTINGS = ("innodb_buffer_pool_size", "innodb_log_file_size")  # shown in GiB, not raw bytes
-# Settings worth showing next to the results (names as SHOW GLOBAL VARIABLES prints them).
-SETTINGS = (
-    "version",
-    "innodb_buffer_pool_size",
-    "innodb_log_file_size",
-    "innodb_log_files_in_group",
-    "innodb_flush_log_at_trx_commit",
-    "innodb_flush_method",
-    "innodb_doublewrite",
-    "sync_binlog",
-    "log_bin",
-    "innodb_io_capacity",
-    "innodb_page_cleaners",
-    "innodb_purge_threads",
-)
+from ..tables import col, ratio, table
 
 CONFIGS = {
     "p0.c0": "no partitioning, no compression",
@@ -48,236 +21,7 @@ CONFIGS = {
 
 def build(ctx) -> list[dict]:
     parsed = ctx.published(fmt="summary-table")
-    tables = derive_published(parsed) + [partitioning(parsed)]
-    if ctx.files:
-        check_server_labels(ctx)
-        tables += [hourly(ctx.files), hw_per_op(ctx), server_settings(ctx.files)]
-    return tables
-
-
-def server_label(variable: str, value: str | None) -> str | None:
-    """A run label as SHOW GLOBAL VARIABLES states it: default_storage_engine lower-cased
-    ('InnoDB' -> 'innodb'), version without its build suffix ('5.7.17-log' -> '5.7.17')."""
-    if value is None:
-        return None
-    return value.lower() if variable == "default_storage_engine" else re.sub(r"-.*$", "", value)
-
-
-def check_server_labels(ctx) -> None:
-    """The manifest's `engine` and `version` labels of the 2017 runs are what the server said
-    (l.gv.in): a label that disagrees fails the ingest at the manifest rule's line."""
-    settings = one_file(ctx.files, r"l\.gv\.in").settings
-    for run in ctx.runs:
-        for label, variable in (("engine", "default_storage_engine"), ("version", "version")):
-            said = server_label(variable, settings.get(variable))
-            if label in run["labels"] and str(run["labels"][label]) != said:
-                rule = next(
-                    (r for r in ctx.manifest.runs if r.took(run["source"]["file"])),
-                    None,
-                )
-                raise Problem(
-                    ctx.manifest.path,
-                    rule.line if rule else None,
-                    f"run {run['id']}: {label}={run['labels'][label]!r}, but l.gv.in says "
-                    f"{variable} {settings.get(variable)!r} ({label}={said!r})",
-                )
-
-
-def _summary_row(parsed) -> dict:
-    """Phase rate, size after, and the wrapper's per-operation metrics of one summary file."""
-    session = parsed.sessions[0]
-    metric = session.metric
-    t = {x.name: x for x in parsed.tables}
-    io = t["iostat"].rows[0] if "iostat" in t else {}
-    vm = t["vmstat"].rows[0] if "vmstat" in t else {}
-    after = [r for r in t["db-size"].rows if r["when"] == "after"] if "db-size" in t else []
-    return {
-        "rate": session.summary.get(metric),
-        "seconds": session.summary.get("time_s"),
-        "gb_after": round(after[0]["bytes"] / GB, 2) if after else None,
-        "cpu_per_op": vm.get("cpu/q"),
-        "cs_per_op": vm.get("cs/q"),
-        "r_per_op": io.get("r/q"),
-        "rkb_per_op": io.get("rkb/q"),
-        "wkb_per_op": io.get("wkb/q"),
-        "samples": vm.get("samp"),
-    }
-
-
-def hourly(files: dict) -> dict:
-    """One row per one-hour request phase, from the wrapper summaries `r.r.in.L<n>.P1`."""
-    rows = []
-    for member, parsed in files.items():
-        m = re.fullmatch(r"r\.r\.in\.L(\d+)\.P1", member)
-        if m:
-            rows.append(
-                {
-                    "hour": int(m[1]),
-                    **{
-                        k: v
-                        for k, v in _summary_row(parsed).items()
-                        if k not in ("seconds", "samples")
-                    },
-                }
-            )
-    rows.sort(key=lambda r: r["hour"])
-    return table(
-        "hourly",
-        "LinkBench request phases, MySQL 5.7.17: one row per hour",
-        [
-            col("hour", "Hour", "number", 0),
-            col("rate", "Requests/s", "number", 0),
-            col("gb_after", "DB GB after", "number", 1),
-            col("cpu_per_op", "CPU/q (vmstat us+sy per query)", "number", 6),
-            col("cs_per_op", "Context switches/q", "number", 3),
-            col("r_per_op", "Reads/q", "number", 3),
-            col("rkb_per_op", "KB read/q", "number", 4),
-            col("wkb_per_op", "KB written/q", "number", 3),
-        ],
-        rows,
-    )
-
-
-def elapsed_rate(series: dict, metric: str) -> tuple[float, float, int]:
-    """(operations over elapsed time, elapsed seconds, intervals) of a run whose per-interval
-    rates are differences of cumulative counts: the sum of rate x interval length is the count
-    at the last line, so uneven intervals weigh by their length (an unweighted mean would not)."""
-    t, rates = series["t"], series[metric]
-    ops, prev = 0.0, 0.0
-    for ti, r in zip(t, rates):
-        ops += r * (ti - prev)
-        prev = ti
-    return ops / t[-1], t[-1], len(t)
-
-
-def hw_per_op(ctx) -> dict:
-    """HW efficiency of the load and hour 1 from the raw vmstat/iostat, next to the wrapper's.
-    The rate is operations over elapsed time; storage is the data device (DEVICE), like the
-    wrapper's figures."""
-    rows = []
-    for phase, run_id, member_re in (
-        ("load", "load", r"l\.{}\.in"),
-        ("Hour 1", "request-hour-1", r"r\.{}\.in\.L1\.P1"),
-    ):
-        run = next(r for r in ctx.runs if r["id"] == run_id)
-        wrapper = _summary_row(one_file(ctx.files, member_re.format("r")))
-        vmstat = one_file(ctx.files, member_re.format("vm")).sessions[0]
-        iostat = one_file(ctx.files, member_re.format("io")).sessions
-        rate, elapsed, intervals = elapsed_rate(ctx.series[run_id], run["metric"])
-        # OS samples span the phase: their interval is the phase length over the sample count.
-        os_interval = round(wrapper["seconds"] / wrapper["samples"])
-        # where the monitors started on the run's clock, as the linked metrics place them (hour 1:
-        # with the phase's warm-up, docs/manifest.md "Linked metrics"), so the window's OS samples
-        # are the run's own seconds, not the warm-up's
-        offset = (run.get("linked") or {}).get("offset_s", 0)
-        try:
-            hw = osmetrics.hw_efficiency(
-                ctx.series[run_id],
-                run["metric"],
-                0,
-                wrapper["seconds"],
-                os_interval_s=os_interval,
-                offset_s=offset,
-                vmstat=vmstat,
-                iostat=iostat,
-                devices=[DEVICE],
-                ops_per_s=rate,
-            )
-        except ValueError as e:  # the OS files lack what the table needs (osmetrics says what)
-            raise Problem(ctx.manifest.path, None, f"files: {phase}: {e}") from None
-        rows.append(
-            {
-                "phase": phase,
-                "seconds": wrapper["seconds"],
-                "ops_per_s": round(rate, 1),
-                "tool_ops_per_s": run["summary"].get(run["metric"]),
-                "interval_mean_s": round(elapsed / intervals, 2),
-                "interval_min_s": round(
-                    min(
-                        b - a
-                        for a, b in zip([0.0, *ctx.series[run_id]["t"]], ctx.series[run_id]["t"])
-                    ),
-                    1,
-                ),
-                "interval_max_s": round(
-                    max(
-                        b - a
-                        for a, b in zip([0.0, *ctx.series[run_id]["t"]], ctx.series[run_id]["t"])
-                    ),
-                    1,
-                ),
-                "cores": hw["cores"],
-                "cpu_us_per_op": _round(hw["cpu_s_per_op"], 1e6, 2),
-                "cs_per_op": _round(hw["cs_per_op"], 1, 3),
-                "wrapper_cs_per_op": wrapper["cs_per_op"],
-                "kb_written_per_op": _round(hw["kb_written_per_op"], 1, 3),
-                "wrapper_wkb_per_op": wrapper["wkb_per_op"],
-                "kb_read_per_op": _round(hw["kb_read_per_op"], 1, 4),
-                "wrapper_rkb_per_op": wrapper["rkb_per_op"],
-            }
-        )
-    return table(
-        "hw-per-op",
-        f"HW efficiency per operation (load: per link; requests: per query; storage: {DEVICE})",
-        [
-            col("phase", "Phase", "label"),
-            col("seconds", "Seconds", "number", 1),
-            col("ops_per_s", "Ops/s (operations over elapsed time, client log)", "number", 0),
-            col("tool_ops_per_s", "Ops/s (LinkBench's own summary)", "number", 0),
-            col("interval_mean_s", "Log interval, mean s", "number", 2),
-            col("interval_min_s", "shortest s", "number", 1),
-            col("interval_max_s", "longest s", "number", 1),
-            col("cores", "CPUs", "number", 0),
-            col("cpu_us_per_op", "CPU µs/op", "number", 2),
-            col("cs_per_op", "Context switches/op", "number", 3),
-            col("wrapper_cs_per_op", "… wrapper's figure", "number", 3),
-            col("kb_written_per_op", "KB written/op", "number", 3),
-            col(
-                "wrapper_wkb_per_op",
-                f"… wrapper's figure ({DEVICE}, with the since-boot sample)",
-                "number",
-                3,
-            ),
-            col("kb_read_per_op", "KB read/op", "number", 4),
-            col(
-                "wrapper_rkb_per_op",
-                f"… wrapper's figure ({DEVICE}, with the since-boot sample)",
-                "number",
-                4,
-            ),
-        ],
-        rows,
-    )
-
-
-def _round(value, scale, digits):
-    return None if value is None else round(value * scale, digits)
-
-
-def server_settings(files: dict) -> dict:
-    settings = one_file(files, r"l\.gv\.in").settings
-    rows = [
-        {"variable": k, "value": _gib(settings.get(k)) if k in BYTE_SETTINGS else settings.get(k)}
-        for k in SETTINGS
-    ]
-    return table(
-        "server-settings",
-        "Server settings of the 2017 run (SHOW GLOBAL VARIABLES)",
-        [col("variable", "Variable", "label"), col("value", "Value", "text")],
-        rows,
-    )
-
-
-def _gib(value):
-    """'12884901888' -> '12 GiB'; a size that is not whole GiB keeps its MiB or bytes."""
-    try:
-        n = int(value)
-    except (TypeError, ValueError):
-        return value
-    for unit, size in (("GiB", GB), ("MiB", 1024**2)):
-        if n and n % size == 0:
-            return f"{n // size} {unit}"
-    return f"{n} bytes"
+    return derive_published(parsed) + [partitioning(parsed)]
 
 
 def partitioning(parsed) -> dict:
@@ -331,9 +75,19 @@ def derive_published(parsed) -> list[dict]:
             }
             rows.append(row)
             long_rows.append({"config": t.name, **row})
-            for hour, key in ((0, "load gb"), (2, "2h gb"), (12, "12h gb")):
+            for hour, key, when in (
+                (0, "load gb", "after the load"),
+                (2, "2h gb", "after hour 2"),
+                (12, "12h gb", "after hour 12"),
+            ):
                 size_rows.append(
-                    {"config": t.name, "binary": r["config"], "hour": hour, "gb": r[key]}
+                    {
+                        "config": t.name,
+                        "binary": r["config"],
+                        "when": when,
+                        "hour": hour,
+                        "gb": r[key],
+                    }
                 )
         tables.append(
             table(
@@ -358,6 +112,7 @@ def derive_published(parsed) -> list[dict]:
             [
                 col("config", "Config", "label"),
                 col("binary", "Binary", "label"),
+                col("when", "Measured", "label"),
                 col("hour", "Hour", "number", 0),
                 col("gb", "GB", "number", 0),
             ],

@@ -3,7 +3,8 @@
 (avg-tps, mean tps over the window per published cell, ratio, MyRocks / InnoDB per tier x
 cache, and latency, the window statistics of sysbench's per-second p95 latency per published
 run, are declared in the manifest's `tables:`; this module adds what a declaration cannot say)
-cost            yearly cost per resource, read from published-tables.md
+cost            yearly cost per resource, read from published-tables.md (the 24 published
+                average TPS, published-avg-tps.md, are compared by the manifest's reproduction)
 tps-per-dollar  avg tps per $1000/year of instance + storage, per engine x tier x cache
 storage         dataset size per engine, from published-tables.md
 my-cnf          the server options of the archive's my.cnf

@@ -228,7 +228,7 @@ def derive(
                 col("test", "Test", "label"),
                 col("group", "Group", "label"),
                 col("version", "Version", "label"),
-                col("cpu_per_op", "CPU/op", "number", 6),
+                col("cpu_per_op", "CPU/op (us+sy % per op/s)", "number", 6),
                 col("rkb_per_op", "KB read/op", "number", 3),
                 col("wkb_per_op", "KB written/op", "number", 3),
                 col("ops_per_s", "Ops/s", "number", 0),
@@ -269,7 +269,7 @@ def derive(
                 [
                     col("test", "Test", "label"),
                     col("version", "Version", "label"),
-                    col("cpu_per_op", "CPU/op", "number", 6),
+                    col("cpu_per_op", "CPU/op (us+sy % per op/s)", "number", 6),
                 ],
                 [
                     {"test": r["test"], "version": r["version"], "cpu_per_op": r["cpu_per_op"]}
