@@ -152,8 +152,9 @@ def _count_fsyncs(monkeypatch) -> list:
 
 def test_the_new_tree_is_synced_once_before_the_switch(tmp_path, monkeypatch):
     """One syncfs(2) makes every new file durable before the switch, and the parent directory
-    is fsynced after it: two sync calls, however many files (it was one fsync per file and
-    directory: 137 for the cloud study)."""
+    is fsynced after it; the lock file's record of the new tree is fsynced before it is made:
+    three sync calls, however many files (it was one fsync per file and directory: 137 for the
+    cloud study)."""
     files = {f"series/r{i}.json": b"{}\n" for i in range(40)} | {"study.yaml": b"s\n"}
     order, real_sync, real_switch = [], writer._sync_tree, writer._switch
     monkeypatch.setattr(writer, "_sync_tree", lambda top: (order.append("sync"), real_sync(top)))
@@ -163,7 +164,7 @@ def test_the_new_tree_is_synced_once_before_the_switch(tmp_path, monkeypatch):
     fsyncs = _count_fsyncs(monkeypatch)
     write_study(tmp_path, "s", files)
     assert order == ["sync", "switch"]
-    assert len(fsyncs) == 1  # the parent directory, after the switch
+    assert len(fsyncs) == 2  # the lock file's record of the tree, the parent after the switch
     assert _tree(tmp_path / "s") == files
 
 
@@ -172,7 +173,8 @@ def test_without_syncfs_every_file_and_directory_is_fsynced(tmp_path, monkeypatc
     fsyncs = _count_fsyncs(monkeypatch)
     files = {"series/a.json": b"a\n", "series/b.json": b"b\n", "study.yaml": b"s\n"}
     write_study(tmp_path, "s", files)
-    assert len(fsyncs) == 3 + 2 + 1  # the files, series/ and the tree, the parent after
+    # the lock's record, the files, series/ and the tree, the parent after
+    assert len(fsyncs) == 1 + 3 + 2 + 1
     assert _tree(tmp_path / "s") == files
 
 
