@@ -286,11 +286,12 @@ def label_columns(m: Manifest, runs: list[dict]) -> list[str]:
 
 
 def summary_table(m: Manifest, data: QueryData) -> dict:
-    """`query-summary`: one row per (labels, query): n, finished, median, min, max, spread."""
+    """`query-summary`: one row per (query, labels), in query order: n, finished, median, min,
+    max, mean, spread, status."""
     keys = label_columns(m, data.runs)
     rows, notes = [], {}
     cells = group(data.runs, keys)
-    for key in sorted(cells, key=lambda k: (_order(data.runs, keys, k[:-1]), natural(k[-1]))):
+    for key in sorted(cells, key=lambda k: (natural(k[-1]), _order(data.runs, keys, k[:-1]))):
         st = cell_stats(cells[key])
         row = {**dict(zip(keys, key[:-1])), "query": key[-1], **st}
         if st["finished"] < st["n"]:
@@ -305,9 +306,9 @@ def summary_table(m: Manifest, data: QueryData) -> dict:
             col("query", "Query", "label"),
             col("n", "Runs", "number", 0),
             col("finished", "Finished", "number", 0),
-            col("median", "Median s", "number", 1),
-            col("min", "Min s", "number", 1),
-            col("max", "Max s", "number", 1),
+            col("median", "Median s", "number"),
+            col("min", "Min s", "number"),
+            col("max", "Max s", "number"),
             col("mean", "Mean s", "number", 1),
             col("spread", "Spread (max - min) / median", "number", 3),
             col("status", "Status", "text"),
