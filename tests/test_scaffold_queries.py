@@ -1,0 +1,150 @@
+"""A query benchmark the project has never seen, end to end with YAML and Markdown only: a DBT3
+archive of our own unlike the MyISAM one (tests/dbt3_gen.py: InnoDB, two configurations per
+server, `sar` files beside every run, a DESC naming the folders, queries that did not finish in
+several folders, one only in some of its runs) goes through `new` (ingest/scaffold_queries.py),
+the ingest and the site build, and the post passes, as it is, the checks every post gets
+(numbers from data/, byline and key results, sources, dates, documented tables, a fresh
+ingest), with "did not finish" shown where a query did not finish, never a time."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+from dbt3_gen import DNF, FOLDERS, QUERIES, REPEATS, write_archive
+from sitebuild import BASE_PATH, BASE_URL, BuiltSite, build
+
+from ingest.__main__ import main
+
+STUDY = "innodb-dbt3"
+
+
+@pytest.fixture(scope="module")
+def post(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("new-queries")
+    archive = write_archive(tmp / "archives" / "innodb-s10-2013.tar.gz")
+    posts = tmp / "content" / "posts"
+    args = [
+        "new",
+        STUDY,
+        str(archive),
+        "--origin",
+        "https://example.org/dbt3",
+        "--content",
+        str(posts),
+    ]
+    assert main(args) == 0
+    ingest = [
+        STUDY,
+        "--content",
+        str(posts),
+        "--archives",
+        str(archive.parent),
+        "--data",
+        str(tmp / "data"),
+    ]
+    assert main(ingest) == 0
+    site = tmp / "www" / "benchlog"
+    build(site, BASE_URL, extra=tmp, previews=False, own_content=False)
+    return {
+        "tmp": tmp,
+        "dir": posts / STUDY,
+        "site": site,
+        "built": BuiltSite(tmp / "www", site, BASE_URL, BASE_PATH),
+    }
+
+
+def test_the_scaffold_proposes_query_runs_by_folder_with_the_desc(post):
+    text = (post["dir"] / "manifest.yaml").read_text()
+    man = yaml.safe_load(text)
+    assert man["labels"] == ["folder"] and man["suite"] == "TPC-H"
+    assert man["queries"] == [
+        {"regex": r"(?P<folder>[^/]+)/all_explains\.txt", "format": "dbt3-explains"}
+    ]
+    assert man["label_files"] == [{"file": "DESC", "display": "folder"}]
+    # every member is listed with what it was read as: the sar files beside the runs too
+    assert "#   mysql-5-6-bp4/9.sql_no_2_sar_u.txt: unknown format" in text
+    assert "#   mysql-5-6-bp4/all_explains.txt: dbt3-explains" in text
+
+
+def test_every_run_is_in_the_data_and_did_not_finish_is_never_a_time(post):
+    data = post["tmp"] / "data" / STUDY
+    runs = yaml.safe_load((data / "tables" / "query-runs.yaml").read_text())
+    assert len(runs["rows"]) == len(FOLDERS) * len(QUERIES) * REPEATS
+    dnf = [r for r in runs["rows"] if r["status"] == "did not finish"]
+    assert len(dnf) == sum(len(v) for v in DNF.values())
+    assert all(r["seconds"] is None for r in dnf)
+    study = yaml.safe_load((data / "study.yaml").read_text())
+    assert study["display"]["folder"] == {f: d for f, (d, _) in FOLDERS.items()}
+
+
+def test_the_post_shows_did_not_finish_in_its_chart_and_tables(post):
+    page = post["built"].page(f"posts/{STUDY}/index.html")
+    assert '<figure class="chart" id="query-times" data-kind="queries"' in page
+    assert '<figure class="chart" id="plans" data-kind="plans"' in page
+    spec = re.search(
+        r'<script type="application/json" id="query-times-spec">(.*?)</script>', page, re.S
+    )[1]
+    assert '"st":"did not finish"' in spec and '"st":"1 of 3 did not finish"' in spec
+    # the build drew the chart, and its drawing says "did not finish" where no time exists
+    view = page.split('id="query-times-view"')[1].split("</div>")[0]
+    assert "<svg" in view and "did not finish" in view
+    ratios = page.split('id="query-ratios"')[1].split("</figure>")[0]
+    assert "did not finish</td>" in ratios
+
+
+def test_the_scaffolded_post_passes_the_checks_of_every_post(post):
+    from test_post_trust import (
+        check_byline_and_key_results,
+        check_date,
+        check_provenance_claims,
+        check_sources,
+    )
+    from test_posts_numbers import (
+        check_prose_values,
+        check_table_cells,
+        check_tables_in_data,
+        parse_post,
+        typed_numbers,
+    )
+    from test_studies_ingest import check_docs_tables
+
+    from ingest.manifest import load
+    from ingest.study import build_files
+
+    data, text = post["tmp"] / "data", (post["dir"] / "index.md").read_text()
+    front = yaml.safe_load(text.split("---\n", 2)[1])
+    assert typed_numbers(text) == ([], [])
+    check_tables_in_data(STUDY, text, data)
+    parsed = parse_post(post["built"], STUDY, data)
+    check_table_cells(STUDY, parsed, post["built"], data)
+    check_prose_values(STUDY, text, parsed, data)
+    html = post["built"].page(f"posts/{STUDY}/index.html")
+    check_byline_and_key_results(STUDY, html, front["original"])
+    check_sources(STUDY, html)
+    check_provenance_claims(STUDY, html)
+    check_date(STUDY, front, post["built"])
+    check_docs_tables(STUDY, data)
+    built = build_files(load(post["dir"] / "manifest.yaml"), post["tmp"] / "archives", post["tmp"])
+    assert built.files == {
+        p.relative_to(data / STUDY).as_posix(): p.read_bytes()
+        for p in (data / STUDY).rglob("*")
+        if p.is_file()
+    }
+
+
+@pytest.mark.parametrize("viewport", [(1280, 900), (375, 812)], ids=["desktop", "phone"])
+def test_the_key_results_are_on_the_first_screen(post, browser, viewport):
+    from browser_kit import serve
+    from test_post_trust import check_key_results_on_screen
+
+    server, base = serve(post["built"].www)
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    try:
+        check_key_results_on_screen(
+            context.new_page(), f"{base}{BASE_PATH}posts/{STUDY}/", viewport
+        )
+    finally:
+        context.close()
+        server.shutdown()
