@@ -12,12 +12,14 @@ import re
 
 import pytest
 import yaml
+from conftest import ROOT
 from dbt3_gen import DNF, FOLDERS, QUERIES, REPEATS, write_archive
 from sitebuild import BASE_PATH, BASE_URL, BuiltSite, build
 
 from ingest.__main__ import main
 
 STUDY = "innodb-dbt3"
+BARE = "innodb-dbt3-bare"  # the same archive without --origin: a second study of the same suite
 
 
 @pytest.fixture(scope="module")
@@ -35,16 +37,14 @@ def post(tmp_path_factory):
         str(posts),
     ]
     assert main(args) == 0
-    ingest = [
-        STUDY,
-        "--content",
-        str(posts),
-        "--archives",
-        str(archive.parent),
-        "--data",
-        str(tmp / "data"),
-    ]
-    assert main(ingest) == 0
+    assert main(["new", BARE, str(archive), "--content", str(posts)]) == 0
+    data = ["--archives", str(archive.parent), "--data", str(tmp / "data")]
+    for study in (STUDY, BARE):
+        assert main([study, "--content", str(posts), *data]) == 0
+    # the project's compare page, to compare a query across the two studies
+    (tmp / "content" / "compare").mkdir()
+    compare = (ROOT / "content" / "compare" / "index.md").read_text()
+    (tmp / "content" / "compare" / "index.md").write_text(compare)
     site = tmp / "www" / "benchlog"
     build(site, BASE_URL, extra=tmp, previews=False, own_content=False)
     return {
@@ -94,7 +94,8 @@ def test_the_post_shows_did_not_finish_in_its_chart_and_tables(post):
     assert "did not finish</td>" in ratios
 
 
-def test_the_scaffolded_post_passes_the_checks_of_every_post(post):
+@pytest.mark.parametrize("study", [STUDY, BARE])
+def test_the_scaffolded_post_passes_the_checks_of_every_post(post, study):
     from test_post_trust import (
         check_byline_and_key_results,
         check_date,
@@ -113,23 +114,25 @@ def test_the_scaffolded_post_passes_the_checks_of_every_post(post):
     from ingest.manifest import load
     from ingest.study import build_files
 
-    data, text = post["tmp"] / "data", (post["dir"] / "index.md").read_text()
+    data, text = post["tmp"] / "data", (post["dir"].parent / study / "index.md").read_text()
     front = yaml.safe_load(text.split("---\n", 2)[1])
     assert typed_numbers(text) == ([], [])
-    check_tables_in_data(STUDY, text, data)
-    parsed = parse_post(post["built"], STUDY, data)
-    check_table_cells(STUDY, parsed, post["built"], data)
-    check_prose_values(STUDY, text, parsed, data)
-    html = post["built"].page(f"posts/{STUDY}/index.html")
-    check_byline_and_key_results(STUDY, html, front["original"])
-    check_sources(STUDY, html)
-    check_provenance_claims(STUDY, html)
-    check_date(STUDY, front, post["built"])
-    check_docs_tables(STUDY, data)
-    built = build_files(load(post["dir"] / "manifest.yaml"), post["tmp"] / "archives", post["tmp"])
+    check_tables_in_data(study, text, data)
+    parsed = parse_post(post["built"], study, data)
+    check_table_cells(study, parsed, post["built"], data)
+    check_prose_values(study, text, parsed, data)
+    html = post["built"].page(f"posts/{study}/index.html")
+    check_byline_and_key_results(study, html, front["original"])
+    check_sources(study, html)
+    check_provenance_claims(study, html)
+    check_date(study, front, post["built"])
+    check_docs_tables(study, data)
+    built = build_files(
+        load(post["dir"].parent / study / "manifest.yaml"), post["tmp"] / "archives", post["tmp"]
+    )
     assert built.files == {
-        p.relative_to(data / STUDY).as_posix(): p.read_bytes()
-        for p in (data / STUDY).rglob("*")
+        p.relative_to(data / study).as_posix(): p.read_bytes()
+        for p in (data / study).rglob("*")
         if p.is_file()
     }
 
@@ -148,3 +151,30 @@ def test_the_key_results_are_on_the_first_screen(post, browser, viewport):
     finally:
         context.close()
         server.shutdown()
+
+
+def test_the_compare_page_shows_one_query_across_the_studies(post, browser):
+    """Both studies ran the TPC-H queries: picking one shows its rows of both, each median over
+    the fastest; a folder that did not finish it says so, with no ratio."""
+    from browser_kit import serve
+
+    server, base = serve(post["built"].www)
+    page = browser.new_page()
+    try:
+        page.goto(f"{base}{BASE_PATH}compare/#compare.query=TPC-H/9")
+        page.wait_for_selector("#compare-queries-filters:not([hidden])")
+        rows = page.eval_on_selector_all(
+            "#compare-queries tbody tr:not([hidden])",
+            "rs => rs.map(r => Array.from(r.cells).map(c => c.textContent.trim()))",
+        )
+    finally:
+        page.close()
+        server.shutdown()
+    assert len(rows) == 2 * len(FOLDERS) and {r[0] for r in rows} == {"TPC-H/9"}
+    dnf = [r for r in rows if r[7] == "did not finish"]
+    assert len(dnf) == 2 * sum(
+        1 for (f, q), runs in DNF.items() if q == "9" and len(runs) == REPEATS
+    )
+    assert all(r[3] == "did not finish" and r[8] == "" for r in dnf)
+    ratios = sorted(float(r[8].rstrip("×")) for r in rows if r[8])
+    assert ratios[0] == 1.0 and len(ratios) == len(rows) - len(dnf)
