@@ -273,70 +273,60 @@ def _ratio_of(s: _Spec, stats, combos, combo, query, stat):
     return round(x / b * s.ratio["scale"], 6), None
 
 
+def _value_columns(s: _Spec, pivots: list) -> list[tuple]:
+    """(column, pivot value, statistic, is a ratio) of each value column of a per-query table:
+    the statistics per pivot value, then the ratios (not the base's own with a pivot)."""
+    out = []
+    for p in pivots:
+        for stat in s.values:
+            key = stat if p is None else (str(p) if len(s.values) == 1 else f"{p}_{stat}")
+            shown = s.shown(s.pivot, p) if p is not None else None
+            label = (
+                HEADINGS[stat]
+                if p is None
+                else shown
+                if len(s.values) == 1
+                else f"{shown} {HEADINGS[stat]}"
+            )
+            digits = 0 if stat in ("n", "finished") else 3 if stat == "spread" else s.digits
+            out.append((col(_slug(key), label, "number", digits), p, stat, False))
+    if not s.ratio:
+        return out
+    base_name = s.shown(s.ratio["key"], s.ratio["value"])
+    kind = "ratio" if s.ratio["scale"] == 1 else "number"
+    for p in pivots:
+        if p is not None and str(p) == str(s.ratio["value"]):
+            continue
+        for stat in s.values:
+            what = s.shown(s.pivot, p) if p is not None else HEADINGS[stat]
+            key = f"{'' if p is None else str(p) + '_'}{stat}_ratio"
+            label = s.ratio["label"] or f"{what} / {base_name}" + (
+                " %" if s.ratio["scale"] == 100 else ""
+            )
+            out.append((col(_slug(key), label, kind, s.ratio["digits"]), p, stat, True))
+    return out
+
+
 def _per_query(s: _Spec, combos: list[tuple], stats: dict) -> dict:
+    """One row per query (and per row label combination), a column per statistic (per pivot
+    value) and ratio; a query with no value and no note in its row is left out."""
     pivots = (
         [None] if s.pivot is None else list(dict.fromkeys(c[s.keys.index(s.pivot)] for c in combos))
     )
     row_keys = s.rows_by if s.pivot is not None else s.keys
     groups = list(dict.fromkeys(tuple(c[s.keys.index(k)] for k in row_keys) for c in combos))
+    value_cols = _value_columns(s, pivots)
     columns = [*(col(k, s.heading(k), "label") for k in row_keys), col("query", "Query", "label")]
-    value_cols = []  # (key, pivot value, stat, is ratio)
-    for p in pivots:
-        for stat in s.values:
-            key = stat if p is None else (str(p) if len(s.values) == 1 else f"{p}_{stat}")
-            label = (
-                HEADINGS[stat]
-                if p is None
-                else (
-                    s.shown(s.pivot, p)
-                    if len(s.values) == 1
-                    else f"{s.shown(s.pivot, p)} {HEADINGS[stat]}"
-                )
-            )
-            digits = s.digits if stat not in ("spread",) else 3
-            value_cols.append(
-                (
-                    col(_slug(key), label, "number", 0 if stat in ("n", "finished") else digits),
-                    p,
-                    stat,
-                    False,
-                )
-            )
-    if s.ratio:
-        for p in pivots:
-            if p is not None and str(p) == str(s.ratio["value"]):
-                continue
-            for stat in s.values:
-                base_name = s.shown(s.ratio["key"], s.ratio["value"])
-                what = s.shown(s.pivot, p) if p is not None else HEADINGS[stat]
-                key = f"{'' if p is None else str(p) + '_'}{stat}_ratio"
-                label = s.ratio["label"] or f"{what} / {base_name}" + (
-                    " %" if s.ratio["scale"] == 100 else ""
-                )
-                value_cols.append(
-                    (
-                        col(
-                            _slug(key),
-                            label,
-                            "ratio" if s.ratio["scale"] == 1 else "number",
-                            s.ratio["digits"],
-                        ),
-                        p,
-                        stat,
-                        True,
-                    )
-                )
     columns += [c for c, *_ in value_cols]
     rows, notes = [], {}
     for g, query in itertools.product(groups, s.queries):
         row = {**dict(zip(row_keys, g)), "query": query}
         for c, p, stat, is_ratio in value_cols:
             combo = _combo(s, combos, row_keys, g, p)
-            value, note = (
-                _ratio_of(s, stats, combos, combo, query, stat)
-                if is_ratio
-                else _value(stats, combo, query, stat)
-            )
+            if is_ratio:
+                value, note = _ratio_of(s, stats, combos, combo, query, stat)
+            else:
+                value, note = _value(stats, combo, query, stat)
             row[c["key"]] = value
             if value is None and note:
                 notes[f"{len(rows)}/{c['key']}"] = note
