@@ -15,7 +15,7 @@ import importlib
 import importlib.util
 from dataclasses import dataclass, field
 
-from . import counters, declared, defaults, reproduction, tables
+from . import counters, declared, defaults, queries, query_tables, reproduction, tables
 from .checks import check_table
 from .manifest import Manifest
 from .parsers import Parsed
@@ -42,6 +42,7 @@ class StudyContext:
     inputs: dict[str, str] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     declared: dict[str, dict] = field(default_factory=dict)  # the manifest's declared tables by id
+    queries: queries.QueryData | None = None  # the query runs (ingest/queries.py)
     table = staticmethod(tables.table)  # ctx.table(id, title, columns, rows, notes=None)
 
     def published(self, name: str | None = None, fmt: str = "auto") -> Parsed:
@@ -90,6 +91,8 @@ def derived_tables(ctx: StudyContext) -> list[dict]:
     m = ctx.manifest
     module = study_module(m)
     own = declared.build(m, ctx.runs, ctx.series, ctx.problems)  # may raise Problem
+    query_runs = ctx.queries.runs if ctx.queries else []
+    own += query_tables.build(m, query_runs)  # the manifest's `query_tables:`
     lines = {t["id"]: t.pop("line") for t in own}  # each declared table's manifest line
     ctx.declared = {t["id"]: t for t in own}
     built = own + (module.build(ctx) if module else [])
@@ -104,6 +107,8 @@ def derived_tables(ctx: StudyContext) -> list[dict]:
             )
     # a declared or module table of a default's id replaces it
     built += [t for t in defaults.build(ctx, m.default_tables) if t["id"] not in ids]
+    if ctx.queries:  # the query runs' default tables (ingest/queries.py)
+        built += [t for t in queries.default_tables(m, ctx.queries) if t["id"] not in ids]
     checked = [check_table(m, t) for t in built]
     counter_tables, counter_problems = counters.build(
         m, ctx.runs, ctx.files

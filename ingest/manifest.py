@@ -251,6 +251,7 @@ class Manifest:
     label_names: dict = field(default_factory=dict)  # `label_names:` label key -> readers' heading
     tables: list = field(default_factory=list)  # `tables:` checked (declared.Spec)
     counters: list = field(default_factory=list)  # `counters:` checked (counters.Spec)
+    queries: list = field(default_factory=list)  # `queries:` rules (Rule), ingest/queries.py
 
     def heading(self, key: str) -> str:
         """The readers' heading of a label (its `label_names:` entry, else the key, spaced)."""
@@ -341,6 +342,10 @@ TOP = (
     "series",
     "quoted",
     "default_tables",
+    "queries",  # query runs (ingest/queries.py): rules, label_files, query_tables, suite
+    "label_files",
+    "query_tables",
+    "suite",
 )  # counters: ingest/counters.py; series: size control (seriesfiles.py)
 SERIES_EXTRA = ("keep", "drop")  # or {every: N}: docs/manifest.md, "Size control"
 RULE = (
@@ -355,6 +360,7 @@ RULE = (
     "name",
     "linked",
 )
+QUERY_RULE = ("glob", "regex", "input", "format", "labels", "published")  # a `queries:` rule
 LINKED = (
     "vmstat",
     "iostat",
@@ -394,11 +400,17 @@ def load(path: str | Path) -> Manifest:
     archives = [i.name for i in inputs if i.kind == "archive"]
     runs = _rules(path, v, "runs", archives, label_types)
     files = _rules(path, v, "files", archives, label_types)
+    queries = _rules(path, v, "queries", archives, label_types)  # docs/manifest.md, "Query runs"
     clock = MatchClock()  # one budget for all the matches of this manifest's ingest
-    for rule in [*runs, *files]:
+    for rule in [*runs, *files, *queries]:
         rule.clock = clock
-    if not runs and (has_runs or not (files or any(i.kind == "published-tables" for i in inputs))):
-        v.fail("runs", "runs: at least one rule is needed (or `files:` / a published-tables input)")
+    if not (runs or queries) and (
+        has_runs or not (files or any(i.kind == "published-tables" for i in inputs))
+    ):
+        v.fail(
+            "runs",
+            "runs: at least one rule is needed (or `queries:`, `files:` / a published-tables input)",
+        )
     interval = v.get("interval_s", (int, float), required=has_runs)
     if interval is not None and interval <= 0:
         v.fail("interval_s", "interval_s must be positive")
@@ -439,6 +451,7 @@ def load(path: str | Path) -> Manifest:
         label_names=label_names,
         tables=declared.specs(path, doc, labels, label_types),
         counters=counters.specs(path, doc),
+        queries=queries,
     )
 
 
@@ -654,7 +667,13 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
     for i, d in enumerate(items):
         where = f"{key}[{i}]"
         rv = _V(path, d, where, items.item_lines[i])
-        rv.only(RULE if key == "runs" else ("glob", "regex", "input", "format", "mode"))
+        rv.only(
+            RULE
+            if key == "runs"
+            else QUERY_RULE
+            if key == "queries"
+            else ("glob", "regex", "input", "format", "mode")
+        )
         glob_, regex_src = rv.get("glob", str), rv.get("regex", str)
         if (glob_ is None) == (regex_src is None):
             rv.fail(None, f"{where}: give exactly one of `glob` or `regex`")
@@ -675,7 +694,7 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
         if session not in ("all", "last") and not (isinstance(session, int) and session >= 1):
             rv.fail("session", f"{where}: session must be all, last or a session number >= 1")
         fmt = rv.get(
-            "format", str, default="auto" if key == "runs" else None, required=key == "files"
+            "format", str, default=None if key == "files" else "auto", required=key == "files"
         )
         templates = {k: rv.get(k, str) for k in ("id", "name")}
         for k, t in templates.items():

@@ -31,6 +31,7 @@ SHOWN = 10  # list items shown per section before "... and N more"
 class Report:
     study: str
     runs: int = 0
+    query_runs: int = 0  # runs of the `queries:` rules (ingest/queries.py)
     rules: list[tuple[str, int]] = field(default_factory=list)  # (rule, runs it took)
     unmatched: list[tuple[str, str]] = field(default_factory=list)  # (member, why)
     tables: list[tuple[str, int]] = field(default_factory=list)  # (id, rows)
@@ -64,12 +65,20 @@ def build(m: Manifest, built, dry_run: bool = False, result: dict | None = None)
     for rule in m.runs:
         n = sum(1 for r in runs if _rule_of(m, r) is rule)
         rep.rules.append((f"{m.path}:{rule.line}: {rule.source}", n))
+    query_data = getattr(built, "queries", None)
+    for rule in m.queries:  # query runs (ingest/queries.py)
+        n = query_data.per_rule.get(rule.line, 0) if query_data else 0
+        rep.rules.append((f"{m.path}:{rule.line}: {rule.source} (query runs)", n))
+    taken_members = query_data.members if query_data else set()
+    rep.query_runs = len(query_data.runs) if query_data else 0
     for inp in m.inputs:
         arc = archives.get(inp.name)
         if arc is None:
             continue
         for member in arc.names():
-            if any(rule.input == inp.name and rule.took(member) for rule in [*m.runs, *m.files]):
+            if (inp.name, member) in taken_members or any(
+                rule.input == inp.name and rule.took(member) for rule in [*m.runs, *m.files]
+            ):
                 continue
             rep.unmatched.append((f"{inp.name}/{member}", _why_unmatched(arc.read(member), member)))
         taken[inp.name] = arc
@@ -264,7 +273,8 @@ def totals(reps: list[Report]) -> str:
 
 def text(rep: Report) -> str:
     """The report as lines of plain text."""
-    head = f"{rep.study}: {rep.runs} run(s), {len(rep.tables)} table(s), {_size(rep.bytes_total)}"
+    queries = f", {rep.query_runs} query run(s)" if rep.query_runs else ""
+    head = f"{rep.study}: {rep.runs} run(s){queries}, {len(rep.tables)} table(s), {_size(rep.bytes_total)}"
     if rep.dry_run:
         head += " to write (dry run: nothing written)"
     elif rep.changed is None or (len(rep.changed) == rep.files and not rep.removed):

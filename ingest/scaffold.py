@@ -370,6 +370,13 @@ def new(
         raise InputError(str(archive), 0, "archive not found")
     digest = sha256(archive)
     members = survey(Archive(archive))
+    from . import scaffold_queries  # a query benchmark (DBT3): its own draft
+
+    if scaffold_queries.is_query_archive(members):
+        day = today or datetime.date.today()
+        return scaffold_queries.write(
+            study, Archive(archive), archive, digest, origin, members, post, day
+        )
     title = study.replace("-", " ").capitalize()
     doc, rules = manifest_doc(
         study, title, archive, digest, origin or f"file:{archive.name}", members

@@ -18,7 +18,7 @@ import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import __version__, linked, report
+from . import __version__, linked, queries, report
 from .archive import Archive
 from .at_hand import open_inputs
 from .checks import check_study
@@ -43,6 +43,7 @@ class Built:
     runs: list[dict] = field(default_factory=list)
     tables: list[dict] = field(default_factory=list)
     series_saved: int = 0  # bytes of series the manifest's `series:` option did not write
+    queries: queries.QueryData | None = None  # the query runs (ingest/queries.py)
 
 
 def ingest(
@@ -82,12 +83,20 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
     """Every file of data/<study>/, built in memory; writes nothing."""
     archives, texts = open_inputs(m, archives_dir, studies_dir)
     runs, series, files, problems = collect_runs(m, archives, progress)
+    query_data = queries.collect(m, archives)  # docs/manifest.md, "Query runs"
+    problems.extend(query_data.problems)
     linked_docs, linked_problems = linked.attach(
         m, runs, series, files, lambda rule, t, labels: fill(m, rule, t, labels)
     )
     problems.extend(linked_problems)
     ctx = StudyContext(
-        manifest=m, runs=runs, series=series, files=files, inputs=texts, problems=problems
+        manifest=m,
+        runs=runs,
+        series=series,
+        files=files,
+        inputs=texts,
+        problems=problems,
+        queries=query_data,
     )
     tables = derived_tables(ctx)
     check_study(m, runs, tables)
@@ -120,7 +129,7 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
         files_of_run, saved_of_run = run_files(r, doc, ldoc, m.extra_series)
         out.update(files_of_run)
         saved += saved_of_run
-    out["study.yaml"] = dump(_study_doc(m, [t["id"] for t in tables], ctx.problems))
+    out["study.yaml"] = dump(_study_doc(m, [t["id"] for t in tables], ctx.problems, query_data))
     out["runs.yaml"] = dump({"runs": runs})
     if runs:  # the runs' window statistics, the time series charts' CSV (ingest/csvfiles.py)
         out["runs.csv"] = runs_csv(runs, m.window)
@@ -133,11 +142,12 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
         runs=runs,
         tables=tables,
         series_saved=saved,
+        queries=query_data,
     )
 
 
-def _study_doc(m: Manifest, table_ids: list[str], problems: list) -> dict:
-    return {
+def _study_doc(m: Manifest, table_ids: list[str], problems: list, query_data=None) -> dict:
+    doc = {
         "schema": 1,
         "study": m.study,
         "title": m.title,
@@ -162,6 +172,9 @@ def _study_doc(m: Manifest, table_ids: list[str], problems: list) -> dict:
         "tables": table_ids,
         "problems": [str(p) for p in problems],
     }
+    if query_data is not None and query_data.runs:  # a query study: its suite and size
+        doc["queries"] = queries.study_entry(m, query_data)
+    return doc
 
 
 @contextlib.contextmanager

@@ -19,7 +19,10 @@ CLOUD = "posts/myrocks-cloud-cost/"
 BUNDLE = re.compile(r"/js/charts\.[0-9a-f]+\.js$|/js/charts\.js$")
 INLINE_SVG = re.compile(r'<svg class="chart-svg (wide|narrow)".*?</svg>', re.S)
 # the kinds whose figure shows its build-time drawing without JavaScript, and how
-SHOWN = "figure.chart .chart-view svg.chart-svg, figure.chart .chart-view table.ratio-table"
+SHOWN = (
+    "figure.chart .chart-view svg.chart-svg, figure.chart .chart-view table.ratio-table, "
+    "figure.chart .chart-view table.plan-table"
+)
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +43,8 @@ def chart_posts(built):
 
 def test_every_chart_shows_without_javascript(browser, site):
     """Each figure of each post has a visible, non-empty drawing with JavaScript off: the
-    build's SVG (bars, line, timeseries) or the server-side heat-table (ratio)."""
+    build's SVG (bars, line, timeseries, queries), the server-side heat-table (ratio) or plan
+    tables (plans)."""
     base, built = site
     context = browser.new_context(
         java_script_enabled=False, viewport={"width": 1280, "height": 900}

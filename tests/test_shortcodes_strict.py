@@ -134,6 +134,34 @@ POSTS = {  # post -> (its shortcode line, the message expected)
         '{{< chart kind="metrics" id="m" panels="lat_ms,vm.us" >}}',
         'metrics: panels: "vm.us" is no metric of the chart\'s runs',
     ),
+    "strict-queries-param": (
+        '{{< chart kind="queries" id="q" colour="server" >}}',
+        'chart kind=queries: unknown parameter "colour"',
+    ),
+    "strict-queries-color": (
+        '{{< chart kind="queries" id="q" color="engine" >}}',
+        'no column "engine" in table "query-runs"',
+    ),
+    "strict-queries-query": (
+        '{{< chart kind="queries" id="q" color="server" queries="1,99" >}}',
+        'chart kind=queries: no query "99" in table "query-summary"',
+    ),
+    "strict-queries-log": (
+        '{{< chart kind="queries" id="q" log="auto" >}}',
+        'chart kind=queries: log must be "true" or "false", not "auto"',
+    ),
+    "strict-plans-query": (
+        '{{< chart kind="plans" id="p" by="server" query="99" >}}',
+        'chart kind=plans: query "99" has no plan in table "query-plans"',
+    ),
+    "strict-plans-base": (
+        '{{< chart kind="plans" id="p" by="server" base="mysql-8-0" >}}',
+        'chart kind=plans: base "mysql-8-0" is not a value of column "server"',
+    ),
+    "strict-plans-columns": (
+        '{{< chart kind="plans" id="p" columns="table,cost" >}}',
+        'no column "cost" in table "query-plans"',
+    ),
     # a missing table, study or run: our errorf, and nothing after it (no Go error of the code below)
     "strict-no-table": (
         '{{< table id="no-such-table" >}}',
@@ -181,6 +209,11 @@ STUDY = {
     "strict-no-ts-data": "no-such-study",
     "strict-no-metrics-data": "no-such-study",
     "strict-no-reproduction-data": "no-such-study",
+    **{
+        name: "dbt3-myisam-2012"
+        for name in POSTS
+        if name.startswith(("strict-queries", "strict-plans"))
+    },
 }  # else myrocks-cloud-cost
 
 

@@ -11,6 +11,7 @@ import { getState, setState } from './hash.js';
 import { windowStats } from './series.js';
 import { el, range, fixed } from './chartdom.js';
 import { OverlayPlot, plotRun, swatch } from './overlay.js';
+import './compare-queries.js'; // the query section: one query across the query studies
 
 const ID = 'compare';
 const MAX_RUNS = 30;

@@ -29,7 +29,8 @@ export function toCsv(columns, rows) {
  * Fills the figure's toolbar (a row the page reserves above the chart, so nothing moves):
  * the chart's own `controls` (elements, optional), then PNG / SVG / CSV buttons. `getView()`
  * returns a Vega view (or a promise of one), `getCsv()` {columns, rows} of what is shown (the
- * values plotted; for a time series every interval of the range shown, not its drawn points).
+ * values plotted; for a time series every interval of the range shown, not its drawn points);
+ * a chart drawn as HTML (the plan view) passes no `getView` and gets the CSV button only.
  */
 export function addExportTools(figure, id, getView, getCsv, ...controls) {
   const tools = document.createElement('div');
@@ -44,14 +45,16 @@ export function addExportTools(figure, id, getView, getCsv, ...controls) {
     b.addEventListener('click', fn);
     tools.appendChild(b);
   };
-  add('PNG', 'Download the chart as PNG', async () => {
-    const view = await getView();
-    download(await view.toImageURL('png', 2), `${id}.png`);
-  });
-  add('SVG', 'Download the chart as SVG', async () => {
-    const view = await getView();
-    download(await view.toImageURL('svg'), `${id}.svg`);
-  });
+  if (getView) {
+    add('PNG', 'Download the chart as PNG', async () => {
+      const view = await getView();
+      download(await view.toImageURL('png', 2), `${id}.png`);
+    });
+    add('SVG', 'Download the chart as SVG', async () => {
+      const view = await getView();
+      download(await view.toImageURL('svg'), `${id}.svg`);
+    });
+  }
   add('CSV (as shown)', 'Download the data shown as CSV (a time series: every interval of the runs and range shown, at full resolution)', () => {
     const { columns, rows } = getCsv();
     const url = URL.createObjectURL(new Blob([toCsv(columns, rows)], { type: 'text/csv' }));

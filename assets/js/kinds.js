@@ -13,5 +13,10 @@ import { XYChart } from './xy.js';
 import { RatioChart } from './ratio.js';
 import { TimeSeriesChart } from './timeseries.js';
 import { MetricsChart } from './metrics.js';
+import { QueriesChart } from './queries.js';
+import { PlansChart } from './plans.js';
 
-export const KINDS = { bars: XYChart, line: XYChart, ratio: RatioChart, timeseries: TimeSeriesChart, metrics: MetricsChart };
+export const KINDS = {
+  bars: XYChart, line: XYChart, ratio: RatioChart, timeseries: TimeSeriesChart, metrics: MetricsChart,
+  queries: QueriesChart, plans: PlansChart,
+};

@@ -50,7 +50,9 @@ export function withCells(spec) {
     const v = (spec.values[row] || [])[ci];
     if (v === undefined) return;
     const n = spec.noise ? spec.noise[row][ci] : null;
-    cells.push(n === null || n === undefined ? { row, col, v } : { row, col, v, n });
+    const t = spec.texts ? spec.texts[row][ci] : null; // a missing value's note: "did not finish"
+    const cell = n === null || n === undefined ? { row, col, v } : { row, col, v, n };
+    cells.push(t ? { ...cell, t } : cell);
   }));
   return { ...spec, cells };
 }
@@ -61,7 +63,7 @@ function heatmapSpec(spec, base, read) {
   const n = (row, col) => (spec.cells.find((x) => x.row === row && x.col === col) || {}).n;
   const rows = ratioRows(spec, base).map((r) => ({ ...r, name: spec.colNames[spec.cols.indexOf(r.col)],
     cls: r.col === base || r.within_noise || r.ratio === null ? 0 : ratioClass(r.ratio, n(r.row, r.col), n(r.row, base), spec.edges),
-    label: r.ratio === null ? 'n/a' : r.col === base ? num(r.value, spec.valueDigits) : `${num(r.ratio, spec.digits)}×` }));
+    label: r.ratio === null ? ((r.value === null && (spec.cells.find((x) => x.row === r.row && x.col === r.col) || {}).t) || 'n/a') : r.col === base ? num(r.value, spec.valueDigits) : `${num(r.ratio, spec.digits)}×` }));
   return {
     data: { values: rows }, width: 90 * spec.cols.length, height: 26 * spec.rows.length,
     encoding: { x: { field: 'name', type: 'nominal', sort: spec.colNames, title: `${spec.colTitle} (base ${spec.colNames[spec.cols.indexOf(base)]})`, axis: { orient: 'top', labelAngle: 0 } },
@@ -125,7 +127,12 @@ export class RatioChart {
         td.className = 'r';
         td.removeAttribute('title');
         td.removeAttribute('data-c');
-        if (r.ratio === null) { td.classList.add('missing'); td.textContent = 'n/a'; return; }
+        if (r.ratio === null) {
+          const own = spec.cells.find((x) => x.row === r.row && x.col === col);
+          td.classList.add('missing');
+          td.textContent = (r.value === null && own && own.t) || 'n/a';
+          return;
+        }
         const abs = num(r.value, spec.valueDigits);
         if (col === base) { td.classList.add('base'); td.dataset.c = '0'; td.textContent = abs; return; }
         const c = ratioClass(r.ratio, spec.cells.find((x) => x.row === r.row && x.col === col).n, spec.cells.find((x) => x.row === r.row && x.col === base).n, spec.edges);

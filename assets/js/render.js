@@ -51,3 +51,27 @@ export async function renderFitted(el, spec, width, options = {}) {
   }
   return result;
 }
+
+/**
+ * Draws `spec` into `canvas` (a div of the chart's own) inside the figure's view `host`. The
+ * first time, it is drawn hidden over the build-time SVG, which it then replaces: both have the
+ * same size, so nothing on the page moves (the host keeps at least the SVG's height: a live
+ * chart a few pixels shorter, text being measured differently at build time, moves nothing
+ * below it). Resolves to the Vega view.
+ */
+export async function drawOver(host, canvas, spec, width) {
+  const handover = !canvas.isConnected;
+  if (handover) {
+    canvas.classList.add('handover');
+    host.append(canvas);
+  }
+  const { view } = await renderFitted(canvas, spec, width);
+  if (handover) {
+    const svg = Array.from(host.querySelectorAll(':scope > svg')).find((e) => e.getBoundingClientRect().height > 0);
+    if (svg) host.style.minHeight = `${svg.getBoundingClientRect().height}px`;
+    host.querySelectorAll(':scope > svg').forEach((e) => e.remove());
+    host.classList.remove('pending');
+    canvas.classList.remove('handover');
+  }
+  return view;
+}

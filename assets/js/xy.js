@@ -1,7 +1,7 @@
 // The "bars" and "line" chart kinds: a Vega-Lite spec made by the Hugo partial (chart-parts/xy.html).
 // The layout (log y, bars on their side, plot width) is a pure function of the spec and the
 // width of the figure, so the build-time SVG (publish/chart_svgs.js) and the live chart agree.
-import { renderFitted, withWidth } from './render.js';
+import { drawOver, withWidth } from './render.js';
 import { chartConfig } from './theme.js';
 import { getState, setState } from './hash.js';
 import { addExportTools } from './export.js';
@@ -180,25 +180,10 @@ export class XYChart {
     return { columns: Object.keys(rows[0] || {}), rows };
   }
 
-  /** Draws the live chart. The first time, it is drawn hidden over the build-time SVG, which
-   * it then replaces: both have the same size, so nothing on the page moves. */
+  /** Draws the live chart, the first time over the build-time SVG (render.js drawOver). */
   async draw() {
     const { spec, width } = xyLayout(this.spec, this.host.clientWidth, this.log);
     if (this.view) this.view.finalize();
-    const handover = !this.canvas.isConnected;
-    if (handover) {
-      this.canvas.classList.add('handover');
-      this.host.append(this.canvas);
-    }
-    this.view = (await renderFitted(this.canvas, spec, width)).view;
-    if (handover) {
-      // keep at least the SVG's height: a live chart a few pixels shorter (text is measured
-      // differently at build time) then moves nothing below it
-      const svg = Array.from(this.host.querySelectorAll(':scope > svg')).find((e) => e.getBoundingClientRect().height > 0);
-      if (svg) this.host.style.minHeight = `${svg.getBoundingClientRect().height}px`;
-      this.host.querySelectorAll(':scope > svg').forEach((e) => e.remove());
-      this.host.classList.remove('pending');
-      this.canvas.classList.remove('handover');
-    }
+    this.view = await drawOver(this.host, this.canvas, spec, width);
   }
 }

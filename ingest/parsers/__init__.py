@@ -26,6 +26,12 @@ MODULES = {
     "ibench": ["ibench"],  # formats: F8
     "iostat": ["iostat"],  # formats: F12
     "vmstat": ["vmstat"],  # formats: F11
+    "dbt3_explains": ["dbt3-explains"],  # queries: DBT3 all_explains.txt (times and plans)
+    "mysql_explain": ["mysql-explain"],  # queries: EXPLAIN, boxed or tab-separated
+    "dbt3_results": ["dbt3-results"],  # queries: DBT3 results.dat (#Version: sections)
+    "dbt3_percents": ["dbt3-percents"],  # queries: DBT3 2percents.dat (decimal commas)
+    "dbt3_summary": ["dbt3-query-summary"],  # queries: DBT3 2<server>.dat (median, min, max)
+    "html_table": ["html-table"],  # queries: an HTML <table> of published figures
     "sysbench_report": ["sysbench-report"],  # studies: F10
     "server_status": [
         "global-status",
@@ -33,6 +39,7 @@ MODULES = {
     ],  # formats: SHOW GLOBAL STATUS, extended-status
     "mycnf": ["mycnf", "global-variables"],  # studies: my.cnf, SHOW GLOBAL VARIABLES
     "markdown_tables": ["markdown-tables"],  # studies: F13
+    "folder_desc": ["folder-desc"],  # queries: a DESC/README naming what each folder is
     "summary_table": ["summary-table"],  # studies: F9, the most generic format: keep it last
 }
 _registered: dict[str, Parser] = {}  # format name -> parser, filled as modules are imported

@@ -1,0 +1,194 @@
+"""`python -m ingest new` for a query benchmark (a DBT3 / TPC-H result folder): no member holds
+an interval run, but some hold query runs (a format with a `times` table, ingest/queries.py).
+
+The first draft: one `queries:` rule per shape of the query files' names, the part that
+varies (the folder: a server and its configuration) becoming the label `folder`, so a run is
+(folder, query, repeat); a `DESC`/README naming the folders (format `folder-desc`) becomes
+`label_files:` (its descriptions are the folders' display names); the post has key results from
+the default query tables, the per-query chart, the ratio heat table to the first folder, the
+plans of the first query side by side, and the tables. Every other member (a kit's config, the
+`sar` files beside the runs, the per-run EXPLAIN files) is listed in the manifest's header with
+what it was read as. Called from ingest/scaffold.py `new`.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from pathlib import Path
+
+from .problems import Problem
+from .queries import QUERY_FORMATS
+from .read import parse_bytes
+from .scaffold import Member, next_commands
+from .writer import dump
+
+LABEL = "folder"
+DESC_NAMES = re.compile(r"^(?:[^/]+/)?(?:DESC|README)(?:\.(?:txt|md))?$", re.I)
+
+
+def is_query_archive(members: list[Member]) -> bool:
+    """No interval run, some query runs: the scaffold of this module."""
+    return not any(m.run for m in members) and any(m.format in QUERY_FORMATS for m in members)
+
+
+def rules(members: list[Member]) -> list[dict]:
+    """One rule per query file name with its folder as the label: `<folder>/<name>`, or the name
+    alone (a folder of one server) with a constant label."""
+    out: dict[str, dict] = {}
+    for m in members:
+        if m.format not in QUERY_FORMATS:
+            continue
+        folder, _, name = m.name.rpartition("/")
+        key = f"{folder.count('/')}:{name}" if folder else name
+        if key not in out:
+            prefix = re.escape(folder.rsplit("/", 1)[0]) + "/" if "/" in folder else ""
+            regex = f"{prefix}(?P<{LABEL}>[^/]+)/{re.escape(name)}" if folder else re.escape(name)
+            out[key] = {"regex": regex, "format": m.format, "members": []}
+            if not folder:
+                out[key]["labels"] = {LABEL: Path(name).stem}
+        out[key]["members"].append(m.name)
+    return list(out.values())
+
+
+def label_file(archive, members: list[Member], folders: set[str]) -> str | None:
+    """A DESC/README of the archive that names at least one of the folders, or None."""
+    for m in members:
+        if not DESC_NAMES.match(m.name):
+            continue
+        try:
+            parsed = parse_bytes(archive.read(m.name), m.name, "folder-desc")
+        except Problem:
+            continue
+        named = next((t for t in parsed.tables if t.name == "folders"), None)
+        if named and {r["folder"] for r in named.rows} & folders:
+            return m.name
+    return None
+
+
+def manifest_text(
+    study: str, title: str, archive_path: Path, digest: str, origin: str, members, found, desc
+) -> str:
+    doc = {
+        "study": study,
+        "title": title,
+        "inputs": [
+            {"name": archive_path.name, "kind": "archive", "sha256": digest, "origin": origin}
+        ],
+        "suite": "TPC-H",
+        "labels": [LABEL],
+        "label_names": {LABEL: "Server"},
+        "queries": [{k: v for k, v in r.items() if k != "members"} for r in found],
+    }
+    if desc:
+        doc["label_files"] = [{"file": desc, "display": LABEL}]
+    head = [
+        '# Study manifest (docs/manifest.md, "Query runs"), proposed by `python -m ingest new` for a',
+        "# query benchmark; check it, then",
+        f"# `{next_commands(study, archive_path)[0]}` reports what each rule took.",
+        f"# A run is ({LABEL}, query, repeat): `{LABEL}` is the folder of each query file"
+        + (f", named by {desc}" if desc else "")
+        + ".",
+        "# suite: the DBT3 kit's queries are TPC-H's (the compare page matches queries by suite); check it.",
+        '# query_tables: add per-query tables, ratios and geometric means (docs/manifest.md, "Query tables").',
+        "# Archive members:",
+        *(f"#   {m.name}: {m.format + ': ' if m.format else ''}{m.why}" for m in members),
+    ]
+    return "\n".join(head) + "\n" + dump(doc)
+
+
+def index_text(
+    study: str, title: str, archive_name: str, origin: str | None, today: datetime.date
+) -> str:
+    """The post: key results from the default query tables (every number through `value`), the
+    per-query chart, the ratio heat table, the first query's plans, the tables, the provenance."""
+    name = archive_name.replace('"', "'")
+    names = f'names: ["{name}"]\n' if re.search(r"\d", name) else ""
+    link = (
+        f'  url: "{origin}"\n'
+        if origin
+        else "  # no origin given (make new ... ORIGIN=<url>): the byline says so\n"
+    )
+    value = '{{{{< value table="query-summary" col="{col}" agg="{agg}"{show} >}}}}'
+
+    def v(col, agg, show=None):
+        return value.format(col=col, agg=agg, show=f' show="{show}"' if show else "")
+
+    return f"""---
+title: "{title}"
+date: {today.isoformat()}
+summary: "The query runs of {name}, query by query; the summary is still to be written."
+study: {study}
+tags: []
+engines: []
+versions: []
+benchmarks: [DBT3]
+storage: []
+{names}original:
+  title: "{name}"
+{link}---
+
+{{{{< keyresults >}}}}
+{{{{< keyresult ref="query-times" >}}}}The slowest query took a median of {v("median", "max")} s (query {v("median", "max", "query")}, {v("median", "max", LABEL)}).{{{{< /keyresult >}}}}
+{{{{< keyresult ref="query-summary" >}}}}The fastest took {v("median", "min")} s (query {v("median", "min", "query")}, {v("median", "min", LABEL)}).{{{{< /keyresult >}}}}
+{{{{< keyresult ref="query-summary" >}}}}The runs of one query spread by up to {v("spread", "max")} of their median (query {v("spread", "max", "query")}, {v("spread", "max", LABEL)}).{{{{< /keyresult >}}}}
+{{{{< /keyresults >}}}}
+
+The key results above are placeholders from the default query tables: replace them with what
+the queries show, their numbers from the tables through the `value` shortcode (docs/charts.md).
+
+## Query by query
+
+{{{{< chart kind="queries" id="query-times" color="{LABEL}" source="derived" caption="Seconds per query: every timed run, its median and its range; a query that did not finish says so" >}}}}
+
+{{{{< chart kind="ratio" id="query-ratios" table="query-summary" row="query" col="{LABEL}" value="median" noise="spread" source="derived" caption="Median time of each query as a ratio to the base's" >}}}}
+
+## The plans
+
+{{{{< chart kind="plans" id="plans" by="{LABEL}" source="derived" caption="The EXPLAIN plan of a query on each server, the cells that differ from the first one's marked" >}}}}
+
+## The runs
+
+{{{{< table id="query-summary" source="derived" collapsed="true" >}}}}
+
+{{{{< table id="query-runs" source="derived" lazy="true" >}}}}
+
+## Provenance
+
+{{{{< provenance >}}}}
+"""
+
+
+def write(
+    study: str,
+    archive,
+    archive_path: Path,
+    digest: str,
+    origin: str | None,
+    members,
+    post: Path,
+    today: datetime.date,
+) -> list[Path]:
+    """content/posts/<study>/{manifest.yaml,index.md} for a query benchmark."""
+    found = rules(members)
+    folders = {n.rpartition("/")[0].rsplit("/", 1)[-1] for r in found for n in r["members"]}
+    desc = label_file(archive, members, folders)
+    title = study.replace("-", " ").capitalize()
+    post.mkdir(parents=True, exist_ok=True)
+    (post / "manifest.yaml").write_text(
+        manifest_text(
+            study,
+            title,
+            archive_path,
+            digest,
+            origin or f"file:{archive_path.name}",
+            members,
+            found,
+            desc,
+        ),
+        encoding="utf-8",
+    )
+    (post / "index.md").write_text(
+        index_text(study, title, archive_path.name, origin, today), encoding="utf-8"
+    )
+    return [post / "manifest.yaml", post / "index.md"]
