@@ -200,6 +200,11 @@ def expected_value(tables: dict, display: dict, params: dict) -> str:
     column = next(c for c in t["columns"] if c["key"] == col_key)
     where = params.get("where", "")
     rows = [r for r in t["rows"] if matches(r, where)]
+    if params.get("agg") == "list":  # distinct values in table order: "a, b and c"
+        items = list(dict.fromkeys(r[col_key] for r in rows if r.get(col_key) is not None))
+        assert items, f"value {params}: no row"
+        shown = [formatted(x, column, display) for x in items]
+        return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
     if params.get("agg"):
         rows = sorted(
             (r for r in rows if r.get(col_key) is not None),

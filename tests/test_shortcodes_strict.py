@@ -34,6 +34,14 @@ POSTS = {  # post -> (its shortcode line, the message expected)
         '{{< value table="avg-tps" col="engine" agg="max" >}}',
         'value: agg="max" needs a number or ratio column, not the label column "engine" of table "avg-tps"',
     ),
+    "strict-value-agg-list-over": (
+        '{{< value table="avg-tps" col="engine" agg="list" over="same" >}}',
+        'value: agg="list" cannot go with show or over',
+    ),
+    "strict-value-agg-unknown": (
+        '{{< value table="avg-tps" col="avg_tps" agg="sum" >}}',
+        'value: agg must be min, max or list, not "sum"',
+    ),
     "strict-digits": (
         '{{< value table="ratio" col="ratio" agg="max" digits="abc" >}}',
         'value: digits must be a whole number, not "abc"',
