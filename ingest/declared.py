@@ -169,6 +169,19 @@ def _select(m: Manifest, runs: list[dict], v: _V, where: str) -> tuple[list[dict
     return selected, dict(filters)
 
 
+def _same_metric(selected: list[dict], values: list[dict], where: str) -> None:
+    """A value without `column:` is of each run's metric: the runs it takes must share one, or
+    one heading would stand over two quantities (LinkBench's links/s and requests/s)."""
+    metrics_of = sorted({str(r.get("metric")) for r in selected})
+    for sv in values:
+        if sv["column"] is None and len(metrics_of) > 1:
+            sv["v"].fail(
+                "stat",
+                f"{where}: the runs taken have different metrics ({', '.join(metrics_of)}); "
+                "give `column:` or narrow the runs with `where:`",
+            )
+
+
 def _differ(a: list[dict], b: list[dict], named: set) -> list[str]:
     """Labels not in `named` whose values differ among the runs `a` (+ `b`): 'k (x, y)'."""
     out = []
@@ -207,6 +220,7 @@ def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: 
     headings = dict(v.get("columns", LDict, default=LDict()))
     values = _value_specs(m, v, where)
     selected, filters = _select(m, runs, v, where)
+    _same_metric(selected, values, where)
     keys = groups + ([pivot] if pivot else [])
     named = set(keys) | set(filters)
 
@@ -243,7 +257,7 @@ def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: 
     for r in selected:
         cells.setdefault(tuple(str(r["labels"].get(k)) for k in keys), []).append(r)
     for key, rs in cells.items():
-        if len(rs) > 1 and _differ(rs, [], named):
+        if len(rs) > 1 and not with_run and _differ(rs, [], named):
             problems.append(
                 Problem(
                     m.path,
@@ -258,8 +272,9 @@ def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: 
     def cell_runs(combo):
         return cells.get(tuple(map(str, combo)), [])
 
-    def value(combo, spec_v):
-        """The statistic of the cell's run, or the mean of its runs' statistics (repeats)."""
+    def value(combo, spec_v, only=None):
+        """The statistic of the cell's run (or of `only`, one run of it), or the mean of its
+        runs' statistics (repeats)."""
         got = [
             stats.of(
                 r,
@@ -267,7 +282,7 @@ def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: 
                 spec_v["column"],
                 lambda reason: spec_v["v"].fail("column", f"{where}: {reason}"),
             )
-            for r in cell_runs(combo)
+            for r in ([only] if only else cell_runs(combo))
         ]
         got = [x for x in got if x is not None]
         if not got:
@@ -276,7 +291,7 @@ def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: 
 
     display = m.display
     pivots = domain[pivot] if pivot else [None]
-    repeats = any(len(rs) > 1 for rs in cells.values())
+    repeats = not with_run and any(len(rs) > 1 for rs in cells.values())
 
     def fill(template, p, raw):
         if p is None:
@@ -349,14 +364,21 @@ def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: 
         columns += [c for c, _ in ratio_cols]
 
     rows = []
-    for combo in itertools.product(*(domain[k] for k in groups)):
+    # with `run` in rows, one row per run (no grouping): the combinations that hold runs, each
+    # run of one its own row; else one row per combination, a missing one kept empty
+    lines = [
+        (combo, r)
+        for combo in itertools.product(*(domain[k] for k in groups))
+        for r in (cell_runs(combo) if with_run else [None])
+    ]
+    for combo, one in lines:
         row = dict(zip(groups, combo))
         if with_run:
-            row[RUN] = ", ".join(r["id"] for r in cell_runs(combo)) or None
+            row[RUN] = one["id"]
         for p in pivots:
             full = combo + ((p,) if pivot else ())
             for sv in values:
-                x = value(full, sv)
+                x = value(full, sv, one)
                 row[fill(sv["key"], p, True)] = (
                     None if x is None else round(x, sv["round"]) if sv["round"] is not None else x
                 )
@@ -370,19 +392,16 @@ def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: 
                     combo,
                     tuple(bval if k == bkey else combo[j] for j, k in enumerate(groups)),
                 )
-            x, b = value(num, of_v), value(den, of_v)
+            x, b = value(num, of_v, one), value(den, of_v)
             row[c["key"]] = metrics.ratio(x, b, rround if rround is not None else metrics.DIGITS)
-            diff = (
-                _differ(cell_runs(num), cell_runs(den), named)
-                if cell_runs(num) and cell_runs(den)
-                else []
-            )
+            nums = [one] if one else cell_runs(num)
+            diff = _differ(nums, cell_runs(den), named) if nums and cell_runs(den) else []
             if diff:
                 problems.append(
                     Problem(
                         m.path,
                         rv.line("base"),
-                        f"{where}: ratio {'/'.join(r['id'] for r in cell_runs(num))}"
+                        f"{where}: ratio {'/'.join(r['id'] for r in nums)}"
                         f" over {'/'.join(r['id'] for r in cell_runs(den))} compares runs that differ in "
                         f"{'; '.join(diff)}, not in rows, pivot or where",
                     )

@@ -155,6 +155,8 @@ class Rule:
     line: int = 0
     linked: dict | None = None  # docs/manifest.md, "Linked metrics"
     mode: str | None = None  # files: server-status tables declared relative or absolute
+    metric: str | None = None  # the runs' main column, when it is not the manifest's
+    metric_line: int = 0  # the line of the rule's `metric:` (0: the rule has none)
 
     def match(self, manifest: str, member: str):
         """`pattern.fullmatch(member)` within MATCH_BUDGET_S; a Problem when it takes longer."""
@@ -176,7 +178,7 @@ class Manifest:
     title: str
     inputs: list[Input]
     interval_s: float
-    metric: str
+    metric: str | None  # None: each run's tool's own main rate (docs/manifest.md)
     window: dict
     base: dict
     labels: list[str]
@@ -285,6 +287,7 @@ RULE = (
     "id",
     "name",
     "linked",
+    "metric",
 )
 LINKED = (
     "vmstat",
@@ -373,7 +376,7 @@ def load(path: str | Path) -> Manifest:
         title=title,
         inputs=inputs,
         interval_s=interval,
-        metric=v.get("metric", str, default="tps"),
+        metric=_metric(v, v.get("metric", str)),
         window={"start": start, "end": end} if window is not None else None,
         base=base,
         labels=list(labels),
@@ -393,6 +396,15 @@ def load(path: str | Path) -> Manifest:
 
 
 DEFAULT_TABLES = ("runs", "jitter")  # ingest/defaults.py
+
+
+def _metric(v: _V, metric: str | None) -> str | None:
+    """`metric:` names a series column: no control characters, not `t` (the time)."""
+    if metric is not None and (
+        not metric.strip() or metric == "t" or any(ord(c) < 32 or ord(c) == 127 for c in metric)
+    ):
+        v.fail("metric", f"{v.where}: metric '{clean(metric, 40)}' must name a series column")
+    return metric
 
 
 def _default_tables(path, v) -> tuple:
@@ -567,6 +579,7 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
             if t is not None:
                 _check_template(rv, k, t, where)
         linked = _linked(path, rv, where) if "linked" in d else None
+        metric = _metric(rv, rv.get("metric", str)) if key == "runs" else None
         mode = rv.get("mode", str) if key == "files" else None
         if mode is not None and mode not in STATUS_MODES:
             rv.fail(
@@ -593,6 +606,8 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
                 line=d.line,
                 linked=linked,
                 mode=mode,
+                metric=metric,
+                metric_line=rv.line("metric") if metric else 0,
             )
         )
     return out

@@ -177,8 +177,8 @@ def _run_record(
             f"run id {clean(rid, 60)!r} (from {member}) is longer than "
             f"{ID_MAX} bytes (it names a file; NAME_MAX is {NAME_MAX})",
         )
-    metric = session.metric
     series = session.series
+    metric = _metric(m, rule, rid, member, session)
     t, values = series.get("t", []), series.get(metric, []) if metric else []
     weighted = session.meta.get("intervals") == "uneven"  # mean = operations over elapsed time
     window = metrics.window_stats(t, values, m.window["start"], m.window["end"], weighted)
@@ -236,6 +236,31 @@ def _run_record(
         "summary": summary or None,
         "check": metrics.cross_check(full["mean"], session.summary.get(metric) if metric else None),
     }
+
+
+def study_metric(m: Manifest, runs: list[dict]) -> str | None:
+    """The study's main column (study.yaml `metric`, the charts' default): the manifest's,
+    else the one its runs share, else the first run's."""
+    found = [r["metric"] for r in runs if r.get("metric")]
+    return m.metric or (found[0] if found else None)
+
+
+def _metric(m: Manifest, rule: Rule, rid: str, member: str, session) -> str | None:
+    """The run's main column: its rule's `metric:`, else the manifest's, else the tool's own
+    main rate. A column the run's series lacks is an error at the line that chose it: every
+    statistic, heading and chart that names the metric is of that column, or there is none."""
+    metric = rule.metric or m.metric or session.metric
+    if metric is None or not session.series.get("t") or metric in session.series:
+        return metric
+    line = rule.metric_line if rule.metric else m.line_of.get("metric")
+    columns = ", ".join(k for k in session.series if k != "t")
+    raise Problem(
+        m.path,
+        line,
+        f"metric {clean(metric, 40)!r} is not a column of run {rid} ({clean(member, 80)}, "
+        f"read as {session.meta.get('tool') or 'its format'}: {clean(columns, 200)}); "
+        "name one of these, on the rule (`metric:`) when its runs differ from the others",
+    )
 
 
 def _time_notes(file: str, line: int, run_id: str, t: list, interval: float) -> list[Problem]:

@@ -26,7 +26,7 @@ from .columns import meta_of
 from .derive import StudyContext, derived_tables
 from .manifest import Manifest, check_folder, load
 from .problems import Problem
-from .runs import collect_runs, fill
+from .runs import collect_runs, fill, study_metric
 from .seriesfiles import run_files
 from .tablefiles import table_csv
 from .writer import dump, locked, write_study
@@ -116,7 +116,7 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
         files_of_run, saved_of_run = run_files(r, doc, ldoc, m.extra_series)
         out.update(files_of_run)
         saved += saved_of_run
-    out["study.yaml"] = dump(_study_doc(m, [t["id"] for t in tables], ctx.problems))
+    out["study.yaml"] = dump(_study_doc(m, runs, [t["id"] for t in tables], ctx.problems))
     out["runs.yaml"] = dump({"runs": runs})
     out.update((f"tables/{t['id']}.yaml", dump(t)) for t in tables)
     out.update(
@@ -132,7 +132,7 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
     )
 
 
-def _study_doc(m: Manifest, table_ids: list[str], problems: list) -> dict:
+def _study_doc(m: Manifest, runs: list[dict], table_ids: list[str], problems: list) -> dict:
     return {
         "schema": 1,
         "study": m.study,
@@ -149,7 +149,7 @@ def _study_doc(m: Manifest, table_ids: list[str], problems: list) -> dict:
             for i in m.inputs
         ],
         "interval_s": m.interval_s,
-        "metric": m.metric,
+        "metric": study_metric(m, runs),
         "window": m.window,
         "base": m.base,
         "labels": m.labels,

@@ -152,6 +152,8 @@ def documented_columns(study: str, data_dir: Path = ROOT / "data") -> dict[str, 
         for k in meta["labels"]
         if k not in fixed and any(r["labels"].get(k) is not None for r in runs)
     )
+    if len({r.get("metric") for r in runs}) > 1:  # runs of several metrics: a column says which
+        labels = f"{labels},metric" if labels else "metric"
     listed = dict(re.findall(r"^- `([^`]+)`: `([^`]+)`", section, re.M))
     return {
         tid: cols.replace("<labels>", labels) if labels else cols.replace("<labels>,", "")
