@@ -155,6 +155,7 @@ class Rule:
     line: int = 0
     linked: dict | None = None  # docs/manifest.md, "Linked metrics"
     mode: str | None = None  # files: server-status tables declared relative or absolute
+    incomplete: str = "error"  # a member holding no complete run: error, or skip (a warning)
     metric: str | None = None  # the runs' main column, when it is not the manifest's
     metric_line: int = 0  # the line of the rule's `metric:` (0: the rule has none)
 
@@ -288,6 +289,7 @@ RULE = (
     "name",
     "linked",
     "metric",
+    "incomplete",
 )
 LINKED = (
     "vmstat",
@@ -580,6 +582,12 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
                 _check_template(rv, k, t, where)
         linked = _linked(path, rv, where) if "linked" in d else None
         metric = _metric(rv, rv.get("metric", str)) if key == "runs" else None
+        incomplete = rv.get("incomplete", str, default="error") if key == "runs" else "error"
+        if incomplete not in ("error", "skip"):
+            rv.fail(
+                "incomplete",
+                f"{where}: incomplete must be error or skip (a member holding no complete run)",
+            )
         mode = rv.get("mode", str) if key == "files" else None
         if mode is not None and mode not in STATUS_MODES:
             rv.fail(
@@ -608,6 +616,7 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
                 mode=mode,
                 metric=metric,
                 metric_line=rv.line("metric") if metric else 0,
+                incomplete=incomplete,
             )
         )
     return out

@@ -19,9 +19,10 @@ ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 ID_MAX = NAME_MAX - 55  # bytes of a run id: room for any file suffix of data/<study>/series/
 
 
-def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None):
+def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None, fields=None):
     """(runs, series, files, problems): the run records in archive order, run id -> columnar
-    series, archive member -> Parsed of the `files:` rules, and the warnings found."""
+    series, archive member -> Parsed of the `files:` rules, and the warnings found. `fields`,
+    when given, gets run id -> the template fields of its match (labels and `_` groups)."""
     jobs = _jobs(m, archives)
     runs, series, files, problems = [], {}, {}, []
     taken: dict[str, int] = {}
@@ -29,18 +30,31 @@ def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None):
         if progress:
             progress(i, len(jobs), member)
         file = f"{arc.name}/{member}"
-        parsed = parse_bytes(arc.read(member), file, rule.format, rule.mode)
+        try:
+            parsed = parse_bytes(arc.read(member), file, rule.format, rule.mode)
+        except Problem as e:
+            if rule.incomplete != "skip":
+                raise
+            problems.append(Problem(e.file, e.line, f"{e.reason}; skipped (incomplete: skip)"))
+            continue
         problems.extend(map(str, parsed.problems))
         if rule in m.files:
             files[member] = parsed
             continue
         chosen = _select(rule, parsed.sessions, file)
+        if rule.incomplete == "skip":
+            chosen = [s for s in chosen if s.metric and s.intervals]
+            if not chosen:
+                problems.append(Problem(file, None, "no complete run; skipped (incomplete: skip)"))
+                continue
         if not chosen:
             raise Problem(file, None, "no complete session (every session lacks its final summary)")
         for s in chosen:
             rec = _run_record(
                 m, rule, member, mt, s, len(parsed.sessions), len(chosen) > 1, parsed.format
             )
+            if fields is not None:
+                fields[rec["id"]] = {**_hidden(mt), **rec["labels"]}
             if rec["id"] in taken:
                 raise Problem(
                     m.path,
@@ -122,10 +136,15 @@ def _select(rule: Rule, sessions: list, file: str) -> list:
     return chosen
 
 
+def _hidden(match) -> dict:
+    """The named groups of a rule's match that are no labels (`_name`): template fields."""
+    return {k: v for k, v in match.groupdict().items() if k.startswith("_") and v is not None}
+
+
 def _labels(m: Manifest, rule: Rule, match: re.Match, session) -> dict:
     labels = {}
     for k, v in match.groupdict().items():
-        if v is not None:
+        if v is not None and not k.startswith("_"):
             labels[k] = v
     labels.update(rule.labels)
     if (
@@ -156,9 +175,14 @@ def _run_record(
     ordered = [k for k in m.labels if labels.get(k) is not None] + sorted(
         k for k in labels if k not in m.labels
     )
-    rid = fill(m, rule, rule.id, labels) if rule.id else "-".join(str(labels[k]) for k in ordered)
+    with_fields = {**_hidden(match), **labels}
+    rid = (
+        fill(m, rule, rule.id, with_fields)
+        if rule.id
+        else "-".join(str(labels[k]) for k in ordered)
+    )
     name = (
-        fill(m, rule, rule.name, labels, True)
+        fill(m, rule, rule.name, with_fields, True)
         if rule.name
         else ", ".join(str(m.display.get(k, {}).get(str(labels[k]), labels[k])) for k in ordered)
     )

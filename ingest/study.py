@@ -77,9 +77,15 @@ def ingest(
 def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=None) -> Built:
     """Every file of data/<study>/, built in memory; writes nothing."""
     archives, texts = open_inputs(m, archives_dir, studies_dir)
-    runs, series, files, problems = collect_runs(m, archives, progress)
+    fields: dict[str, dict] = {}  # run id -> its labels and `_` groups (templates' fields)
+    runs, series, files, problems = collect_runs(m, archives, progress, fields)
+    by_labels = {_key(r["labels"]): fields[r["id"]] for r in runs}
     linked_docs, linked_problems = linked.attach(
-        m, runs, series, files, lambda rule, t, labels: fill(m, rule, t, labels)
+        m,
+        runs,
+        series,
+        files,
+        lambda rule, t, labels: fill(m, rule, t, by_labels.get(_key(labels), labels)),
     )
     problems.extend(linked_problems)
     ctx = StudyContext(
@@ -130,6 +136,10 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
         tables=tables,
         series_saved=saved,
     )
+
+
+def _key(labels: dict) -> tuple:
+    return tuple(sorted((k, str(v)) for k, v in labels.items()))
 
 
 def _study_doc(m: Manifest, runs: list[dict], table_ids: list[str], problems: list) -> dict:

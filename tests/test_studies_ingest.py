@@ -117,19 +117,41 @@ def test_linkbench_hw_per_op_agrees_with_the_wrapper(fresh):
             assert r[ours] == pytest.approx(r[theirs], rel=0.05), (r["phase"], ours)
 
 
-def documented_columns(study: str, data_dir: Path = ROOT / "data") -> dict[str, str]:
+def documented_columns(
+    study: str, data_dir: Path = ROOT / "data", content: Path = POSTS
+) -> dict[str, str]:
     """table id -> its columns (comma list) as the docs give them: the study's section of
-    docs/studies.md; for a study without one (a scaffolded study), docs/manifest.md's "Default
-    tables" with `<labels>` its label columns, and then its tables must be the default ones."""
+    docs/studies.md; for a study without one (a scaffolded study, one with declared tables
+    only), docs/manifest.md's "Default tables" with `<labels>` its label columns, and the
+    tables its manifest declares (`tables:`, `counters:`, `reproduction:`: the declaration is
+    their documentation, their columns as the ingest made them). A table of a study module
+    needs a section."""
     doc = (ROOT / "docs" / "studies.md").read_text()
     if f"\n## {study}\n" in doc:
         section = doc.split(f"\n## {study}\n")[1].split("\n## ")[0]
         return dict(re.findall(r"^- `([^`]+)`: `([^`]+)`$", section, re.M))
     meta = yaml.safe_load((data_dir / study / "study.yaml").read_text())
-    assert sorted(meta["tables"]) == ["jitter", "runs"], (
+    man = yaml.safe_load((content / study / "manifest.yaml").read_text()) or {}
+    declared = {t["id"] for t in man.get("tables") or []} | {
+        c["id"] for c in man.get("counters") or []
+    }
+    declared |= {"reproduction"} if man.get("reproduction") else set()
+    others = sorted(set(meta["tables"]) - {"jitter", "runs"} - declared)
+    assert not others, (
         f"docs/studies.md has no section for {study}: only a study whose tables are the default "
-        f"ones (docs/manifest.md, 'Default tables') may go without; it has {meta['tables']}"
+        "ones (docs/manifest.md, 'Default tables') or declared in its manifest may go without; "
+        f"{others} come from its study module"
     )
+    columns = {
+        tid: ",".join(
+            c["key"]
+            for c in yaml.safe_load((data_dir / study / "tables" / f"{tid}.yaml").read_text())[
+                "columns"
+            ]
+        )
+        for tid in meta["tables"]
+        if tid in declared
+    }
     section = (
         (ROOT / "docs" / "manifest.md")
         .read_text()
@@ -155,14 +177,15 @@ def documented_columns(study: str, data_dir: Path = ROOT / "data") -> dict[str, 
     if len({r.get("metric") for r in runs}) > 1:  # runs of several metrics: a column says which
         labels = f"{labels},metric" if labels else "metric"
     listed = dict(re.findall(r"^- `([^`]+)`: `([^`]+)`", section, re.M))
-    return {
+    return columns | {
         tid: cols.replace("<labels>", labels) if labels else cols.replace("<labels>,", "")
         for tid, cols in listed.items()
+        if tid in meta["tables"]
     }
 
 
-def check_docs_tables(study: str, data_dir: Path = ROOT / "data") -> None:
-    listed = documented_columns(study, data_dir)
+def check_docs_tables(study: str, data_dir: Path = ROOT / "data", content: Path = POSTS) -> None:
+    listed = documented_columns(study, data_dir, content)
     tables = yaml.safe_load((data_dir / study / "study.yaml").read_text())["tables"]
     assert sorted(listed) == sorted(tables), study
     for tid in tables:
@@ -177,17 +200,19 @@ def test_docs_list_every_table_with_its_columns(study):
 
 def test_docs_check_needs_a_section_for_a_study_with_tables_of_its_own(tmp_path):
     """Negative control: a study without a docs/studies.md section whose tables are not just the
-    default ones fails; with only the default ones, their documented columns must be its own."""
+    default ones or declared in its manifest fails; with only those, the default ones'
+    documented columns must be its own."""
     (tmp_path / "x-study" / "tables").mkdir(parents=True)
+    (tmp_path / "x-study" / "manifest.yaml").write_text("tables: [{id: declared}]\n")
     (tmp_path / "x-study" / "study.yaml").write_text(
-        "labels: [engine]\ntables: [runs, jitter, extra]\n"
+        "labels: [engine]\ntables: [runs, jitter, declared, extra]\n"
     )
-    with pytest.raises(AssertionError, match="no section for x-study"):
-        check_docs_tables("x-study", tmp_path)
+    with pytest.raises(AssertionError, match=r"no section for x-study.*\['extra'\] come from"):
+        check_docs_tables("x-study", tmp_path, tmp_path)
     (tmp_path / "x-study" / "study.yaml").write_text("labels: [engine]\ntables: [runs, jitter]\n")
     (tmp_path / "x-study" / "runs.yaml").write_text("runs: [{labels: {engine: innodb}}]\n")
     assert (
-        documented_columns("x-study", tmp_path)["jitter"]
+        documented_columns("x-study", tmp_path, tmp_path)["jitter"]
         == "run,name,engine,n,mean,cv,min,p1,p5,p50,p95,p99,max"
     )
     for tid, cols in (
@@ -198,7 +223,7 @@ def test_docs_check_needs_a_section_for_a_study_with_tables_of_its_own(tmp_path)
             yaml.safe_dump({"columns": [{"key": k} for k in cols.split(",")]})
         )
     with pytest.raises(AssertionError):
-        check_docs_tables("x-study", tmp_path)
+        check_docs_tables("x-study", tmp_path, tmp_path)
 
 
 def test_linkbench_engine_and_version_labels_are_what_the_server_said(fresh, tmp_path):

@@ -72,7 +72,8 @@ export class TimeSeriesChart {
   setState(spec, fromHash) {
     this.spec = spec;
     this.id = spec.id;
-    this.runs = new Map(spec.runs.map((r) => [r.id, r]));
+    // each run's files: the spec names their folder once (spec.series)
+    this.runs = new Map(spec.runs.map((r) => [r.id, { url: `${spec.series}${r.id}.json`, csv: `${spec.series}${r.id}.csv`, ...r }]));
     const listed = (fromHash('runs') || '').split(',').filter((id) => this.runs.has(id));
     this.shown = listed.length ? listed : spec.show.slice();
     this.hidden = new Set((fromHash('hide') || '').split(',').filter((id) => this.runs.has(id)));
@@ -136,6 +137,13 @@ export class TimeSeriesChart {
   buildPicker() {
     const list = el('ul');
     this.boxes = new Map();
+    const more = el('details', { class: 'ts-more' }, el('summary', { text: `All runs (${this.runs.size}): choose what to draw` }), list);
+    // the list is made when first opened: hundreds of runs are no weight before that
+    more.addEventListener('toggle', () => { if (more.open && !list.firstChild) this.fillPicker(list); });
+    return more;
+  }
+
+  fillPicker(list) {
     for (const r of this.runs.values()) {
       const box = el('input', { type: 'checkbox', value: r.id });
       box.checked = this.shown.includes(r.id);
@@ -150,7 +158,6 @@ export class TimeSeriesChart {
         el('a', { href: r.csv, download: '', class: 'run-csv', text: 'CSV' }),
         ' ', el('a', { href: compareHref(r.csv), class: 'run-compare', text: 'compare' })));
     }
-    return el('details', { class: 'ts-more' }, el('summary', { text: `All runs (${this.runs.size}): choose what to draw` }), list);
   }
 
   saveState() {
