@@ -46,6 +46,7 @@ build: setup
 	$(HUGO) --panicOnWarning --baseURL "$(BASEURL)"
 	.venv/bin/python -m publish.series site data
 	node publish/chart_svgs.js site
+	.venv/bin/python -m publish.checks site content/posts
 	.venv/bin/python -m publish.previews site
 	node_modules/.bin/pagefind --site site --silent
 

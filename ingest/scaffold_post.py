@@ -111,7 +111,7 @@ def _table(doc: dict, p: Plan) -> dict:
     metric, label = doc["metric"], p.label
     fixed = ", ".join(f"{in_prose(k, doc)} {v}" for k, v in p.fixed.items())
     t = {
-        "id": "by-" + re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-"),
+        "id": "mean-by-" + re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-"),
         "title": f"Mean {metric} by {in_prose(label, doc)}"
         + (f" ({fixed})" if fixed else "")
         + ", {start} s to {end} s",

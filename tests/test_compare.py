@@ -15,14 +15,27 @@ from golden import ROOT
 DATA = ROOT / "data"
 
 
-def runs_with_series():
+def runs_with_series(data=DATA):
+    """(study, run) of every run whose series files are published: runs with intervals, less
+    those whose files the manifest's size control left out (`series: {extra: drop}`)."""
     out = []
-    for runs_file in sorted(DATA.glob("*/runs.yaml")):
+    for runs_file in sorted(data.glob("*/runs.yaml")):
         study = runs_file.parent.name
         for run in yaml.safe_load(runs_file.read_text())["runs"] or []:
-            if run.get("intervals"):
+            dropped = (run.get("series") or {}).get("resolution") == "dropped"
+            if run.get("intervals") and not dropped:
                 out.append((study, run))
     return out
+
+
+def test_runs_with_series_leaves_out_the_runs_whose_series_were_dropped(tmp_path):
+    """docs/manifest.md, "Size control": a dropped run has no series files to link."""
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "runs.yaml").write_text(
+        "runs:\n  - {id: a, intervals: 3}\n  - {id: b, intervals: 3, series: {resolution: dropped}}\n"
+        "  - {id: c, intervals: 0}\n"
+    )
+    assert [r["id"] for _, r in runs_with_series(tmp_path)] == ["a"]
 
 
 def window_mean(study, run):
@@ -265,13 +278,27 @@ def test_keyboard_reads_zooms_and_resets(page, server):
 
 
 def test_each_posts_run_list_offers_compare(built_site):
-    """Every run drawn in a post's time series links the compare page with that run picked."""
-    for study, run in runs_with_series():
-        html = built_site.page(f"posts/{study}/index.html")
-        assert f'href="{built_site.base_path}compare/#compare.runs={study}/{run["id"]}"' in html, (
-            study,
-            run["id"],
-        )
+    """Every run of a post's time series links the compare page with that run picked, from the
+    chart's list of run files (in the post, or past 40 runs on a page of its own). A post need
+    not draw every run: the compare page lists them all (test_every_run_of_every_study_is_listed)."""
+    checked = 0
+    for page in sorted((built_site.site / "posts").glob("*/index.html")):
+        study, html = page.parent.name, page.read_text(encoding="utf-8")
+        for fid, spec in re.findall(
+            r'<script type="application/json" id="([^"]+)-spec">(.*?)</script>', html, re.S
+        ):
+            spec = json.loads(spec)
+            if spec.get("kind") != "timeseries":
+                continue
+            figure = html.split(f'id="{fid}"', 1)[1].split("</figure>", 1)[0]
+            listed = re.search(r'class="run-files-page" href="([^"]+)"', figure)
+            if listed:
+                figure = (built_site.www / listed[1].lstrip("/")).read_text(encoding="utf-8")
+            for run in spec["runs"]:
+                link = f'href="{built_site.base_path}compare/#compare.runs={study}/{run["id"]}"'
+                assert link in figure, (study, fid, run["id"])
+                checked += 1
+    assert checked
 
 
 def cross_study_links(built_site):
@@ -390,16 +417,24 @@ def row_attributes(built_site) -> dict:
 
 def test_facets_file_a_run_only_under_what_is_known_of_it(built_site):
     """A run's own engine/version label wins; a post's term is inherited only when the post has
-    exactly one; otherwise the run is 'unknown' (the cloud study's unlabelled runs are not
-    MyRocks and InnoDB at once; LinkBench's 2017 runs are InnoDB 5.7.17, says l.gv.in)."""
+    exactly one (docs/manifest.md); otherwise the run is 'unknown' (the cloud study's unlabelled
+    runs are not MyRocks and InnoDB at once; LinkBench's 2017 runs are InnoDB 5.7.17, says
+    l.gv.in)."""
     attrs = row_attributes(built_site)
     for key in (k for k in attrs if k.startswith("linkbench-cached/")):
         assert attrs[key]["engines"] == "InnoDB" and attrs[key]["versions"] == "MySQL 5.7.17", key
     for study, run in runs_with_series():
         key = f"{study}/{run['id']}"
+        terms = post_terms(study).get("engines") or []
         if "engine" not in run["labels"]:
-            assert attrs[key]["engines"] == "unknown", key
+            assert attrs[key]["engines"] == (terms[0] if len(terms) == 1 else "unknown"), key
         assert "|" not in attrs[key]["engines"], key
+
+
+def post_terms(study) -> dict:
+    """The front matter of a study's post (its taxonomies' terms)."""
+    text = (ROOT / "content" / "posts" / study / "index.md").read_text()
+    return yaml.safe_load(text.split("---\n", 2)[1]) or {}
 
 
 def test_the_cloud_runs_are_filed_under_their_volume_type(built_site):

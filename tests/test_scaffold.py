@@ -169,7 +169,7 @@ def test_scaffold_writes_a_manifest_and_a_post(post):
         and "# base: add `base:" in text
     )
     # key results compare across the label that varies most, from a declared table
-    assert man["tables"][0]["id"] == "by-engine" and man["tables"][0]["rows"] == ["engine"]
+    assert man["tables"][0]["id"] == "mean-by-engine" and man["tables"][0]["rows"] == ["engine"]
     front = yaml.safe_load((post["dir"] / "index.md").read_text().split("---")[1])
     taxonomies = re.findall(
         r'^\w+ = "(\w+)"$',

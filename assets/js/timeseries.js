@@ -127,7 +127,11 @@ export class TimeSeriesChart {
     plot.addEventListener('pointerleave', () => this.onHover(null));
     this.stats = el('div', { class: 'ts-stats table-wrap' });
     this.picker = this.buildPicker();
-    host.append(controls, this.legend, ...drawnAtBuild, plot, this.readout, this.stats, this.picker);
+    // The live view is laid out unseen over the build's drawing (main.css .ts-live.pending) and
+    // shown in the frame that removes the drawing: nothing that was on screen moves, whatever
+    // the runs' names, lengths or values make of the heights of its parts.
+    this.live = el('div', { class: 'ts-live pending' }, controls, this.legend, plot, this.readout, this.picker, this.stats);
+    host.append(...drawnAtBuild, this.live);
     this.drawnAtBuild = drawnAtBuild; // shown until the live chart is drawn
     addExportTools(this.figure, this.id, () => this.view, () => ({
       columns: ['run', 't', 'value'], rows: this.plotted,
@@ -273,6 +277,7 @@ export class TimeSeriesChart {
     if (token !== this.token) { result.view.finalize(); return; }
     this.view = result.view;
     this.drawnAtBuild.forEach((e) => e.remove());
+    this.live.classList.remove('pending');
     this.view.addSignalListener('zoom', (_, v) => this.onZoom(v && v.t ? v.t : null));
     this.view.addSignalListener('win', (_, v) => this.onWindow(v && v.t ? v.t : null));
     this.updateLegend();
