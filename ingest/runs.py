@@ -5,8 +5,10 @@ Record shape: docs/data-schema.md, `runs.yaml`; rules: docs/manifest.md."""
 
 from __future__ import annotations
 
+import hashlib
 import operator
 import re
+import unicodedata
 
 from . import metrics
 from .archive import Archive
@@ -176,11 +178,7 @@ def _run_record(
         k for k in labels if k not in m.labels
     )
     with_fields = {**_hidden(match), **labels}
-    rid = (
-        fill(m, rule, rule.id, with_fields)
-        if rule.id
-        else "-".join(str(labels[k]) for k in ordered)
-    )
+    rid = fill(m, rule, rule.id, with_fields) if rule.id else default_id(labels[k] for k in ordered)
     name = (
         fill(m, rule, rule.name, with_fields, True)
         if rule.name
@@ -285,6 +283,22 @@ def _metric(m: Manifest, rule: Rule, rid: str, member: str, session) -> str | No
         f"read as {session.meta.get('tool') or 'its format'}: {clean(columns, 200)}); "
         "name one of these, on the rule (`metric:`) when its runs differ from the others",
     )
+
+
+def default_id(values) -> str:
+    """A run's id without an `id:` template: its label values joined by '-', lower case. A value
+    that is no slug (`r²x`, a space, a non-ASCII letter) is spelt in ASCII (Unicode digits as
+    digits) with a short hash of the whole, so that ids stay distinct: `r2x-5f1c0e`."""
+    raw = "-".join(str(v) for v in values).lower()
+    if ID.match(raw):
+        return raw
+    spelt = "".join(
+        str(unicodedata.digit(c)) if unicodedata.digit(c, None) is not None else c
+        for c in unicodedata.normalize("NFKD", raw)
+    )
+    spelt = re.sub(r"[^a-z0-9._-]+", "-", spelt).strip("-._")[:60]
+    tag = hashlib.sha256(raw.encode()).hexdigest()[:6]
+    return f"{spelt}-{tag}" if spelt else f"run-{tag}"
 
 
 def _time_notes(file: str, line: int, run_id: str, t: list, interval: float) -> list[Problem]:

@@ -33,7 +33,7 @@ from . import scaffold_names, scaffold_post
 from .archive import Archive, dir_sha256, sha256_file, walk_dir
 from .manifest import SLUG, InputError
 from .parsers import ParseError
-from .problems import Problem, clean
+from .problems import _CONTROL, Problem, clean
 from .read import parse_bytes
 from .writer import dump
 
@@ -157,13 +157,13 @@ def check_origin(origin: str | None) -> None:
         parts is None
         or parts.scheme not in ("http", "https")
         or not parts.netloc
-        or re.search(r"[\x00-\x20\x7f-\x9f\u2028\u2029\"'<>\\`]", origin)
+        or re.search(r"[\x00-\x20\x7f-\x9f\u2028\u2029\"<>\\`]", origin)
     ):
         raise InputError(
             "--origin",
             None,
-            f"{clean(origin, 80)!r} is not an http(s) URL (https://host/path, no spaces, quotes "
-            f"or control characters, at most {MAX_ORIGIN} characters)",
+            f"{clean(origin, 80)!r} is not an http(s) URL (https://host/path, no spaces, double "
+            f"quotes, <>, or control characters, at most {MAX_ORIGIN} characters)",
         )
 
 
@@ -176,6 +176,10 @@ def check_archive(archive: Path) -> None:
         raise InputError(str(archive), None, f"archive not found ({e.strerror})") from None
     if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
         raise InputError(str(archive), None, "not a directory or a regular file")
+    if _CONTROL.search(archive.name) or '"' in archive.name:
+        raise InputError(
+            clean(archive, 200), None, 'rename the archive: its name has control characters or "'
+        )
 
 
 # -- the manifest ------------------------------------------------------------------------------

@@ -92,8 +92,9 @@ def _same(run: dict, wanted: dict) -> bool:
 def _run_id(doc: dict, labels: dict) -> str:
     """The id the ingest gives a run of these labels (no `id:` template): the values in label
     order, typed, joined by '-', lower case (ingest/runs.py)."""
-    values = [str(_typed(doc, k, labels[k])) for k in doc["labels"] if labels.get(k) is not None]
-    return "-".join(values).lower()
+    from .runs import default_id
+
+    return default_id(_typed(doc, k, labels[k]) for k in doc["labels"] if labels.get(k) is not None)
 
 
 def _ordered(vals: list, doc: dict, key: str) -> list:
