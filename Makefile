@@ -2,6 +2,7 @@
 # Every target installs what is missing first (venv, node_modules, Debian chromium for tests).
 SHELL := /bin/bash
 PYTHON ?= python3
+# ARCHIVES: a folder of archives, or several joined by ':' (each study from the first holding it)
 ARCHIVES ?= ../shared/archives
 STUDY ?= all
 BASEURL ?= /

@@ -27,10 +27,10 @@ NOTED = [
     "sysbench-regressions",
 ]
 LINKBENCH = SHARED / "archives" / "mdcallag-linkbench-2017-inno5717-2m.tar.gz"
-# where archives are looked for, in order: $ARCHIVES (README: archives may be anywhere), then the
-# project's own ../shared/archives
+# where archives are looked for, in order: $ARCHIVES (README: archives may be anywhere; several
+# folders joined by ':'), then the project's own ../shared/archives
 ARCHIVE_DIRS = [
-    *([Path(os.environ["ARCHIVES"])] if os.environ.get("ARCHIVES") else []),
+    *(Path(d) for d in os.environ.get("ARCHIVES", "").split(os.pathsep) if d),
     SHARED / "archives",
 ]
 
