@@ -408,13 +408,19 @@ def _panels(linked: dict, monitors: list[Member]) -> list[str]:
 
 def _beside(p, monitors) -> tuple[str, list] | None:
     """(template, [(run, monitor)]) when the runs of a rule have monitors of one format
-    beside them (one each, in the run's folder), the template filled from the run's groups."""
+    beside them (one each in the run's folder, or the one named with a part of the run's name:
+    `vm_{_started}.txt`), the template filled from the run's groups."""
     folder = {}
     for mon in monitors:
         folder.setdefault(mon.name.rsplit("/", 1)[0] if "/" in mon.name else "", []).append(mon)
     pairs = []
     for run in p.members:
         here = folder.get(run.rsplit("/", 1)[0] if "/" in run else "", [])
+        if len(here) > 1:  # several in the folder: the one named with a part of the run's name
+            values = [
+                v for v in re.fullmatch(p.regex, run).groupdict().values() if v and len(v) > 1
+            ]
+            here = [m for m in here if any(v in m.name.rsplit("/", 1)[-1] for v in values)]
         if len(here) == 1:
             pairs.append((run, here[0]))
     if not pairs:

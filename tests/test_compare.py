@@ -156,6 +156,14 @@ def drawn_at_full_resolution(t, v, x0, x1):
     return sum(1 for i in range(max(0, lo - 1), min(len(t), hi + 1)) if v[i] is not None)
 
 
+def plot_box(page) -> dict:
+    """The compare plot's box, scrolled into view first: the filters above it take more room
+    with more studies and longer titles, and the pointer must stay on screen."""
+    plot = page.locator("#compare-view .compare-plot")
+    plot.scroll_into_view_if_needed()
+    return plot.bounding_box()
+
+
 def open_pair(page, server, extra=""):
     (s1, r1), (s2, r2) = pick_across_studies()
     page.goto(f"{server}compare/#compare.runs={s1}/{r1['id']},{s2}/{r2['id']}{extra}")
@@ -179,7 +187,7 @@ def test_whole_runs_are_drawn_decimated_per_pixel_column(page, server):
 def test_zoom_narrows_the_visible_range_and_draws_every_point_in_it(page, server):
     pair = open_pair(page, server)
     whole = domain_of(page)
-    box = page.locator("#compare-view .compare-plot").bounding_box()
+    box = plot_box(page)
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     for _ in range(8):
         page.mouse.wheel(0, -400)
@@ -215,7 +223,7 @@ def test_drag_pans_the_visible_range(page, server):
     open_pair(page, server, "&compare.z=1000-1400")
     x0, x1 = domain_of(page)
     assert (x0, x1) == (pytest.approx(1000), pytest.approx(1400))
-    box = page.locator("#compare-view .compare-plot").bounding_box()
+    box = plot_box(page)
     cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(cx, cy)
     page.mouse.down()
@@ -231,7 +239,7 @@ def test_hover_reads_every_run_at_several_positions(page, server):
     pair = open_pair(
         page, server, "&compare.norm=0"
     )  # the runs' own values, not relative to their means
-    box = page.locator("#compare-view .compare-plot").bounding_box()
+    box = plot_box(page)
     seen = []
     for frac in (0.1, 0.2, 0.35, 0.5, 0.65, 0.8, 0.95):
         page.mouse.move(box["x"] + box["width"] * frac, box["y"] + box["height"] / 2)
@@ -389,7 +397,7 @@ def test_normalised_view_reads_each_run_relative_to_its_window_mean(page, server
     (s1, r1), (s2, r2) = pick_across_studies()
     page.goto(f"{server}compare/#compare.runs={s1}/{r1['id']},{s2}/{r2['id']}&compare.norm=1")
     page.wait_for_selector("#compare[data-state=rendered]", timeout=WAIT)
-    box = page.locator("#compare-view .compare-plot").bounding_box()
+    box = plot_box(page)
     page.mouse.move(box["x"] + box["width"] * 0.6, box["y"] + box["height"] / 2)
     page.wait_for_selector("#compare[data-hover-t]", timeout=WAIT)
     for s, r in ((s1, r1), (s2, r2)):

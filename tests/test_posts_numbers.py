@@ -25,6 +25,12 @@ STUDIES = sorted(
 )
 
 
+def fast_yaml(text: str):
+    """YAML of data/ (tables of hundreds of rows) with libyaml's loader: the safe loader's rules,
+    10 to 20 times faster than PyYAML's pure-Python one."""
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 class _Cells(HTMLParser):
     """Rendered tables: {table id: [[(class, text), ...] per body row]}, and prose values."""
 
@@ -103,13 +109,11 @@ def number_of(text: str) -> float | None:
 
 
 def study_tables(study, data_dir: Path = ROOT / "data") -> dict[str, dict]:
-    return {
-        p.stem: yaml.safe_load(p.read_text()) for p in (data_dir / study / "tables").glob("*.yaml")
-    }
+    return {p.stem: fast_yaml(p.read_text()) for p in (data_dir / study / "tables").glob("*.yaml")}
 
 
 def display_of(study, data_dir: Path = ROOT / "data") -> dict:
-    return yaml.safe_load((data_dir / study / "study.yaml").read_text()).get("display") or {}
+    return fast_yaml((data_dir / study / "study.yaml").read_text()).get("display") or {}
 
 
 def parse_post(site, study, data_dir: Path = ROOT / "data") -> _Cells:

@@ -371,3 +371,48 @@ def test_threads_becomes_a_label_when_thread_counts_vary(tmp_path):
             "r_innodb_t16.log": sysbench_log(600, threads=16),
         }
     ) == ["threads"]  # t8, t16: the number beside `t` is the thread count
+
+
+def test_a_monitor_named_by_a_time_stamp_is_linked_through_a_template_field(tmp_path, capsys):
+    """Runs `res_<stamp>_<engine>.log` with `vm_<stamp>.txt` beside them: the stamp is no label
+    (the engines tell the runs apart) but a template field, `_started`, which the proposed
+    `linked:` uses; the ingest joins each run to its own vmstat. Before, a linked template
+    could name labels only (one study needed 8 near-copies of a rule)."""
+    from archive_gen import vmstat_text
+
+    logs = {}
+    for i, (stamp, engine) in enumerate(
+        [("20200301-1530", "innodb"), ("20200302-0910", "rocksdb")]
+    ):
+        logs[f"res_{stamp}_{engine}.log"] = sysbench_log(400 + 100 * i, seconds=30)
+        logs[f"vm_{stamp}.txt"] = vmstat_text(30, seed=i, busy=40 + 20 * i)
+    tar_gz(tmp_path / "m.tar.gz", logs)
+    posts = tmp_path / "posts"
+    assert main(["new", "m", str(tmp_path / "m.tar.gz"), "--content", str(posts)]) == 0
+    man = yaml.safe_load((posts / "m" / "manifest.yaml").read_text())
+    assert man["labels"] == ["engine"] and "(?P<_started>" in man["runs"][0]["regex"]
+    assert man["runs"][0]["linked"]["vmstat"] == "vm_{_started}.txt"
+    assert (
+        main(
+            [
+                "m",
+                "--content",
+                str(posts),
+                "--archives",
+                str(tmp_path),
+                "--data",
+                str(tmp_path / "data"),
+            ]
+        )
+        == 0
+    )
+    runs = yaml.safe_load((tmp_path / "data" / "m" / "runs.yaml").read_text())["runs"]
+    assert [r["id"] for r in runs] == ["innodb", "rocksdb"]
+    assert [r["labels"] for r in runs] == [{"engine": "innodb"}, {"engine": "rocksdb"}]
+    us = [
+        yaml.safe_load((tmp_path / "data" / "m" / "series" / f"{r['id']}.linked.yaml").read_text())[
+            "vm.us"
+        ]
+        for r in runs
+    ]
+    assert sum(us[0]) / len(us[0]) < sum(us[1]) / len(us[1])  # each run its own monitor

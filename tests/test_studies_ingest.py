@@ -35,6 +35,12 @@ ARCHIVE_DIRS = [
 ]
 
 
+def fast_yaml(text: str):
+    """YAML of data/ (tables of hundreds of rows) with libyaml's loader: the safe loader's rules,
+    10 to 20 times faster than PyYAML's pure-Python one."""
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 class Fresh(dict):
     """study -> its files as build_files() builds them, on first use; a study whose inputs are
     absent skips. `problems[study]`: the warnings of its build."""
@@ -130,7 +136,7 @@ def documented_columns(
     if f"\n## {study}\n" in doc:
         section = doc.split(f"\n## {study}\n")[1].split("\n## ")[0]
         return dict(re.findall(r"^- `([^`]+)`: `([^`]+)`$", section, re.M))
-    meta = yaml.safe_load((data_dir / study / "study.yaml").read_text())
+    meta = fast_yaml((data_dir / study / "study.yaml").read_text())
     man = yaml.safe_load((content / study / "manifest.yaml").read_text()) or {}
     declared = {t["id"] for t in man.get("tables") or []} | {
         c["id"] for c in man.get("counters") or []
@@ -145,9 +151,7 @@ def documented_columns(
     columns = {
         tid: ",".join(
             c["key"]
-            for c in yaml.safe_load((data_dir / study / "tables" / f"{tid}.yaml").read_text())[
-                "columns"
-            ]
+            for c in fast_yaml((data_dir / study / "tables" / f"{tid}.yaml").read_text())["columns"]
         )
         for tid in meta["tables"]
         if tid in declared
@@ -158,7 +162,7 @@ def documented_columns(
         .split("\n## Default tables\n")[1]
         .split("\n## ")[0]
     )
-    runs = yaml.safe_load((data_dir / study / "runs.yaml").read_text())["runs"]
+    runs = fast_yaml((data_dir / study / "runs.yaml").read_text())["runs"]
     fixed = {
         "run",
         "name",
@@ -186,10 +190,10 @@ def documented_columns(
 
 def check_docs_tables(study: str, data_dir: Path = ROOT / "data", content: Path = POSTS) -> None:
     listed = documented_columns(study, data_dir, content)
-    tables = yaml.safe_load((data_dir / study / "study.yaml").read_text())["tables"]
+    tables = fast_yaml((data_dir / study / "study.yaml").read_text())["tables"]
     assert sorted(listed) == sorted(tables), study
     for tid in tables:
-        t = yaml.safe_load((data_dir / study / "tables" / f"{tid}.yaml").read_text())
+        t = fast_yaml((data_dir / study / "tables" / f"{tid}.yaml").read_text())
         assert listed[tid] == ",".join(c["key"] for c in t["columns"]), (study, tid)
 
 
