@@ -202,7 +202,7 @@ def _keyresults(doc: dict, p: Plan) -> tuple[list[str], list[str]]:
         first = f"Across {said}, the mean {metric} goes from "
         first += f"{_value(t, 'mean', agg='min')} ({said} {_value(t, 'mean', agg='min', show=lab)})"
         first += f" to {_value(t, 'mean', agg='max')} ({_value(t, 'mean', agg='max', show=lab)})"
-        if "," not in str(p.base) and "=" not in str(p.base):
+        if not set(str(p.base)) & set(',="{}<>'):  # a value the where= syntax can carry
             first += (
                 f"; at best {_value(t, 'vs_base', agg='max')} the mean at "
                 f"{said} {_value(t, lab, where=f'{lab}={p.base}')}"
