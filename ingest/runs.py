@@ -32,25 +32,13 @@ def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None, field
         if progress:
             progress(i, len(jobs), member)
         file = f"{arc.name}/{member}"
-        try:
-            parsed = parse_bytes(arc.read(member), file, rule.format, rule.mode)
-        except Problem as e:
-            if rule.incomplete != "skip":
-                raise
-            problems.append(Problem(e.file, e.line, f"{e.reason}; skipped (incomplete: skip)"))
+        parsed = _parse(rule, arc, member, file, problems)
+        if parsed is None:
             continue
-        problems.extend(map(str, parsed.problems))
         if rule in m.files:
             files[member] = parsed
             continue
-        chosen = _select(rule, parsed.sessions, file)
-        if rule.incomplete == "skip":
-            chosen = [s for s in chosen if s.metric and s.intervals]
-            if not chosen:
-                problems.append(Problem(file, None, "no complete run; skipped (incomplete: skip)"))
-                continue
-        if not chosen:
-            raise Problem(file, None, "no complete session (every session lacks its final summary)")
+        chosen = _runs_of(rule, parsed, file, problems)
         for s in chosen:
             rec = _run_record(
                 m, rule, member, mt, s, len(parsed.sessions), len(chosen) > 1, parsed.format
@@ -88,6 +76,34 @@ def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None, field
         progress(len(jobs), len(jobs), "")
     _base_ratios(m, runs)
     return runs, series, files, problems
+
+
+def _parse(rule: Rule, arc: Archive, member: str, file: str, problems: list):
+    """The member parsed (its problems added to `problems`), or None when the rule skips a
+    member it cannot read (`incomplete: skip`, with a warning)."""
+    try:
+        parsed = parse_bytes(arc.read(member), file, rule.format, rule.mode)
+    except Problem as e:
+        if rule.incomplete != "skip":
+            raise
+        problems.append(Problem(e.file, e.line, f"{e.reason}; skipped (incomplete: skip)"))
+        return None
+    problems.extend(map(str, parsed.problems))
+    return parsed
+
+
+def _runs_of(rule: Rule, parsed, file: str, problems: list) -> list:
+    """The sessions of a member that are runs; none is an error, or with `incomplete: skip` a
+    warning (and no run)."""
+    chosen = _select(rule, parsed.sessions, file)
+    if rule.incomplete == "skip":
+        chosen = [s for s in chosen if s.metric and s.intervals]
+        if not chosen:
+            problems.append(Problem(file, None, "no complete run; skipped (incomplete: skip)"))
+        return chosen
+    if not chosen:
+        raise Problem(file, None, "no complete session (every session lacks its final summary)")
+    return chosen
 
 
 def _jobs(m: Manifest, archives: dict[str, Archive]) -> list[tuple]:

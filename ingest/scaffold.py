@@ -221,26 +221,8 @@ OTHER_KINDS: list = []
 def _manifest(study, archive, digest, origin, members, proposals) -> tuple[dict, list, list]:
     """(manifest document, a note per rule, each run's labels)."""
     runs = {m.name: m for m in members if m.run}
-    labels, types, rules, notes = [], {}, [], []
-    for p in proposals:
-        for name, numeric, hidden in p.groups:
-            if hidden:
-                continue
-            if name not in labels:
-                labels.append(name)
-            if numeric:
-                types[name] = "int"
-    single = len(proposals) == 1 and not any(not h for _, _, h in proposals[0].groups)
-    for i, p in enumerate(proposals):
-        rule = {"regex": p.regex}
-        if not any(not h for _, _, h in p.groups):  # one file: a label (or, alone, an id) names it
-            stem = _slug(Path(p.members[0]).stem) or f"run{i + 1}"
-            rule.update({"id": stem} if single else {"labels": {"file": stem}})
-        rules.append(rule)
-        src = f"the layout in {p.source}" if p.source not in ("names", "layout") else "the names"
-        notes.append(
-            f"{len(p.members)} file(s), e.g. {clean(p.members[0], 120)}; labels from {src}"
-        )
+    labels, types = _labels(proposals)
+    rules, notes = _rules(proposals)
     if any("labels" in r for r in rules) and "file" not in labels:
         labels.append("file")
     metric = _common([runs[n].metric for p in proposals for n in p.members])
@@ -254,34 +236,57 @@ def _manifest(study, archive, digest, origin, members, proposals) -> tuple[dict,
     files = _linked(proposals, rules, members)
     interval = _common([runs[n].interval_s for p in proposals for n in p.members])
     end = min(m.last_t for m in runs.values())
-    start = round(end * WARMUP / interval) * interval
+    source = {"name": archive.name, "kind": "archive", "sha256": digest}
     doc = {
         "study": study,
         "title": study.replace("-", " ").capitalize(),
-        "inputs": [
-            {
-                "name": archive.name,
-                "kind": "archive",
-                "sha256": digest,
-                "origin": origin or f"file:{archive.name}",
-            }
-        ],
+        "inputs": [{**source, "origin": origin or f"file:{archive.name}"}],
         "interval_s": interval,
         "metric": metric,
-        "window": {"start": start, "end": end},
+        "window": {"start": round(end * WARMUP / interval) * interval, "end": end},
         "labels": labels,
     }
-    if types:
-        doc["label_types"] = types
-    if labels:
-        doc["label_names"] = {k: scaffold_post.heading(k) for k in labels}
-    display = _display(proposals)
-    if display:
-        doc["display"] = display
-    doc["runs"] = rules
-    if files:
-        doc["files"] = files
+    optional = {
+        "label_types": types,
+        "label_names": {k: scaffold_post.heading(k) for k in labels},
+        "display": _display(proposals),
+        "runs": rules,
+        "files": files,
+    }
+    doc.update((k, v) for k, v in optional.items() if v or k == "runs")
     return doc, notes, _run_labels(proposals, rules, runs, labels)
+
+
+def _labels(proposals) -> tuple[list, dict]:
+    """The labels of the rules' groups, in order of appearance, and the int-typed ones."""
+    labels, types = [], {}
+    for p in proposals:
+        for name, numeric, hidden in p.groups:
+            if hidden:
+                continue
+            if name not in labels:
+                labels.append(name)
+            if numeric:
+                types[name] = "int"
+    return labels, types
+
+
+def _rules(proposals) -> tuple[list[dict], list[str]]:
+    """A `runs:` rule per proposal, and the note that heads it. A rule without a label (one
+    file) gets a `file` label, or, the archive's only run, an `id:` of its name."""
+    single = len(proposals) == 1 and not any(not h for _, _, h in proposals[0].groups)
+    rules, notes = [], []
+    for i, p in enumerate(proposals):
+        rule = {"regex": p.regex}
+        if not any(not h for _, _, h in p.groups):
+            stem = _slug(Path(p.members[0]).stem) or f"run{i + 1}"
+            rule.update({"id": stem} if single else {"labels": {"file": stem}})
+        rules.append(rule)
+        src = f"the layout in {p.source}" if p.source not in ("names", "layout") else "the names"
+        notes.append(
+            f"{len(p.members)} file(s), e.g. {clean(p.members[0], 120)}; labels from {src}"
+        )
+    return rules, notes
 
 
 def _run_labels(proposals, rules, runs, labels) -> list[dict]:
@@ -394,6 +399,15 @@ def _linked(proposals, rules, members) -> list[dict]:
     return files
 
 
+def _named_like(p, run: str, here: list[Member]) -> list[Member]:
+    """The monitors of a run's folder: all when one, else those named with a part of the run's
+    name (its time stamp, its engine)."""
+    if len(here) <= 1:
+        return here
+    values = [v for v in re.fullmatch(p.regex, run).groupdict().values() if v and len(v) > 1]
+    return [m for m in here if any(v in m.name.rsplit("/", 1)[-1] for v in values)]
+
+
 def _panels(linked: dict, monitors: list[Member]) -> list[str]:
     """The panels shown first: CPU and I/O wait, context switches, the first device's writes,
     and the CPU per operation when both monitors are there (docs/manifest.md)."""
@@ -415,12 +429,7 @@ def _beside(p, monitors) -> tuple[str, list] | None:
         folder.setdefault(mon.name.rsplit("/", 1)[0] if "/" in mon.name else "", []).append(mon)
     pairs = []
     for run in p.members:
-        here = folder.get(run.rsplit("/", 1)[0] if "/" in run else "", [])
-        if len(here) > 1:  # several in the folder: the one named with a part of the run's name
-            values = [
-                v for v in re.fullmatch(p.regex, run).groupdict().values() if v and len(v) > 1
-            ]
-            here = [m for m in here if any(v in m.name.rsplit("/", 1)[-1] for v in values)]
+        here = _named_like(p, run, folder.get(run.rsplit("/", 1)[0] if "/" in run else "", []))
         if len(here) == 1:
             pairs.append((run, here[0]))
     if not pairs:
