@@ -5,7 +5,7 @@ chosen by label. What a declaration cannot say stays in a study module.
 
     tables:
       - id: ratio
-        title: "MyRocks / InnoDB, {start} s to {end} s"   # {start} {end}: the window
+        title: "MyRocks / InnoDB, {start} s to {end} s"   # {start} {end}: the window; {metric}
         where: {published: true, cache_gb: [27, 54]}      # label: value or list; published: bool
         rows: [iops, cache_gb]                            # one row per combination
         order: {iops: ["5000", "10000"], cache_gb: [27, 54]}   # row order; every combination expected
@@ -221,6 +221,7 @@ def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: 
     values = _value_specs(m, v, where)
     selected, filters = _select(m, runs, v, where)
     _same_metric(selected, values, where)
+    metric = str(selected[0].get("metric"))  # {metric} in a label or the title: the runs' column
     keys = groups + ([pivot] if pivot else [])
     named = set(keys) | set(filters)
 
@@ -310,7 +311,7 @@ def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: 
             columns.append(
                 col(
                     fill(sv["key"], p, True),
-                    fill(sv["label"], p, False),
+                    fill(sv["label"], p, False).replace("{metric}", sv["column"] or metric),
                     "number",
                     sv["digits"],
                     sv["unit"],
@@ -407,7 +408,7 @@ def _table(m: Manifest, runs: list[dict], series: dict, spec, i: int, problems: 
                     )
                 )
         rows.append(row)
-    title = v.get("title", str, default=tid)
+    title = v.get("title", str, default=tid).replace("{metric}", metric)
     if m.window:
         title = title.replace("{start}", f"{m.window['start']:g}").replace(
             "{end}", f"{m.window['end']:g}"

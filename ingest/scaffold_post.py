@@ -7,7 +7,9 @@ combination, with each value's ratio to the first (the base), gives "from ... (a
 when there are any, that table, the default tables (collapsed, or as pages of their own for
 large run sets, so the post stays within its budget) and the provenance. Every number comes
 from data/ through `value`; no digit is typed into the prose (a name with digits that the
-prose uses is listed under `names:`, docs/studies.md "Numbers in prose").
+prose uses is listed under `names:`, docs/studies.md "Numbers in prose"). The prose and captions
+name no metric: the tables' headings and the charts' titles do, from data/ (the comparison
+table's label is "Mean {metric}"), so a `metric:` the author changes is named right everywhere.
 """
 
 from __future__ import annotations
@@ -109,18 +111,18 @@ def _typed(doc: dict, key: str, value):
 
 
 def _table(doc: dict, p: Plan) -> dict:
-    metric, label = doc["metric"], p.label
+    label = p.label
     fixed = ", ".join(f"{in_prose(k, doc)} {v}" for k, v in p.fixed.items())
     t = {
         "id": "mean-by-" + re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-"),
-        "title": f"Mean {metric} by {in_prose(label, doc)}"
+        "title": f"Mean {{metric}} by {in_prose(label, doc)}"
         + (f" ({fixed})" if fixed else "")
         + ", {start} s to {end} s",
     }
     if p.fixed:
         t["where"] = dict(p.fixed)
     t["rows"] = [label]
-    t["value"] = {"key": "mean", "label": f"Mean {metric}", "stat": "mean", "digits": 2}
+    t["value"] = {"key": "mean", "label": "Mean {metric}", "stat": "mean", "digits": 2}
     t["ratio"] = {
         "key": "vs_base",
         "label": f"Mean / {in_prose(label, doc)} {p.base}",
@@ -193,13 +195,12 @@ def _value(table: str, col: str, **kw) -> str:
 
 def _keyresults(doc: dict, p: Plan) -> tuple[list[str], list[str]]:
     """The 3 key results (ref, sentence) and the names with digits they use."""
-    metric = doc["metric"]
-    used = [metric]
+    used: list[str] = []  # the prose names no metric: the tables' headings do, from data/
     if p.label:
         t, lab = p.table["id"], p.label
         said = in_prose(lab, doc)
         ref = t if len(p.values) <= LAZY else "over-time"
-        first = f"Across {said}, the mean {metric} goes from "
+        first = f"Across {said}, the mean goes from "
         first += f"{_value(t, 'mean', agg='min')} ({said} {_value(t, 'mean', agg='min', show=lab)})"
         first += f" to {_value(t, 'mean', agg='max')} ({_value(t, 'mean', agg='max', show=lab)})"
         if not set(str(p.base)) & set(',="{}<>'):  # a value the where= syntax can carry
@@ -212,13 +213,13 @@ def _keyresults(doc: dict, p: Plan) -> tuple[list[str], list[str]]:
             (ref, first + "."),
             (
                 "over-time",
-                f"Over the window, the mean {metric} of a run ranges from "
+                "Over the window, the mean of a run ranges from "
                 f"{_value('runs', 'mean', agg='min')} ({_value('runs', 'mean', agg='min', show='run')}) "
                 f"to {_value('runs', 'mean', agg='max')} ({_value('runs', 'mean', agg='max', show='run')}).",
             ),
             (
                 "over-time",
-                f"Interval by interval, {metric} went as low as {_value('jitter', 'min', agg='min')} "
+                f"Interval by interval, the rate went as low as {_value('jitter', 'min', agg='min')} "
                 f"and as high as {_value('jitter', 'max', agg='max')} within the window; the "
                 f"steadiest run's coefficient of variation is {_value('jitter', 'cv', agg='min')}, "
                 f"the least steady's {_value('jitter', 'cv', agg='max')}.",
@@ -228,12 +229,12 @@ def _keyresults(doc: dict, p: Plan) -> tuple[list[str], list[str]]:
     out = [
         (
             "over-time",
-            f"Over the window, the mean {metric} is {_value('runs', 'mean', agg='max')}, with a "
+            f"Over the window, the mean is {_value('runs', 'mean', agg='max')}, with a "
             f"coefficient of variation of {_value('jitter', 'cv', agg='max')} between intervals.",
         ),
         (
             "jitter",
-            f"Interval by interval, {metric} went from {_value('jitter', 'min', agg='min')} to "
+            f"Interval by interval, the rate went from {_value('jitter', 'min', agg='min')} to "
             f"{_value('jitter', 'max', agg='max')}; half the intervals were above "
             f"{_value('jitter', 'p50', agg='max')}.",
         ),
@@ -261,7 +262,6 @@ def _show(p: Plan) -> str:
 
 
 def _body(doc: dict, p: Plan) -> tuple[str, list[str]]:
-    metric = doc["metric"]
     items, used = _keyresults(doc, p)
     parts = [
         "{{< keyresults >}}",
@@ -274,15 +274,15 @@ def _body(doc: dict, p: Plan) -> tuple[str, list[str]]:
         "## The runs over time",
         "",
         f'{{{{< chart kind="timeseries" id="over-time" source="derived"{_show(p)} '
-        f'caption="{metric} per interval, for the whole run" >}}}}',
+        'caption="Each run\'s rate per interval, for the whole run" >}}',
         "",
     ]
     if p.linked:
         parts += [
             "## What the system did",
             "",
-            f'{{{{< chart kind="metrics" id="system" source="derived" caption="{metric} with the '
-            'OS and server metrics of the same seconds (docs/manifest.md, Linked metrics)" >}}',
+            '{{< chart kind="metrics" id="system" source="derived" caption="The rate with the OS '
+            'and server metrics of the same seconds (docs/manifest.md, Linked metrics)" >}}',
             "",
         ]
     if p.label:
@@ -299,8 +299,8 @@ def _body(doc: dict, p: Plan) -> tuple[str, list[str]]:
         "",
         "## Jitter over the window",
         "",
-        f"The spread of the per-interval {metric} over the manifest's window (its bounds are in",
-        "the table's caption).",
+        "The spread of the per-interval rate over the manifest's window (its bounds and metric",
+        "are in the table's caption).",
         "",
         _table_code(
             "jitter", p.runs, collapsed=p.runs > 1 and (p.runs > COLLAPSE or p.label is not None)

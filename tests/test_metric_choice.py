@@ -182,3 +182,21 @@ def test_a_metric_with_a_control_character_is_refused(tmp_path):
     man = study(tmp_path, 'metric: "tps\\x1b"\n')
     with pytest.raises(ParseError, match=r"metric 'tps\\x1b' must name a series column"):
         ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
+
+
+def test_a_declared_table_names_the_metric_it_is_of(tmp_path):
+    """`{metric}` in a declared value's label or a table's title is the column its numbers are
+    of: a label the scaffold writes ("Mean {metric}") stays right when the author changes
+    `metric:` (a typed "Mean tps" over reads/s means was the wrong label)."""
+    man = study(
+        tmp_path,
+        "metric: reads_s\n",
+        "tables:\n  - id: by-server\n    title: 'Mean {metric} by server'\n    rows: [server]\n"
+        "    values:\n      - {key: mean, label: 'Mean {metric}', stat: mean}\n"
+        "      - {key: lat, label: 'Mean {metric}', stat: mean, column: lat_ms}\n",
+    )
+    _, runs, tables, _ = run(tmp_path, man)
+    t = tables["by-server"]
+    assert t["title"] == "Mean reads_s by server"
+    assert [c["label"] for c in t["columns"][1:]] == ["Mean reads_s", "Mean lat_ms"]
+    assert t["rows"][0]["mean"] == runs[t["rows"][0]["server"]]["window"]["mean"]

@@ -252,6 +252,11 @@ def test_the_edits_took(unseen):
     data = unseen["tmp"] / "data"
     runs = yaml.safe_load((data / "collations-edited" / "runs.yaml").read_text())["runs"]
     assert len(runs) == 540 and {r["metric"] for r in runs} == {"reads_s"}
+    # the scaffold's comparison names the metric the author chose, not the one it was made for
+    compared = yaml.safe_load(
+        (data / "collations-edited" / "tables" / "mean-by-threads.yaml").read_text()
+    )
+    assert compared["columns"][1]["label"] == "Mean reads_s" and "reads_s" in compared["title"]
     dropped = yaml.safe_load((data / "tpcc-vmstat-edited" / "runs.yaml").read_text())["runs"][0]
     assert (
         dropped["series"]["resolution"] == "dropped"
