@@ -132,7 +132,7 @@ def post(tmp_path_factory):
             == 0
         )
     site = tmp / "www" / "benchlog"
-    build(site, BASE_URL, extra=tmp)
+    build(site, BASE_URL, extra=tmp, previews=False, own_content=False)  # its posts alone
     return {
         "tmp": tmp,
         "dir": posts / "volume-study",
