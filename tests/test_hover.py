@@ -50,7 +50,9 @@ def time_series(built):
 
 
 def nearest(t, x):
-    return min(range(len(t)), key=lambda i: (abs(t[i] - x), i))
+    """The interval nearest `x`, as the page's nearestIndex (assets/js/series.js) picks it: half
+    way between two (x = 4545 between 4540 and 4550 s), the later one."""
+    return min(range(len(t)), key=lambda i: (abs(t[i] - x), -i))
 
 
 def open_figure(browser, base, post, fid, hash_=""):
