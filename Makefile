@@ -2,6 +2,7 @@
 # Every target installs what is missing first (venv, node_modules, Debian chromium for tests).
 SHELL := /bin/bash
 PYTHON ?= python3
+# ARCHIVES: a folder of archives, or several joined by ':' (each study from the first holding it)
 ARCHIVES ?= ../shared/archives
 STUDY ?= all
 BASEURL ?= /
@@ -47,6 +48,7 @@ build: setup
 	$(HUGO) --panicOnWarning --baseURL "$(BASEURL)"
 	.venv/bin/python -m publish.series site data
 	node publish/chart_svgs.js site
+	.venv/bin/python -m publish.checks site content/posts
 	.venv/bin/python -m publish.previews site
 	node_modules/.bin/pagefind --site site --silent
 

@@ -22,7 +22,7 @@ from .read import HEAD, decode, parse_bytes
 from .writer import dump
 
 USAGE = """\
-python -m ingest <study> | all [--dry-run] [--archives DIR] [--studies DIR] [--data DIR] [--content DIR]
+python -m ingest <study> | all [--dry-run] [--archives DIR[:DIR...]] [--studies DIR] [--data DIR] [--content DIR]
 python -m ingest new <study> ARCHIVE [--origin URL] [--content DIR]
 python -m ingest list-formats
 python -m ingest detect FILE
@@ -80,7 +80,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--archives",
         default="../shared/archives",
-        help="directory of the archives (default: ../shared/archives)",
+        help="folder of the archives, or several joined by ':', searched in order for each "
+        "study (default: ../shared/archives)",
     )
     p.add_argument(
         "--studies",
@@ -248,7 +249,7 @@ def _parse(path: str, fmt: str) -> int:
 def _ingest(cmd: str, args, outcome: writer.Outcome) -> int:
     """Every manifest is loaded and checked before any study is written; the data directory's
     lock is held for the whole command."""
-    from .at_hand import absent
+    from .at_hand import where
     from .manifest import check_folder, check_unique, find_manifests, load, manifest_path
     from .report import text as report_text
     from .report import totals
@@ -266,7 +267,8 @@ def _ingest(cmd: str, args, outcome: writer.Outcome) -> int:
     outcome.target, outcome.switched = str(first), False
     with contextlib.nullcontext() if args.dry_run else writer.locked(args.data):
         for path, m in zip(paths, manifests):
-            if cmd == "all" and (why := absent(m, args.archives, args.studies)):
+            archives, why = where(m, args.archives, args.studies)
+            if cmd == "all" and why:
                 print(
                     f"warning: {clean(path)}: skipped, {clean(why, 2000)}", file=sys.stderr
                 )  # one line each
@@ -274,7 +276,7 @@ def _ingest(cmd: str, args, outcome: writer.Outcome) -> int:
             outcome.target, outcome.switched = str(Path(args.data) / m.study), False
             res = ingest(
                 path,
-                args.archives,
+                archives,
                 args.studies,
                 args.data,
                 progress_bar(),

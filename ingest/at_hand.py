@@ -5,6 +5,7 @@ them with their sha256 checked."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from .archive import Archive, dir_sha256, sha256_file
@@ -28,6 +29,22 @@ def absent(m: Manifest, archives: str | Path, studies: str | Path) -> str | None
         if not input_path(m, i, archives, studies).exists()
     ]
     return f"not at hand: {', '.join(missing)}" if missing else None
+
+
+def archive_dirs(archives: str | Path) -> list[Path]:
+    """The folders of `--archives` (ARCHIVES=): one, or several joined by ':' (os.pathsep)."""
+    return [Path(d) for d in str(archives).split(os.pathsep) if d] or [Path(".")]
+
+
+def where(m: Manifest, archives: str | Path, studies: str | Path) -> tuple[Path, str | None]:
+    """(the first folder of `archives` holding every input of the study, None), else (the
+    first folder, why the study is not at hand: its inputs absent from each folder)."""
+    dirs = archive_dirs(archives)
+    whys = [absent(m, d, studies) for d in dirs]
+    for d, why in zip(dirs, whys):
+        if why is None:
+            return d, None
+    return dirs[0], "; ".join(dict.fromkeys(whys))
 
 
 def open_inputs(m: Manifest, archives: str | Path, studies: str | Path) -> tuple[dict, dict]:

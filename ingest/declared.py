@@ -5,7 +5,7 @@ chosen by label. What a declaration cannot say stays in a study module.
 
     tables:
       - id: ratio
-        title: "MyRocks / InnoDB, {start} s to {end} s"   # {start} {end}: the window
+        title: "MyRocks / InnoDB, {start} s to {end} s"   # {start} {end}: the window; {metric}
         where: {published: true, cache_gb: [27, 54]}      # label: value or list; published: bool
         rows: [iops, cache_gb]                            # one row per combination
         order: {iops: ["5000", "10000"], cache_gb: [27, 54]}   # row order; every combination expected
@@ -347,6 +347,19 @@ def _select(runs: list[dict], spec: Spec) -> list[dict]:
     return selected
 
 
+def _same_metric(selected: list[dict], values: list[dict], where: str) -> None:
+    """A value without `column:` is of each run's metric: the runs it takes must share one, or
+    one heading would stand over two quantities (LinkBench's links/s and requests/s)."""
+    metrics_of = sorted({str(r.get("metric")) for r in selected})
+    for sv in values:
+        if sv["column"] is None and len(metrics_of) > 1:
+            sv["v"].fail(
+                "stat",
+                f"{where}: the runs taken have different metrics ({', '.join(metrics_of)}); "
+                "give `column:` or narrow the runs with `where:`",
+            )
+
+
 def _differ(a: list[dict], b: list[dict], named: set) -> list[str]:
     """Labels not in `named` whose values differ among the runs `a` (+ `b`): 'k (x, y)'."""
     out = []
@@ -360,8 +373,10 @@ def _differ(a: list[dict], b: list[dict], named: set) -> list[str]:
 
 
 def _table(m: Manifest, runs: list[dict], series: dict, spec: Spec, problems: list) -> dict:
-    t = _Table(m, spec, _select(runs, spec), _Stats(m, series), problems)
-    title = spec.title
+    selected = _select(runs, spec)
+    _same_metric(selected, spec.values, spec.where)
+    t = _Table(m, spec, selected, _Stats(m, series), problems)
+    title = spec.title.replace("{metric}", t.metric)
     if m.window:
         title = title.replace("{start}", f"{m.window['start']:g}").replace(
             "{end}", f"{m.window['end']:g}"
@@ -383,6 +398,7 @@ class _Table:
 
     def __init__(self, m: Manifest, spec: Spec, selected: list[dict], stats: _Stats, problems):
         self.m, self.spec, self.stats, self.problems = m, spec, stats, problems
+        self.metric = str(selected[0].get("metric"))  # {metric} in a label or the title
         self.keys = spec.groups + ([spec.pivot] if spec.pivot else [])
         self.named = set(self.keys) | set(spec.filters)
         self.domain = {k: self._domain(selected, k) for k in self.keys}
@@ -398,7 +414,8 @@ class _Table:
             self.cells.setdefault(tuple(str(r["labels"].get(k)) for k in self.keys), []).append(r)
         self._warn_shared_cells()
         self.pivots = self.domain[spec.pivot] if spec.pivot else [None]
-        self.repeats = any(len(rs) > 1 for rs in self.cells.values())
+        # with `run` in rows, one row per run: no cell holds repeats
+        self.repeats = not spec.with_run and any(len(rs) > 1 for rs in self.cells.values())
 
     def _domain(self, selected: list[dict], k: str) -> list:
         """The values of a grouping label: the declared order, else numeric for int/float
@@ -422,7 +439,7 @@ class _Table:
 
     def _warn_shared_cells(self):
         for key, rs in self.cells.items():
-            if len(rs) > 1 and _differ(rs, [], self.named):
+            if len(rs) > 1 and not self.spec.with_run and _differ(rs, [], self.named):
                 self.problems.append(
                     Problem(
                         self.m.path,
@@ -436,8 +453,9 @@ class _Table:
     def cell_runs(self, combo) -> list[dict]:
         return self.cells.get(tuple(map(str, combo)), [])
 
-    def value(self, combo, sv):
-        """The statistic of the cell's run, or the mean of its runs' statistics (repeats)."""
+    def value(self, combo, sv, only=None):
+        """The statistic of the cell's run (or of `only`, one run of it), or the mean of its
+        runs' statistics (repeats)."""
         got = [
             self.stats.of(
                 r,
@@ -445,7 +463,7 @@ class _Table:
                 sv["column"],
                 lambda reason: sv["v"].fail("column", f"{self.spec.where}: {reason}"),
             )
-            for r in self.cell_runs(combo)
+            for r in ([only] if only else self.cell_runs(combo))
         ]
         got = [x for x in got if x is not None]
         if not got:
@@ -470,7 +488,10 @@ class _Table:
         ]
         for p in self.pivots:
             for sv in spec.values:
-                key, label = self.fill(sv["key"], p, True), self.fill(sv["label"], p, False)
+                key = self.fill(sv["key"], p, True)
+                label = self.fill(sv["label"], p, False).replace(
+                    "{metric}", sv["column"] or self.metric
+                )
                 columns.append(col(key, label, "number", sv["digits"], sv["unit"]))
             if self.repeats:
                 columns.append(
@@ -505,30 +526,39 @@ class _Table:
             out.append((col(k, self.fill(ratio["label"], p, False), "ratio", ratio["digits"]), p))
         return out
 
+    def lines(self) -> list[tuple]:
+        """(combination, run) of each row: with `run` in rows, one row per run of the
+        combinations that hold runs; else one row per combination (run None), a combination
+        without a run kept as an empty row."""
+        combos = itertools.product(*(self.domain[k] for k in self.spec.groups))
+        if not self.spec.with_run:
+            return [(combo, None) for combo in combos]
+        return [(combo, r) for combo in combos for r in self.cell_runs(combo)]
+
     def rows(self, ratio_cols) -> list[dict]:
         spec, pivot = self.spec, self.spec.pivot
         rows = []
-        for combo in itertools.product(*(self.domain[k] for k in spec.groups)):
+        for combo, one in self.lines():
             row = dict(zip(spec.groups, combo))
             if spec.with_run:
-                row[RUN] = ", ".join(r["id"] for r in self.cell_runs(combo)) or None
+                row[RUN] = one["id"]
             for p in self.pivots:
                 full = combo + ((p,) if pivot else ())
                 for sv in spec.values:
-                    x = self.value(full, sv)
+                    x = self.value(full, sv, one)
                     if x is not None and sv["round"] is not None:
                         x = round(x, sv["round"])
                     row[self.fill(sv["key"], p, True)] = x
                 if self.repeats:
                     row[f"{p}_runs" if pivot else "runs"] = len(self.cell_runs(full))
             for c, p in ratio_cols:
-                row[c["key"]] = self._ratio(combo, p)
+                row[c["key"]] = self._ratio(combo, p, one)
             rows.append(row)
         return rows
 
-    def _ratio(self, combo: tuple, p):
-        """One ratio cell: the row's (or pivot column's) value over the base's; a warning
-        when the two sides differ in a label the table does not name."""
+    def _ratio(self, combo: tuple, p, one=None):
+        """One ratio cell: the row's (or pivot column's, or the row's run `one`) value over
+        the base's; a warning when the two sides differ in a label the table does not name."""
         ratio, spec = self.spec.ratio, self.spec
         bkey, bval = ratio["bkey"], ratio["bval"]
         if spec.pivot:
@@ -537,9 +567,9 @@ class _Table:
         else:
             num = combo
             den = tuple(bval if k == bkey else combo[j] for j, k in enumerate(spec.groups))
-        x, b = self.value(num, ratio["of_v"]), self.value(den, ratio["of_v"])
+        x, b = self.value(num, ratio["of_v"], one), self.value(den, ratio["of_v"])
         rnd = ratio["round"] if ratio["round"] is not None else metrics.DIGITS
-        a_runs, b_runs = self.cell_runs(num), self.cell_runs(den)
+        a_runs, b_runs = [one] if one else self.cell_runs(num), self.cell_runs(den)
         diff = _differ(a_runs, b_runs, self.named) if a_runs and b_runs else []
         if diff:
             self.problems.append(

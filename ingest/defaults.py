@@ -12,7 +12,7 @@ from .tables import col
 RUNS = ("n", "mean", "cv")  # the spread (min, percentiles, max) is the jitter table's
 JITTER = ("n", "mean", "cv", "min", "p1", "p5", "p50", "p95", "p99", "max")
 CHECK = ("full_mean", "summary", "check_rel_diff")  # the runs table's cross-check of each run
-FIXED = {"run", "name", "published", "file", "session", *RUNS, *JITTER, *CHECK}
+FIXED = {"run", "name", "metric", "published", "file", "session", *RUNS, *JITTER, *CHECK}
 
 
 def build(ctx, ids=("runs", "jitter")) -> list[dict]:
@@ -21,20 +21,29 @@ def build(ctx, ids=("runs", "jitter")) -> list[dict]:
     return [makers[i](ctx) for i in ids] if ctx.runs else []
 
 
-def _stat_col(key: str, metric: str) -> dict:
+def _metric_of(ctx) -> str | None:
+    """The one metric every run's statistics are of, or None when the runs differ (LinkBench's
+    load in links/s beside its request phases in requests/s): each row then names its own."""
+    found = {r.get("metric") for r in ctx.runs}
+    return found.pop() if len(found) == 1 else None
+
+
+def _stat_col(key: str, metric: str | None) -> dict:
+    of = f" {metric}" if metric else ""
     if key == "n":
         return col("n", "Intervals in window", "number", 0)
     if key == "cv":
         return col("cv", "Coefficient of variation", "number", 3)
-    return col(key, f"{'Mean' if key == 'mean' else key} {metric}", "number", 2)
+    return col(key, f"{'Mean' if key == 'mean' else key}{of}", "number", 2)
 
 
 def _table(ctx, id: str, title: str, stats: tuple, with_source: bool) -> dict:
     """One row per run: its labels (headed by the manifest's `label_names:`, else the key),
     when `with_source` whether it is published and its file and session, the window
     statistics `stats`, and with the source its cross-check (full-run mean against the tool's
-    summary)."""
-    metric = ctx.manifest.metric
+    summary). Every heading names the metric its numbers are of; when the runs' metrics differ,
+    a `metric` column names each row's."""
+    metric = _metric_of(ctx)
     labels = [
         k
         for k in ctx.manifest.labels
@@ -49,10 +58,11 @@ def _table(ctx, id: str, title: str, stats: tuple, with_source: bool) -> dict:
         if with_source
         else []
     )
+    of = f" {metric}" if metric else ""
     check = (
         [
-            col("full_mean", f"Full-run mean {metric}", "number", 2),
-            col("summary", f"Tool summary {metric}", "number", 2),
+            col("full_mean", f"Full-run mean{of}", "number", 2),
+            col("summary", f"Tool summary{of}", "number", 2),
             col("check_rel_diff", "Mean vs summary (rel. diff.)", "number", 4),
         ]
         if with_source
@@ -62,6 +72,7 @@ def _table(ctx, id: str, title: str, stats: tuple, with_source: bool) -> dict:
         col("run", "Run", "label"),
         col("name", "Name", "text"),
         *(col(k, ctx.manifest.heading(k), "label") for k in labels),
+        *([] if metric else [col("metric", "Metric", "label")]),
         *source,
         *(_stat_col(k, metric) for k in stats),
         *check,
@@ -69,6 +80,8 @@ def _table(ctx, id: str, title: str, stats: tuple, with_source: bool) -> dict:
     rows = []
     for r in ctx.runs:
         row = {"run": r["id"], "name": r["name"], **{k: r["labels"].get(k) for k in labels}}
+        if not metric:
+            row["metric"] = r.get("metric")
         if with_source:
             row.update(
                 {
@@ -85,6 +98,12 @@ def _table(ctx, id: str, title: str, stats: tuple, with_source: bool) -> dict:
     return ctx.table(id, title, columns, rows)
 
 
+def _what(ctx) -> str:
+    """What the statistics are of, for a title: the metric, or the runs' (each row says which)."""
+    found = sorted({str(r.get("metric")) for r in ctx.runs})
+    return _metric_of(ctx) or f"{' or '.join(found)} (the Metric column says which)"
+
+
 def runs_table(ctx, id: str = "runs") -> dict:
     """Every run (published or extra) with its labels, source, window
     statistics of the manifest's metric and cross-check (the one `runs` table: the default,
@@ -93,7 +112,7 @@ def runs_table(ctx, id: str = "runs") -> dict:
     return _table(
         ctx,
         id,
-        f"Every run: {ctx.manifest.metric} from {w['start']:g} s to {w['end']:g} s",
+        f"Every run: {_what(ctx)} from {w['start']:g} s to {w['end']:g} s",
         RUNS,
         True,
     )
@@ -102,11 +121,12 @@ def runs_table(ctx, id: str = "runs") -> dict:
 def jitter_table(ctx, id: str = "jitter") -> dict:
     """Per run: the spread of the per-interval rate over the window (a study module may reuse it)."""
     w = ctx.manifest.window
-    per = "per-second" if ctx.manifest.interval_s == 1 else "per-interval"
+    steps = {r["tool"].get("interval_s", ctx.manifest.interval_s) for r in ctx.runs}
+    per = "per-second" if steps == {1} else "per-interval"
     return _table(
         ctx,
         id,
-        f"Jitter: {per} {ctx.manifest.metric} from {w['start']:g} s to {w['end']:g} s",
+        f"Jitter: {per} {_what(ctx)} from {w['start']:g} s to {w['end']:g} s",
         JITTER,
         False,
     )

@@ -173,6 +173,9 @@ class Rule:
     line: int = 0
     linked: dict | None = None  # docs/manifest.md, "Linked metrics"
     mode: str | None = None  # files: server-status tables declared relative or absolute
+    incomplete: str = "error"  # a member holding no complete run: error, or skip (a warning)
+    metric: str | None = None  # the runs' main column, when it is not the manifest's
+    metric_line: int = 0  # the line of the rule's `metric:` (0: the rule has none)
     clock: MatchClock = field(default_factory=MatchClock, repr=False, compare=False)
     _seen: dict = field(default_factory=dict, repr=False, compare=False)  # member -> match
 
@@ -224,7 +227,7 @@ class Manifest:
     title: str
     inputs: list[Input]
     interval_s: float
-    metric: str
+    metric: str | None  # None: each run's tool's own main rate (docs/manifest.md)
     window: dict
     base: dict
     labels: list[str]
@@ -359,6 +362,8 @@ RULE = (
     "id",
     "name",
     "linked",
+    "metric",
+    "incomplete",
 )
 QUERY_RULE = ("glob", "regex", "input", "format", "labels", "published")  # a `queries:` rule
 LINKED = (
@@ -433,7 +438,7 @@ def load(path: str | Path) -> Manifest:
         title=title,
         inputs=inputs,
         interval_s=interval,
-        metric=v.get("metric", str, default="tps"),
+        metric=_metric(v, v.get("metric", str)),
         window=window,
         base=base,
         labels=labels,
@@ -518,6 +523,15 @@ def _markers(path, v) -> list[dict]:
 
 
 DEFAULT_TABLES = ("runs", "jitter")  # ingest/defaults.py
+
+
+def _metric(v: _V, metric: str | None) -> str | None:
+    """`metric:` names a series column: no control characters, not `t` (the time)."""
+    if metric is not None and (
+        not metric.strip() or metric == "t" or any(ord(c) < 32 or ord(c) == 127 for c in metric)
+    ):
+        v.fail("metric", f"{v.where}: metric '{clean(metric, 40)}' must name a series column")
+    return metric
 
 
 def _default_tables(path, v) -> tuple:
@@ -701,6 +715,13 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
             if t is not None:
                 _check_template(rv, k, t, where)
         linked = _linked(path, rv, where) if "linked" in d else None
+        metric = _metric(rv, rv.get("metric", str)) if key == "runs" else None
+        incomplete = rv.get("incomplete", str, default="error") if key == "runs" else "error"
+        if incomplete not in ("error", "skip"):
+            rv.fail(
+                "incomplete",
+                f"{where}: incomplete must be error or skip (a member holding no complete run)",
+            )
         mode = rv.get("mode", str) if key == "files" else None
         if mode is not None and mode not in STATUS_MODES:
             rv.fail(
@@ -727,6 +748,9 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
                 line=d.line,
                 linked=linked,
                 mode=mode,
+                metric=metric,
+                metric_line=rv.line("metric") if metric else 0,
+                incomplete=incomplete,
             )
         )
     return out

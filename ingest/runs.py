@@ -5,8 +5,10 @@ Record shape: docs/data-schema.md, `runs.yaml`; rules: docs/manifest.md."""
 
 from __future__ import annotations
 
+import hashlib
 import operator
 import re
+import unicodedata
 
 from . import metrics
 from .archive import Archive
@@ -19,9 +21,10 @@ ID = re.compile(r"\A[a-z0-9][a-z0-9._-]*\Z")  # \Z: `$` lets "ra\n" through
 ID_MAX = NAME_MAX - 55  # bytes of a run id: room for any file suffix of data/<study>/series/
 
 
-def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None):
+def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None, fields=None):
     """(runs, series, files, problems): the run records in archive order, run id -> columnar
-    series, archive member -> Parsed of the `files:` rules, and the warnings found."""
+    series, archive member -> Parsed of the `files:` rules, and the warnings found. `fields`,
+    when given, gets run id -> the template fields of its match (labels and `_` groups)."""
     jobs = _jobs(m, archives)
     runs, series, files, problems = [], {}, {}, []
     taken: dict[str, int] = {}
@@ -32,18 +35,19 @@ def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None):
         if progress:
             progress(i, len(jobs), member)
         file = f"{arc.name}/{member}"
-        parsed = parse_bytes(arc.read(member), file, rule.format, rule.mode)
-        problems.extend(map(str, parsed.problems))
+        parsed = _parse(rule, arc, member, file, problems)
+        if parsed is None:
+            continue
         if rule in m.files:
             files[member] = parsed
             continue
-        chosen = _select(rule, parsed.sessions, file)
-        if not chosen:
-            raise Problem(file, None, "no complete session (every session lacks its final summary)")
+        chosen = _runs_of(rule, parsed, file, problems)
         for s in chosen:
             rec = _run_record(
                 m, rule, member, mt, s, len(parsed.sessions), len(chosen) > 1, parsed.format
             )
+            if fields is not None:
+                fields[rec["id"]] = {**_hidden(mt), **rec["labels"]}
             if rec["id"] in taken:
                 raise Problem(
                     m.path,
@@ -75,6 +79,34 @@ def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None):
         progress(len(jobs), len(jobs), "")
     _base_ratios(m, runs)
     return runs, series, files, problems
+
+
+def _parse(rule: Rule, arc: Archive, member: str, file: str, problems: list):
+    """The member parsed (its problems added to `problems`), or None when the rule skips a
+    member it cannot read (`incomplete: skip`, with a warning)."""
+    try:
+        parsed = parse_bytes(arc.read(member), file, rule.format, rule.mode)
+    except Problem as e:
+        if rule.incomplete != "skip":
+            raise
+        problems.append(Problem(e.file, e.line, f"{e.reason}; skipped (incomplete: skip)"))
+        return None
+    problems.extend(map(str, parsed.problems))
+    return parsed
+
+
+def _runs_of(rule: Rule, parsed, file: str, problems: list) -> list:
+    """The sessions of a member that are runs; none is an error, or with `incomplete: skip` a
+    warning (and no run)."""
+    chosen = _select(rule, parsed.sessions, file)
+    if rule.incomplete == "skip":
+        chosen = [s for s in chosen if s.metric and s.intervals]
+        if not chosen:
+            problems.append(Problem(file, None, "no complete run; skipped (incomplete: skip)"))
+        return chosen
+    if not chosen:
+        raise Problem(file, None, "no complete session (every session lacks its final summary)")
+    return chosen
 
 
 def _jobs(m: Manifest, archives: dict[str, Archive]) -> list[tuple]:
@@ -125,10 +157,15 @@ def _select(rule: Rule, sessions: list, file: str) -> list:
     return chosen
 
 
+def _hidden(match) -> dict:
+    """The named groups of a rule's match that are no labels (`_name`): template fields."""
+    return {k: v for k, v in match.groupdict().items() if k.startswith("_") and v is not None}
+
+
 def _labels(m: Manifest, rule: Rule, match: re.Match, session) -> dict:
     labels = {}
     for k, v in match.groupdict().items():
-        if v is not None:
+        if v is not None and not k.startswith("_"):
             labels[k] = v
     labels.update(rule.labels)
     if (
@@ -159,9 +196,10 @@ def _run_record(
     ordered = [k for k in m.labels if labels.get(k) is not None] + sorted(
         k for k in labels if k not in m.labels
     )
-    rid = fill(m, rule, rule.id, labels) if rule.id else "-".join(str(labels[k]) for k in ordered)
+    with_fields = {**_hidden(match), **labels}
+    rid = fill(m, rule, rule.id, with_fields) if rule.id else default_id(labels[k] for k in ordered)
     name = (
-        fill(m, rule, rule.name, labels, True)
+        fill(m, rule, rule.name, with_fields, True)
         if rule.name
         else ", ".join(str(m.display.get(k, {}).get(str(labels[k]), labels[k])) for k in ordered)
     )
@@ -180,8 +218,8 @@ def _run_record(
             f"run id {clean(rid, 60)!r} (from {member}) is longer than "
             f"{ID_MAX} bytes (it names a file; NAME_MAX is {NAME_MAX})",
         )
-    metric = session.metric
     series = session.series
+    metric = _metric(m, rule, rid, member, session)
     t, values = series.get("t", []), series.get(metric, []) if metric else []
     weighted = session.meta.get("intervals") == "uneven"  # mean = operations over elapsed time
     window = metrics.window_stats(t, values, m.window["start"], m.window["end"], weighted)
@@ -239,6 +277,47 @@ def _run_record(
         "summary": summary or None,
         "check": metrics.cross_check(full["mean"], session.summary.get(metric) if metric else None),
     }
+
+
+def study_metric(m: Manifest, runs: list[dict]) -> str | None:
+    """The study's main column (study.yaml `metric`, the charts' default): the manifest's,
+    else the one its runs share, else the first run's."""
+    found = [r["metric"] for r in runs if r.get("metric")]
+    return m.metric or (found[0] if found else None)
+
+
+def _metric(m: Manifest, rule: Rule, rid: str, member: str, session) -> str | None:
+    """The run's main column: its rule's `metric:`, else the manifest's, else the tool's own
+    main rate. A column the run's series lacks is an error at the line that chose it: every
+    statistic, heading and chart that names the metric is of that column, or there is none."""
+    metric = rule.metric or m.metric or session.metric
+    if metric is None or not session.series.get("t") or metric in session.series:
+        return metric
+    line = rule.metric_line if rule.metric else m.line_of.get("metric")
+    columns = ", ".join(k for k in session.series if k != "t")
+    raise Problem(
+        m.path,
+        line,
+        f"metric {clean(metric, 40)!r} is not a column of run {rid} ({clean(member, 80)}, "
+        f"read as {session.meta.get('tool') or 'its format'}: {clean(columns, 200)}); "
+        "name one of these, on the rule (`metric:`) when its runs differ from the others",
+    )
+
+
+def default_id(values) -> str:
+    """A run's id without an `id:` template: its label values joined by '-', lower case. A value
+    that is no slug (`r²x`, a space, a non-ASCII letter) is spelt in ASCII (Unicode digits as
+    digits) with a short hash of the whole, so that ids stay distinct: `r2x-5f1c0e`."""
+    raw = "-".join(str(v) for v in values).lower()
+    if ID.match(raw):
+        return raw
+    spelt = "".join(
+        str(unicodedata.digit(c)) if unicodedata.digit(c, None) is not None else c
+        for c in unicodedata.normalize("NFKD", raw)
+    )
+    spelt = re.sub(r"[^a-z0-9._-]+", "-", spelt).strip("-._")[:60]
+    tag = hashlib.sha256(raw.encode()).hexdigest()[:6]
+    return f"{spelt}-{tag}" if spelt else f"run-{tag}"
 
 
 def _time_notes(file: str, line: int, run_id: str, t: list, interval: float) -> list[Problem]:

@@ -1,45 +1,57 @@
-"""`python -m ingest new <study> ARCHIVE [--origin URL]`: a first manifest and post for an
-archive the project has never seen.
+"""`python -m ingest new <study> ARCHIVE [--origin URL]`: a first draft of a manifest and a
+post for an archive the project has never seen (docs/manifest.md, "The scaffold").
 
-It hashes the archive (`hashlib.file_digest`), reads every member and detects its format,
-keeps the members with a complete run, groups their names by shape and proposes one `runs:`
-rule per group, with a named group for each part that varies (`res_(?P<iops>\\d+)iops.log`:
-the name comes from the letters beside the number, or from what the values look like), then
-writes `content/posts/<study>/manifest.yaml` and `index.md` (front matter with the site's
-taxonomies, a key-results placeholder, the default tables and a time series). Nothing else is
-needed: `make ingest STUDY=<study> ARCHIVES=<dir>` and `make build` give a working post.
+It hashes the archive, reads every member and detects its format, and keeps the members with
+a complete run. Their names give the `runs:` rules and labels (ingest/scaffold_names.py: a
+layout stated in a DESC/README, else the parts of the paths that vary, named for what they
+are). The runs give the metric and the interval (from the data), a proposed window, the
+thread counts; monitors beside the runs (vmstat, iostat, server status) are proposed as
+`linked:`; the newest member time dates the post. The post (ingest/scaffold_post.py) opens
+with key results that compare across the label that varies most.
+
+Every file is written with the YAML emitter (ingest/writer.py `dump`), never by pasting text
+into a template: a study name, an origin, a member name cannot add a key to the front matter
+or the manifest. The origin must be an http(s) URL without control characters; the post's
+folder and files are created exclusively (never overwritten, never through a symlink).
 """
 
 from __future__ import annotations
 
 import datetime
+import os
 import re
 import shlex
+import stat
+import statistics
+import tarfile
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from .archive import Archive, dir_sha256, sha256_file
+from . import scaffold_names, scaffold_post
+from .archive import Archive, dir_sha256, sha256_file, walk_dir
 from .manifest import SLUG, InputError
 from .parsers import ParseError
+from .problems import _CONTROL, Problem, clean
 from .read import parse_bytes
 from .writer import dump
 
-# name parts: a dotted version with its letters (v8.0.22), letters, digits, separators
-TOKEN = re.compile(r"[A-Za-z]*\d+(?:\.\d+)+[A-Za-z]*|[A-Za-z]+|\d+|[^A-Za-z0-9]+")
-VERSIONED = re.compile(r"^([A-Za-z]*)(\d+(?:\.\d+)+)([A-Za-z]*)$")
-ENGINES = {
-    "innodb",
-    "rocksdb",
-    "myrocks",
-    "tokudb",
-    "myisam",
-    "memory",
-    "aria",
-    "xtradb",
-    "wiredtiger",
-}
-VERSION = re.compile(r"^\d+(?:[._]\d+)+$")
 WARMUP = 0.1  # proposed window: skip the first 10% of the shortest run
+MAX_STUDY = 64  # characters of a study name (a folder, a URL path, a prefix of file names)
+MAX_ORIGIN = 2000
+MONITORS = {"vmstat": "vmstat", "iostat": "iostat"}
+MONITORS |= {"global-status": "status", "mysqladmin-status": "status"}
+INTERVALS = (1, 2, 3, 5, 10, 15, 20, 30, 60)  # a monitor's interval, proposed from its samples
+LISTED = 40  # archive members listed in the manifest's header
+DISPLAY_SERVERS = {"mysql": "MySQL", "mariadb": "MariaDB", "percona": "Percona Server"}
+DISPLAY_SERVERS |= {"percona-server": "Percona Server", "ps": "Percona Server", "fb": "FB MySQL"}
+DISPLAY_SERVERS |= {"fbmysql": "FB MySQL", "pxc": "Percona XtraDB Cluster", "aurora": "Aurora"}
+DISPLAY_SERVERS |= {"webscalesql": "WebScaleSQL", "tidb": "TiDB"}
+DISPLAY_ENGINES = {"innodb": "InnoDB", "rocksdb": "MyRocks", "myrocks": "MyRocks"}
+DISPLAY_ENGINES |= {"tokudb": "TokuDB", "myisam": "MyISAM", "xtradb": "XtraDB"}
+DISPLAY_ENGINES |= {"wiredtiger": "WiredTiger", "aria": "Aria", "memory": "MEMORY"}
+EARLIEST = datetime.date(1990, 1, 1)  # a member time before this is no date (tar's 0)
 
 
 @dataclass
@@ -53,6 +65,22 @@ class Member:
     interval_s: float | None = None
     run: bool = False
     sessions: int = 0  # complete runs in the file
+    samples: int = 0  # a monitor's samples
+    devices: list = field(default_factory=list)  # iostat's devices
+    tool: str | None = None
+
+
+@dataclass
+class Draft:
+    """What `new` writes: the manifest (its document and the comment lines that head it and
+    precede its rules) and the post (front matter and body)."""
+
+    manifest: dict
+    head: list[str]
+    rule_notes: list[str]
+    front: dict
+    front_notes: dict  # front matter key -> the comment line written before it
+    body: str
 
 
 def sha256(path: Path) -> str:
@@ -68,190 +96,457 @@ def survey(arc: Archive) -> list[Member]:
         try:
             parsed = parse_bytes(arc.read(name), name)
         except ParseError as e:
-            out.append(Member(name, None, e.reason))
+            out.append(Member(name, None, clean(e.reason, 120)))
             continue
         done = [s for s in parsed.sessions if s.complete and s.intervals and s.metric]
-        m = Member(
-            name,
-            parsed.format,
-            f"{len(done)} complete run(s)"
-            if done
-            else "no complete run with intervals"
-            if parsed.sessions
-            else "tables or settings, no run",
-        )
+        m = Member(name, parsed.format, _what_found(parsed, done))
         if done:
             m.run, m.sessions = True, len(done)
             m.metric = done[0].metric
-            m.threads = {s.meta.get("threads") for s in done}
+            m.threads = {s.meta.get("threads") for s in done} - {None}
             m.last_t = min(s.series["t"][-1] for s in done)
-            m.interval_s = done[0].meta.get("interval_s") or 1
+            m.interval_s = _step(done[0])
+            m.tool = done[0].meta.get("tool") or parsed.format
+        elif parsed.format in MONITORS and parsed.sessions:
+            m.samples = max(s.intervals for s in parsed.sessions)
+            m.devices = [s.meta["device"] for s in parsed.sessions if s.meta.get("device")]
         out.append(m)
     return out
 
 
-# -- rules -----------------------------------------------------------------------------------
-def _kind(tok: str) -> str:
-    """A part's class: 'v' dotted version, '9' digits, 'a' letters, else the separator itself."""
-    if VERSIONED.match(tok):
-        return "v"
-    return "9" if tok.isdigit() else "a" if tok.isalpha() else tok
+def _what_found(parsed, done) -> str:
+    if done:
+        return f"{len(done)} complete run(s)"
+    return "no complete run with intervals" if parsed.sessions else "tables or settings, no run"
 
 
-def _group(position: int, columns: list[list[str]], used: set) -> tuple[str, str, bool]:
-    """(label name, regex, numeric) for the varying part at `position` of names of one shape
-    (`columns[i]`: the values of part i). Digits are named by the constant letters before them,
-    else after them (`iops5000`, `5000iops`); letters by what they look like."""
-    values = columns[position]
-    kind = _kind(values[0])
-    if kind == "9":
-        near = [columns[k] for k in (position - 1, position + 1) if 0 <= k < len(columns)]
-        word = next((c[0].lower() for c in near if len(set(c)) == 1 and c[0].isalpha()), "n")
-        return _unique(word, used), "(?P<{}>\\d+)", True
-    if kind == "v":
-        vers = [VERSIONED.match(v) for v in values]
-        if len({v[1] for v in vers}) == 1 and len({v[3] for v in vers}) == 1:
-            return (
-                _unique("version", used),
-                f"{re.escape(vers[0][1])}(?P<{{}}>\\d+(?:\\.\\d+)+){re.escape(vers[0][3])}",
-                False,
-            )
-        return _unique("version", used), "(?P<{}>[A-Za-z0-9.]+)", False
-    name = "engine" if {v.lower() for v in values} & ENGINES else f"part{position}"
-    return _unique(name, used), "(?P<{}>[A-Za-z]+)", False
+def _step(session) -> float:
+    """The run's reporting interval as its data says: the tool's own, else the median step of
+    its interval times (sysbench 0.5 at `--report-interval=2` gives 2)."""
+    if session.meta.get("interval_s"):
+        return session.meta["interval_s"]
+    t = session.series["t"]
+    steps = [b - a for a, b in zip(t, t[1:])] or [t[0]]
+    step = statistics.median(steps)
+    return int(step) if float(step).is_integer() else round(step, 3)
 
 
-def _unique(name: str, used: set) -> str:
-    out, k = name, 2
-    while out in used:
-        out, k = f"{name}{k}", k + 1
-    used.add(out)
-    return out
-
-
-def propose_rules(names: list[str]) -> list[dict]:
-    """One rule per group of names with the same shape (the same separators and sequence of
-    letter, digit and version parts): {"regex", "groups": [(label, numeric)], "members"};
-    the parts that never vary stay literal."""
-    shapes: dict[tuple, list[list[str]]] = {}
-    for n in names:
-        toks = TOKEN.findall(n)
-        shapes.setdefault(tuple(map(_kind, toks)), []).append(toks)
-    rules = []
-    for shape, members in shapes.items():
-        columns = [[m[i] for m in members] for i in range(len(shape))]
-        used: set = set()
-        parts, groups = [], []
-        for i, values in enumerate(columns):
-            if len(set(values)) == 1:
-                parts.append(re.escape(values[0]))
-                continue
-            name, pattern, numeric = _group(i, columns, used)
-            parts.append(pattern.format(name))
-            groups.append((name, numeric))
-        rules.append(
-            {"regex": "".join(parts), "groups": groups, "members": ["".join(m) for m in members]}
+# -- checks of the arguments --------------------------------------------------------------------
+def check_study(study: str) -> None:
+    if (
+        not isinstance(study, str)
+        or not SLUG.fullmatch(study)
+        or "_" in study
+        or "." in study
+        or len(study) > MAX_STUDY
+    ):
+        raise InputError(
+            clean(study, 80),
+            None,
+            f"the study name must be a slug of a-z, 0-9 and '-', at most {MAX_STUDY} characters "
+            "(it is the post's folder and URL)",
         )
-    return rules
 
 
-def exclude(rules: list[dict], others: list[str]) -> None:
-    """Make each rule's regex leave out the members that hold no run (an empty or interrupted
-    file named like the runs), by name, so the ingest never reads them as runs."""
-    for r in rules:
-        hits = [n for n in others if re.fullmatch(r["regex"], n)]
-        if hits:
-            r["regex"] = f"(?!(?:{'|'.join(map(re.escape, hits))})$)" + r["regex"]
+def check_origin(origin: str | None) -> None:
+    """An origin is an http(s) URL with a host, no spaces or control characters."""
+    if origin is None:
+        return
+    parts = urlsplit(origin) if len(origin) <= MAX_ORIGIN else None
+    if (
+        parts is None
+        or parts.scheme not in ("http", "https")
+        or not parts.netloc
+        or re.search(r"[\x00-\x20\x7f-\x9f\u2028\u2029\"<>\\`]", origin)
+    ):
+        raise InputError(
+            "--origin",
+            None,
+            f"{clean(origin, 80)!r} is not an http(s) URL (https://host/path, no spaces, double "
+            f"quotes, <>, or control characters, at most {MAX_ORIGIN} characters)",
+        )
 
 
-# -- files -----------------------------------------------------------------------------------
-def manifest_doc(
-    study: str, title: str, archive: Path, digest: str, origin: str, members: list[Member]
-) -> tuple[dict, list[dict]]:
+def check_archive(archive: Path) -> None:
+    """A directory or a regular file (never a FIFO, socket or device, which would hang or
+    never end)."""
+    try:
+        mode = os.stat(archive).st_mode
+    except OSError as e:
+        raise InputError(str(archive), None, f"archive not found ({e.strerror})") from None
+    if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+        raise InputError(str(archive), None, "not a directory or a regular file")
+    if _CONTROL.search(archive.name) or '"' in archive.name:
+        raise InputError(
+            clean(archive, 200), None, 'rename the archive: its name has control characters or "'
+        )
+
+
+# -- the manifest ------------------------------------------------------------------------------
+def draft(study: str, archive: Path, digest: str, origin: str | None, arc: Archive) -> Draft:
+    """The first draft of a study from its archive's members."""
+    members = survey(arc)
     runs = [m for m in members if m.run]
     if not runs:
+        # Another kind of archive (a query benchmark: ingest/scaffold_queries.py) is proposed
+        # here, before giving up: _other_kinds() gives functions (study, archive, digest,
+        # origin, arc, members) -> Draft | None, tried in order.
+        for kind in _other_kinds():
+            if got := kind(study, archive, digest, origin, arc, members):
+                return got
         raise InputError(
             str(archive),
-            0,
+            None,
             "no member holds a complete run with intervals "
             "(`python -m ingest detect FILE` shows how a file is read)",
         )
-    rules = propose_rules([m.name for m in runs])
-    exclude(rules, [m.name for m in members if not m.run])
+    texts = _desc_texts(arc)
+    threads = {m.name: m.threads for m in runs}
+    proposals = scaffold_names.propose(
+        [m.name for m in runs], threads, scaffold_names.layouts(texts)
+    )
+    doc, notes, run_labels = _manifest(study, archive, digest, origin, members, proposals)
+    p = scaffold_post.plan(doc, run_labels, {m.format for m in runs})
+    if any(m.sessions > 1 for m in runs) or any("id" in r for r in doc["runs"]):
+        p.show = []  # ids the names alone do not give (-sN, an id: template)
+    if p.table:
+        doc["tables"] = [p.table]
+    front, front_notes, body = scaffold_post.post(doc, p, study, origin, newest_member_day(archive))
+    return Draft(doc, _head(doc, members, archive), notes, front, front_notes, body)
+
+
+def _other_kinds() -> list:
+    """The drafts of other kinds of archive, tried when no member holds an interval run (their
+    modules import this one's Member and Draft, so they are imported here, when needed)."""
+    from . import scaffold_queries
+
+    return [scaffold_queries.draft]
+
+
+def _manifest(study, archive, digest, origin, members, proposals) -> tuple[dict, list, list]:
+    """(manifest document, a note per rule, each run's labels)."""
+    runs = {m.name: m for m in members if m.run}
+    labels, types = _labels(proposals)
+    rules, notes = _rules(proposals)
+    if any("labels" in r for r in rules) and "file" not in labels:
+        labels.append("file")
+    metric = _common([runs[n].metric for p in proposals for n in p.members])
+    for p, rule in zip(proposals, rules):
+        own = _common([runs[n].metric for n in p.members])
+        if own != metric:
+            rule["metric"] = own
+    _threads_label(proposals, rules, runs, labels, types)
+    _set_label(proposals, rules, labels)
+    _exclude(proposals, rules, [m.name for m in members if not m.run])
+    files = _linked(proposals, rules, members)
+    interval = _common([runs[n].interval_s for p in proposals for n in p.members])
+    end = min(m.last_t for m in runs.values())
+    source = {"name": archive.name, "kind": "archive", "sha256": digest}
+    doc = {
+        "study": study,
+        "title": study.replace("-", " ").capitalize(),
+        "inputs": [{**source, "origin": origin or f"file:{archive.name}"}],
+        "interval_s": interval,
+        "metric": metric,
+        "window": {"start": round(end * WARMUP / interval) * interval, "end": end},
+        "labels": labels,
+    }
+    optional = {
+        "label_types": types,
+        "label_names": {k: scaffold_post.heading(k) for k in labels},
+        "display": _display(proposals),
+        "runs": rules,
+        "files": files,
+    }
+    doc.update((k, v) for k, v in optional.items() if v or k == "runs")
+    return doc, notes, _run_labels(proposals, rules, runs, labels)
+
+
+def _labels(proposals) -> tuple[list, dict]:
+    """The labels of the rules' groups, in order of appearance, and the int-typed ones."""
     labels, types = [], {}
-    for r in rules:
-        for name, numeric in r["groups"]:
+    for p in proposals:
+        for name, numeric, hidden in p.groups:
+            if hidden:
+                continue
             if name not in labels:
                 labels.append(name)
             if numeric:
                 types[name] = "int"
-    by_name = {m.name: m for m in runs}
-    rule_docs = []
-    for i, r in enumerate(rules):
-        d = {"regex": r["regex"]}
-        if not r["groups"]:  # a file of its own: a label tells it apart
-            d["labels"] = {"file": _slug(Path(r["members"][0]).stem) or f"run{i + 1}"}
-        rule_docs.append(d)
-    if any(not r["groups"] for r in rules) and "file" not in labels:
-        labels.append("file")
-    # thread counts that vary across runs (or runs the names do not tell apart): threads becomes
-    # a label too, unless a number in the names already is the thread count of every run
-    keys, groups = {}, []
-    for r, d in zip(rules, rule_docs):
-        for name in r["members"]:
-            mt = re.fullmatch(r["regex"], name)
-            key = tuple(sorted(mt.groupdict().items())) + tuple(sorted(d.get("labels", {}).items()))
-            keys.setdefault(key, set()).update(by_name[name].threads)
-            groups.append((mt.groupdict(), by_name[name].threads))
-    counts = set().union(*(t for _, t in groups)) - {None}
-    named = any(
-        all(
-            len(t) == 1 and g.get(k) is not None and g[k].isdigit() and int(g[k]) in t
-            for g, t in groups
+    return labels, types
+
+
+def _rules(proposals) -> tuple[list[dict], list[str]]:
+    """A `runs:` rule per proposal, and the note that heads it. A rule without a label (one
+    file) gets a `file` label, or, the archive's only run, an `id:` of its name."""
+    single = len(proposals) == 1 and not any(not h for _, _, h in proposals[0].groups)
+    rules, notes = [], []
+    for i, p in enumerate(proposals):
+        rule = {"regex": p.regex}
+        if not any(not h for _, _, h in p.groups):
+            stem = _slug(Path(p.members[0]).stem) or f"run{i + 1}"
+            rule.update({"id": stem} if single else {"labels": {"file": stem}})
+        rules.append(rule)
+        src = f"the layout in {p.source}" if p.source not in ("names", "layout") else "the names"
+        notes.append(
+            f"{len(p.members)} file(s), e.g. {clean(p.members[0], 120)}; labels from {src}"
         )
-        for k in types
-    )
-    if "threads" not in labels and not named and (len(counts) > 1 or len(keys) < len(runs)):
+    return rules, notes
+
+
+def _run_labels(proposals, rules, runs, labels) -> list[dict]:
+    """Each run's labels as the ingest will give them (values as text): the rule's named
+    groups and constant labels, and `threads` from the log when it is a label of its own."""
+    out = []
+    for p, rule in zip(proposals, rules):
+        for n in p.members:
+            mt = re.fullmatch(p.regex, n)
+            values = {k: v for k, v in mt.groupdict().items() if not k.startswith("_")}
+            values.update({k: str(v) for k, v in rule.get("labels", {}).items()})
+            counts = (
+                sorted(runs[n].threads)
+                if "threads" in labels and "threads" not in values
+                else [None]
+            )
+            for c in counts:
+                out.append({**values, **({"threads": str(c)} if c is not None else {})})
+    return out
+
+
+def _common(values: list):
+    """The most common value (the first of the most common)."""
+    counts: dict = {}
+    for v in values:
+        counts[v] = counts.get(v, 0) + 1
+    return max(counts, key=counts.get)
+
+
+def _threads_label(proposals, rules, runs, labels, types) -> None:
+    """`threads` becomes a label when the runs' thread counts (as their logs say) vary, or
+    when the names do not tell the runs apart, unless a label already is the thread count."""
+    if "threads" in labels:
+        return
+    counts = set().union(*(runs[n].threads for p in proposals for n in p.members))
+    keys = set()
+    for p, rule in zip(proposals, rules):
+        for n in p.members:
+            mt = re.fullmatch(p.regex, n)
+            visible = {k: v for k, v in mt.groupdict().items() if not k.startswith("_")}
+            keys.add(tuple(sorted({**visible, **rule.get("labels", {})}.items())))
+    n_runs = sum(runs[n].sessions for p in proposals for n in p.members)
+    if len(counts) > 1 or (counts and len(keys) < n_runs):
         labels.append("threads")
         types["threads"] = "int"
-    ids = _ids(rules, rule_docs, labels)
-    if (
-        len(set(ids)) != len(ids) and len(rules) > 1
-    ):  # two rules give the same labels: a set label per rule
-        for i, d in enumerate(rule_docs):
-            d.setdefault("labels", {})["set"] = f"s{i + 1}"
+
+
+def _set_label(proposals, rules, labels) -> None:
+    """Two rules giving the same labels to their runs: a `set` label per rule."""
+    seen, clash = set(), False
+    for p, rule in zip(proposals, rules):
+        for n in p.members:
+            mt = re.fullmatch(p.regex, n)
+            values = {k: v for k, v in mt.groupdict().items() if not k.startswith("_")}
+            key = tuple(sorted({**values, **rule.get("labels", {})}.items()))
+            clash |= key in seen
+            seen.add(key)
+    if clash and len(rules) > 1:
+        for i, rule in enumerate(rules):
+            rule.setdefault("labels", {})["set"] = f"s{i + 1}"
         labels.append("set")
-    metric = runs[0].metric
-    interval = runs[0].interval_s
-    end = min(m.last_t for m in runs)
-    start = round(end * WARMUP / interval) * interval
-    doc = {
-        "study": study,
-        "title": title,
-        "inputs": [{"name": archive.name, "kind": "archive", "sha256": digest, "origin": origin}],
-        "interval_s": interval,
-        "metric": metric,
-        "window": {"start": start, "end": end},
-        "labels": labels,
-    }
-    if types:
-        doc["label_types"] = types
-    doc["runs"] = rule_docs
-    return doc, rules
 
 
-def _ids(rules, rule_docs, labels) -> list[str]:
-    ids = []
-    for r, d in zip(rules, rule_docs):
-        for name in r["members"]:
-            mt = re.fullmatch(r["regex"], name)
-            vals = {**mt.groupdict(), **d.get("labels", {})}
-            ids.append("-".join(str(vals[k]) for k in labels if k in vals).lower())
-    return ids
+def _exclude(proposals, rules, others: list[str]) -> None:
+    """A rule must not take a member without a run (an empty or interrupted file named like
+    the runs, a monitor in the same folder): by their file names when few, else by name, else
+    (hundreds of names) `incomplete: skip`, which skips them with a warning each."""
+    for p, rule in zip(proposals, rules):
+        pattern = re.compile(rule["regex"])
+        hits = [n for n in others if pattern.fullmatch(n)]
+        if not hits:
+            continue
+        base = {n.rsplit("/", 1)[-1] for n in hits}
+        if len(base) <= 5 and not any(m.rsplit("/", 1)[-1] in base for m in p.members):
+            alts = "|".join(map(re.escape, sorted(base)))
+            rule["regex"] = f"(?!(?:.*/)?(?:{alts})$){rule['regex']}"
+        elif sum(len(n) for n in hits) <= 2000:
+            rule["regex"] = f"(?!(?:{'|'.join(map(re.escape, hits))})$){rule['regex']}"
+        else:
+            rule["incomplete"] = "skip"
+
+
+def _linked(proposals, rules, members) -> list[dict]:
+    """Monitors beside the runs (vmstat, iostat, server status in the run's folder, or named
+    like it) as each rule's `linked:`, with a `files:` rule per monitor; the template is the
+    monitor's path with the run's named groups in it, checked against every run."""
+    monitors = [m for m in members if m.format in MONITORS]
+    runs = {m.name: m for m in members if m.run}
+    files = []
+    for p, rule in zip(proposals, rules):
+        linked = {}
+        for fmt in sorted({m.format for m in monitors}):
+            kind = MONITORS[fmt]
+            if kind in linked:
+                continue
+            found = _beside(p, [m for m in monitors if m.format == fmt])
+            if not found:
+                continue
+            template, pairs = found
+            linked[kind] = template
+            glob = re.sub(r"\{[^{}]*\}", "*", template).replace("{{", "{").replace("}}", "}")
+            if not any(f["glob"] == glob for f in files):
+                files.append({"glob": glob, "format": fmt})
+            linked.setdefault("interval_s", _monitor_interval([(runs[r], mon) for r, mon in pairs]))
+        if linked:
+            rule["linked"] = {
+                k: linked[k] for k in ("vmstat", "iostat", "status", "interval_s") if k in linked
+            }
+            rule["linked"]["panels"] = _panels(linked, monitors)
+    return files
+
+
+def _named_like(p, run: str, here: list[Member]) -> list[Member]:
+    """The monitors of a run's folder: all when one, else those named with a part of the run's
+    name (its time stamp, its engine)."""
+    if len(here) <= 1:
+        return here
+    values = [v for v in re.fullmatch(p.regex, run).groupdict().values() if v and len(v) > 1]
+    return [m for m in here if any(v in m.name.rsplit("/", 1)[-1] for v in values)]
+
+
+def _panels(linked: dict, monitors: list[Member]) -> list[str]:
+    """The panels shown first: CPU and I/O wait, context switches, the first device's writes,
+    and the CPU per operation when both monitors are there (docs/manifest.md)."""
+    out = ["vm.us", "vm.wa", "vm.cs"] if "vmstat" in linked else []
+    device = next((d for m in monitors if m.format == "iostat" for d in m.devices), None)
+    if "iostat" in linked and device:
+        out.append(f"io.{device}.w/s")
+    if "vmstat" in linked and "iostat" in linked:
+        out.append("cpu_per_op")
+    return out
+
+
+def _beside(p, monitors) -> tuple[str, list] | None:
+    """(template, [(run, monitor)]) when the runs of a rule have monitors of one format
+    beside them (one each in the run's folder, or the one named with a part of the run's name:
+    `vm_{_started}.txt`), the template filled from the run's groups."""
+    folder = {}
+    for mon in monitors:
+        folder.setdefault(mon.name.rsplit("/", 1)[0] if "/" in mon.name else "", []).append(mon)
+    pairs = []
+    for run in p.members:
+        here = _named_like(p, run, folder.get(run.rsplit("/", 1)[0] if "/" in run else "", []))
+        if len(here) == 1:
+            pairs.append((run, here[0]))
+    if not pairs:
+        return None
+    run, mon = pairs[0]
+    groups = re.fullmatch(p.regex, run).groupdict()
+    template = mon.name.replace("{", "{{").replace("}", "}}")
+    for key, value in sorted(groups.items(), key=lambda kv: -len(kv[1] or "")):
+        if value and template.count(value) == 1:
+            template = template.replace(value, "{" + key + "}")
+    for run, mon in pairs:
+        values = re.fullmatch(p.regex, run).groupdict()
+        try:
+            if template.format(**values) != mon.name:
+                return None
+        except (KeyError, IndexError, ValueError):
+            return None
+    return template, [(r, m) for r, m in pairs]
+
+
+def _monitor_interval(pairs) -> int:
+    """The monitors' sample interval: the run's length over the samples, the nearest usual one."""
+    ratios = [run.last_t / mon.samples for run, mon in pairs if mon.samples and run.last_t]
+    if not ratios:
+        return 1
+    guess = statistics.median(ratios)
+    return min(INTERVALS, key=lambda i: abs(i - guess))
+
+
+def _display(proposals) -> dict:
+    """Readers' names of versions (`mysql-8-0-21`: MySQL 8.0.21) and engines (InnoDB), for any
+    label whose values are all such."""
+    out: dict = {}
+    for p in proposals:
+        for name, _, hidden in p.groups:
+            if hidden:
+                continue
+            values = [re.fullmatch(p.regex, m)[name] for m in p.members]
+            if all(re.fullmatch(scaffold_names.SERVER_VERSION, v, re.I) for v in values):
+                shown = {v: _version_name(v) for v in values}
+            elif {v.lower() for v in values} <= set(DISPLAY_ENGINES):
+                shown = {v: DISPLAY_ENGINES[v.lower()] for v in values}
+            else:
+                continue
+            out.setdefault(name, {}).update({v: n for v, n in shown.items() if n and n != v})
+    return {k: v for k, v in out.items() if v}
+
+
+def _version_name(value: str) -> str | None:
+    m = re.fullmatch(r"([A-Za-z-]*?)[-_]?([0-9]+(?:[._-][0-9]+){1,3})", value)
+    if not m:
+        return None
+    server = DISPLAY_SERVERS.get(m[1].lower(), m[1])
+    number = re.sub(r"[_-]", ".", m[2])
+    return f"{server} {number}".strip()
 
 
 def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60].strip("-")
+
+
+def _desc_texts(arc: Archive) -> dict[str, str]:
+    """The DESC and README files of the archive (any depth): their text."""
+    out = {}
+    for name in arc.names():
+        if name.rsplit("/", 1)[-1].lower() in scaffold_names.DESC_FILES:
+            out[name] = arc.read(name)[:65536].decode("utf-8", "replace")
+    return out
+
+
+def _head(doc: dict, members: list[Member], archive: Path) -> list[str]:
+    head = [
+        "Study manifest (docs/manifest.md), proposed by `python -m ingest new`; check it, then",
+        f"`{next_commands(doc['study'], archive)[0]}` reports what each rule took.",
+        "Archive members:",
+    ]
+    for m in members[:LISTED]:
+        head.append(f"  {clean(m.name, 160)}: {m.format + ': ' if m.format else ''}{m.why}")
+    if len(members) > LISTED:
+        head.append(f"  ... and {len(members) - LISTED} more (`make ingest` reports each)")
+    head += [
+        f"interval_s: from the runs' own interval times; window: the first {WARMUP:.0%} of the",
+        "shortest run is taken as warm-up, the end is where it ends. Look at the time series",
+        "and move it to the steady state.",
+        "base: add `base: {<label>: <value>}` for each run's ratio to a base case.",
+        "label_names: add `label_names: {<label>: <heading>}` for the readers' column headings.",
+    ]
+    return head
+
+
+def manifest_text(d: Draft) -> str:
+    """The manifest: its header comments, then the document, each rule after a comment
+    saying what it takes (comments are whole lines: names are cleaned of line breaks)."""
+    lines = ["# " + clean(h, 400) for h in d.head]
+    k = 0
+    for line in dump(d.manifest).splitlines():
+        if line.startswith(("  - regex:", "  - {regex:")) and k < len(d.rule_notes):
+            lines.append("  # " + clean(d.rule_notes[k], 400))
+            k += 1
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def index_text(d: Draft) -> str:
+    """The post: YAML front matter (with a comment before some keys), then the body."""
+    lines = ["---"]
+    for line in dump(d.front).splitlines():
+        key = line.split(":", 1)[0]
+        if not line.startswith(" ") and key in d.front_notes:
+            lines += ["# " + clean(x, 400) for x in d.front_notes[key].splitlines()]
+        lines.append(line)
+    return "\n".join(lines + ["---", "", d.body])
 
 
 def next_commands(study: str, archive: Path) -> list[str]:
@@ -259,141 +554,65 @@ def next_commands(study: str, archive: Path) -> list[str]:
     return [f"make ingest STUDY={study} ARCHIVES={shlex.quote(str(archive.parent))}", "make build"]
 
 
-def manifest_text(doc: dict, members: list[Member], rules: list[dict], archive: Path) -> str:
-    """The manifest with comments saying where each proposal came from."""
-    head = [
-        "# Study manifest (docs/manifest.md), proposed by `python -m ingest new`; check it, then",
-        f"# `{next_commands(doc['study'], archive)[0]}` reports what each rule took.",
-        "# Archive members:",
-    ]
-    for m in members:
-        head.append(f"#   {m.name}: {m.format + ': ' if m.format else ''}{m.why}")
-    head.append(
-        f"# window: the first {WARMUP:.0%} of the shortest run is taken as warm-up; the end is where the"
-    )
-    head.append("# shortest run ends. Look at the time series and move it to the steady state.")
-    head.append("# base: add `base: {<label>: <value>}` for ratios to a base case.")
-    head.append(
-        "# label_names: add `label_names: {<label>: <heading>}` for the readers' column headings."
-    )
-    body = dump(doc)
-    lines = body.splitlines()
-    out, k = [], 0
-    for line in lines:
-        if line.startswith(("  - regex:", "  - {regex:")) and k < len(rules):
-            out.append(f"  # {len(rules[k]['members'])} file(s), e.g. {rules[k]['members'][0]}")
-            k += 1
-        out.append(line)
-    return "\n".join(head + out) + "\n"
+def newest_member_day(archive: Path) -> datetime.date | None:
+    """The date (UTC) of the archive's newest member, as the archive records it; None when it
+    records none (tar's 0, zip's 1980) or a time in the future."""
+    try:
+        if archive.is_dir():
+            times = [os.stat(real).st_mtime for _, real, _ in walk_dir(archive)]
+        elif archive.name.endswith(".zip"):
+            with zipfile.ZipFile(archive) as zf:
+                times = [
+                    datetime.datetime(*i.date_time, tzinfo=datetime.UTC).timestamp()
+                    for i in zf.infolist()
+                    if not i.is_dir()
+                ]
+        else:
+            with tarfile.open(archive) as tf:
+                times = [i.mtime for i in tf if i.isfile()]
+    except (OSError, ValueError, tarfile.TarError, zipfile.BadZipFile, Problem):
+        return None
+    day = datetime.datetime.fromtimestamp(max(times, default=0), datetime.UTC).date()
+    today = datetime.datetime.now(datetime.UTC).date()
+    return day if EARLIEST <= day <= today and day.year > 1980 else None
 
 
-ARCHETYPE = Path(__file__).resolve().parent.parent / "archetypes" / "posts.md"
-# the archetype's words for the run's metric -> the scaffold's, which names it
-METRIC_WORDS = (
-    ("the mean rate", "the mean {metric}"),
-    ("Interval by interval, the rate", "Interval by interval, {metric}"),
-    ("The rate per interval", "{metric} per interval"),
-    ("per-interval rate", "per-interval {metric}"),
-)
-
-
-def post_body(metric: str) -> str:
-    """The post under the front matter: the body of the posts archetype (what `hugo new content`
-    writes), its shortcodes unescaped and the metric named where the archetype says "the rate"."""
-    body = ARCHETYPE.read_text().split("\n---\n", 1)[1].lstrip("\n")
-    body = body.replace('{{ "{{<" }}', "{{<").replace('{{ ">}}" }}', ">}}")
-    for words, named in METRIC_WORDS:
-        assert words in body, f"{ARCHETYPE}: {words!r} is gone (ingest/scaffold.py METRIC_WORDS)"
-        body = body.replace(words, named.format(metric=metric))
-    return body
-
-
-def index_text(
-    doc: dict, study: str, today: datetime.date, engines: list[str], origin: str | None
-) -> str:
-    """The post: front matter with the taxonomies of config.toml and the original (the archive,
-    linked to its origin when given), three key results whose numbers come from the default
-    tables through `value`, the time series, the default tables and the provenance. No digit
-    is typed into the prose, and every figure says where its numbers come from, so the post
-    passes the site's checks as it is (tests/test_posts_numbers.py, tests/test_post_trust.py)."""
-    title = doc["title"].replace('"', "'")
-    archive = doc["inputs"][0]["name"].replace('"', "'")
-    metric = doc["metric"]
-    link = (
-        f'  url: "{origin}"\n'
-        if origin
-        else "  # no origin given (make new ... ORIGIN=<url>): the byline says so; add url: when known\n"
-    )
-    # the summary names the archive: a name with digits is listed, as every name with digits is
-    names = (
-        f'# Names that contain digits (docs/studies.md, "Numbers in prose").\nnames: ["{archive}"]\n'
-        if re.search(r"\d", archive)
-        else ""
-    )
-    return f"""---
-title: "{title}"
-date: {today.isoformat()}
-summary: "The runs of {archive}; the summary is still to be written."
-study: {study}
-tags: []
-engines: [{", ".join(engines)}]
-versions: []
-benchmarks: [sysbench]
-storage: []
-{names}# The original this post revisits (docs/studies.md, "Writing a post"): for now the archive;
-# give its title, authors, publisher and date (YYYY-MM-DD) when known.
-original:
-  title: "{archive}"
-{link}---
-
-{post_body(metric)}"""
-
-
+# -- writing ------------------------------------------------------------------------------------
 def new(
     study: str,
     archive: str | Path,
     origin: str | None,
     content: str | Path = "content/posts",
-    today: datetime.date | None = None,
 ) -> list[Path]:
     """Write content/posts/<study>/{manifest.yaml,index.md}; returns the paths written."""
+    check_study(study)
+    check_origin(origin)
     archive = Path(archive)
-    if not SLUG.match(study) or "_" in study or "." in study:
-        raise InputError(
-            study, 0, "the study name must be a slug of a-z, 0-9 and '-' (it is the post's URL)"
-        )
     post = Path(content) / study
-    for name in ("manifest.yaml", "index.md"):
-        if (post / name).exists():
-            raise InputError(str(post / name), 0, "already exists; `new` never overwrites a post")
-    if not archive.exists():
-        raise InputError(str(archive), 0, "archive not found")
+    for p in (post, post / "manifest.yaml", post / "index.md"):
+        if p.is_symlink() or (p != post and os.path.lexists(p)):
+            raise InputError(str(p), None, "already exists; `new` never overwrites a post")
+    check_archive(archive)
     digest = sha256(archive)
-    members = survey(Archive(archive))
-    from . import scaffold_queries  # a query benchmark (DBT3): its own draft
+    d = draft(study, archive, digest, origin, Archive(archive))
+    texts = {"manifest.yaml": manifest_text(d), "index.md": index_text(d)}
+    try:
+        post.mkdir(parents=True, exist_ok=True)
+        if post.is_symlink() or not post.is_dir():
+            raise InputError(str(post), None, "not a folder of its own; `new` never writes there")
+        written = []
+        for name, text in texts.items():
+            _create(post / name, text)
+            written.append(post / name)
+    except OSError as e:
+        raise InputError(
+            clean(e.filename or post, 200), None, f"cannot write ({e.strerror})"
+        ) from None
+    return written
 
-    if scaffold_queries.is_query_archive(members):
-        day = today or datetime.date.today()
-        return scaffold_queries.write(
-            study, Archive(archive), archive, digest, origin, members, post, day
-        )
-    title = study.replace("-", " ").capitalize()
-    doc, rules = manifest_doc(
-        study, title, archive, digest, origin or f"file:{archive.name}", members
-    )
-    post.mkdir(parents=True, exist_ok=True)
-    (post / "manifest.yaml").write_text(
-        manifest_text(doc, members, rules, archive), encoding="utf-8"
-    )
-    engines = sorted(
-        {
-            mt["engine"]
-            for r in rules
-            for n in r["members"]
-            if (mt := re.fullmatch(r["regex"], n)) and "engine" in mt.groupdict()
-        }
-    )
-    (post / "index.md").write_text(
-        index_text(doc, study, today or datetime.date.today(), engines, origin), encoding="utf-8"
-    )
-    return [post / "manifest.yaml", post / "index.md"]
+
+def _create(path: Path, text: str) -> None:
+    """Create `path` (never an existing file, never through a symlink) and write `text`."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)

@@ -8,20 +8,20 @@ varies (the folder: a server and its configuration) becoming the label `folder`,
 the default query tables, the per-query chart, the ratio heat table to the first folder, the
 plans of the first query side by side, and the tables. Every other member (a kit's config, the
 `sar` files beside the runs, the per-run EXPLAIN files) is listed in the manifest's header with
-what it was read as. Called from ingest/scaffold.py `new`.
+what it was read as. Called through ingest/scaffold.py `draft` (its `_other_kinds`); the files
+are written, like every draft, by the YAML emitter there.
 """
 
 from __future__ import annotations
 
-import datetime
 import re
 from pathlib import Path
 
+from . import scaffold_post
 from .problems import Problem
 from .queries import QUERY_FORMATS
 from .read import parse_bytes
-from .scaffold import Member, next_commands
-from .writer import dump
+from .scaffold import LISTED, Draft, Member, newest_member_day, next_commands
 
 LABEL = "folder"
 DESC_NAMES = re.compile(r"^(?:[^/]+/)?(?:DESC|README)(?:\.(?:txt|md))?$", re.I)
@@ -66,14 +66,17 @@ def label_file(archive, members: list[Member], folders: set[str]) -> str | None:
     return None
 
 
-def manifest_text(
-    study: str, title: str, archive_path: Path, digest: str, origin: str, members, found, desc
-) -> str:
+def _manifest(study: str, archive_path: Path, digest: str, origin, found, desc) -> dict:
     doc = {
         "study": study,
-        "title": title,
+        "title": study.replace("-", " ").capitalize(),
         "inputs": [
-            {"name": archive_path.name, "kind": "archive", "sha256": digest, "origin": origin}
+            {
+                "name": archive_path.name,
+                "kind": "archive",
+                "sha256": digest,
+                "origin": origin or f"file:{archive_path.name}",
+            }
         ],
         "suite": "TPC-H",
         "labels": [LABEL],
@@ -82,56 +85,44 @@ def manifest_text(
     }
     if desc:
         doc["label_files"] = [{"file": desc, "display": LABEL}]
-    head = [
-        '# Study manifest (docs/manifest.md, "Query runs"), proposed by `python -m ingest new` for a',
-        "# query benchmark; check it, then",
-        f"# `{next_commands(study, archive_path)[0]}` reports what each rule took.",
-        f"# A run is ({LABEL}, query, repeat): `{LABEL}` is the folder of each query file"
+    return doc
+
+
+def _head(study: str, archive_path: Path, members, desc) -> list[str]:
+    return [
+        'Study manifest (docs/manifest.md, "Query runs"), proposed by `python -m ingest new` for a',
+        "query benchmark; check it, then",
+        f"`{next_commands(study, archive_path)[0]}` reports what each rule took.",
+        f"A run is ({LABEL}, query, repeat): `{LABEL}` is the folder of each query file"
         + (f", named by {desc}" if desc else "")
         + ".",
-        "# suite: the DBT3 kit's queries are TPC-H's (the compare page matches queries by suite); check it.",
-        '# query_tables: add per-query tables, ratios and geometric means (docs/manifest.md, "Query tables").',
-        "# Archive members:",
-        *(f"#   {m.name}: {m.format + ': ' if m.format else ''}{m.why}" for m in members),
+        "suite: the DBT3 kit's queries are TPC-H's (the compare page matches queries by suite); check it.",
+        'query_tables: add per-query tables, ratios and geometric means (docs/manifest.md, "Query tables").',
+        "Archive members:",
+        *(f"  {m.name}: {m.format + ': ' if m.format else ''}{m.why}" for m in members[:LISTED]),
+        *(
+            [f"  ... and {len(members) - LISTED} more (`make ingest` reports each)"]
+            if len(members) > LISTED
+            else []
+        ),
     ]
-    return "\n".join(head) + "\n" + dump(doc)
 
 
-def index_text(
-    study: str, title: str, archive_name: str, origin: str | None, today: datetime.date
-) -> str:
-    """The post: key results from the default query tables (every number through `value`), the
-    per-query chart, the ratio heat table, the first query's plans, the tables, the provenance."""
-    name = archive_name.replace('"', "'")
-    names = f'names: ["{name}"]\n' if re.search(r"\d", name) else ""
-    link = (
-        f'  url: "{origin}"\n'
-        if origin
-        else "  # no origin given (make new ... ORIGIN=<url>): the byline says so\n"
-    )
-    value = '{{{{< value table="query-summary" col="{col}" agg="{agg}"{show} >}}}}'
+def _value(col: str, agg: str, show: str | None = None) -> str:
+    extra = f' show="{show}"' if show else ""
+    return f'{{{{< value table="query-summary" col="{col}" agg="{agg}"{extra} >}}}}'
 
-    def v(col, agg, show=None):
-        return value.format(col=col, agg=agg, show=f' show="{show}"' if show else "")
 
-    return f"""---
-title: "{title}"
-date: {today.isoformat()}
-summary: "The query runs of {name}, query by query; the summary is still to be written."
-study: {study}
-tags: []
-engines: []
-versions: []
-benchmarks: [DBT3]
-storage: []
-{names}original:
-  title: "{name}"
-{link}---
-
-{{{{< keyresults >}}}}
-{{{{< keyresult ref="query-times" >}}}}The slowest query took a median of {v("median", "max")} s (query {v("median", "max", "query")}, {v("median", "max", LABEL)}).{{{{< /keyresult >}}}}
-{{{{< keyresult ref="query-summary" >}}}}The fastest took {v("median", "min")} s (query {v("median", "min", "query")}, {v("median", "min", LABEL)}).{{{{< /keyresult >}}}}
-{{{{< keyresult ref="query-summary" >}}}}The runs of one query spread by up to {v("spread", "max")} of their median (query {v("spread", "max", "query")}, {v("spread", "max", LABEL)}).{{{{< /keyresult >}}}}
+def _body() -> str:
+    """Key results from the default query tables (every number through `value`), the per-query
+    chart, the ratio heat table, the first query's plans, the tables, the provenance."""
+    slow = f"{_value('median', 'max')} s (query {_value('median', 'max', 'query')}, {_value('median', 'max', LABEL)})"
+    fast = f"{_value('median', 'min')} s (query {_value('median', 'min', 'query')}, {_value('median', 'min', LABEL)})"
+    spread = f"{_value('spread', 'max')} of their median (query {_value('spread', 'max', 'query')}, {_value('spread', 'max', LABEL)})"
+    return f"""{{{{< keyresults >}}}}
+{{{{< keyresult ref="query-times" >}}}}The slowest query took a median of {slow}.{{{{< /keyresult >}}}}
+{{{{< keyresult ref="query-summary" >}}}}The fastest took {fast}.{{{{< /keyresult >}}}}
+{{{{< keyresult ref="query-summary" >}}}}The runs of one query spread by up to {spread}.{{{{< /keyresult >}}}}
 {{{{< /keyresults >}}}}
 
 The key results above are placeholders from the default query tables: replace them with what
@@ -159,36 +150,21 @@ the queries show, their numbers from the tables through the `value` shortcode (d
 """
 
 
-def write(
-    study: str,
-    archive,
-    archive_path: Path,
-    digest: str,
-    origin: str | None,
-    members,
-    post: Path,
-    today: datetime.date,
-) -> list[Path]:
-    """content/posts/<study>/{manifest.yaml,index.md} for a query benchmark."""
+def draft(study: str, archive_path: Path, digest: str, origin, arc, members) -> Draft | None:
+    """The first draft of a query benchmark, or None when the archive is not one (the hook of
+    ingest/scaffold.py `draft`)."""
+    if not is_query_archive(members):
+        return None
     found = rules(members)
     folders = {n.rpartition("/")[0].rsplit("/", 1)[-1] for r in found for n in r["members"]}
-    desc = label_file(archive, members, folders)
-    title = study.replace("-", " ").capitalize()
-    post.mkdir(parents=True, exist_ok=True)
-    (post / "manifest.yaml").write_text(
-        manifest_text(
-            study,
-            title,
-            archive_path,
-            digest,
-            origin or f"file:{archive_path.name}",
-            members,
-            found,
-            desc,
-        ),
-        encoding="utf-8",
+    desc = label_file(arc, members, folders)
+    doc = _manifest(study, archive_path, digest, origin, found, desc)
+    terms = {"engines": [], "versions": [], "benchmarks": ["DBT3"], "storage": []}
+    front, notes = scaffold_post.front_matter(
+        doc, study, origin, newest_member_day(archive_path), terms, []
     )
-    (post / "index.md").write_text(
-        index_text(study, title, archive_path.name, origin, today), encoding="utf-8"
+    front["summary"] = (
+        f"The query runs of {archive_path.name}, query by query; the summary is still to be written."
     )
-    return [post / "manifest.yaml", post / "index.md"]
+    notes_rules = [f"takes {len(r['members'])} member(s), e.g. {r['members'][0]}" for r in found]
+    return Draft(doc, _head(study, archive_path, members, desc), notes_rules, front, notes, _body())

@@ -27,7 +27,7 @@ from .csvfiles import runs_csv, table_csv
 from .derive import StudyContext, derived_tables
 from .manifest import Manifest, check_folder, load
 from .problems import Problem
-from .runs import collect_runs, fill
+from .runs import collect_runs, fill, study_metric
 from .seriesfiles import run_files
 from .writer import Outcome, dump, locked, write_study
 
@@ -82,11 +82,17 @@ def ingest(
 def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=None) -> Built:
     """Every file of data/<study>/, built in memory; writes nothing."""
     archives, texts = open_inputs(m, archives_dir, studies_dir)
-    runs, series, files, problems = collect_runs(m, archives, progress)
+    fields: dict[str, dict] = {}  # run id -> its labels and `_` groups (templates' fields)
+    runs, series, files, problems = collect_runs(m, archives, progress, fields)
+    by_labels = {_key(r["labels"]): fields[r["id"]] for r in runs}
     query_data = queries.collect(m, archives)  # docs/manifest.md, "Query runs"
     problems.extend(query_data.problems)
     linked_docs, linked_problems = linked.attach(
-        m, runs, series, files, lambda rule, t, labels: fill(m, rule, t, labels)
+        m,
+        runs,
+        series,
+        files,
+        lambda rule, t, labels: fill(m, rule, t, by_labels.get(_key(labels), labels)),
     )
     problems.extend(linked_problems)
     ctx = StudyContext(
@@ -129,7 +135,9 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
         files_of_run, saved_of_run = run_files(r, doc, ldoc, m.extra_series)
         out.update(files_of_run)
         saved += saved_of_run
-    out["study.yaml"] = dump(_study_doc(m, [t["id"] for t in tables], ctx.problems, query_data))
+    out["study.yaml"] = dump(
+        _study_doc(m, runs, [t["id"] for t in tables], ctx.problems, query_data)
+    )
     out["runs.yaml"] = dump({"runs": runs})
     if runs:  # the runs' window statistics, the time series charts' CSV (ingest/csvfiles.py)
         out["runs.csv"] = runs_csv(runs, m.window)
@@ -146,7 +154,13 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
     )
 
 
-def _study_doc(m: Manifest, table_ids: list[str], problems: list, query_data=None) -> dict:
+def _key(labels: dict) -> tuple:
+    return tuple(sorted((k, str(v)) for k, v in labels.items()))
+
+
+def _study_doc(
+    m: Manifest, runs: list[dict], table_ids: list[str], problems: list, query_data=None
+) -> dict:
     doc = {
         "schema": 1,
         "study": m.study,
@@ -163,7 +177,7 @@ def _study_doc(m: Manifest, table_ids: list[str], problems: list, query_data=Non
             for i in m.inputs
         ],
         "interval_s": m.interval_s,
-        "metric": m.metric,
+        "metric": study_metric(m, runs),
         "window": m.window,
         "base": m.base,
         "labels": m.labels,

@@ -61,6 +61,7 @@ def labels_are_long() -> None:
 def make(tmp: Path) -> Path:
     """Writes the archive, scaffolds, ingests and adds the charts; returns the post's dir."""
     from ingest.__main__ import main
+    from ingest.writer import dump
 
     labels_are_long()
     logs = {
@@ -90,14 +91,13 @@ def make(tmp: Path) -> Path:
     )
     post = posts / STUDY
     manifest = yaml.safe_load((post / "manifest.yaml").read_text())
-    assert manifest["labels"] == ["engine", "part4", "iops"], manifest["labels"]
-    text = (post / "manifest.yaml").read_text().replace("part4", "setup")
-    text += "display:\n" + "".join(
-        f"  {k}: {{{', '.join(f'{v}: {n!r}' for v, n in d.items())}}}\n"
-        for k, d in (("engine", {e: n for e, (n, _) in ENGINES.items()}), ("setup", SETUPS))
-    )
-    text += TABLE
-    (post / "manifest.yaml").write_text(text)
+    assert manifest["labels"] == ["engine", "variant", "iops"], manifest["labels"]
+    # the author's edits: the label renamed, readers' names of its values and the engines'
+    text = (post / "manifest.yaml").read_text().replace("variant", "setup")
+    manifest = yaml.safe_load(text)
+    manifest["display"] = {"engine": {e: n for e, (n, _) in ENGINES.items()}, "setup": SETUPS}
+    manifest["tables"] += yaml.safe_load(TABLE)["tables"]  # beside the scaffold's comparison
+    (post / "manifest.yaml").write_text(dump(manifest))
     assert (
         main(
             [

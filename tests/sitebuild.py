@@ -4,7 +4,8 @@
 test-only fixture studies in tests/fixtures/site (a hostile-input study and a benign one),
 mounted beside the project's own content and data, exactly as `make build` does: Hugo (the
 production config's mounts), then the series files linked in (`publish.series`), then the
-charts' SVG, then the chart previews, then Pagefind. The base URL is a GitHub project page's, so the same build
+charts' SVG, then the posts' budgets and ids (`publish.checks`), then the chart previews,
+then Pagefind. The base URL is a GitHub project page's, so the same build
 serves the deploy-path test. The site lands in `<tmp>/www/benchlog/` so that a static server
 (or lychee's --root-dir) rooted at `<tmp>/www` sees it at the project page's path.
 """
@@ -83,6 +84,8 @@ def build(
     )
     _run([sys.executable, "-m", "publish.series", str(dest), *map(str, data_dirs)], run)
     _run(["node", str(ROOT / "publish" / "chart_svgs.js"), str(dest)], run)
+    contents = [ROOT / "content" / "posts"] + ([extra / "content" / "posts"] if extra else [])
+    _run([sys.executable, "-m", "publish.checks", str(dest), *map(str, contents)], run)
     if not previews:
         return
     _run([sys.executable, "-m", "publish.previews", str(dest)], run)

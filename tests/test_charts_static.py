@@ -164,42 +164,47 @@ def test_the_live_chart_takes_over_without_layout_shift(browser, site, width):
     base, built = site
     grew = []
     for post in chart_posts(built):
-        url = f"{base}posts/{post}/"
-        context = browser.new_context(
-            viewport={"width": width, "height": 800}, java_script_enabled=False
-        )
-        static = context.new_page()
-        static.goto(url)
-        no_js = static.evaluate(BOXES)
-        context.close()
-        context = browser.new_context(viewport={"width": width, "height": 800})
-        context.route(BUNDLE, lambda route: route.abort())
-        held = context.new_page()
-        held.goto(url)
-        held.wait_for_load_state("load")
-        held.wait_for_timeout(500)
-        assert held.locator("figure.chart[data-state]").count() == 0, "precondition: no chart live"
-        before = held.evaluate(BOXES)
-        context.close()
-        problems = []
-        page = open_page(browser, "about:blank", problems, viewport={"width": width, "height": 800})
-        page.add_init_script(CLS)
-        page.goto(url)
-        states = wait_for_charts(page)
-        assert set(states.values()) == {"rendered"}, states
-        after = page.evaluate(BOXES)
-        assert set(after) == set(before) == set(no_js), post
-        for fid, (kind, height) in after.items():
-            if abs(height - before[fid][1]) > 0.5:
-                grew.append(f"{post}#{fid} ({kind}) {before[fid][1]} -> {height} px")
-            if kind not in HELD_WITH_JS and abs(height - no_js[fid][1]) > 0.5:
-                grew.append(
-                    f"{post}#{fid} ({kind}) without JavaScript {no_js[fid][1]} -> {height} px"
-                )
-        assert page.evaluate("window.__cls") == 0, (post, width, page.evaluate("window.__shifts"))
-        assert not problems, problems
-        page.context.close()
+        grew += check_takeover(browser, f"{base}posts/{post}/", width)
     assert not grew, (width, grew)
+
+
+def check_takeover(browser, url: str, width: int) -> list[str]:
+    """What moved at `url` when its live charts took over (see the test above); [] when nothing."""
+    grew = []
+    context = browser.new_context(
+        viewport={"width": width, "height": 800}, java_script_enabled=False
+    )
+    static = context.new_page()
+    static.goto(url)
+    no_js = static.evaluate(BOXES)
+    context.close()
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    context.route(BUNDLE, lambda route: route.abort())
+    held = context.new_page()
+    held.goto(url)
+    held.wait_for_load_state("load")
+    held.wait_for_timeout(500)
+    assert held.locator("figure.chart[data-state]").count() == 0, "precondition: no chart live"
+    before = held.evaluate(BOXES)
+    context.close()
+    problems = []
+    page = open_page(browser, "about:blank", problems, viewport={"width": width, "height": 800})
+    page.add_init_script(CLS)
+    page.goto(url)
+    states = wait_for_charts(page)
+    assert set(states.values()) == {"rendered"}, states
+    after = page.evaluate(BOXES)
+    assert set(after) == set(before) == set(no_js), url
+    for fid, (kind, height) in after.items():
+        if abs(height - before[fid][1]) > 0.5:
+            grew.append(f"{url}#{fid} ({kind}) {before[fid][1]} -> {height} px")
+        if kind not in HELD_WITH_JS and abs(height - no_js[fid][1]) > 0.5:
+            grew.append(f"{url}#{fid} ({kind}) without JavaScript {no_js[fid][1]} -> {height} px")
+    if page.evaluate("window.__cls"):
+        grew.append(f"{url}: layout shift {page.evaluate('window.__shifts')} at {width} px")
+    assert not problems, problems
+    page.context.close()
+    return grew
 
 
 def test_inline_svgs_are_well_formed_text_only_and_escape_hostile_labels(built_site):

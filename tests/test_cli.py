@@ -208,3 +208,30 @@ def test_all_skips_a_study_whose_archive_is_absent_with_one_warning(capsys, tmp_
     # one study by name: its absent archive is an error, as before
     code, out, err = cli(capsys, "other", *args)
     assert code == 1 and "gone.tar.gz not found" in err
+
+
+def test_archives_may_be_several_folders(capsys, tmp_path):
+    """ARCHIVES=dir1:dir2 (README): each study is read from the first folder holding its inputs,
+    so a study kept elsewhere does not make the project's own be skipped; a study in none is
+    skipped naming every folder looked in."""
+    make_study(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "archives" / "mini.tar.gz").rename(elsewhere / "mini.tar.gz")
+    other = tmp_path / "content" / "other" / "manifest.yaml"
+    other.parent.mkdir()
+    other.write_text(
+        (tmp_path / "content" / "mini" / "manifest.yaml")
+        .read_text()
+        .replace("study: mini", "study: other")
+        .replace("mini.tar.gz", "gone.tar.gz")
+    )
+    dirs = f"{tmp_path / 'archives'}:{elsewhere}"
+    args = ["--content", tmp_path / "content", "--archives", dirs, "--data", tmp_path / "data"]
+    code, out, err = cli(capsys, "all", *args)
+    assert code == 0 and (tmp_path / "data" / "mini" / "runs.yaml").is_file()
+    assert (
+        f"warning: {other}: skipped, not at hand: {tmp_path / 'archives' / 'gone.tar.gz'}; " in err
+    )
+    assert f"not at hand: {elsewhere / 'gone.tar.gz'}" in err
+    assert cli(capsys, "mini", *args)[0] == 0

@@ -10,6 +10,7 @@ detail plot's group), never from the page's hover code or from literals."""
 from __future__ import annotations
 
 import json
+import math
 import re
 
 import pytest
@@ -49,7 +50,9 @@ def time_series(built):
 
 
 def nearest(t, x):
-    return min(range(len(t)), key=lambda i: (abs(t[i] - x), i))
+    """The interval nearest `x`, as the page's nearestIndex (assets/js/series.js) picks it: half
+    way between two (x = 4545 between 4540 and 4550 s), the later one."""
+    return min(range(len(t)), key=lambda i: (abs(t[i] - x), -i))
 
 
 def open_figure(browser, base, post, fid, hash_=""):
@@ -96,7 +99,9 @@ def hover_checks(page, figure, runs, spec, domain):
             and rule["height"] == pytest.approx(geo["height"], abs=1)
         )
         readout = figure.locator(".ts-readout")
-        assert f"t = {round(hover_t):,} s" in readout.inner_text()
+        # the readout rounds as JavaScript's Math.round does (halves up: 7.5 -> 8), where
+        # Python's round() takes halves to even (7.5 -> 8, 6.5 -> 6)
+        assert f"t = {math.floor(hover_t + 0.5):,} s" in readout.inner_text()
         for rid, (t, v) in runs.items():
             i = nearest(t, hover_t)
             cell = readout.locator(f"b[data-run='{rid}']")
@@ -123,7 +128,8 @@ def test_hover_follows_the_pointer_over_every_time_series(browser, site, zoomed)
         runs = {}
         for run in spec["runs"]:
             if run["id"] in spec["show"]:
-                data = json.loads((built.www / run["url"].lstrip("/")).read_text())
+                url = f"{spec['series']}{run['id']}.json"  # the spec names the folder once
+                data = json.loads((built.www / url.lstrip("/")).read_text())
                 runs[run["id"]] = (data["t"], data[spec["metric"]])
         # unzoomed, the x domain spans what the plot draws: the shown runs from one interval
         # before their first end time, the warm-up shading up to the window start, the markers

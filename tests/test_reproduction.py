@@ -495,9 +495,9 @@ def test_site_serves_the_csv_and_the_post_shows_every_non_exact_cell(built_site,
     section = html.split('id="reproduction"', 1)[1].split("</figure>", 1)[0]
     summary_p = section.split("</p>", 1)[0]
     reasons = {r["reason"] for r in rows if r["agrees"] in ("differs", "not comparable")}
-    for reason in (
-        reasons if len(reasons) <= 3 else ()
-    ):  # the summary says why (up to three reasons)
+    # the summary says why cells differ when there are few reasons (the shortcode names up to
+    # three; reasons carry numbers, so a study may have one per cell): each is in the list below
+    for reason in reasons if len(reasons) <= 3 else ():
         assert reason.replace('"', "&#34;") in summary_p or reason in summary_p, reason
     for r in rows:
         assert "=" not in r["cell"], r["cell"]  # readers' names, not raw keys

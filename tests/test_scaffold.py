@@ -18,7 +18,7 @@ from sitebuild import BASE_PATH, BASE_URL, HUGO_BIN, BuiltSite, build
 from sysbench_gen import sysbench_log, tar_gz
 
 from ingest.__main__ import main
-from ingest.scaffold import propose_rules
+from ingest.scaffold_names import propose
 
 ENGINES = {"innodb": 400.0, "rocksdb": 650.0}
 IOPS = (1000, 3000)
@@ -26,24 +26,50 @@ VOLUME = (100, 400)
 STUDIES = ("volume-study", "bare-study")
 
 
-def test_rules_take_named_groups_from_the_recurring_parts_of_names():
-    rules = propose_rules(["res_iops1000.txt", "res_iops3000.txt"])
-    assert [r["regex"] for r in rules] == [r"res_iops(?P<iops>\d+)\.txt"]
-    rules = propose_rules(
-        ["a/innodb_5000iops_bp54GB.log", "a/rocksdb_5000iops_bp27GB.log", "a/my.cnf"]
-    )
-    assert [r["regex"] for r in rules] == [
-        r"a/(?P<engine>[A-Za-z]+)_5000iops_bp(?P<bp>\d+)GB\.log",
-        r"a/my\.cnf",
+def rules(names, threads=None, stated=()):
+    return [(p.regex, p.groups) for p in propose(names, threads or {}, list(stated))]
+
+
+def test_rules_name_the_parts_of_names_that_vary_for_what_they_are():
+    assert rules(["res_iops1000.txt", "res_iops3000.txt"]) == [
+        (r"res_iops(?P<iops>[0-9]+)\.txt", [("iops", True, False)])
     ]
-    assert rules[0]["groups"] == [("engine", False), ("bp", True)]
-    rules = propose_rules(["r_innodb_5000iops_bp54GB.txt", "r_rocksdb_10000iops_cache27GB.txt"])
-    assert (
-        rules[0]["regex"]
-        == r"r_(?P<engine>[A-Za-z]+)_(?P<iops>\d+)iops_(?P<part7>[A-Za-z]+)(?P<gb>\d+)GB\.txt"
-    )
-    assert [r["regex"] for r in propose_rules(["v5.6.1.log", "v8.0.22.log"])] == [
-        r"v(?P<version>\d+(?:\.\d+)+)\.log"
+    assert rules(["a/innodb_5000iops_bp54GB.log", "a/rocksdb_5000iops_bp27GB.log"]) == [
+        (
+            r"a/(?P<engine>[A-Za-z]+)_5000iops_bp(?P<bp_gb>[0-9]+)GB\.log",
+            [("engine", False, False), ("bp_gb", True, False)],
+        )
+    ]
+    assert rules(["v5.6.1.log", "v8.0.22.log"])[0][0] == r"v(?P<version>[0-9]+(?:\.[0-9]+)+)\.log"
+    # a server with its version (mysql-5-6-4), thread counts, sizes, storage types
+    regex, groups = rules(["mysql-5-6-4/16thr_io1.log", "mysql-8-0-22/32thr_gp2.log"])[0]
+    assert [g for g, _, _ in groups] == ["version", "threads", "storage"], regex
+    regex, groups = rules(["tpcc_redo2GB_w1000.log", "tpcc_redo16GB_w2000.log"])[0]
+    assert [(g, n) for g, n, _ in groups] == [("redo_gb", True), ("warehouses", True)], regex
+    # folders whose names differ in shape vary as a whole, named by what their values are
+    regex, groups = rules(
+        [
+            "mariadb-10.4.8/latin1_swedish_ci/8thr.log",
+            "mysql-5.7.27/utf8mb4_unicode_520_ci/8thr.log",
+        ]
+    )[0]
+    assert [g for g, _, _ in groups] == ["version", "collation"], regex
+    # a time stamp that differs in every run is no label: a template field
+    regex, groups = rules(["r_20200301-1530_innodb.log", "r_20200302-0910_rocksdb.log"])[0]
+    assert groups == [("_started", False, True), ("engine", False, False)], regex
+    # a number beside no word, when it is each run's thread count (as its log says)
+    assert rules(["a/8.log", "a/16.log"], {"a/8.log": {8}, "a/16.log": {16}})[0][1] == [
+        ("threads", True, False)
+    ]
+
+
+def test_a_layout_stated_in_a_desc_names_the_labels():
+    names = ["a-b/x_y/8t.log", "c/z/16t.log"]
+    assert rules(names, stated=[("DESC", "<server>/<collation>/<threads>t.log")]) == [
+        (
+            r"(?P<server>[^/]+?)/(?P<collation>[^/]+?)/(?P<threads>[0-9]+)t\.log",
+            [("server", False, False), ("collation", False, False), ("threads", True, False)],
+        )
     ]
 
 
@@ -106,7 +132,7 @@ def post(tmp_path_factory):
             == 0
         )
     site = tmp / "www" / "benchlog"
-    build(site, BASE_URL, extra=tmp)
+    build(site, BASE_URL, extra=tmp, previews=False, own_content=False)  # its posts alone
     return {
         "tmp": tmp,
         "dir": posts / "volume-study",
@@ -118,27 +144,32 @@ def post(tmp_path_factory):
 
 def test_scaffold_writes_a_manifest_and_a_post(post):
     man = yaml.safe_load((post["dir"] / "manifest.yaml").read_text())
-    assert man["labels"] == ["engine", "iops", "vol"] and man["label_types"] == {
+    assert man["labels"] == ["engine", "iops", "vol_gb"] and man["label_types"] == {
         "iops": "int",
-        "vol": "int",
+        "vol_gb": "int",
     }
-    assert len(man["runs"]) == 1 and "(?P<iops>\\d+)" in man["runs"][0]["regex"]
+    assert man["label_names"] == {"engine": "Engine", "iops": "IOPS", "vol_gb": "Vol GB"}
+    assert man["display"] == {"engine": {"innodb": "InnoDB", "rocksdb": "MyRocks"}}
+    assert len(man["runs"]) == 1 and "(?P<iops>[0-9]+)" in man["runs"][0]["regex"]
     assert man["inputs"][0]["origin"] == "https://example.org/volumes"
     import hashlib
 
     with open(post["tmp"] / "archives" / "volumes-2026.tar.gz", "rb") as f:
         assert man["inputs"][0]["sha256"] == hashlib.sha256(f.read()).hexdigest()
-    assert man["window"] == {"start": 4, "end": 40}
+    assert man["window"] == {"start": 4, "end": 40} and man["interval_s"] == 1
     text = (post["dir"] / "manifest.yaml").read_text()
     assert (
-        "#   run_all.sh: unknown format" in text
-        and "#   sb_innodb_iops9000_vol100gb.log: empty file" in text
+        "#   run_all.sh: unknown format" in text and "#   sb_innodb_iops9000_vol100gb.log: " in text
     )
+    # the empty file named like a run is left out by name
+    assert "(?!(?:.*/)?(?:sb_innodb_iops9000_vol100gb\\.log)$)" in man["runs"][0]["regex"]
     # the hints name the optional sections, as the manifest takes them
     assert (
         "# label_names: add `label_names: {<label>: <heading>}`" in text
         and "# base: add `base:" in text
     )
+    # key results compare across the label that varies most, from a declared table
+    assert man["tables"][0]["id"] == "mean-by-engine" and man["tables"][0]["rows"] == ["engine"]
     front = yaml.safe_load((post["dir"] / "index.md").read_text().split("---")[1])
     taxonomies = re.findall(
         r'^\w+ = "(\w+)"$',
@@ -146,7 +177,11 @@ def test_scaffold_writes_a_manifest_and_a_post(post):
         re.M,
     )
     assert set(taxonomies) <= set(front) and front["study"] == "volume-study"
-    assert front["engines"] == ["innodb", "rocksdb"] and front["title"] == "Volume study"
+    assert front["engines"] == ["InnoDB", "MyRocks"] and front["title"] == "Volume study"
+    # the archive's members carry no time (tar's 0): no date, and a note asks for one
+    assert (
+        "date" not in front and "add `date: YYYY-MM-DD`" in (post["dir"] / "index.md").read_text()
+    )
 
 
 def test_new_says_what_to_run_next(post, capsys, tmp_path):
@@ -183,7 +218,8 @@ def test_the_post_has_the_time_series_and_every_run(post):
     assert '<figure class="chart" id="over-time" data-kind="timeseries"' in page
     for r in runs:
         assert (post["site"] / "data" / "volume-study" / "series" / f"{r['id']}.json").is_file()
-        assert f"data/volume-study/series/{r['id']}.json" in page
+        assert f"data/volume-study/series/{r['id']}.csv" in page  # the file list; the spec
+    assert '"series":"/benchlog/data/volume-study/series/"' in page  # names their folder once
     table = page.split('id="runs-table"')[1].split("</table>")[0]
     rows = re.findall(r"<tr><td>([^<]+)</td>.*?</tr>", table, re.S)
     assert sorted(rows) == sorted(r["id"] for r in runs)
@@ -230,7 +266,7 @@ def test_the_scaffolded_post_passes_the_checks_of_every_post(post, study):
     check_sources(study, html)
     check_provenance_claims(study, html)
     check_date(study, front, post["built"])
-    check_docs_tables(study, data)
+    check_docs_tables(study, data, post["dir"].parent)
     built = build_files(
         load(post["dir"].parent / study / "manifest.yaml"), post["tmp"] / "archives", post["tmp"]
     )
@@ -334,4 +370,49 @@ def test_threads_becomes_a_label_when_thread_counts_vary(tmp_path):
             "r_innodb_t8.log": sysbench_log(400, threads=8),
             "r_innodb_t16.log": sysbench_log(600, threads=16),
         }
-    ) == ["t"]
+    ) == ["threads"]  # t8, t16: the number beside `t` is the thread count
+
+
+def test_a_monitor_named_by_a_time_stamp_is_linked_through_a_template_field(tmp_path, capsys):
+    """Runs `res_<stamp>_<engine>.log` with `vm_<stamp>.txt` beside them: the stamp is no label
+    (the engines tell the runs apart) but a template field, `_started`, which the proposed
+    `linked:` uses; the ingest joins each run to its own vmstat. Before, a linked template
+    could name labels only (one study needed 8 near-copies of a rule)."""
+    from archive_gen import vmstat_text
+
+    logs = {}
+    for i, (stamp, engine) in enumerate(
+        [("20200301-1530", "innodb"), ("20200302-0910", "rocksdb")]
+    ):
+        logs[f"res_{stamp}_{engine}.log"] = sysbench_log(400 + 100 * i, seconds=30)
+        logs[f"vm_{stamp}.txt"] = vmstat_text(30, seed=i, busy=40 + 20 * i)
+    tar_gz(tmp_path / "m.tar.gz", logs)
+    posts = tmp_path / "posts"
+    assert main(["new", "m", str(tmp_path / "m.tar.gz"), "--content", str(posts)]) == 0
+    man = yaml.safe_load((posts / "m" / "manifest.yaml").read_text())
+    assert man["labels"] == ["engine"] and "(?P<_started>" in man["runs"][0]["regex"]
+    assert man["runs"][0]["linked"]["vmstat"] == "vm_{_started}.txt"
+    assert (
+        main(
+            [
+                "m",
+                "--content",
+                str(posts),
+                "--archives",
+                str(tmp_path),
+                "--data",
+                str(tmp_path / "data"),
+            ]
+        )
+        == 0
+    )
+    runs = yaml.safe_load((tmp_path / "data" / "m" / "runs.yaml").read_text())["runs"]
+    assert [r["id"] for r in runs] == ["innodb", "rocksdb"]
+    assert [r["labels"] for r in runs] == [{"engine": "innodb"}, {"engine": "rocksdb"}]
+    us = [
+        yaml.safe_load((tmp_path / "data" / "m" / "series" / f"{r['id']}.linked.yaml").read_text())[
+            "vm.us"
+        ]
+        for r in runs
+    ]
+    assert sum(us[0]) / len(us[0]) < sum(us[1]) / len(us[1])  # each run its own monitor

@@ -244,10 +244,11 @@ def test_the_site_names_a_downsampled_run_and_leaves_a_dropped_one_out(tmp_path,
         ("sz-every", "series: {extra: {every: 4}}\n"),
         ("sz-drop", "series: {extra: drop}\n"),
     ):
-        assert (
-            main(["new", name, str(archive(tmp_path)), "--content", str(posts)]) == 0
-        )  # the post skeleton
         study(tmp_path, series, name, "content/posts")
+        (posts / name / "index.md").write_text(
+            f"---\ntitle: {name}\ndate: 2026-01-02\nstudy: {name}\noriginal: {{title: x}}\n---\n\n"
+            '{{< chart kind="timeseries" id="over-time" source="derived" >}}\n'
+        )
         assert (
             main(
                 [
@@ -266,10 +267,11 @@ def test_the_site_names_a_downsampled_run_and_leaves_a_dropped_one_out(tmp_path,
     build(site, "https://example.github.io/benchlog/", extra=tmp_path)
     every = (site / "posts" / "sz-every" / "index.html").read_text()
     assert (
-        "data/sz-every/series/myisam.json" in every and "myisam (downsampled to 4 s means)" in every
+        "data/sz-every/series/myisam.csv" in every and "myisam (downsampled to 4 s means)" in every
     )
     drop = (site / "posts" / "sz-drop" / "index.html").read_text()
-    assert "data/sz-drop/series/innodb.json" in drop and "series/myisam." not in drop
+    assert "data/sz-drop/series/innodb.csv" in drop and "series/myisam." not in drop
+    assert '"id":"myisam"' not in drop  # nor in the chart's runs
     assert not (site / "data" / "sz-drop" / "series" / "myisam.json").exists()
     compare = (site / "compare" / "index.html").read_text()
     row = compare.split('data-key="sz-every/myisam"')[1].split("</tr>")[0]

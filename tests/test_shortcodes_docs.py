@@ -53,7 +53,7 @@ def test_every_shortcode_has_an_example():
 
 def test_the_openings_name_every_shortcode_and_chart_kind():
     """docs/charts.md's opening says how many shortcodes there are and names each, and README's
-    step 5 shows each and every chart kind."""
+    step on `index.md` shows each and every chart kind."""
     shortcodes = {p.stem for p in (ROOT / "layouts" / "_shortcodes").glob("*.html")}
     kinds = {p.stem for p in (ROOT / "layouts" / "_partials" / "chart-kinds").glob("*.html")}
     opening = (ROOT / "docs" / "charts.md").read_text().split("\n## ", 1)[0]
@@ -79,7 +79,7 @@ def test_the_openings_name_every_shortcode_and_chart_kind():
     )
     listed = opening.split("The shortcodes: ", 1)[1].split("\n\n", 1)[0]
     assert set(re.findall(r"`([a-z]+)`", listed)) == shortcodes | kinds
-    step = (ROOT / "README.md").read_text().split("\n5. ", 1)[1].split("\n## ", 1)[0]
+    step = (ROOT / "README.md").read_text().split(". In `index.md`, ", 1)[1].split("\n## ", 1)[0]
     assert {c for c in re.findall(r"\{\{< ([a-z]+)", step)} == shortcodes
     assert set(re.search(r'kind="([a-z|]+)"', step).group(1).split("|")) == kinds
 

@@ -9,6 +9,11 @@ from __future__ import annotations
 import pytest
 from sitebuild import build
 
+KEYRESULTS = (
+    "{{{{< keyresults >}}}}"
+    + 3 * '{{{{< keyresult ref="{ref}" >}}}}A result.{{{{< /keyresult >}}}}'
+    + "{{{{< /keyresults >}}}}"
+)
 POSTS = {  # post -> (its shortcode line, the message expected)
     "strict-colr": (
         '{{< table id="avg-tps" colr="red" >}}',
@@ -212,6 +217,20 @@ POSTS = {  # post -> (its shortcode line, the message expected)
         "no data/no-such-study/ for this post",
     ),
     "strict-no-reproduction-data": ("{{< reproduction >}}", "no data/no-such-study/ for this post"),
+    # rules across shortcodes (post/checks.html): before, only the HTML checker ("Duplicate ID")
+    # or a browser test minutes later found these
+    "strict-id-heading": (
+        '{{< table id="avg-tps" >}}\n\n## Avg tps',
+        'the chart or table id "avg-tps" is also the anchor of a heading of this post',
+    ),
+    "strict-ref-closed": (
+        KEYRESULTS.format(ref="avg-tps") + '\n\n{{< table id="avg-tps" collapsed="true" >}}',
+        'keyresult ref="avg-tps" points at a collapsed table',
+    ),
+    "strict-ref-missing": (
+        KEYRESULTS.format(ref="nope") + '\n\n{{< table id="avg-tps" >}}',
+        'keyresult ref="nope" names no chart or table of this post (its ids: avg-tps)',
+    ),
 }
 STUDY = {
     "strict-no-ts-data": "no-such-study",

@@ -81,7 +81,8 @@ export class TimeSeriesChart {
   setState(spec, fromHash) {
     this.spec = spec;
     this.id = spec.id;
-    this.runs = new Map(spec.runs.map((r) => [r.id, r]));
+    // each run's files: the spec names their folder once (spec.series)
+    this.runs = new Map(spec.runs.map((r) => [r.id, { url: `${spec.series}${r.id}.json`, csv: `${spec.series}${r.id}.csv`, ...r }]));
     const listed = (fromHash('runs') || '').split(',').filter((id) => this.runs.has(id));
     this.shown = listed.length ? listed : spec.show.slice();
     this.hidden = new Set((fromHash('hide') || '').split(',').filter((id) => this.runs.has(id)));
@@ -153,10 +154,10 @@ export class TimeSeriesChart {
     plot.addEventListener('pointerleave', () => this.onHover(null));
     this.stats = el('div', { class: 'ts-stats table-wrap' });
     this.picker = this.buildPicker();
-    // the live chart is built out of sight, over the build's picture, and shown in one step
-    // when drawn: its parts never move in view while the runs load (a layout shift)
-    this.live = el('div', { class: drawnAtBuild.length ? 'ts-live ts-pending' : 'ts-live' },
-      controls, this.legend, plot, this.readout, this.stats, this.picker);
+    // The live view is laid out unseen over the build's drawing (main.css .ts-live.pending) and
+    // shown in the frame that removes the drawing: nothing that was on screen moves, whatever
+    // the runs' names, lengths or values make of the heights of its parts.
+    this.live = el('div', { class: 'ts-live pending' }, controls, this.legend, plot, this.readout, this.stats, this.picker);
     host.append(...drawnAtBuild, this.live);
     this.drawnAtBuild = drawnAtBuild; // shown until the live chart is drawn
     addExportTools(this.figure, this.id, () => this.view, () => this.shownCsv());
@@ -165,6 +166,13 @@ export class TimeSeriesChart {
   buildPicker() {
     const list = el('ul');
     this.boxes = new Map();
+    const more = el('details', { class: 'ts-more' }, el('summary', { text: `All runs (${this.runs.size}): choose what to draw` }), list);
+    // the list is made when first opened: hundreds of runs are no weight before that
+    more.addEventListener('toggle', () => { if (more.open && !list.firstChild) this.fillPicker(list); });
+    return more;
+  }
+
+  fillPicker(list) {
     for (const r of this.runs.values()) {
       const box = el('input', { type: 'checkbox', value: r.id });
       box.checked = this.shown.includes(r.id);
@@ -179,7 +187,6 @@ export class TimeSeriesChart {
         el('a', { href: r.csv, download: '', class: 'run-csv', text: 'CSV' }),
         ' ', el('a', { href: compareHref(r.csv), class: 'run-compare', text: 'compare' })));
     }
-    return el('details', { class: 'ts-more' }, el('summary', { text: `All runs (${this.runs.size}): choose what to draw` }), list);
   }
 
   saveState() {
@@ -310,12 +317,12 @@ export class TimeSeriesChart {
     const result = await renderFitted(this.canvas, this.vegaLiteSpec(width, data), width, { renderer: 'canvas', tooltip: false });
     if (token !== this.token) { result.view.finalize(); return; }
     this.view = result.view;
+    this.drawnAtBuild.forEach((e) => e.remove());
+    this.live.classList.remove('pending');
     this.view.addSignalListener('zoom', (_, v) => this.onZoom(v && v.t ? v.t : null));
     this.view.addSignalListener('win', (_, v) => this.onWindow(v && v.t ? v.t : null));
     this.updateLegend();
     this.updateStats();
-    this.drawnAtBuild.forEach((e) => e.remove());
-    this.live.classList.remove('ts-pending');
     this.winFrom.value = this.window[0];
     this.winTo.value = this.window[1];
     for (const [id, box] of this.boxes) box.checked = this.shown.includes(id);

@@ -336,7 +336,8 @@ class LinkbenchParser(Parser):
             for op in ops:
                 mine = [r for r in group if r["op"] == op]
                 done = sum(r["ops"] or 0 for r in mine)
-                if one_thread and mine:
+                # an op none of which ran in the round prints its empty histogram's 0 (missing)
+                if one_thread and mine and done:
                     columns[f"lat.{op}.p95"][i] = round(mine[0]["p95"] / 1000, 6)
                 if done:
                     columns[f"lat.{op}.mean"][i] = round(

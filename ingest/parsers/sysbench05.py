@@ -89,7 +89,10 @@ class Sysbench05Parser(Parser):
                         "tps": float(m["tps"]),
                         "reads_s": float(m["reads"]),
                         "writes_s": float(m["writes"]),
-                        "lat_ms": float(m["lat"]),
+                        # nothing ran in the interval: its 0.00ms is a placeholder (missing)
+                        "lat_ms": float(m["lat"])
+                        if float(m["tps"]) or float(m["reads"]) or float(m["writes"])
+                        else None,
                         "err_s": _opt(m["err"]),
                         "reconn_s": _opt(m["reconn"]),
                     }

@@ -114,7 +114,10 @@ class Sysbench1(Parser):
             series["eps"] = list(map(float, eps))
         else:
             raise Problem(file, line, "session mixes tps and eps interval lines")
-        series["lat_ms"] = list(map(float, lat))
+        # no event (transaction) finished in the interval: the latency is of events, and
+        # sysbench prints its empty histogram's 0.00, a placeholder, not a time (missing,
+        # docs/formats.md "Placeholders"), even when some queries ran (`tps: 0.00 qps: 0.25`)
+        series["lat_ms"] = [float(x) if n else None for x, n in zip(lat, series[metric])]
         if metric == "tps":
             series["err_s"] = (
                 [float(x) if x else None for x in err] if "" in err else list(map(float, err))

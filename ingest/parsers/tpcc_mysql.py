@@ -36,6 +36,21 @@ KNOWN = re.compile(
 )
 
 
+def _interval(m: re.Match) -> dict:
+    """One interval line's values. A response time of a transaction type none of which
+    completed in the interval (`trx: 0, 95%: 0.000`, `0|0.000`) is the tool's placeholder for
+    an empty histogram, not 0 ms: missing (None)."""
+    trx = int(m[2])
+    row = {"t": int(m[1]), "trx": trx}
+    row.update((k, float(v) if trx else None) for k, v in zip(SERIES[2:5], (m[3], m[4], m[5])))
+    pairs = m.groups()[5:]
+    for i, other in enumerate(OTHERS):
+        count = int(pairs[2 * i])
+        row[other] = count
+        row[f"{other}_max_rt_ms"] = float(pairs[2 * i + 1]) if count else None
+    return row
+
+
 @register
 class TpccMysqlParser(Parser):
     name = "tpcc-mysql"
@@ -66,9 +81,7 @@ class TpccMysqlParser(Parser):
             elif m := INTERVAL.match(line):
                 if not measuring:
                     raise lines.error(no, "tpcc-mysql interval line before `MEASURING START.`")
-                values = [int(m[1]), int(m[2]), float(m[3]), float(m[4]), float(m[5])]
-                values += [int(v) if i % 2 == 0 else float(v) for i, v in enumerate(m.groups()[5:])]
-                rows.append(dict(zip(SERIES, values)))
+                rows.append(_interval(m))
             elif line.strip() == "<TpmC>":
                 tpmc_next = True
             elif tpmc_next and line.strip():
