@@ -6,7 +6,9 @@ returns one record per `table` of the page's main column: its figure id, whether
 box, whether that box keeps to the text column (issue 19 §6: its left edge is the column's, never
 further left, where a reader could not reach it), whether the box scrolls sideways, whether the
 first column is pinned with an opaque background, and whether the scrolling edge shows that there
-is more (the fade); plus whether the page itself scrolls sideways. `problems(view)` names what
+is more (the fade); plus whether the page itself scrolls sideways. A table of a figure marked
+`data-wide` (several tables side by side: the plan view) keeps to the viewport instead of the
+column. `problems(view)` names what
 makes a table view unreadable, at any width: a box outside the text column; a table wider than
 its box that does not scroll inside it, first column pinned and opaque, with the fade on the side
 there is more.
@@ -44,7 +46,11 @@ MEASURE = """async () => {
     const holder = box || t.parentElement;
     const over = holder.scrollWidth > holder.clientWidth + 1;
     const hr = holder.getBoundingClientRect();
-    const inColumn = hr.left >= column[0] - 1 && hr.right <= column[1] + 1;
+    // a figure of several tables side by side (data-wide: the plan view) may use the page's
+    // width beside the column, never beyond the viewport
+    const wide = !!t.closest('figure[data-wide]');
+    const inColumn = wide ? hr.left >= -1 && hr.right <= window.innerWidth + 1
+      : hr.left >= column[0] - 1 && hr.right <= column[1] + 1;
     const inView = r.left >= -1 && r.right <= window.innerWidth + 1;
     const firstCells = Array.from(t.rows).map((row) => row.cells[0]).filter(Boolean);
     const pinned = firstCells.length > 0 && firstCells.every((c) => {
@@ -62,7 +68,7 @@ MEASURE = """async () => {
     }
     out.push({ i, id: fig ? fig.id : '', hidden: false, width: Math.round(r.width),
       box: Math.round(holder.clientWidth), boxLeft: Math.round(hr.left), boxRight: Math.round(hr.right),
-      column: column.map(Math.round), inColumn, fits: !over && inView, scrolls: !!box && over,
+      column: wide ? [0, window.innerWidth] : column.map(Math.round), inColumn, wide, fits: !over && inView, scrolls: !!box && over,
       pinned, fade, fadeAtEnd });
   }
   const sideways = document.scrollingElement.scrollWidth > window.innerWidth;
