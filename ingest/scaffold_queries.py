@@ -89,6 +89,7 @@ def _manifest(study: str, archive_path: Path, digest: str, origin, found, desc) 
 
 
 def _head(study: str, archive_path: Path, members, desc) -> list[str]:
+    listed = sorted(members, key=lambda m: m.format not in QUERY_FORMATS)  # stable: name order
     return [
         'Study manifest (docs/manifest.md, "Query runs"), proposed by `python -m ingest new` for a',
         "query benchmark; check it, then",
@@ -98,8 +99,8 @@ def _head(study: str, archive_path: Path, members, desc) -> list[str]:
         + ".",
         "suite: the DBT3 kit's queries are TPC-H's (the compare page matches queries by suite); check it.",
         'query_tables: add per-query tables, ratios and geometric means (docs/manifest.md, "Query tables").',
-        "Archive members:",
-        *(f"  {m.name}: {m.format + ': ' if m.format else ''}{m.why}" for m in members[:LISTED]),
+        "Archive members (the query runs first):",
+        *(f"  {m.name}: {m.format + ': ' if m.format else ''}{m.why}" for m in listed[:LISTED]),
         *(
             [f"  ... and {len(members) - LISTED} more (`make ingest` reports each)"]
             if len(members) > LISTED
@@ -121,8 +122,8 @@ def _body() -> str:
     spread = f"{_value('spread', 'max')} of their median (query {_value('spread', 'max', 'query')}, {_value('spread', 'max', LABEL)})"
     return f"""{{{{< keyresults >}}}}
 {{{{< keyresult ref="query-times" >}}}}The slowest query took a median of {slow}.{{{{< /keyresult >}}}}
-{{{{< keyresult ref="query-summary" >}}}}The fastest took {fast}.{{{{< /keyresult >}}}}
-{{{{< keyresult ref="query-summary" >}}}}The runs of one query spread by up to {spread}.{{{{< /keyresult >}}}}
+{{{{< keyresult ref="query-times" >}}}}The fastest took {fast}.{{{{< /keyresult >}}}}
+{{{{< keyresult ref="query-times" >}}}}The runs of one query spread by up to {spread}.{{{{< /keyresult >}}}}
 {{{{< /keyresults >}}}}
 
 The key results above are placeholders from the default query tables: replace them with what

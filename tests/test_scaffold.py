@@ -8,6 +8,7 @@ fresh ingest), with and without --origin. Plus the rule proposal and the Hugo ar
 from __future__ import annotations
 
 import html
+import json
 import re
 import subprocess
 
@@ -410,7 +411,7 @@ def test_a_monitor_named_by_a_time_stamp_is_linked_through_a_template_field(tmp_
     assert [r["id"] for r in runs] == ["innodb", "rocksdb"]
     assert [r["labels"] for r in runs] == [{"engine": "innodb"}, {"engine": "rocksdb"}]
     us = [
-        yaml.safe_load((tmp_path / "data" / "m" / "series" / f"{r['id']}.linked.yaml").read_text())[
+        json.loads((tmp_path / "data" / "m" / "series" / f"{r['id']}.linked.json").read_text())[
             "vm.us"
         ]
         for r in runs

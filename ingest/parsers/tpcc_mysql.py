@@ -5,8 +5,9 @@ the interval (`trx`), their 95th/99th percentile and max response time (ms; some
 `95:` without `%`), then `count|max_rt` for Payment, Order-Status, Delivery and Stock-Level.
 `<TpmC>` and the value on the next line give the summary: `tpmC`, and `trx`, the same rate as
 New-Order transactions per interval (tpmC / 60 x interval), so it compares with the series.
-The banner and parameters are known; every other line not read (the end report's raw results
-and constraint checks) is named in one warning.
+The banner, the parameters and the end report (after `STOPPING THREADS`: raw results and
+constraint checks, of which only `<TpmC>` is read) are the tool's own; any other line not read
+(a wrapper's output) is named in one warning.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ SERIES = ["t", "trx", "p95_ms", "p99_ms", "max_rt_ms"] + [
 ]
 PARAM = re.compile(r"^\s*\[(warehouse|connection|rampup|measure)\]:\s*(\d+)")
 TPMC = re.compile(rf"^\s*({NUMBER}) TpmC\s*$")
-# the banner and the parameters tpcc_start prints; anything else not read (its end report:
-# raw results, constraint checks) is skipped and named in one warning
+# the banner and the parameters tpcc_start prints (its end report, after STOPPING THREADS, is
+# known as a whole); anything else not read is skipped and named in one warning
 KNOWN = re.compile(
     r"(\*+$|\*\*\* .* \*\*\*$|option \w+ with value |<Parameters>|\s*\[\w+\]:|RAMP-UP TIME"
     r"|STOPPING THREADS)"
@@ -54,7 +55,7 @@ def _interval(m: re.Match) -> dict:
 @register
 class TpccMysqlParser(Parser):
     name = "tpcc-mysql"
-    what = "tpcc-mysql lines (its end report is read for <TpmC> only)"
+    what = "tpcc-mysql lines"
     description = (
         "tpcc-mysql: `N, trx: ..., 95%: ...` interval lines after MEASURING START, <TpmC> summary"
     )
@@ -73,6 +74,7 @@ class TpccMysqlParser(Parser):
         lines = Lines(text, file)
         meta: dict = {"tool": "tpcc-mysql"}
         rows, summary, first, measuring, tpmc_next = [], {}, None, False, False
+        report = False  # in the end report (raw results, constraint checks): the tool's own
         for no, line in lines:
             if m := PARAM.match(line):
                 meta[m[1]] = int(m[2])
@@ -82,6 +84,8 @@ class TpccMysqlParser(Parser):
                 if not measuring:
                     raise lines.error(no, "tpcc-mysql interval line before `MEASURING START.`")
                 rows.append(_interval(m))
+            elif line.startswith("STOPPING THREADS"):
+                report, measuring = True, False
             elif line.strip() == "<TpmC>":
                 tpmc_next = True
             elif tpmc_next and line.strip():
@@ -91,7 +95,7 @@ class TpccMysqlParser(Parser):
                 tpmc_next = False
             elif measuring and re.match(r"^\s*\d+, ", line):
                 raise lines.error(no, "unreadable tpcc-mysql interval line")
-            elif not KNOWN.match(line):
+            elif not (report or KNOWN.match(line)):
                 lines.skip(no)
         if not rows and not summary:
             raise lines.error(0, "no tpcc-mysql interval lines and no <TpmC> summary")
