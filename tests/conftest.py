@@ -4,13 +4,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from golden import ROOT, SHARED
 from sitebuild import built_site  # noqa: F401
-
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
 
 
 @pytest.fixture(scope="session")

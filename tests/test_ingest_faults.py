@@ -206,7 +206,7 @@ def _wait_for_lock(root: Path, pid: int):
 def test_command_line_ctrl_c_and_sigterm_from_outside(tmp_path):
     """The real command: a signal sent by another process while it holds the lock, then a
     SIGINT right after the switch; one true line each, exit 130/143, old-or-new, no leftovers."""
-    from test_manifest import make_study
+    from study_kit import make_study
 
     man = make_study(tmp_path)
     data = tmp_path / "data"
