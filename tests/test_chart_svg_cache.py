@@ -11,6 +11,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
 from front_site import ROOT, STUDY, hugo_binary, write_site
 
 
@@ -31,6 +32,7 @@ def files(site: Path) -> dict[str, bytes]:
     }
 
 
+@pytest.mark.slow
 def test_a_warm_cache_gives_the_same_bytes_and_a_changed_run_is_drawn_again(tmp_path):
     project = write_site(tmp_path / "project")
     built = tmp_path / "built"
@@ -72,6 +74,7 @@ def test_a_warm_cache_gives_the_same_bytes_and_a_changed_run_is_drawn_again(tmp_
     assert files(sites["changed"]) != files(sites["cold"])
 
 
+@pytest.mark.slow
 def test_a_chart_draws_the_same_whatever_was_drawn_before_it(tmp_path):
     """Vega numbers clip paths from a process-wide counter: a build whose cache holds the first
     of two clipped charts (so it is not drawn before the second) writes the same bytes as a

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from htmlscan import html_pages, parse
 from sitebuild import ROOT
 
@@ -49,6 +50,7 @@ def test_no_broken_link_offline(built_site):
     assert int(re.search(r"Successful\.+(\d+)", result.stdout)[1]) > 0, result.stdout  # it checked
 
 
+@pytest.mark.slow
 def test_html_is_valid_for_the_nu_checker(built_site):
     java = shutil.which("java")
     assert java, "the Nu HTML checker needs Java (Debian: default-jre-headless)"
