@@ -65,13 +65,11 @@ java:
 serve: setup
 	$(HUGO) server --bind 127.0.0.1 --disableFastRender --renderToMemory
 
+# the one publish pipeline (publish/pipeline.py): Hugo, series files, charts' SVG, previews,
+# Pagefind; the tests and the benches build with it too
 build: setup
 	rm -rf site
-	$(HUGO) --panicOnWarning --baseURL "$(BASEURL)"
-	.venv/bin/python -m publish.series site data
-	node publish/chart_svgs.js site
-	.venv/bin/python -m publish.previews site
-	node_modules/.bin/pagefind --site site --silent
+	.venv/bin/python -m publish site --base-url "$(BASEURL)"
 
 # the checks of any built site (tests marked `site`: links, HTML, publishing) over site/ as
 # `make build BASEURL=<absolute URL>` left it: the Pages workflow runs it before uploading site/

@@ -14,11 +14,12 @@ import subprocess
 import pytest
 import yaml
 from golden import ROOT
-from sitebuild import BASE_PATH, BASE_URL, HUGO_BIN, BuiltSite, build
+from sitebuild import BASE_PATH, BASE_URL, BuiltSite, build
 from sysbench_gen import sysbench_log, tar_gz
 
 from ingest.__main__ import main
 from ingest.scaffold import propose_rules
+from publish.pipeline import HUGO
 
 ENGINES = {"innodb": 400.0, "rocksdb": 650.0}
 IOPS = (1000, 3000)
@@ -278,7 +279,7 @@ def test_hugo_new_content_uses_the_posts_archetype(tmp_path):
     shutil.copytree(ROOT / "archetypes", tmp_path / "archetypes")
     (tmp_path / "content").mkdir()
     out = subprocess.run(
-        [str(HUGO_BIN), "new", "content", "posts/fresh-study/index.md", "--source", str(tmp_path)],
+        [str(HUGO), "new", "content", "posts/fresh-study/index.md", "--source", str(tmp_path)],
         capture_output=True,
         text=True,
         cwd=tmp_path,
