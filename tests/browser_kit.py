@@ -76,6 +76,20 @@ def until(page, expression, arg=None, timeout_ms=WAIT):
         waited += 50
 
 
+def frames(page, n=2):
+    """Waits for the page's next `n` animation frames: what the page set off before (an
+    IntersectionObserver's first callbacks, a hash change's handler, a style change) has then
+    been run, laid out and painted. The event to wait on before asserting that something did
+    not happen, in place of a fixed sleep."""
+    page.evaluate(
+        """n => new Promise((done) => {
+        const next = (left) => (left ? requestAnimationFrame(() => next(left - 1)) : done());
+        next(n);
+      })""",
+        n,
+    )
+
+
 def serve(directory, csp=None):
     """Starts a threaded server for `directory` on 127.0.0.1:0, sending `csp` as a header too
     when given; returns (server, base URL). server.shutdown() also closes its socket."""

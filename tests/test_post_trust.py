@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from browser_kit import serve
+from browser_kit import frames, serve, until
 from post_trust import (
     check_byline_and_key_results,
     check_date,
@@ -155,7 +155,8 @@ def test_each_key_result_leads_to_something_visible(browser, site_url):
             assert 3 <= len(refs) <= 5, study
             for ref in refs:
                 page.click(f'.key-results a.key-ref[href="{ref}"]')
-                page.wait_for_timeout(150)
+                until(page, "h => location.hash === h", ref)
+                frames(page)
                 seen = page.evaluate(
                     """id => {
                     const el = document.getElementById(id);
