@@ -13,7 +13,7 @@ import { PALETTE, chartConfig, cssVar } from './theme.js';
 import { getState, setState } from './hash.js';
 import { smooth, downsample, windowStats, nearestIndex, gapOf, gapBreaker } from './series.js';
 import { addExportTools } from './export.js';
-import { el, range, fixed as fmt, timeAt, placeRule } from './chartdom.js';
+import { el, range, fixed as fmt, timeAt, placeRule, liveRoom, showLive } from './chartdom.js';
 import { legendFor, withParams } from './labels.js';
 
 const SMOOTHING = [1, 5, 15, 30, 60, 300];
@@ -90,10 +90,7 @@ export class TimeSeriesChart {
 
   /** Creates the controls, legend, chart, readout, statistics and run picker. */
   build() {
-    const host = this.figure.querySelector('.chart-view');
-    const drawnAtBuild = Array.from(host.querySelectorAll(':scope > svg'));
-    host.classList.remove('pending');
-    host.textContent = '';
+    this.host = this.figure.querySelector('.chart-view');
     const smoothSel = el('select', { 'aria-label': 'Smoothing (rolling mean width)' });
     for (const w of SMOOTHING) smoothSel.append(el('option', { value: String(w), text: w === 1 ? 'none' : `${w} intervals` }));
     smoothSel.value = String(this.smoothing);
@@ -126,8 +123,9 @@ export class TimeSeriesChart {
     plot.addEventListener('pointerleave', () => this.onHover(null));
     this.stats = el('div', { class: 'ts-stats table-wrap' });
     this.picker = this.buildPicker();
-    host.append(controls, this.legend, ...drawnAtBuild, plot, this.readout, this.stats, this.picker);
-    this.drawnAtBuild = drawnAtBuild; // shown until the live chart is drawn
+    // built out of sight; the build's SVG stays until the first draw shows it (showLive)
+    this.room = liveRoom(this.host);
+    this.room.append(controls, this.legend, plot, this.readout, this.stats, this.picker);
     addExportTools(this.figure, this.id, () => this.view, () => ({
       columns: ['run', 't', 'value'], rows: this.plotted,
     }));
@@ -265,7 +263,6 @@ export class TimeSeriesChart {
     const result = await renderFitted(this.canvas, this.vegaLiteSpec(width, data), width, { renderer: 'canvas', tooltip: false });
     if (token !== this.token) { result.view.finalize(); return; }
     this.view = result.view;
-    this.drawnAtBuild.forEach((e) => e.remove());
     this.view.addSignalListener('zoom', (_, v) => this.onZoom(v && v.t ? v.t : null));
     this.view.addSignalListener('win', (_, v) => this.onWindow(v && v.t ? v.t : null));
     this.updateLegend();
@@ -273,6 +270,7 @@ export class TimeSeriesChart {
     this.winFrom.value = this.window[0];
     this.winTo.value = this.window[1];
     for (const [id, box] of this.boxes) box.checked = this.shown.includes(id);
+    showLive(this.host, this.room);
   }
 
   /** Pushes recomputed datasets into the current view (zoom, smoothing, hidden series). */
