@@ -3,22 +3,25 @@ Node's own test runner, `node --test`; plus the ingest's half of a number both s
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 
 import pytest
 from golden import ROOT
 
-NODE = shutil.which("node")
+from publish.charts import node_binary
 
 
 def test_node_test_runner_passes_every_js_unit():
-    if not NODE:
-        pytest.skip("node is not installed")
+    """The project's Node (.nvmrc; publish/charts.py finds it) runs every tests/js/*.test.js;
+    TAP output, whatever the version's default reporter."""
     files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "js").glob("*.test.js"))
     assert files
     done = subprocess.run(
-        [NODE, "--test", *files], cwd=ROOT, capture_output=True, text=True, timeout=120
+        [node_binary(), "--test", "--test-reporter=tap", *files],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "# fail 0" in done.stdout, done.stdout
