@@ -16,7 +16,11 @@ from publish.pipeline import STEPS, Build, publish
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m publish", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m publish",
+        description="Builds the site into SITE: Hugo, the series files, the charts' drawings, "
+        "the previews, the search index (publish/pipeline.py).",
+    )
     parser.add_argument("site", type=Path, help="the publish dir (Hugo's destination)")
     parser.add_argument("--base-url", default="/", help="the site's base URL (default /)")
     parser.add_argument("--steps", default=",".join(STEPS), help=f"of {','.join(STEPS)}")
