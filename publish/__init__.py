@@ -1,1 +1,3 @@
-"""Publishing steps that run after Hugo: chart previews (previews.py)."""
+"""Publishing: `python -m publish SITE` builds the site (publish/pipeline.py: Hugo, then
+series.py, charts.py with chart_svgs.js, previews.py, Pagefind); theme.py reads the light
+theme's colours the drawings use."""

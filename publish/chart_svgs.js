@@ -1,16 +1,21 @@
-// Build-time SVG of every chart: `node publish/chart_svgs.js SITE_DIR`, run after Hugo (make
-// build, tests/sitebuild.py). For each figure.chart of each page it asks the kind's module
-// (assets/js/kinds.js) for the initial view (a time series reads its runs' JSON files from
-// the site), renders it with the page's own Vega and Vega-Lite
-// (node_modules, the versions of package.json) through Vega's headless SVG renderer, and
-//  - puts it into the figure's empty view (inline SVG), once for a desktop-wide figure and once
-//    for a phone-wide one (main.css shows the one that fits), so the chart is there at first
-//    paint, in print and without JavaScript; the chart bundle later replaces it in place;
-//  - writes the desktop one as <page dir>/<id>.svg (the previews' source, publish/previews.py).
-// Colours are the light theme's, read from assets/css/main.css; main.css maps them to the
-// page's custom properties, so the inline SVG follows dark mode. Text is escaped by Vega's
-// renderer; the result is checked for markup that could run (script, event handlers).
-// A chart drawn before with the same inputs is not drawn again: see `Cache` below.
+// The drawer of the build-time chart SVGs: `node publish/chart_svgs.js SITE_DIR` with every chart
+// of the built site on stdin, run by the publish pipeline's charts step (publish/charts.py,
+// which reads the pages and puts the drawings in place). Input: JSON {theme: the light theme's
+// custom properties (publish/theme.py), charts: [{page, id, kind, spec (its JSON text)}]}.
+// Output: JSON {drawings: [{svg, inline}] in the same order, note}. For each chart it asks the
+// kind's module (assets/js/kinds.js) for the initial view (a time series reads its runs' JSON
+// files from the site), renders it with the page's own Vega and Vega-Lite (node_modules, the
+// versions of package.json) through Vega's headless SVG renderer and returns
+//  - `inline`: the figure's drawing, once for a desktop-wide figure and once for a phone-wide
+//    one (main.css shows the one that fits), so the chart is there at first paint, in print and
+//    without JavaScript; the chart bundle later replaces it in place (null for a kind whose
+//    view is not inlined, e.g. ratio);
+//  - `svg`: the desktop one as Vega wrote it (the previews' source, publish/previews.py); both
+//    null for a kind with no initial view.
+// Colours are the light theme's; main.css maps them to the page's custom properties, so the
+// inline SVG follows dark mode. Text is escaped by Vega's renderer; the result is checked for
+// markup that could run (script, event handlers). A chart drawn before with the same inputs is
+// not drawn again: see `Cache` below. An error is one line on stderr (the page and chart), exit 1.
 import { readFileSync, writeFileSync, readdirSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join, dirname } from 'node:path';
@@ -38,14 +43,6 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Widths (px) of a chart's figure: desktop (main is 52rem less 2 x 1.25rem padding) and a
  * 375 px phone (less 2 x .9rem), as main.css lays them out; the phone one shows below 560 px. */
 export const WIDTHS = { wide: 792, narrow: 346 };
-
-/** The light theme's custom properties (`--name: value`) from main.css's first :root block. */
-export function lightTheme(css) {
-  const root = /:root\s*{([^}]*)}/.exec(css)[1];
-  const vars = new Map();
-  for (const m of root.matchAll(/(--[\w-]+)\s*:\s*([^;]+);/g)) vars.set(m[1], m[2].trim());
-  return (name) => vars.get(name) || '';
-}
 
 /** Renders a Vega-Lite spec to an SVG string with the page's runtime (no eval). Vega numbers
  * clip paths from a counter global to the process: reset per drawing, so a chart's ids (and
@@ -243,53 +240,24 @@ async function drawChart(kind, id, specText, read, site, cache, file) {
   return entry;
 }
 
-/** Fills the pending chart views of one page; returns the ids drawn. */
-async function drawPage(file, read, site, cache) {
-  let html = readFileSync(file, 'utf8');
-  const drawn = [];
-  for (const m of html.matchAll(/<figure class="chart" id="([a-z0-9-]+)" data-kind="([a-z0-9-]+)"/g)) {
-    const [, id, kind] = m;
-    const block = new RegExp(`<script type="application/json" id="${id}-spec">([\\s\\S]*?)</script>`).exec(html);
-    if (!block) throw new Error(`${file}: chart ${id}: no spec`);
-    const { svg, inline } = await drawChart(kind, id, block[1], read, site, cache, file);
-    if (!svg) continue;
-    writeFileSync(join(dirname(file), `${id}.svg`), svg);
-    if (inline !== null) {
-      const pending = `<div class="chart-view pending" id="${id}-view"></div>`;
-      if (!html.includes(pending)) throw new Error(`${file}: chart ${id}: no empty view to draw into`);
-      html = html.replace(pending, () => `<div class="chart-view" id="${id}-view">${inline}</div>`);
-    }
-    drawn.push(id);
-  }
-  if (drawn.length) writeFileSync(file, html);
-  return drawn;
-}
-
-function* pages(dir) {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) yield* pages(path);
-    else if (e.name === 'index.html') yield path;
-  }
-}
-
-async function main(site) {
-  const read = lightTheme(readFileSync(join(ROOT, 'assets/css/main.css'), 'utf8'));
+async function main(site, input) {
+  const { theme, charts } = JSON.parse(input);
+  const read = (name) => theme[name] || '';
   const dir = process.env.CHART_SVG_CACHE ?? join(ROOT, '.cache', 'chart-svgs');
   const cache = new Cache(dir === 'off' ? null : dir);
-  let charts = 0, files = 0;
-  for (const file of pages(site)) {
-    if (!readFileSync(file, 'utf8').includes('<figure class="chart"')) continue;
-    charts += (await drawPage(file, read, site, cache)).length;
-    files += 1;
+  const drawings = [];
+  for (const { page, id, kind, spec } of charts) {
+    const { svg, inline } = await drawChart(kind, id, spec, read, site, cache, page);
+    drawings.push({ svg, inline });
   }
-  console.log(`chart svgs: ${charts} charts on ${files} pages${cache.dir ? `, ${cache.hits} from the cache` : ''}`);
+  const note = cache.dir ? `, ${cache.hits} from the cache` : '';
+  process.stdout.write(JSON.stringify({ drawings, note }));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.length !== 3) {
-    console.error('usage: node publish/chart_svgs.js SITE_DIR');
+    console.error('usage: node publish/chart_svgs.js SITE_DIR < charts.json (publish/charts.py)');
     process.exit(2);
   }
-  main(process.argv[2]).catch((err) => { console.error(`chart svgs: ${err.message}`); process.exit(1); });
+  main(process.argv[2], readFileSync(0, 'utf8')).catch((err) => { console.error(err.message); process.exit(1); });
 }

@@ -1,10 +1,11 @@
-"""Chart previews: `python -m publish.previews SITE_DIR`, run after `node publish/chart_svgs.js`.
+"""Chart previews: the publish pipeline's `previews` step (publish/pipeline.py), after `charts`.
 
-For every post listed in SITE_DIR/previews.json (written by layouts/home.previews.json) this
+For every post listed in SITE/previews.json (written by layouts/home.previews.json) this
 takes the SVG the build drew of the post's preview chart (`<post>/<chart id>.svg`, the same
-drawing the page shows at first paint): the chart named by the post's front matter `preview:`
-(a chart id of the post; the build fails when the post has no such chart), else its first
-chart, fits it onto a light background and rasterises it with
+drawing the page shows at first paint; the charts step says which charts of each page it
+drew, in page order): the chart named by the post's front matter `preview:` (a chart id of the
+post; the build fails when the post has no such chart), else its first chart, fits it onto the
+light theme's background (publish/theme.py) and rasterises it with
 resvg (the `resvg-py` binding, pinned in pyproject.toml) into `preview.png` (1200x630) beside
 the page: the Open Graph / Twitter card and feed image. (The home and list cards show no
 thumbnail since 2026-11-25: a chart at card size could not be read.)
@@ -25,53 +26,42 @@ import hashlib
 import json
 import os
 import re
-import sys
 from html import escape
 from importlib.metadata import version
 from pathlib import Path
 
 import resvg_py
 
-BACKGROUND = "#fdfdfc"  # the light theme's --bg (assets/css/main.css)
-FOREGROUND = "#1d1f21"  # its --fg
 FONT = "DejaVu Sans, Liberation Sans, sans-serif"
 CARD = (1200, 630)
 MARGIN = 0.04  # of the width, on every side
 
-_FIGURE = re.compile(r'<figure class="chart" id="([a-z0-9-]+)"')
+
+# the root element of Vega's SVG of a chart (its size) and its body
 _ROOT = re.compile(
     r'^\s*<svg\b[^>]*\bwidth="([\d.]+)"[^>]*\bheight="([\d.]+)"[^>]*>(.*)</svg>\s*$', re.S
 )
 
 
-def first_chart_svg(html: str, page_dir: Path) -> str | None:
-    """The build's SVG of the page's first chart that has one, or None."""
-    for chart_id in _FIGURE.findall(html):
-        svg = page_dir / f"{chart_id}.svg"
-        if svg.is_file():
-            return svg.read_text(encoding="utf-8")
-    return None
-
-
-def preview_chart_svg(html: str, page_dir: Path, chart_id: str = "") -> str | None:
-    """The SVG of the chart `chart_id` (the post's `preview:`), else of the first chart."""
-    if not chart_id:
-        return first_chart_svg(html, page_dir)
-    svg = page_dir / f"{chart_id}.svg"
-    if chart_id not in _FIGURE.findall(html) or not svg.is_file():
+def preview_chart_svg(page_dir: Path, charts: list[str], chart_id: str = "") -> str | None:
+    """The SVG of the chart `chart_id` (the post's `preview:`), else of the first chart drawn
+    (`charts`: the ids the charts step drew on the page, in page order), else None."""
+    if chart_id and chart_id not in charts:
         raise SystemExit(
             f"{page_dir / 'index.html'}: preview: {chart_id!r} is not a chart of the post "
-            f"(its charts: {', '.join(_FIGURE.findall(html)) or 'none'})"
+            f"(its charts: {', '.join(charts) or 'none'})"
         )
-    return svg.read_text(encoding="utf-8")
+    chosen = chart_id or (charts[0] if charts else "")
+    return (page_dir / f"{chosen}.svg").read_text(encoding="utf-8") if chosen else None
 
 
-def framed(chart_svg: str | None, size: tuple[int, int], title: str) -> str:
-    """An SVG of `size` with the chart scaled to fit (centred), or the title when no chart."""
+def framed(chart_svg: str | None, size: tuple[int, int], title: str, theme: dict) -> str:
+    """An SVG of `size` with the chart scaled to fit (centred) on the theme's background, or
+    the title in its foreground when no chart."""
     width, height = size
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">',
-        f'<rect width="{width}" height="{height}" fill="{BACKGROUND}"/>',
+        f'<rect width="{width}" height="{height}" fill="{theme["--bg"]}"/>',
     ]
     m = _ROOT.match(chart_svg or "")
     if m:
@@ -84,7 +74,7 @@ def framed(chart_svg: str | None, size: tuple[int, int], title: str) -> str:
     else:
         out.append(
             f'<text x="{width / 2:g}" y="{height / 2:g}" text-anchor="middle" font-family="{FONT}" '
-            f'font-size="{height // 12}" fill="{FOREGROUND}">{escape(title[:60])}</text>'
+            f'font-size="{height // 12}" fill="{theme["--fg"]}">{escape(title[:60])}</text>'
         )
     out.append("</svg>")
     return "".join(out)
@@ -128,8 +118,11 @@ class PngCache:
                     path.unlink(missing_ok=True)
 
 
-def write_previews(site: Path, cache: PngCache | None = None) -> list[str]:
-    """Write preview.png for every post of previews.json; return their dirs."""
+def write_previews(
+    site: Path, charts: dict[str, list[str]], theme: dict, cache: PngCache | None = None
+) -> list[str]:
+    """Write preview.png for every post of previews.json; return their dirs. `charts`: post
+    dir (as previews.json gives it) -> the ids of the charts drawn on it."""
     cache = cache or PngCache(None)
     manifest = site / "previews.json"
     try:
@@ -139,14 +132,13 @@ def write_previews(site: Path, cache: PngCache | None = None) -> list[str]:
     done = []
     for post in posts:
         page_dir = site / post["dir"]
-        page = page_dir / "index.html"
-        if not page.is_file():
-            raise SystemExit(f"{page}: missing, listed in {manifest}")
+        if not (page_dir / "index.html").is_file():
+            raise SystemExit(f"{page_dir / 'index.html'}: missing, listed in {manifest}")
         chart = preview_chart_svg(
-            page.read_text(encoding="utf-8"), page_dir, str(post.get("chart") or "")
+            page_dir, charts.get(post["dir"], []), str(post.get("chart") or "")
         )
         title = str(post.get("title", ""))
-        _write(page_dir / "preview.png", cache.png(framed(chart, CARD, title)))
+        _write(page_dir / "preview.png", cache.png(framed(chart, CARD, title, theme)))
         done.append(post["dir"])
     return done
 
@@ -159,22 +151,15 @@ def _write(path: Path, body: bytes) -> None:
     tmp.replace(path)
 
 
-def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: python -m publish.previews SITE_DIR", file=sys.stderr)
-        return 2
+def run(site: Path, charts: dict[str, list[str]], theme: dict) -> str:
+    """The pipeline's step: the previews of every post, the cache where PREVIEW_CACHE says
+    (.cache/previews by default; `off`: none), pruned to what this build used; its log line."""
     where = os.environ.get(
         "PREVIEW_CACHE", str(Path(__file__).resolve().parent.parent / ".cache" / "previews")
     )
     cache = PngCache(None if where == "off" else Path(where))
-    done = write_previews(Path(argv[0]), cache)
+    done = write_previews(site, charts, theme, cache)
     cache.prune()
-    print(
-        f"previews: {len(done)} posts"
-        + (f", {cache.hits} of {len(done)} images from the cache" if cache.root else "")
+    return f"previews: {len(done)} posts" + (
+        f", {cache.hits} of {len(done)} images from the cache" if cache.root else ""
     )
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -1,6 +1,8 @@
 """Serving a built site on localhost and driving Debian's Chromium with Playwright.
 
-Used by the browser tests and the bench/ scripts: one threaded static server, one browser,
+Used by the browser tests and the bench/ scripts: one threaded static server, one browser
+(the system's Chromium: `CHROMIUM=<path>` if set, else `chromium` on PATH, as Debian installs
+it; never a browser Playwright downloads),
 pages that record every console error, page error, failed request, HTTP error and CSP
 violation (`watch`). Tests wait on conditions the page reaches (`WAIT` ms at most, generous
 because CI machines can be heavily loaded), never for fixed times.
@@ -8,11 +10,12 @@ because CI machines can be heavily loaded), never for fixed times.
 
 import functools
 import http.server
+import os
+import shutil
 import threading
 
 WAIT = 60_000  # ms: the longest a test waits for a page condition before failing
 
-CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -73,6 +76,20 @@ def until(page, expression, arg=None, timeout_ms=WAIT):
         waited += 50
 
 
+def frames(page, n=2):
+    """Waits for the page's next `n` animation frames: what the page set off before (an
+    IntersectionObserver's first callbacks, a hash change's handler, a style change) has then
+    been run, laid out and painted. The event to wait on before asserting that something did
+    not happen, in place of a fixed sleep."""
+    page.evaluate(
+        """n => new Promise((done) => {
+        const next = (left) => (left ? requestAnimationFrame(() => next(left - 1)) : done());
+        next(n);
+      })""",
+        n,
+    )
+
+
 def serve(directory, csp=None):
     """Starts a threaded server for `directory` on 127.0.0.1:0, sending `csp` as a header too
     when given; returns (server, base URL). server.shutdown() also closes its socket."""
@@ -82,8 +99,20 @@ def serve(directory, csp=None):
     return server, f"http://127.0.0.1:{server.server_address[1]}"
 
 
+def chromium() -> str:
+    """The Chromium to drive: $CHROMIUM, else `chromium` (or `chromium-browser`) on PATH."""
+    found = (
+        os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    )
+    if not found:
+        raise RuntimeError(
+            "no Chromium: install Debian's (make chromium) or set CHROMIUM=<path to the binary>"
+        )
+    return found
+
+
 def launch(playwright):
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    return playwright.chromium.launch(executable_path=chromium(), args=ARGS)
 
 
 WATCH_CSP = """

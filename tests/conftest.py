@@ -1,16 +1,14 @@
 """Shared fixtures. `built_site`: one production-like site build per session (tests/sitebuild.py);
 `cloud_ingest`: the myrocks-cloud-cost study ingested once from the real archive;
-`browser`: one Debian Chromium (Playwright) for the whole session."""
+`browser`: one Debian Chromium (Playwright) for the whole session. Every test that uses
+`browser` (itself or through a fixture) is marked `browser`, so `pytest -m "not browser"` leaves
+them out."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from golden import ROOT, SHARED
 from sitebuild import built_site  # noqa: F401
-
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
 
 
 @pytest.fixture(scope="session")
@@ -39,3 +37,9 @@ def browser():
         b = launch(p)
         yield b
         b.close()
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "browser" in item.fixturenames:
+            item.add_marker(pytest.mark.browser)

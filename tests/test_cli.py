@@ -7,9 +7,8 @@ import sys
 
 import pytest
 import yaml
-from conftest import ROOT
-from golden import FIXTURES
-from test_manifest import make_study
+from golden import FIXTURES, ROOT
+from study_kit import make_study
 
 from ingest.__main__ import main
 

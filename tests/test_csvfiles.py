@@ -1,7 +1,7 @@
 """One CSV writer (ingest/csvfiles.py): every CSV the site serves is written by it, the tables'
 and runs.csv by the ingest beside their YAML, the series' by the publish step from their JSON;
 the browser's "CSV (as shown)" export follows the same rule, checked against the same cases
-(tests/fixtures/csv-fields.json) by tests/js/export.test.mjs (tests/test_js_units.py)."""
+(tests/fixtures/csv-fields.json) by tests/js/export.test.js (tests/test_js_units.py)."""
 
 from __future__ import annotations
 

@@ -9,62 +9,15 @@ import math
 
 import pytest
 import yaml
-from sysbench_gen import sysbench_log, tar_gz
+from study_kit import make_declared
 
 from ingest import report
-from ingest.archive import sha256_file
 from ingest.manifest import InputError
 from ingest.study import ingest
 
-RATES = {
-    ("innodb", 1000): 500,
-    ("innodb", 2000): 600,
-    ("rocksdb", 1000): 800,
-    ("rocksdb", 2000): 1500,
-    ("rocksdb", 4000): 1700,
-}  # no innodb at 4000 IOPS
-
-
-def make(tmp_path, tables: str, extra: str = "", more: dict | None = None):
-    """`more`: further runs, {(engine, iops, variant or None): tps}, first in the archive."""
-    (tmp_path / "archives").mkdir(parents=True, exist_ok=True)
-    logs = {
-        f"res_{e}_{i}iops{'_' + x if x else ''}.log": sysbench_log(r, seconds=30)
-        for (e, i, x), r in (more or {}).items()
-    }
-    logs.update(
-        {f"res_{e}_{i}iops.log": sysbench_log(r, seconds=30) for (e, i), r in RATES.items()}
-    )
-    if any(x for _, _, x in more or {}):
-        extra = (
-            "  - regex: 'res_(?P<engine>[a-z]+)_(?P<iops>\\d+)iops_(?P<variant>t\\d+)\\.log'\n"
-            + extra
-        )
-    logs["res_innodb_1000iops_again.log"] = sysbench_log(450, seconds=30)
-    arc = tar_gz(tmp_path / "archives" / "d.tar.gz", logs)
-    man = tmp_path / "content" / "d" / "manifest.yaml"
-    man.parent.mkdir(parents=True, exist_ok=True)
-    man.write_text(f"""\
-study: d
-title: Declared
-inputs:
-  - {{name: d.tar.gz, kind: archive, sha256: {sha256_file(arc)}, origin: https://example.org/d}}
-interval_s: 1
-window: {{start: 10, end: 30}}
-labels: [engine, iops, variant]
-label_types: {{iops: int}}
-display: {{engine: {{innodb: InnoDB, rocksdb: MyRocks}}}}
-runs:
-  - regex: 'res_(?P<engine>[a-z]+)_(?P<iops>\\d+)iops\\.log'
-  - regex: 'res_(?P<engine>[a-z]+)_(?P<iops>\\d+)iops_(?P<variant>again)\\.log'
-    published: false
-{extra}tables:
-{tables}""")
-    return man
-
 
 def tables(tmp_path, spec, extra="", more=None, problems=None):
-    man = make(tmp_path, spec, extra, more)
+    man = make_declared(tmp_path, spec, extra, more)
     got = ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
     if problems is not None:
         problems.extend(str(p) for p in got["problems"])
@@ -243,7 +196,7 @@ def test_pivot_and_ratio_to_a_base_chosen_by_label(tmp_path):
     ],
 )
 def test_errors_name_the_manifest_line(tmp_path, spec, line, reason):
-    man = make(tmp_path, spec + "\n")
+    man = make_declared(tmp_path, spec + "\n")
     with pytest.raises(InputError) as e:
         ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
     assert (e.value.file, e.value.line) == (str(man), line) and e.value.reason.startswith(reason)
@@ -298,7 +251,7 @@ def test_default_tables_stay_unless_replaced_by_id_or_left_out(tmp_path):
 
 
 def test_default_tables_names_only_default_tables(tmp_path):
-    man = make(tmp_path, ONE, extra="default_tables: [runs, latency]\n")
+    man = make_declared(tmp_path, ONE, extra="default_tables: [runs, latency]\n")
     with pytest.raises(InputError) as e:
         ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
     assert (
@@ -416,7 +369,7 @@ def test_a_ratio_of_the_value_named_by_of(tmp_path):
     row = next(r for r in got["two"]["rows"] if (r["engine"], r["iops"]) == ("rocksdb", 2000))
     p95 = {i: r["window"]["p95"] for i, r in runs.items()}
     assert row["p95_vs_innodb"] == round(p95["rocksdb-2000"] / p95["innodb-2000"], 6)
-    man = make(
+    man = make_declared(
         tmp_path / "bad",
         "  - {id: x, rows: [engine, iops], value: {key: v, label: V, stat: mean}, "
         "ratio: {key: r, label: R, base: {engine: innodb}, of: p95}}\n",

@@ -6,7 +6,7 @@ import statistics
 import tarfile
 
 import pytest
-from golden import SHARED
+from golden import SHARED, check_cut
 
 from ingest import metrics, osmetrics
 from ingest.parsers import by_name, detect
@@ -207,8 +207,6 @@ def test_hw_efficiency_agrees_with_the_wrappers_own(parse):
 )
 def test_real_file_cut_short(files, parse, name):
     """Real files cut at a few places (mid-line and at a line end): complete records only."""
-    from test_truncation import check_cut
-
     text, full = files[name], parse(name)
     parser = detect(text[:65536], name)[0]
     for fraction in (0.13, 0.5, 0.87):

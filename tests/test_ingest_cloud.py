@@ -11,7 +11,7 @@ from collections import defaultdict
 
 import pytest
 import yaml
-from conftest import ROOT, SHARED
+from golden import ROOT, SHARED
 
 from ingest.csvfiles import series_csv
 from ingest.study import ingest

@@ -160,7 +160,7 @@ def test_the_latency_column_names_the_percentile_sysbench_printed():
     assert column_meta("lat_ms", "tps")["label"] == "latency (ms)"
     import json
 
-    from conftest import ROOT
+    from golden import ROOT
 
     doc = json.loads((ROOT / "data/myrocks-cloud-cost/series/rocksdb-10000gp2-54.json").read_text())
     assert doc["meta"]["lat_ms"]["label"] == "p95 latency (ms)"

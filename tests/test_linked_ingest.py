@@ -9,7 +9,7 @@ import json
 import pytest
 import yaml
 from golden import ROOT, SHARED
-from test_manifest import make_study
+from study_kit import make_study
 
 from ingest.manifest import load
 from ingest.problems import Problem

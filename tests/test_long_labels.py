@@ -189,36 +189,3 @@ def test_build_time_svgs_show_every_long_label_whole(site, width):
     assert problems_of(texts, page.evaluate(FIGURES), width) == []
     assert page.evaluate(SIDEWAYS) <= 0
     context.close()
-
-
-@pytest.mark.parametrize(
-    "label, chars",
-    [
-        ("Innodb_buffer_pool_read_requests", 12),
-        ("Innodb_buffer_pool_read_requests", 14),
-        ("Handler_read_rnd_next", 9),
-        ("see Innodb_data_reads now", 10),
-    ],
-)
-def test_a_long_name_breaks_at_its_underscores(label, chars):
-    """Issue 9 §7: labels.js (live charts and build-time SVGs) breaks a name longer than a line
-    after its underscores ("Innodb_buffe r_pool_read_ requests" split words), each line fits,
-    and the lines put together give the label back."""
-    import json
-    import subprocess
-    from pathlib import Path
-
-    module = Path(__file__).resolve().parent.parent / "assets" / "js" / "labels.js"
-    script = f"import {{ wrap }} from {json.dumps(str(module))}; console.log(JSON.stringify(wrap({json.dumps(label)}, {chars})));"
-    lines = json.loads(
-        subprocess.run(
-            ["node", "--input-type=module", "-e", script],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-    )
-    assert all(len(line) <= chars for line in lines), lines
-    assert "".join(lines).replace(" ", "") == label.replace(" ", ""), lines
-    for line in lines[:-1]:  # every break of a word falls after a separator or between words
-        assert line.endswith("_") or f"{line} " in f"{label} ", (line, lines)

@@ -2,71 +2,16 @@
 
 from __future__ import annotations
 
-import io
 import re
 import sys
 import tarfile
 
 import pytest
-from golden import FIXTURES
+from study_kit import RUNS, make_study, run
 
 from ingest import checks, writer
 from ingest.archive import ArchiveError, sha256_file
 from ingest.manifest import InputError, load
-from ingest.study import ingest
-
-LOGS = {
-    "a-8.log": "oltp-lua.log",
-    "b-16.log": "c-reporter-p99.log",
-    "multi.log": "tpcc-sessions.log",
-    "two.log": "oltp-lua.log",
-}  # two.log: the fixture twice, two complete sessions
-
-
-def _archive(path, extra=()):
-    with tarfile.open(path, "w:gz") as tf:
-        for name, fixture in LOGS.items():
-            data = (FIXTURES / "sysbench1" / fixture).read_bytes() * (2 if name == "two.log" else 1)
-            info = tarfile.TarInfo(f"mini/{name}")
-            info.size = len(data)
-            tf.addfile(info, io.BytesIO(data))
-        for info in extra:
-            tf.addfile(info)
-    return path
-
-
-RUNS = """\
-  - regex: '(?P<name>[a-z])-(?P<threads>\\d+)\\.log'
-  - glob: 'multi.log'
-    labels: {name: m}
-    published: false
-"""
-
-
-def make_study(tmp_path, runs=RUNS, extra="", archive_members=()):
-    (tmp_path / "archives").mkdir(exist_ok=True)
-    arc = _archive(tmp_path / "archives" / "mini.tar.gz", archive_members)
-    man = tmp_path / "content" / "mini" / "manifest.yaml"
-    man.parent.mkdir(parents=True, exist_ok=True)
-    man.write_text(f"""\
-study: mini
-title: A small study
-inputs:
-  - name: mini.tar.gz
-    kind: archive
-    sha256: {sha256_file(arc)}
-    origin: https://example.org/mini
-interval_s: 1
-window: {{start: 1, end: 4}}
-labels: [name, threads]
-label_types: {{threads: int}}
-{extra}runs:
-{runs}""")
-    return man
-
-
-def run(tmp_path, man):
-    return ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
 
 
 def test_small_study_end_to_end(tmp_path):
@@ -253,7 +198,7 @@ def test_table_ids_follow_the_sites_id_rule(tmp_path, monkeypatch, tid):
     """One id rule: a table id the ingest writes is one the table/chart shortcodes accept."""
     import re
 
-    from conftest import ROOT
+    from golden import ROOT
 
     site = re.search(
         r"findRE `([^`]+)` \.id", (ROOT / "layouts/_partials/unique-id.html").read_text()

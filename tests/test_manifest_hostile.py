@@ -7,7 +7,7 @@ from __future__ import annotations
 import tarfile
 
 import pytest
-from test_manifest import RUNS, make_study
+from study_kit import RUNS, make_study
 
 from ingest.__main__ import main
 from ingest.archive import sha256_file

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from test_declared import make
+from study_kit import make_declared
 
 from ingest import declared, writer
 from ingest.manifest import load
@@ -73,7 +73,7 @@ CASES = {
 @pytest.mark.parametrize("case", CASES)
 def test_a_table_mistake_is_found_at_load_before_the_archive(tmp_path, case):
     table, line, reason = CASES[case]
-    man = make(tmp_path, table + "\n")
+    man = make_declared(tmp_path, table + "\n")
     (tmp_path / "archives" / "d.tar.gz").unlink()  # the inputs are not even read
     with pytest.raises(Problem) as e:
         load(man)
@@ -86,7 +86,7 @@ def test_a_table_mistake_is_found_at_load_before_the_archive(tmp_path, case):
 
 
 def test_a_table_of_too_many_rows_is_refused_before_they_are_computed(tmp_path, monkeypatch):
-    man = make(
+    man = make_declared(
         tmp_path, "  - {id: x, rows: [engine, iops], value: {key: v, label: V, stat: mean}}\n"
     )
     monkeypatch.setattr(declared, "MAX_ROWS", 5)  # 2 engines x 3 iops = 6 rows
@@ -98,7 +98,7 @@ def test_a_table_of_too_many_rows_is_refused_before_they_are_computed(tmp_path, 
     )
 
 
-OTHER = {  # (old text of make()'s manifest, new text, line, reason)
+OTHER = {  # (old text of make_declared()'s manifest, new text, line, reason)
     "a study name with a trailing newline": (
         "study: d\n",
         'study: "d\\n"\n',
@@ -147,7 +147,7 @@ OTHER = {  # (old text of make()'s manifest, new text, line, reason)
 @pytest.mark.parametrize("case", OTHER)
 def test_other_mistakes_are_a_manifest_line(tmp_path, case):
     old, new, line, reason = OTHER[case]
-    man = make(tmp_path, TABLE + "\n")
+    man = make_declared(tmp_path, TABLE + "\n")
     text = man.read_text()
     assert old in text
     man.write_text(text.replace(old, new, 1))

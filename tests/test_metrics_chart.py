@@ -11,7 +11,7 @@ import json
 
 import pytest
 import yaml
-from browser_kit import WAIT, open_page, serve, until
+from browser_kit import WAIT, frames, open_page, serve, until
 from golden import ROOT
 
 LINKBENCH = "posts/linkbench-hourly-2017/"
@@ -267,7 +267,7 @@ def test_the_live_chart_takes_over_in_the_room_held_for_it(browser, base, width)
     )
     page.locator(f"#{FIG}").scroll_into_view_if_needed()
     page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=WAIT)
-    page.wait_for_timeout(300)
+    frames(page)
     live = page.evaluate(f"""Array.from(document.querySelector('#{FIG} .chart-view').children)
         .reduce((h, c) => h + c.getBoundingClientRect().height, 0)""")
     assert page.evaluate(height) == before

@@ -190,7 +190,7 @@ def test_a_declared_mode_wins():
 def test_the_manifest_declares_mode_on_a_status_files_rule(tmp_path):
     import re
 
-    from test_manifest import make_study
+    from study_kit import make_study
 
     from ingest.manifest import InputError, load
 

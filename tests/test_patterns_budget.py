@@ -12,7 +12,7 @@ import tarfile
 from pathlib import Path
 
 import pytest
-from test_manifest import RUNS, make_study, run
+from study_kit import RUNS, make_study, run
 
 from ingest import manifest
 from ingest.manifest import pattern_units

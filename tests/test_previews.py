@@ -1,5 +1,6 @@
 """publish/previews.py: previews rasterised (resvg) from the build's SVG of the post's preview chart
-(front matter `preview:`, else the first chart)."""
+(front matter `preview:`, else the first chart the charts step drew), on the light theme's
+background (publish/theme.py, read from main.css)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ import pytest
 import resvg_py
 
 from publish import previews
+from publish.theme import light_theme
+
+THEME = light_theme()
 
 CHART = (
     '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="200" viewBox="0 0 400 200">'
@@ -60,7 +64,9 @@ def test_previews_are_the_first_chart_with_an_svg_fitted_and_centred(tmp_path):
     )
     other = CHART.replace("#0072B2", "#009E73").replace("#D55E00", "#009E73")
     post = write_site(tmp_path, html, {"first.svg": CHART, "second.svg": other})
-    assert previews.write_previews(tmp_path) == ["posts/p/"]
+    # the charts step drew "first" and "second" ("no-svg" is a kind without a drawing)
+    drawn = {"posts/p/": ["first", "second"]}
+    assert previews.write_previews(tmp_path, drawn, THEME) == ["posts/p/"]
     card = (post / "preview.png").read_bytes()
     assert png_size(card) == (1200, 630) and not (post / "preview-thumb.png").exists()
     # 400x200 fitted into 1200x630 less a 48 px margin: 1104 x 552, centred; blue left, orange right
@@ -71,16 +77,16 @@ def test_previews_are_the_first_chart_with_an_svg_fitted_and_centred(tmp_path):
 
 def test_a_post_without_chart_gets_a_card_with_its_escaped_title(tmp_path):
     post = write_site(tmp_path, "<p>text</p>", title="</text><script>alert(1)</script>")
-    svg = previews.framed(None, previews.CARD, "</text><script>alert(1)</script>")
+    svg = previews.framed(None, previews.CARD, "</text><script>alert(1)</script>", THEME)
     assert "<script>" not in svg and "&lt;/text&gt;&lt;script&gt;" in svg
-    previews.write_previews(tmp_path)
+    previews.write_previews(tmp_path, {}, THEME)
     assert png_size((post / "preview.png").read_bytes()) == (1200, 630)
 
 
 def test_a_listed_post_without_its_page_is_an_error(tmp_path):
     (tmp_path / "previews.json").write_text(json.dumps({"posts": [{"dir": "posts/gone/"}]}))
     with pytest.raises(SystemExit, match="posts/gone/index.html: missing"):
-        previews.write_previews(tmp_path)
+        previews.write_previews(tmp_path, {}, THEME)
 
 
 GREEN = CHART.replace("#0072B2", "#009E73").replace("#D55E00", "#009E73")
@@ -88,12 +94,13 @@ TWO = (
     '<figure class="chart" id="first" data-kind="ratio"></figure>'
     '<figure class="chart" id="second" data-kind="bars"></figure>'
 )
+DRAWN = {"posts/p/": ["first", "second"]}
 
 
 @pytest.mark.parametrize("chart", ["", None])
 def test_without_a_preview_chart_the_first_is_drawn(tmp_path, chart):
     post = write_site(tmp_path, TWO, {"first.svg": CHART, "second.svg": GREEN}, chart=chart)
-    previews.write_previews(tmp_path)
+    previews.write_previews(tmp_path, DRAWN, THEME)
     assert pixel((post / "preview.png").read_bytes(), 400, 315) == (0x00, 0x72, 0xB2)
 
 
@@ -101,7 +108,7 @@ def test_the_posts_preview_chart_is_drawn_when_named(tmp_path):
     """previews.json's `chart` (the post's front matter `preview:`) picks the chart drawn; on the
     code before, the first chart was drawn whatever the post said."""
     post = write_site(tmp_path, TWO, {"first.svg": CHART, "second.svg": GREEN}, chart="second")
-    previews.write_previews(tmp_path)
+    previews.write_previews(tmp_path, DRAWN, THEME)
     png = (post / "preview.png").read_bytes()
     w, h = png_size(png)
     assert pixel(png, w // 3, h // 2) == (0x00, 0x9E, 0x73)
@@ -112,7 +119,7 @@ def test_a_preview_that_is_no_chart_of_the_post_fails(tmp_path):
     with pytest.raises(
         SystemExit, match="preview: 'third' is not a chart of the post .its charts: first, second"
     ):
-        previews.write_previews(tmp_path)
+        previews.write_previews(tmp_path, DRAWN, THEME)
 
 
 def test_the_build_lists_each_posts_preview_chart(built_site):
@@ -132,38 +139,34 @@ def test_a_preview_from_the_cache_is_the_same_png_and_a_changed_chart_is_rasteri
     site = tmp_path / "site"
     post = write_site(site, html, {"first.svg": CHART})
     store = tmp_path / "cache"
-    previews.write_previews(site, previews.PngCache(store))
+    drawn = {"posts/p/": ["first"]}
+    previews.write_previews(site, drawn, THEME, previews.PngCache(store))
     cold = {name: (post / name).read_bytes() for name in ("preview.png",)}
     assert len(list(store.glob("*.png"))) == 1
     calls = []
     monkeypatch.setattr(previews, "rasterise", lambda svg: calls.append(svg) or b"drawn again")
     warm = previews.PngCache(store)
-    previews.write_previews(site, warm)
+    previews.write_previews(site, drawn, THEME, warm)
     assert warm.hits == 1 and calls == []
     assert {name: (post / name).read_bytes() for name in cold} == cold
     # the chart changes: the image is rasterised again, and the old entry goes at the prune
     (post / "first.svg").write_text(CHART.replace("#0072B2", "#009E73"))
     changed = previews.PngCache(store)
-    previews.write_previews(site, changed)
+    previews.write_previews(site, drawn, THEME, changed)
     changed.prune()
     assert changed.hits == 0 and len(calls) == 1
     assert (post / "preview.png").read_bytes() == b"drawn again"
     assert sorted(p.name for p in store.iterdir()) == sorted(changed.used)
 
 
-def test_the_command_keeps_its_previews_where_PREVIEW_CACHE_says_or_nowhere(
-    tmp_path, monkeypatch, capsys
-):
+def test_the_step_keeps_its_previews_where_PREVIEW_CACHE_says_or_nowhere(tmp_path, monkeypatch):
     site = tmp_path / "site"
     write_site(
         site, '<figure class="chart" id="first" data-kind="bars"></figure>', {"first.svg": CHART}
     )
+    drawn = {"posts/p/": ["first"]}
     monkeypatch.setenv("PREVIEW_CACHE", str(tmp_path / "store"))
-    assert previews.main([str(site)]) == 0 and previews.main([str(site)]) == 0
-    assert (
-        capsys.readouterr().out.splitlines()[-1]
-        == "previews: 1 posts, 1 of 1 images from the cache"
-    )
+    assert previews.run(site, drawn, THEME) == "previews: 1 posts, 0 of 1 images from the cache"
+    assert previews.run(site, drawn, THEME) == "previews: 1 posts, 1 of 1 images from the cache"
     monkeypatch.setenv("PREVIEW_CACHE", "off")
-    assert previews.main([str(site)]) == 0
-    assert capsys.readouterr().out == "previews: 1 posts\n"
+    assert previews.run(site, drawn, THEME) == "previews: 1 posts"

@@ -11,7 +11,7 @@ import tarfile
 
 import pytest
 import yaml
-from conftest import ROOT, SHARED
+from golden import ROOT, SHARED
 
 from ingest import reproduction
 from ingest.manifest import InputError, load

@@ -14,12 +14,13 @@ import subprocess
 
 import pytest
 import yaml
-from conftest import ROOT
-from sitebuild import BASE_PATH, BASE_URL, HUGO_BIN, BuiltSite, build
+from golden import ROOT
+from sitebuild import BASE_PATH, BASE_URL, BuiltSite, build
 from sysbench_gen import sysbench_log, tar_gz
 
 from ingest.__main__ import main
 from ingest.scaffold_names import propose
+from publish.pipeline import HUGO
 
 ENGINES = {"innodb": 400.0, "rocksdb": 650.0}
 IOPS = (1000, 3000)
@@ -237,20 +238,20 @@ def test_the_scaffolded_post_passes_the_checks_of_every_post(post, study):
     every post: its numbers come from data/ (no digit typed into the prose), it opens with the
     byline and key results, every figure says where its numbers come from, its date is known to
     the day, its tables are documented, its data is a fresh ingest."""
-    from test_post_trust import (
-        check_byline_and_key_results,
-        check_date,
-        check_provenance_claims,
-        check_sources,
-    )
-    from test_posts_numbers import (
+    from post_numbers import (
         check_prose_values,
         check_table_cells,
         check_tables_in_data,
         parse_post,
         typed_numbers,
     )
-    from test_studies_ingest import check_docs_tables
+    from post_trust import (
+        check_byline_and_key_results,
+        check_date,
+        check_provenance_claims,
+        check_sources,
+    )
+    from study_docs import check_docs_tables
 
     from ingest.manifest import load
     from ingest.study import build_files
@@ -293,7 +294,7 @@ def test_the_byline_says_whether_the_origin_is_given(post):
 @pytest.mark.parametrize("viewport", [(1280, 900), (375, 812)], ids=["desktop", "phone"])
 def test_the_scaffolded_key_results_are_on_the_first_screen(post, browser, viewport):
     from browser_kit import serve
-    from test_post_trust import check_key_results_on_screen
+    from post_trust import check_key_results_on_screen
 
     server, base = serve(post["built"].www)
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
@@ -315,7 +316,7 @@ def test_hugo_new_content_uses_the_posts_archetype(tmp_path):
     shutil.copytree(ROOT / "archetypes", tmp_path / "archetypes")
     (tmp_path / "content").mkdir()
     out = subprocess.run(
-        [str(HUGO_BIN), "new", "content", "posts/fresh-study/index.md", "--source", str(tmp_path)],
+        [str(HUGO), "new", "content", "posts/fresh-study/index.md", "--source", str(tmp_path)],
         capture_output=True,
         text=True,
         cwd=tmp_path,

@@ -97,20 +97,20 @@ def test_the_post_shows_did_not_finish_in_its_chart_and_tables(post):
 
 @pytest.mark.parametrize("study", [STUDY, BARE])
 def test_the_scaffolded_post_passes_the_checks_of_every_post(post, study):
-    from test_post_trust import (
-        check_byline_and_key_results,
-        check_date,
-        check_provenance_claims,
-        check_sources,
-    )
-    from test_posts_numbers import (
+    from post_numbers import (
         check_prose_values,
         check_table_cells,
         check_tables_in_data,
         parse_post,
         typed_numbers,
     )
-    from test_studies_ingest import check_docs_tables
+    from post_trust import (
+        check_byline_and_key_results,
+        check_date,
+        check_provenance_claims,
+        check_sources,
+    )
+    from study_docs import check_docs_tables
 
     from ingest.manifest import load
     from ingest.study import build_files
@@ -141,7 +141,7 @@ def test_the_scaffolded_post_passes_the_checks_of_every_post(post, study):
 @pytest.mark.parametrize("viewport", [(1280, 900), (375, 812)], ids=["desktop", "phone"])
 def test_the_key_results_are_on_the_first_screen(post, browser, viewport):
     from browser_kit import serve
-    from test_post_trust import check_key_results_on_screen
+    from post_trust import check_key_results_on_screen
 
     server, base = serve(post["built"].www)
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})

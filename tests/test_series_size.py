@@ -264,7 +264,7 @@ def test_the_site_names_a_downsampled_run_and_leaves_a_dropped_one_out(tmp_path,
             == 0
         )
     site = tmp_path / "www" / "benchlog"
-    build(site, "https://example.github.io/benchlog/", extra=tmp_path)
+    build(site, "https://example.github.io/benchlog/", extra=tmp_path, previews=False)
     every = (site / "posts" / "sz-every" / "index.html").read_text()
     assert (
         "data/sz-every/series/myisam.csv" in every and "myisam (downsampled to 4 s means)" in every

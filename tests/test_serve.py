@@ -12,7 +12,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
@@ -74,7 +73,8 @@ def free_port() -> int:
 
 
 def serve_until_ready(cmd: list[str], cwd: Path) -> None:
-    """Runs a Hugo server until it serves the study's post (and its series file), then stops it."""
+    """Runs a Hugo server until it says it serves (its "Web Server is available" line), fetches
+    the study's post and its series file, then stops it."""
     port = free_port()
     proc = subprocess.Popen(
         [*cmd, "--port", str(port), "--bind", "127.0.0.1"],
@@ -84,20 +84,16 @@ def serve_until_ready(cmd: list[str], cwd: Path) -> None:
         text=True,
     )
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                base = f"http://127.0.0.1:{port}"
-                page = fetch(f"{base}/posts/{STUDY}/").decode()
-                series = fetch(f"{base}/data/{STUDY}/series/alpha-100.json")
+        said = []
+        for line in proc.stdout:  # ends when the server exits
+            said.append(line)
+            if "Web Server is available at" in line:
                 break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    proc.kill()
-                    pytest.fail(
-                        f"hugo server did not serve the post:\n{proc.communicate(timeout=30)[0]}"
-                    )
-                time.sleep(0.5)
+        else:
+            pytest.fail(f"hugo server did not start:\n{''.join(said)}")
+        base = f"http://127.0.0.1:{port}"
+        page = fetch(f"{base}/posts/{STUDY}/").decode()
+        series = fetch(f"{base}/data/{STUDY}/series/alpha-100.json")
         assert "livereload" in page and b'"alpha-100"' in series
     finally:
         proc.terminate()

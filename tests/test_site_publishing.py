@@ -54,6 +54,7 @@ def test_home_lists_posts_newest_first_with_finding_or_summary_and_link(built_si
     assert "A benign test-only post sharing terms" in home.path.read_text()
 
 
+@pytest.mark.site
 def test_every_term_has_a_page_and_a_feed_listing_its_posts(built_site, posts):
     for post in posts:
         page = parse(built_site.site / post["dir"] / "index.html")
@@ -72,6 +73,7 @@ def test_every_term_has_a_page_and_a_feed_listing_its_posts(built_site, posts):
             assert post_url in links, (a.attrs["href"], links)
 
 
+@pytest.mark.site
 def test_home_feed_and_sitemap_list_every_post(built_site, posts):
     urls = {built_site.base_url + p["dir"] for p in posts}
     feed = ET.parse(built_site.site / "index.xml").getroot()
@@ -169,6 +171,7 @@ def test_related_studies_name_the_shared_terms(built_site):
     ), [li.text for li in related]
 
 
+@pytest.mark.site
 def test_open_graph_and_twitter_cards_use_the_post_chart_png(built_site, posts):
     for post in posts:
         page = parse(built_site.site / post["dir"] / "index.html")
@@ -186,12 +189,14 @@ def test_open_graph_and_twitter_cards_use_the_post_chart_png(built_site, posts):
         )
 
 
+@pytest.mark.site
 def test_404_page_links_home_under_the_base_path(built_site):
     page = parse(built_site.site / "404.html")
     assert page.find("h1")[0].text == "Page not found"
     assert built_site.base_path in {a.attrs["href"] for a in page.find("a")}
 
 
+@pytest.mark.site
 def test_search_index_holds_exactly_the_posts(built_site, posts):
     entry = json.loads((built_site.site / "pagefind/pagefind-entry.json").read_text())
     assert sum(lang["page_count"] for lang in entry["languages"].values()) == len(posts)
@@ -201,6 +206,7 @@ def test_search_index_holds_exactly_the_posts(built_site, posts):
     assert all(s.attrs.get("src") for s in search.find("script")), "no inline script"
 
 
+@pytest.mark.site
 def test_every_link_resolves_under_the_project_page_path(built_site):
     """Deploy check: with a project page's base URL, every same-site href/src/og URL of every
     page reaches a built file under that path; none escapes to the host's root."""
@@ -227,82 +233,6 @@ def test_raw_html_in_markdown_stays_disabled(built_site):
     assert config["markup"]["goldmark"]["renderer"]["unsafe"] is False
     html = built_site.page("posts/hostile-study/index.html")
     assert "<!-- raw HTML omitted -->" in html and 'onclick="alert(1)"' not in html
-
-
-def test_pages_workflow_builds_with_make_and_the_pages_base_url():
-    """The deploy is `make build` (pinned versions) with configure-pages' URL as BASEURL, the
-    one the deploy-path test above builds with, and it uploads site/."""
-    import yaml
-
-    flow = yaml.safe_load((ROOT / ".github/workflows/pages.yml").read_text())
-    steps = flow["jobs"]["build"]["steps"]
-    uses = {s.get("uses", "").split("@")[0]: s for s in steps}
-    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert (
-        pyproject["project"]["requires-python"]
-        == ">=" + uses["actions/setup-python"]["with"]["python-version"]
-    )
-    pages_id = uses["actions/configure-pages"]["id"]
-    runs = [s["run"] for s in steps if "run" in s]
-    assert runs == [f'make build BASEURL="${{{{ steps.{pages_id}.outputs.base_url }}}}/"']
-    assert uses["actions/upload-pages-artifact"]["with"]["path"] == "site"
-    assert "actions/deploy-pages" in {
-        s.get("uses", "").split("@")[0] for s in flow["jobs"]["deploy"]["steps"]
-    }
-    assert flow["permissions"] == {"contents": "read"}
-    assert flow["jobs"]["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
-
-
-def test_pages_workflow_tests_before_deploy_on_current_actions_with_caches():
-    """`make test` (.ci/run) must pass before the build and the deploy (needs:); the actions on
-    their current majors, Node on the maintained LTS (24), pip and npm caches."""
-    import yaml
-
-    flow = yaml.safe_load((ROOT / ".github/workflows/pages.yml").read_text())
-    jobs = flow["jobs"]
-    assert [s["run"] for s in jobs["test"]["steps"] if "run" in s] == [".ci/run"]
-    assert "make test" in (ROOT / ".ci" / "run").read_text()
-    assert jobs["build"]["needs"] == "test" and jobs["deploy"]["needs"] == "build"
-    majors = {
-        "actions/checkout": "v6",
-        "actions/setup-python": "v6",
-        "actions/setup-node": "v6",
-        "actions/configure-pages": "v6",
-        "actions/upload-pages-artifact": "v5",
-        "actions/deploy-pages": "v5",
-        "actions/cache": "v5",
-    }
-    for name, job in jobs.items():
-        for step in job["steps"]:
-            if "uses" in step:
-                action, _, version = step["uses"].partition("@")
-                assert majors[action] == version, (name, step["uses"])
-            if step.get("uses", "").startswith("actions/setup-node"):
-                assert step["with"]["node-version"] == "24" and step["with"]["cache"] == "npm"
-            if step.get("uses", "").startswith("actions/setup-python"):
-                assert step["with"]["cache"] == "pip"
-
-
-def test_pages_build_keeps_the_drawing_caches_between_deploys():
-    """The build restores .cache/ (chart drawings, previews: the default dirs of both scripts)
-    from the newest earlier deploy before `make build`, and saves it under its own commit."""
-    import yaml
-
-    steps = yaml.safe_load((ROOT / ".github/workflows/pages.yml").read_text())["jobs"]["build"][
-        "steps"
-    ]
-    names = [s.get("uses", "").split("@")[0] or s.get("run", "") for s in steps]
-    cache = steps[names.index("actions/cache")]
-    assert names.index("actions/cache") < next(
-        i for i, n in enumerate(names) if n.startswith("make build")
-    )
-    assert cache["with"]["path"] == ".cache"
-    assert (
-        cache["with"]["key"] == "site-drawings-${{ github.sha }}"
-        and cache["with"]["restore-keys"] == "site-drawings-"
-    )
-    assert "join(ROOT, '.cache', 'chart-svgs')" in (ROOT / "publish" / "chart_svgs.js").read_text()
-    assert '/ ".cache" / "previews"' in (ROOT / "publish" / "previews.py").read_text()
 
 
 def test_test_tools_are_development_dependencies():

@@ -38,7 +38,7 @@ def test_a_file_over_the_line_limit_is_one_error_at_its_first_line_over(monkeypa
 
 
 def test_an_ingest_over_the_total_is_refused_before_any_parse(tmp_path, monkeypatch):
-    from test_manifest import make_study, run
+    from study_kit import make_study, run
 
     man = make_study(tmp_path)
     monkeypatch.setattr(read, "MAX_INGEST_LINES", 100)

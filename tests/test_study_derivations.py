@@ -247,7 +247,7 @@ def test_sysbench_base_anomalies_are_found_from_the_data():
     falls by more than the stated share when a client is added, recomputed here from the
     committed absolute QPS; the post shows that table beside the caveat."""
     import yaml
-    from conftest import ROOT
+    from golden import ROOT
 
     tables = ROOT / "data" / "sysbench-regressions" / "tables"
     absolute = yaml.safe_load((tables / "absolute-qps.yaml").read_text())["rows"]

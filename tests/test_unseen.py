@@ -171,20 +171,20 @@ def test_the_post_passes_the_checks_of_every_post(unseen, study):
     shown at the precision given (or none), its tables are documented (the defaults by
     docs/manifest.md, the declared ones by the manifest), its data is a fresh ingest, and it is
     within the page budget (which make build checks itself)."""
-    from test_post_trust import (
-        check_byline_and_key_results,
-        check_date,
-        check_provenance_claims,
-        check_sources,
-    )
-    from test_posts_numbers import (
+    from post_numbers import (
         check_prose_values,
         check_table_cells,
         check_tables_in_data,
         parse_post,
         typed_numbers,
     )
-    from test_studies_ingest import check_docs_tables
+    from post_trust import (
+        check_byline_and_key_results,
+        check_date,
+        check_provenance_claims,
+        check_sources,
+    )
+    from study_docs import check_docs_tables
 
     from ingest.manifest import load
     from ingest.study import build_files
@@ -283,8 +283,8 @@ def test_in_a_browser_each_post_opens_with_its_key_results_and_charts_take_over(
     key-result links, and test_charts_static's takeover without layout shift (the 15,000 s and
     4-hour time series, 540 runs, a single run; the edited posts where their charts differ);
     the compare page's study menu holds a 200-character title."""
-    from test_charts_static import check_takeover
-    from test_post_trust import check_key_refs_visible, check_key_results_on_screen
+    from post_trust import check_key_refs_visible, check_key_results_on_screen
+    from takeover import check_takeover
 
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
@@ -296,7 +296,7 @@ def test_in_a_browser_each_post_opens_with_its_key_results_and_charts_take_over(
             if width < 600:
                 check_key_refs_visible(page, url)
             if study in ARCHIVES or study in ("collations-edited", "tpcc-vmstat-edited"):
-                moved += check_takeover(browser, url, width)
+                moved += check_takeover(browser, url, width)[0]
         page.goto(f"{site_url}compare/")
         menu = page.locator("select[name=study]").bounding_box()
         assert menu["width"] <= 24 * 16 + 1, menu  # main.css: at most 24rem

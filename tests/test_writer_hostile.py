@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from test_manifest import make_study
+from study_kit import make_study
 
 from ingest import writer
 from ingest.__main__ import main

@@ -62,3 +62,22 @@ export function placeRule(rule, view, host, x, height) {
     top: `${box.top - parent.top + oy}px`, height: `${height}px` });
   rule.hidden = false;
 }
+
+/** The room where a kind whose controls, chart and statistics fill the figure's view
+ * (timeseries, metrics) builds its live view: hidden over the build-time SVG (or the pending
+ * placeholder), taking no room, until `showLive` swaps it in. */
+export function liveRoom(host) {
+  const room = el('div', { class: 'chart-live handover' });
+  host.append(room);
+  return room;
+}
+
+/** Replaces the view's build-time SVG with the live view built in `room`, in one step, once
+ * the live chart, its legend and statistics are drawn: a reader never sees the parts move while
+ * they are put together (a time series' readout and run list moved down as its legend filled
+ * and its chart was drawn beside the SVG, when the chart came into view while drawing). */
+export function showLive(host, room) {
+  if (room.parentElement !== host) return; // shown already
+  host.replaceChildren(...room.childNodes);
+  host.classList.remove('pending');
+}

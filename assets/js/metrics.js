@@ -10,7 +10,7 @@ import { getState, setState } from './hash.js';
 import { downsample, windowStats, nearestIndex, gapOf, gapBreaker } from './series.js';
 import { addExportTools } from './export.js';
 import { chartConfig, cssVar } from './theme.js';
-import { el, range, significant as fmt, plotOrigin } from './chartdom.js';
+import { el, range, significant as fmt, plotOrigin, liveRoom, showLive } from './chartdom.js';
 
 const present = (v) => v !== null;
 
@@ -64,10 +64,7 @@ export class MetricsChart {
   }
 
   build() {
-    const host = this.figure.querySelector('.chart-view');
-    const drawnAtBuild = Array.from(host.querySelectorAll(':scope > svg'));
-    host.classList.remove('pending');
-    host.textContent = '';
+    this.host = this.figure.querySelector('.chart-view');
     this.runSel = el('select', { 'aria-label': 'Run' });
     for (const r of this.runs.values()) this.runSel.append(el('option', { value: r.id, text: r.name }));
     this.runSel.value = this.run;
@@ -85,11 +82,12 @@ export class MetricsChart {
     plot.addEventListener('pointermove', (e) => this.onHover(this.view ? this.timeAt(e) : null));
     plot.addEventListener('pointerleave', () => this.onHover(null));
     this.stats = el('div', { class: 'ts-stats table-wrap' });
-    host.append(el('div', { class: 'chart-controls', role: 'group', 'aria-label': 'Chart controls' },
+    // built out of sight; the build's SVG stays until the first draw shows it (showLive)
+    this.room = liveRoom(this.host);
+    this.room.append(el('div', { class: 'chart-controls', role: 'group', 'aria-label': 'Chart controls' },
       el('label', {}, 'Run ', this.runSel),
       el('details', { class: 'metrics-panels' }, el('summary', { text: 'Panels' }), this.pickList)),
-    ...drawnAtBuild, plot, this.readout, this.stats);
-    this.drawnAtBuild = drawnAtBuild; // shown until the live chart is drawn
+    plot, this.readout, this.stats);
     addExportTools(this.figure, this.id, () => this.view, () => this.shownCsv());
   }
 
@@ -270,7 +268,6 @@ export class MetricsChart {
     this.view = result.view;
     this.figure.metricsChart = this;   // for the browser tests and the console: the live view
     this.metrics = metrics;
-    this.drawnAtBuild.forEach((e) => e.remove());
     // the room main.css holds follows the panels drawn: another run or pick (hour 24 of
     // LinkBench has two panels where hour 1 has five) leaves no blank under the chart
     const drawn = data.names.length - 1;
@@ -278,6 +275,7 @@ export class MetricsChart {
     this.view.addSignalListener('zoom', (_, v) => this.onZoom(v && v.t ? v.t : null));
     this.view.addSignalListener('win', (_, v) => this.onWindow(v && v.t ? v.t : null));
     this.updateStats();
+    showLive(this.host, this.room);
   }
 
   onZoom(extent) {

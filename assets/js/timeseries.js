@@ -13,7 +13,7 @@ import { PALETTE, chartConfig, cssVar } from './theme.js';
 import { getState, setState } from './hash.js';
 import { smooth, downsample, windowStats, nearestIndex, gapOf, gapBreaker } from './series.js';
 import { addExportTools } from './export.js';
-import { el, range, fixed as fmt, timeAt, placeRule } from './chartdom.js';
+import { el, range, fixed as fmt, timeAt, placeRule, liveRoom, showLive } from './chartdom.js';
 import { legendFor, withParams } from './labels.js';
 
 const SMOOTHING = [1, 5, 15, 30, 60, 300];
@@ -72,7 +72,6 @@ export class TimeSeriesChart {
   constructor(figure, spec) {
     this.figure = figure;
     this.setState(spec, (key) => getState(spec.id, key));
-    this.plotted = [];
     this.view = null;
     this.build();
   }
@@ -118,10 +117,7 @@ export class TimeSeriesChart {
 
   /** Creates the controls, legend, chart, readout, statistics and run picker. */
   build() {
-    const host = this.figure.querySelector('.chart-view');
-    const drawnAtBuild = Array.from(host.querySelectorAll(':scope > svg'));
-    host.classList.remove('pending');
-    host.textContent = '';
+    this.host = this.figure.querySelector('.chart-view');
     const smoothSel = el('select', { 'aria-label': 'Smoothing (rolling mean width)' });
     for (const w of SMOOTHING) smoothSel.append(el('option', { value: String(w), text: w === 1 ? 'none' : `${w} intervals` }));
     smoothSel.value = String(this.smoothing);
@@ -154,12 +150,9 @@ export class TimeSeriesChart {
     plot.addEventListener('pointerleave', () => this.onHover(null));
     this.stats = el('div', { class: 'ts-stats table-wrap' });
     this.picker = this.buildPicker();
-    // The live view is laid out unseen over the build's drawing (main.css .ts-live.pending) and
-    // shown in the frame that removes the drawing: nothing that was on screen moves, whatever
-    // the runs' names, lengths or values make of the heights of its parts.
-    this.live = el('div', { class: 'ts-live pending' }, controls, this.legend, plot, this.readout, this.stats, this.picker);
-    host.append(...drawnAtBuild, this.live);
-    this.drawnAtBuild = drawnAtBuild; // shown until the live chart is drawn
+    // built out of sight; the build's SVG stays until the first draw shows it (showLive)
+    this.room = liveRoom(this.host);
+    this.room.append(controls, this.legend, plot, this.readout, this.stats, this.picker);
     addExportTools(this.figure, this.id, () => this.view, () => this.shownCsv());
   }
 
@@ -251,7 +244,6 @@ export class TimeSeriesChart {
       downsample(t, v, x0, x1, dBuckets, gapBreaker(detail, { run: id }, gapOf(s, (x1 - x0) / dBuckets), ok));
       downsample(t, v, full[0], full[1], oBuckets, gapBreaker(overview, { run: id }, gapOf(s, (full[1] - full[0]) / oBuckets), ok));
     }
-    this.plotted = detail.filter((r) => r.v !== null).map((r) => ({ run: r.run, t: r.t, value: r.v }));
     return { detail, overview };
   }
 
@@ -317,8 +309,6 @@ export class TimeSeriesChart {
     const result = await renderFitted(this.canvas, this.vegaLiteSpec(width, data), width, { renderer: 'canvas', tooltip: false });
     if (token !== this.token) { result.view.finalize(); return; }
     this.view = result.view;
-    this.drawnAtBuild.forEach((e) => e.remove());
-    this.live.classList.remove('pending');
     this.view.addSignalListener('zoom', (_, v) => this.onZoom(v && v.t ? v.t : null));
     this.view.addSignalListener('win', (_, v) => this.onWindow(v && v.t ? v.t : null));
     this.updateLegend();
@@ -326,6 +316,7 @@ export class TimeSeriesChart {
     this.winFrom.value = this.window[0];
     this.winTo.value = this.window[1];
     for (const [id, box] of this.boxes) box.checked = this.shown.includes(id);
+    showLive(this.host, this.room);
   }
 
   /** Pushes recomputed datasets into the current view (zoom, smoothing, hidden series). */
