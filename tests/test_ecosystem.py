@@ -130,8 +130,9 @@ def test_the_workflow_keeps_the_drawing_caches_and_the_download_caches():
 
 
 def test_dependabot_watches_every_pinned_dependency():
-    """Actions are pinned by tag (their SHAs cannot be looked up from here): Dependabot keeps
-    them, the pip pins and both npm locks current."""
+    """Actions are pinned by commit SHA with their release tag in a comment (a tag can be moved
+    to other code; a SHA cannot): Dependabot keeps them, the pip pins and both npm locks
+    current."""
     updates = yaml.safe_load((ROOT / ".github" / "dependabot.yml").read_text())["updates"]
     watched = {(u["package-ecosystem"], u["directory"]) for u in updates}
     locks = [ROOT / "package-lock.json", *(ROOT / "bench").glob("*/package-lock.json")]
@@ -140,4 +141,7 @@ def test_dependabot_watches_every_pinned_dependency():
     for job in _flow()["jobs"].values():
         for step in job["steps"]:
             if "uses" in step:
-                assert re.fullmatch(r"actions/[\w-]+@v\d+", step["uses"]), step["uses"]
+                assert re.fullmatch(r"actions/[\w-]+@[0-9a-f]{40}", step["uses"]), step["uses"]
+    text = (ROOT / ".github" / "workflows" / "pages.yml").read_text()
+    pins = re.findall(r"uses: (actions/[\w-]+)@([0-9a-f]{40})( # v\d+\.\d+\.\d+)?$", text, re.M)
+    assert pins and all(tag for _, _, tag in pins), pins  # each SHA says which release it is
