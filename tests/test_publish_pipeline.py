@@ -37,11 +37,17 @@ def test_every_caller_builds_with_the_pipeline():
 
 
 def test_the_steps_run_in_order_and_previews_need_the_charts(tmp_path):
-    assert pipeline.STEPS == ("hugo", "series", "charts", "previews", "pagefind")
+    assert pipeline.STEPS == ("hugo", "series", "charts", "checks", "previews", "pagefind")
     with pytest.raises(SystemExit, match="unknown step draw"):
         pipeline.publish(pipeline.Build(site=tmp_path), ("draw",))
     with pytest.raises(SystemExit, match="previews: needs the charts step before it"):
         pipeline.publish(pipeline.Build(site=tmp_path), ("previews",))
+    # the checks step stops the build with each problem at its file:line
+    page = tmp_path / "posts" / "p" / "index.html"
+    page.parent.mkdir(parents=True)
+    page.write_text('<p id="x"></p><p id="x"></p>')
+    with pytest.raises(SystemExit, match="id 'x' appears more than once"):
+        pipeline.publish(pipeline.Build(site=tmp_path, content_dirs=[]), ("checks",))
 
 
 PAGE = """<p>The markup of an empty view, quoted: <code>&lt;div class="chart-view pending"

@@ -64,7 +64,7 @@ def test_no_page_speaks_the_projects_jargon(built_site):
 
 
 def _front(post_dir) -> dict:
-    from conftest import ROOT
+    from golden import ROOT
 
     for root in (
         ROOT / "content" / "posts",

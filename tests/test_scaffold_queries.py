@@ -12,8 +12,8 @@ import re
 
 import pytest
 import yaml
-from conftest import ROOT
 from dbt3_gen import DNF, FOLDERS, QUERIES, REPEATS, write_archive
+from golden import ROOT
 from sitebuild import BASE_PATH, BASE_URL, BuiltSite, build
 
 from ingest.__main__ import main
