@@ -42,39 +42,85 @@ def origin_section(study) -> str:
     return facts.split("## Origin", 1)[1].split("\n## ", 1)[0]
 
 
-def facts_or_skip(study) -> str:
-    if not (SHARED / study / "FACTS.md").exists():
-        pytest.skip(f"{study}: no ../shared/studies/{study}/FACTS.md to check the byline against")
-    return re.sub(r"\s+", " ", origin_section(study))
+def origin_text(study) -> str:
+    """What ../shared says of the study's original, whitespace folded: its FACTS "Origin", or,
+    for an archive without a FACTS of its own, the files the byline's `described_in` names
+    (paths under ../shared: the README's archives table, a FACTS naming the repository's
+    author). A post with neither fails: no byline goes unchecked."""
+    if (SHARED / study / "FACTS.md").exists():
+        return re.sub(r"\s+", " ", origin_section(study))
+    named = front(study)["original"].get("described_in") or []
+    assert named, f"{study}: no ../shared/studies/{study}/FACTS.md and no original.described_in"
+    texts = []
+    for rel in named:
+        path = (SHARED.parent / rel).resolve()
+        assert path.is_file() and SHARED.parent.resolve() in path.parents, (study, rel)
+        texts.append(path.read_text())
+    return re.sub(r"\s+", " ", " ".join(texts))
+
+
+def archive_addresses(text) -> set[str]:
+    """The GitHub addresses of the result folders a text names as "github.com/<owner>/<repo> @
+    <commit>, `<path>/`" (the shared README's archives table): a byline may link one of these,
+    every part of it taken from the text."""
+    found = re.findall(r"github\.com/([\w.-]+/[\w.-]+) @ ([0-9a-f]{7,40}),? `([^`]+)`", text)
+    return {
+        f"https://github.com/{repo}/tree/{commit}/{path.strip('/')}" for repo, commit, path in found
+    }
+
+
+def first_run_day(study) -> str | None:
+    """The day the study's first run began (data/<study>/runs.yaml `start`), if any run has one."""
+    runs_file = ROOT / "data" / study / "runs.yaml"
+    if not runs_file.exists():
+        return None
+    starts = [
+        str(r["start"]) for r in yaml.safe_load(runs_file.read_text())["runs"] if r.get("start")
+    ]
+    return min(starts)[:10] if starts else None
 
 
 @pytest.mark.parametrize("study", STUDIES)
 def test_byline_is_the_origin_in_facts(study):
-    """Title, authors, publisher, date and link are those FACTS "Origin" gives; a link FACTS
-    does not confirm is its dated archive page, said so; every credit link is in FACTS too."""
+    """Title, authors, publisher, date and link are those ../shared gives (FACTS "Origin", or
+    what `described_in` names); a link FACTS does not confirm is its dated archive page, said
+    so; a result folder's link is its repository, commit and path as the text names them; a
+    date the text does not give is the day the archive's first run began; every credit link is
+    in FACTS too."""
     o = front(study)["original"]
-    origin = facts_or_skip(study)
+    origin = origin_text(study)
     # the original's title as FACTS quotes it, or a result folder as FACTS names its path
     named = re.search(r"`[^`]*/" + re.escape(o["title"]) + r"/?`", origin)
     assert f'"{o["title"]}"' in origin or named, (study, o["title"])
-    assert o["url"] in origin, (study, o["url"])
+    assert o["url"] in origin or o["url"] in archive_addresses(origin), (study, o["url"])
     for author in o["authors"]:
         assert author in origin, (study, author)
     assert o["publisher"].split(" (")[0] in origin, (study, o["publisher"])
-    assert str(o["date"]) in origin, (study, o["date"])
-    not_confirmed = "exact URL is not confirmed" in origin
+    assert str(o["date"]) in origin or str(o["date"]) == first_run_day(study), (study, o["date"])
+    # a result folder's address is confirmed by the text naming its repository, commit and path
+    folder = o["url"] in archive_addresses(origin)
+    not_confirmed = "exact URL is not confirmed" in origin and not folder
     assert (o.get("url_is") == "archive") == not_confirmed, study
+    facts = SHARED / study / "FACTS.md"
+    whole = re.sub(r"\s+", " ", facts.read_text()) if facts.exists() else origin
     for credit in front(study).get("credits") or []:
         if credit.get("url"):
-            assert credit["url"] in origin or credit["url"] in re.sub(
-                r"\s+", " ", (SHARED / study / "FACTS.md").read_text()
-            ), credit
+            assert credit["url"] in origin or credit["url"] in whole, credit
 
 
 def test_the_byline_check_catches_an_invented_slug():
     """Negative control: the made-up cloud slug of the old post is not in FACTS."""
-    origin = facts_or_skip("myrocks-cloud-cost")
+    origin = origin_text("myrocks-cloud-cost")
     assert "https://www.percona.com/blog/2018/08/01/myrocks-and-innodb-in-the-cloud/" not in origin
+
+
+def test_the_archive_address_check_takes_only_what_the_text_names():
+    """Negative control: an archive's address is its repository, commit and folder as the text
+    gives them; another commit, a branch or a parent folder is not accepted."""
+    text = "| `a.tar.gz` | github.com/someone/results @ 0123abc, `runs/run-7/` | a run |"
+    assert archive_addresses(text) == {"https://github.com/someone/results/tree/0123abc/runs/run-7"}
+    for wrong in ("tree/master/runs/run-7", "tree/0123abd/runs/run-7", "tree/0123abc/runs"):
+        assert f"https://github.com/someone/results/{wrong}" not in archive_addresses(text)
 
 
 @pytest.mark.parametrize("study", STUDIES)
