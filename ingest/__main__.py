@@ -15,8 +15,7 @@ if __name__ == "__main__":  # a signal while the modules load: one line, 128+N (
         signal.signal(_sig, lambda n, f: (print("interrupted", file=sys.stderr), os._exit(128 + n)))
 
 from . import __version__, metrics, writer
-from .archive import ArchiveError
-from .parsers import ParseError, all_parsers, by_name
+from .parsers import all_parsers, by_name
 from .problems import Problem, clean
 from .read import HEAD, decode, parse_bytes
 from .writer import dump
@@ -166,9 +165,7 @@ def _main(argv: list[str] | None, outcome: writer.Outcome) -> int:
             print(f"then: {build_cmd}   (the site in site/; or make serve)")
         else:
             return _ingest(cmd, args, outcome)
-    except (Problem, ParseError, ArchiveError) as e:
-        if not isinstance(e, Problem) and isinstance(e, ParseError):  # until parsers raise Problem
-            e = Problem(e.file, e.line, e.reason)
+    except Problem as e:
         print(clean(e, 2000), file=sys.stderr)
         return EXIT_INPUT
     except (
@@ -197,7 +194,7 @@ def _detect(path: str) -> int:
         if reason:
             print(f"{p.name}\t{reason}")
             return EXIT_OK
-    raise ParseError(
+    raise Problem(
         path,
         1,
         "unknown format (no parser recognises this file; see `python -m ingest list-formats`)",

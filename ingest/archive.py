@@ -40,7 +40,6 @@ from pathlib import Path
 
 from .problems import _CONTROL, Problem, clean
 
-ArchiveError = Problem  # the old name, kept for the code that still imports it
 BLOCK = 512
 
 

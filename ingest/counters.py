@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .declared import MAX_DIGITS, runs_where
-from .manifest import _V, InputError, LDict, LList, Manifest, _check_template, check_display
+from .manifest import _V, LDict, LList, Manifest, _check_template, check_display
 from .parsers.server_status import GAUGES, counter_deltas
 from .problems import Problem
 from .tables import col
@@ -58,13 +58,13 @@ def specs(path: str, doc) -> list[Spec]:
     if raw is None:
         return []
     if not isinstance(raw, LList):
-        raise InputError(
+        raise Problem(
             path,
             doc.key_lines["counters"],
             "counters: must be a list of counter table declarations",
         )
     if len(raw) > MAX_COUNTER_TABLES:
-        raise InputError(path, raw.line, f"counters: more than {MAX_COUNTER_TABLES} tables")
+        raise Problem(path, raw.line, f"counters: more than {MAX_COUNTER_TABLES} tables")
     return [_spec(path, item, f"counters[{i}]", raw.item_lines[i]) for i, item in enumerate(raw)]
 
 
@@ -121,7 +121,7 @@ def _snapshots(m: Manifest, v: _V, spec_line: int, where: str, files: dict, name
         try:
             members[k] = template.format(**run["labels"])
         except (KeyError, IndexError, ValueError) as e:
-            raise InputError(
+            raise Problem(
                 m.path,
                 v.line(k),
                 f"{where}.{k}: template {template!r}: run {run['id']} has no label {e}",
@@ -135,7 +135,7 @@ def _snapshots(m: Manifest, v: _V, spec_line: int, where: str, files: dict, name
         )
     for k, p in parsed.items():
         if p.format not in FORMATS:
-            raise InputError(
+            raise Problem(
                 m.path,
                 v.line(k),
                 f"{where}.{k}: {members[k]} is read as {p.format}, not as one of "
@@ -214,9 +214,7 @@ def _table(m: Manifest, runs: list[dict], files: dict, spec: Spec) -> tuple[dict
         deltas[run["id"]] = rows
         kept.append(run)
     if not kept:
-        raise InputError(
-            m.path, spec.line, f"{where} ({tid}): no run has its before/after snapshots"
-        )
+        raise Problem(m.path, spec.line, f"{where} ({tid}): no run has its before/after snapshots")
     if wanted is not None:
         variables = [x.lower() for x in wanted]
         for x in variables:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from . import metrics
 from .checks import TABLE_ID, check_table
-from .manifest import _V, InputError, LDict, LList, Manifest, _typed, check_display
+from .manifest import _V, LDict, LList, Manifest, _typed, check_display
 from .problems import Problem, clean
 from .tables import col
 
@@ -74,16 +74,14 @@ def specs(path: str, doc, labels: list, label_types: dict) -> list[Spec]:
     if raw is None:
         return []
     if not isinstance(raw, LList):
-        raise InputError(
-            path, doc.key_lines["tables"], "tables: must be a list of table declarations"
-        )
+        raise Problem(path, doc.key_lines["tables"], "tables: must be a list of table declarations")
     if len(raw) > MAX_TABLES:
-        raise InputError(path, raw.line, f"tables: more than {MAX_TABLES} tables")
+        raise Problem(path, raw.line, f"tables: more than {MAX_TABLES} tables")
     out, lines = [], {}
     for i, item in enumerate(raw):
         spec = _spec(path, labels, label_types, item, i, raw.item_lines[i])
         if spec.id in lines:
-            raise InputError(
+            raise Problem(
                 path,
                 spec.line,
                 f"tables[{i}]: id {spec.id!r} is already the id of the table at line {lines[spec.id]}",

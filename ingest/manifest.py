@@ -25,7 +25,6 @@ import yaml
 
 from .problems import Problem, clean
 
-InputError = Problem  # the former name, kept importable
 MAX_BYTES = 1 << 20  # a manifest file (real ones: 1-4 KB)
 MAX_DEPTH = 32  # nesting levels of a manifest (real ones use 4)
 MAX_SCALAR = 10_000  # characters of one scalar

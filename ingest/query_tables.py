@@ -31,8 +31,8 @@ import math
 
 from .checks import TABLE_ID
 from .declared import runs_where
-from .manifest import _V, InputError, LDict, LList, Manifest, _typed, load_yaml
-from .problems import clean
+from .manifest import _V, LDict, LList, Manifest, _typed, load_yaml
+from .problems import Problem, clean
 from .queries import DID_NOT_FINISH, cell_stats, label_columns, natural
 from .tables import col
 
@@ -68,9 +68,9 @@ def build(m: Manifest, runs: list[dict]) -> list[dict]:
     if specs is None:
         return []
     if not isinstance(specs, LList):
-        raise InputError(m.path, doc.key_lines["query_tables"], "query_tables: must be a list")
+        raise Problem(m.path, doc.key_lines["query_tables"], "query_tables: must be a list")
     if not runs:
-        raise InputError(
+        raise Problem(
             m.path,
             doc.key_lines["query_tables"],
             "query_tables: the study has no query runs (`queries:`)",
@@ -79,7 +79,7 @@ def build(m: Manifest, runs: list[dict]) -> list[dict]:
     for i, spec in enumerate(specs):
         t = _table(m, runs, spec, i)
         if t["id"] in lines:
-            raise InputError(
+            raise Problem(
                 m.path,
                 t["line"],
                 f"query_tables[{i}]: id {t['id']!r} is already the id of the table at line {lines[t['id']]}",

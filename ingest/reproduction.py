@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
-from .manifest import _V, MATCH_BUDGET_S, InputError, LDict, LList, compile_pattern
+from .manifest import _V, MATCH_BUDGET_S, LDict, LList, compile_pattern
+from .problems import Problem
 
 TABLE_ID = "reproduction"
 AGREES = ("exact", "truncation", "differs", "not comparable")
@@ -116,7 +117,7 @@ def parse(path: str, raw, input_kinds: dict[str, str], line: int | None = None) 
     if raw is None:
         return []
     if not isinstance(raw, LList):
-        raise InputError(path, line, "reproduction: must be a list of checks")
+        raise Problem(path, line, "reproduction: must be a list of checks")
     return [
         _check(path, d, f"reproduction[{i}]", input_kinds, raw.item_lines[i])
         for i, d in enumerate(raw)
@@ -229,7 +230,7 @@ def build(m, checks: list[Check], tables: list[dict], published_tables) -> dict 
     for c in checks:
         derived = by_id.get(c.derived)
         if derived is None:
-            raise InputError(
+            raise Problem(
                 m.path,
                 c.line,
                 f"reproduction: no derived table {c.derived!r} "
@@ -268,7 +269,7 @@ def _check_columns(m, c: Check, derived: dict):
     need |= {v.of for v in c.values if v.of} | {k for v in c.values for k in v.base}
     missing = sorted(need - have)
     if missing:
-        raise InputError(
+        raise Problem(
             m.path,
             c.line,
             f"reproduction: derived table {c.derived!r} has no column "
@@ -283,7 +284,7 @@ def _matches(row: dict, keys: dict) -> bool:
 def _one(m, c: Check, candidates: list[dict], keys: dict, where: str) -> dict | None:
     hits = [r for r in candidates if _matches(r, keys)]
     if len(hits) > 1:
-        raise InputError(
+        raise Problem(
             m.path,
             c.line,
             f"reproduction: {len(hits)} rows of {c.derived!r} match "
@@ -329,7 +330,7 @@ def _table_match(m, c: Check, name: str):
     try:
         return c.table.fullmatch(name, timeout=MATCH_BUDGET_S)
     except TimeoutError:
-        raise InputError(
+        raise Problem(
             m.path,
             c.line,
             f"reproduction: table pattern {c.table.pattern[:80]!r} too slow (over "
@@ -341,7 +342,7 @@ def _tabled(m, c: Check, candidates, derived_table: dict, file: str, parsed_tabl
     chosen = [(t, _table_match(m, c, t.name)) for t in parsed_tables]
     chosen = [(t, mt) for t, mt in chosen if mt]
     if not chosen:
-        raise InputError(
+        raise Problem(
             m.path,
             c.line,
             f"reproduction: no table of {file} matches {c.table.pattern!r} "
@@ -352,7 +353,7 @@ def _tabled(m, c: Check, candidates, derived_table: dict, file: str, parsed_tabl
     for t, mt in chosen:
         for pcol in [*c.keys, *(v.published for v in c.values)]:
             if pcol not in t.columns:
-                raise InputError(
+                raise Problem(
                     m.path,
                     c.line,
                     f"reproduction: table {t.name!r} of {file} has no column "
@@ -368,7 +369,7 @@ def _tabled(m, c: Check, candidates, derived_table: dict, file: str, parsed_tabl
                 if pub is None:  # an empty published cell is not a published figure
                     continue
                 if isinstance(pub, str):
-                    raise InputError(
+                    raise Problem(
                         f"{file}",
                         t.line,
                         f"reproduction: {vm.published!r} of {keys} is text ({pub!r}), not a number",
@@ -497,7 +498,7 @@ def published_tables(ctx, c: Check):
     if c.input is not None:
         return c.input, ctx.published(c.input, c.format).tables
     if c.file not in ctx.files:
-        raise InputError(
+        raise Problem(
             ctx.manifest.path,
             c.line,
             f"reproduction: {c.file!r} is not a file read by a "

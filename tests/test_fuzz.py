@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ingest.manifest import InputError, load
+from ingest.manifest import load
 from ingest.parsers import MODULES
 from ingest.problems import Problem
 from ingest.read import parse_bytes
@@ -221,11 +221,6 @@ def mutated_manifest(draw, data: bytes) -> bytes:
     return data
 
 
-@pytest.mark.skipif(
-    InputError is not Problem,
-    reason="the manifest loader's errors are not Problem yet "
-    "(issue 11, manifest side); this runs as soon as they are",
-)
 @pytest.mark.parametrize("manifest", MANIFESTS, ids=lambda p: p.parent.name)
 def test_mutated_manifests_load_or_raise_problem(manifest, tmp_path):
     original = manifest.read_bytes()
