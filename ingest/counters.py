@@ -114,7 +114,7 @@ def build(m: Manifest, runs: list[dict], files: dict) -> tuple[list[dict], list[
     return tables, problems
 
 
-def _snapshots(m: Manifest, v: _V, spec_line: int, where: str, files: dict, names: dict, run: dict):
+def _snapshots(m: Manifest, v: _V, where: str, files: dict, names: dict, run: dict):
     """(before rows, after rows, member) of one run, or a reason why there are none."""
     members = {}
     for k, template in names.items():
@@ -172,7 +172,7 @@ def _table(m: Manifest, runs: list[dict], files: dict, spec: Spec) -> tuple[dict
         v.fail("where", f"{where}: no run has these labels")
     problems, deltas, kept = [], {}, []
     for run in selected:
-        got, why = _snapshots(m, v, spec.line, where, files, names, run)
+        got, why = _snapshots(m, v, where, files, names, run)
         if got is None:
             problems.append(
                 Problem(

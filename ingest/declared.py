@@ -153,7 +153,7 @@ def _spec(path: str, labels: list, label_types: dict, item, i: int, line: int) -
     )
     check_display(v, "title", spec.title, f"{where}: title")
     _order(path, v, spec, label_types)
-    spec.ratio = _ratio(path, v, spec, label_types)
+    spec.ratio = _ratio(path, v, spec)
     return spec
 
 
@@ -209,7 +209,7 @@ def _digits(v: _V, key: str, where: str, low: int = 0) -> int | None:
     return x
 
 
-def _ratio(path: str, v: _V, spec: Spec, label_types: dict) -> dict | None:
+def _ratio(path: str, v: _V, spec: Spec) -> dict | None:
     """`ratio:`: key, label, base ({label: value} of rows or pivot), of, round, digits."""
     ratio = v.get("ratio", LDict)
     if ratio is None:

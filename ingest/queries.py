@@ -32,7 +32,6 @@ TIMES = ("query", "repeat", "seconds", "status")  # the columns a query format's
 QUERY_FORMATS = ("dbt3-explains",)  # the formats whose parse has a `times` table (query runs)
 PLAN = re.compile(r"^plan (?P<query>\S+) run (?P<repeat>\d+)$")
 LABEL_FILE = ("file", "regex", "label", "display", "input", "format")
-DEFAULT_IDS = ("query-summary", "query-runs", "query-plans")
 
 
 @dataclass

@@ -172,7 +172,7 @@ def _check(path, d, where, input_kinds, line: int) -> Check:
     c.table = compile_pattern(pub, "table", table, f"{where}.published", "table regex")
     keys = v.get("keys", LDict, required=True)
     for pcol, spec in keys.items():
-        c.keys[str(pcol)] = _key(path, v, where, pcol, spec, keys.key_lines[pcol])
+        c.keys[str(pcol)] = _key(path, where, pcol, spec, keys.key_lines[pcol])
     values = v.get("values", LList, required=True)
     if not values:
         v.fail("values", f"{where}: values: at least one value column")
@@ -181,7 +181,7 @@ def _check(path, d, where, input_kinds, line: int) -> Check:
     return c
 
 
-def _key(path, v, where, pcol, spec, line: int):
+def _key(path, where, pcol, spec, line: int):
     """`published column: derived column` or `{column: ..., map: {published: derived}}`."""
     if isinstance(spec, str):
         return spec, {}

@@ -154,7 +154,7 @@ def test_rows_with_run_give_one_row_per_run_and_no_empty_combinations(tmp_path):
     assert all(r["mean"] == runs[r["run"]]["window"]["mean"] for r in rows)
 
 
-def test_tpcc_mysql_empty_interval_latencies_are_missing(tmp_path):
+def test_tpcc_mysql_empty_interval_latencies_are_missing():
     """tpcc-mysql prints `trx: 0, 95%: 0.000, 99%: 0.000, max_rt: 0.000` (and `0|0.000` for each
     other transaction type) for an interval in which none completed: the response times are
     missing there, so no latency statistic is biased low by 0 ms readings."""

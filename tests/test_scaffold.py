@@ -375,7 +375,7 @@ def test_threads_becomes_a_label_when_thread_counts_vary(tmp_path):
     ) == ["threads"]  # t8, t16: the number beside `t` is the thread count
 
 
-def test_a_monitor_named_by_a_time_stamp_is_linked_through_a_template_field(tmp_path, capsys):
+def test_a_monitor_named_by_a_time_stamp_is_linked_through_a_template_field(tmp_path):
     """Runs `res_<stamp>_<engine>.log` with `vm_<stamp>.txt` beside them: the stamp is no label
     (the engines tell the runs apart) but a template field, `_started`, which the proposed
     `linked:` uses; the ingest joins each run to its own vmstat. Before, a linked template
