@@ -38,7 +38,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .problems import _CONTROL, Problem, clean
+from .problems import CONTROL, Problem, clean
 
 BLOCK = 512
 
@@ -80,7 +80,7 @@ def _clean_name(archive: str, name: str, limits: Limits = Limits(), is_dir: bool
             name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace"),
             "member name is not UTF-8",
         ) from None
-    if _CONTROL.search(name):
+    if CONTROL.search(name):
         raise _error(
             archive,
             name,

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .declared import MAX_DIGITS, runs_where
-from .manifest import _V, LDict, LList, Manifest, _check_template, check_display
+from .manifest import Fields, LDict, LList, Manifest, check_display, check_template
 from .parsers.server_status import GAUGES, counter_deltas
 from .problems import Problem
 from .tables import col
@@ -42,7 +42,7 @@ class Spec:
     id: str
     title: str | None
     line: int
-    v: _V
+    v: Fields
     where: str
     names: dict  # before/after, or file: member name templates
     per: str | None
@@ -69,7 +69,7 @@ def specs(path: str, doc) -> list[Spec]:
 
 
 def _spec(path: str, item, where: str, line: int) -> Spec:
-    v = _V(path, item, where, line)
+    v = Fields(path, item, where, line)
     v.only(FIELDS)
     names = {k: v.get(k, str) for k in ("before", "after", "file")}
     names = {k: t for k, t in names.items() if t is not None}
@@ -78,7 +78,7 @@ def _spec(path: str, item, where: str, line: int) -> Spec:
             None, f"{where}: give `before` and `after`, or `file` (one member with both snapshots)"
         )
     for k, t in names.items():
-        _check_template(v, k, t, where)
+        check_template(v, k, t, where)
     wanted = v.get("variables", LList)
     if wanted is not None and not all(isinstance(x, str) for x in wanted):
         v.fail("variables", f"{where}: `variables` must be a list of status variable names")
@@ -114,7 +114,7 @@ def build(m: Manifest, runs: list[dict], files: dict) -> tuple[list[dict], list[
     return tables, problems
 
 
-def _snapshots(m: Manifest, v: _V, where: str, files: dict, names: dict, run: dict):
+def _snapshots(m: Manifest, v: Fields, where: str, files: dict, names: dict, run: dict):
     """(before rows, after rows, member) of one run, or a reason why there are none."""
     members = {}
     for k, template in names.items():

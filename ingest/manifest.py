@@ -260,9 +260,12 @@ class Manifest:
         return self.label_names.get(key, key.replace("_", " "))
 
 
-class _V:
+class Fields:
     """Field validator bound to one mapping, raising `file:line: reason`. `line`: where the
-    mapping is given (its key's or list item's line), named when it is not a mapping."""
+    mapping is given (its key's or list item's line), named when it is not a mapping.
+
+    Shared API: every module that reads a section of the manifest (declared, counters, queries,
+    query_tables, reproduction) checks its fields with it."""
 
     def __init__(self, path: str, d, where: str, line: int | None = None):
         if not isinstance(d, LDict):
@@ -307,7 +310,7 @@ DISPLAY_BAD = re.compile(
 )
 
 
-def check_display(v: _V, key, text, what: str):
+def check_display(v: Fields, key, text, what: str):
     """A string shown on pages (heading, display name, label value, quoted figure): a
     `manifest:line` error when it holds a control, separator or bidi character."""
     if isinstance(text, str) and (m := DISPLAY_BAD.search(text)):
@@ -389,7 +392,7 @@ def load(path: str | Path) -> Manifest:
 
     path = str(path)
     doc = load_yaml(path)
-    v = _V(path, doc, "manifest")
+    v = Fields(path, doc, "manifest")
     v.only(TOP)
     study = v.get("study", str, required=True)
     if not SLUG.match(study):
@@ -464,7 +467,7 @@ def _window(path, v, required: bool) -> dict | None:
     window = v.get("window", LDict, required=required)
     if window is None:
         return None
-    wv = _V(path, window, "window")
+    wv = Fields(path, window, "window")
     wv.only(("start", "end"))
     start, end = wv.get("start", (int, float), True), wv.get("end", (int, float), True)
     if not start < end:
@@ -485,7 +488,7 @@ def _labels(path, v, required: bool) -> tuple[list, dict, dict]:
         if not isinstance(t, str) or t not in LABEL_TYPES:
             v.fail("label_types", f"label_types: {k}: type must be one of {', '.join(LABEL_TYPES)}")
     label_names = v.get("label_names", LDict, default=LDict())
-    nv = _V(path, label_names, "label_names")
+    nv = Fields(path, label_names, "label_names")
     for k, heading in label_names.items():
         if k not in labels:
             nv.fail(k, f"label_names: {k!r} is not one of labels ({', '.join(labels)})")
@@ -500,7 +503,7 @@ def _display(path, v) -> dict:
     display = v.get("display", LDict, default=LDict())
     out = {}
     for k, names in display.items():
-        dv = _V(path, names, f"display: {k}", display.key_lines[k])
+        dv = Fields(path, names, f"display: {k}", display.key_lines[k])
         for value, shown in names.items():
             if not isinstance(shown, (str, int, float)) or isinstance(shown, bool):
                 dv.fail(value, f"display: {k}: {value}: the display name must be a string")
@@ -514,7 +517,7 @@ def _markers(path, v) -> list[dict]:
     raw = v.get("markers", LList, default=LList())
     out = []
     for i, m in enumerate(raw):
-        mv = _V(path, m, f"markers[{i}]", raw.item_lines[i])
+        mv = Fields(path, m, f"markers[{i}]", raw.item_lines[i])
         mv.only(("t", "label"))
         out.append({"t": mv.get("t", (int, float), True), "label": mv.get("label", str, True)})
         check_display(mv, "label", out[-1]["label"], f"markers[{i}]: label")
@@ -524,7 +527,7 @@ def _markers(path, v) -> list[dict]:
 DEFAULT_TABLES = ("runs", "jitter")  # ingest/defaults.py
 
 
-def _metric(v: _V, metric: str | None) -> str | None:
+def _metric(v: Fields, metric: str | None) -> str | None:
     """`metric:` names a series column: no control characters, not `t` (the time)."""
     if metric is not None and (
         not metric.strip() or metric == "t" or any(ord(c) < 32 or ord(c) == 127 for c in metric)
@@ -558,11 +561,11 @@ def _quoted(path, v) -> dict:
                 "quoted",
                 f"quoted: {clean(str(name), 80)!r} must be a slug (a-z, 0-9, '-', '.', '_')",
             )
-        qv = _V(path, v.d["quoted"], "quoted")
+        qv = Fields(path, v.d["quoted"], "quoted")
         rows = qv.get(name, LList)
         out[name] = []
         for i, row in enumerate(rows):
-            rv = _V(path, row, f"quoted: {name}[{i}]", rows.item_lines[i])
+            rv = Fields(path, row, f"quoted: {name}[{i}]", rows.item_lines[i])
             for k, value in row.items():
                 if (
                     not isinstance(k, str)
@@ -582,7 +585,7 @@ def _quoted(path, v) -> dict:
 def _series(path, v) -> str | int:
     """`series: {extra: keep | drop | {every: N}}`: what is written of the per-interval series
     of the runs outside the published comparison (`published: false`)."""
-    sv = _V(path, v.get("series", LDict, default=LDict()), "series")
+    sv = Fields(path, v.get("series", LDict, default=LDict()), "series")
     sv.only(("extra",))
     extra = sv.get("extra", (str, LDict), default="keep")
     if isinstance(extra, str):
@@ -592,7 +595,7 @@ def _series(path, v) -> str | int:
                 f"series: extra must be keep, drop or {{every: N}}, not {clean(extra, 40)!r}",
             )
         return extra
-    ev = _V(path, extra, "series.extra")
+    ev = Fields(path, extra, "series.extra")
     ev.only(("every",))
     every = ev.get("every", int, required=True)
     if every < 2:
@@ -656,7 +659,7 @@ def _inputs(path, v) -> list[Input]:
         v.fail("inputs", "inputs: at least one input is needed")
     out, seen = [], set()
     for i, d in enumerate(raw):
-        iv = _V(path, d, f"inputs[{i}]", raw.item_lines[i])
+        iv = Fields(path, d, f"inputs[{i}]", raw.item_lines[i])
         iv.only(("name", "kind", "sha256", "origin", "note"))
         name = iv.get("name", str, True)
         if "/" in name or name in (".", "..") or "\\" in name:
@@ -679,7 +682,7 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
     items = v.get(key, LList, default=LList())
     for i, d in enumerate(items):
         where = f"{key}[{i}]"
-        rv = _V(path, d, where, items.item_lines[i])
+        rv = Fields(path, d, where, items.item_lines[i])
         rv.only(
             RULE
             if key == "runs"
@@ -702,7 +705,7 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
             if not isinstance(lv, (str, int, float)) or isinstance(lv, bool):
                 rv.fail("labels", f"{where}: label {lk!r} must be a string or number")
             check_display(rv, "labels", lv, f"{where}: label {clean(str(lk), 40)}")
-            labels[lk] = _typed(path, rv.line("labels"), lk, lv, label_types)
+            labels[lk] = typed_label(path, rv.line("labels"), lk, lv, label_types)
         session = rv.get("session", (str, int), default="all")
         if session not in ("all", "last") and not (isinstance(session, int) and session >= 1):
             rv.fail("session", f"{where}: session must be all, last or a session number >= 1")
@@ -712,7 +715,7 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
         templates = {k: rv.get(k, str) for k in ("id", "name")}
         for k, t in templates.items():
             if t is not None:
-                _check_template(rv, k, t, where)
+                check_template(rv, k, t, where)
         linked = _linked(path, rv, where) if "linked" in d else None
         metric = _metric(rv, rv.get("metric", str)) if key == "runs" else None
         incomplete = rv.get("incomplete", str, default="error") if key == "runs" else "error"
@@ -755,16 +758,16 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
     return out
 
 
-def _linked(path, rv: _V, where: str) -> dict:
+def _linked(path, rv: Fields, where: str) -> dict:
     """A rule's `linked:` mapping: file templates, the monitors' interval and offset, panels
     and the columns kept besides them."""
-    lv = _V(path, rv.get("linked", LDict), f"{where}.linked")
+    lv = Fields(path, rv.get("linked", LDict), f"{where}.linked")
     lv.only(LINKED)
     out = {}
     for k in ("vmstat", "iostat", "status"):
         t = lv.get(k, str)
         if t is not None:
-            _check_template(lv, k, t, f"{where}.linked")
+            check_template(lv, k, t, f"{where}.linked")
             out[k] = t
     if not out:
         lv.fail(None, f"{where}.linked: name at least one of vmstat, iostat, status")
@@ -816,9 +819,10 @@ def _linked(path, rv: _V, where: str) -> dict:
     return out
 
 
-def _check_template(rv: _V, key: str, template: str, where: str):
+def check_template(rv: Fields, key: str, template: str, where: str):
     """An `id`/`name` template may only name labels (no `.attr`, no `[index]`, no conversion)
-    and format them with widths and precisions up to MAX_SPEC_NUMBER."""
+    and format them with widths and precisions up to MAX_SPEC_NUMBER (the linked monitors'
+    and counters.py's member templates)."""
     try:
         fields = list(string.Formatter().parse(template))
     except ValueError as e:
@@ -839,8 +843,10 @@ def _check_template(rv: _V, key: str, template: str, where: str):
             )
 
 
-def _typed(path, line, key, value, label_types):
-    """Coerce a label value to its declared type (str by default); NaN and inf are errors."""
+def typed_label(path, line, key, value, label_types):
+    """Coerce a label value to its declared type (str by default); NaN and inf are errors.
+    Shared API: the labels of runs (runs.py), query runs (queries.py) and the values tables
+    name (declared.py, query_tables.py) are typed by this one rule."""
     t = LABEL_TYPES[label_types.get(key, "str")]
     try:
         out = t(value)
@@ -853,7 +859,9 @@ def _typed(path, line, key, value, label_types):
     return out
 
 
-def compile_pattern(v: _V, key: str, source: str, where: str, what: str = "regex") -> regex.Pattern:
+def compile_pattern(
+    v: Fields, key: str, source: str, where: str, what: str = "regex"
+) -> regex.Pattern:
     """`source` compiled with the `regex` package (VERSION0), its size bounded first
     (`pattern_units`); a `manifest:line` error when it is too large or invalid."""
     units = pattern_units(source)

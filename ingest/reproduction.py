@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
-from .manifest import _V, MATCH_BUDGET_S, LDict, LList, compile_pattern
+from .manifest import MATCH_BUDGET_S, Fields, LDict, LList, compile_pattern
 from .problems import Problem
 
 TABLE_ID = "reproduction"
@@ -125,10 +125,10 @@ def parse(path: str, raw, input_kinds: dict[str, str], line: int | None = None) 
 
 
 def _check(path, d, where, input_kinds, line: int) -> Check:
-    v = _V(path, d, where, line)
+    v = Fields(path, d, where, line)
     v.only(FIELDS)
     derived = v.get("derived", str, required=True)
-    pub = _V(path, v.get("published", LDict, required=True), f"{where}.published")
+    pub = Fields(path, v.get("published", LDict, required=True), f"{where}.published")
     pub.only(("input", "format", "file", "table", "quote"))
     c = Check(
         line=v.line(),
@@ -185,14 +185,14 @@ def _key(path, where, pcol, spec, line: int):
     """`published column: derived column` or `{column: ..., map: {published: derived}}`."""
     if isinstance(spec, str):
         return spec, {}
-    kv = _V(path, spec, f"{where}.keys.{pcol}", line)
+    kv = Fields(path, spec, f"{where}.keys.{pcol}", line)
     kv.only(("column", "map"))
     mapping = {str(a): str(b) for a, b in kv.get("map", LDict, default=LDict()).items()}
     return kv.get("column", str, required=True), mapping
 
 
 def _value(path, spec, where, line: int) -> ValueMap:
-    vv = _V(path, spec, where, line)
+    vv = Fields(path, spec, where, line)
     vv.only(("published", "derived", "where", "of", "base"))
     vm = ValueMap(
         str(vv.get("published", (str, int), required=True)),
@@ -209,7 +209,7 @@ def _value(path, spec, where, line: int) -> ValueMap:
     return vm
 
 
-def _scalars(v: _V, key: str) -> dict:
+def _scalars(v: Fields, key: str) -> dict:
     out = {}
     for k, x in v.get(key, LDict, default=LDict()).items():
         if isinstance(x, (LDict, LList)) or x is None:

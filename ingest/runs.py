@@ -12,7 +12,7 @@ import unicodedata
 
 from . import metrics
 from .archive import Archive
-from .manifest import Manifest, Rule, _typed
+from .manifest import Manifest, Rule, typed_label
 from .problems import Problem, clean
 from .read import LineBudget, parse_bytes
 from .writer import NAME_MAX
@@ -174,7 +174,7 @@ def _labels(m: Manifest, rule: Rule, match: re.Match, session) -> dict:
         and session.meta.get("threads") is not None
     ):
         labels["threads"] = session.meta["threads"]
-    return {k: _typed(m.path, rule.line, k, v, m.label_types) for k, v in labels.items()}
+    return {k: typed_label(m.path, rule.line, k, v, m.label_types) for k, v in labels.items()}
 
 
 def fill(m: Manifest, rule: Rule, template: str, labels: dict, display: bool = False) -> str:

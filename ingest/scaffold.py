@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 from . import scaffold_names, scaffold_post
 from .archive import Archive, dir_sha256, sha256_file, walk_dir
 from .manifest import SLUG
-from .problems import _CONTROL, Problem, clean
+from .problems import CONTROL, Problem, clean
 from .read import parse_bytes
 from .writer import dump
 
@@ -175,7 +175,7 @@ def check_archive(archive: Path) -> None:
         raise Problem(str(archive), None, f"archive not found ({e.strerror})") from None
     if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
         raise Problem(str(archive), None, "not a directory or a regular file")
-    if _CONTROL.search(archive.name) or '"' in archive.name:
+    if CONTROL.search(archive.name) or '"' in archive.name:
         raise Problem(
             clean(archive, 200), None, 'rename the archive: its name has control characters or "'
         )

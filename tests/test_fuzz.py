@@ -352,7 +352,7 @@ def test_pax_records_of_any_sign_and_digits_read_or_raise_problem(tmp_path):
     import sys
 
     sys.path.insert(0, str(ROOT / "bench"))
-    from archive_bombs import BLOCK, _header, pax_header
+    from archive_bombs import BLOCK, pax_header, tar_header
 
     from ingest.archive import Archive, Limits
 
@@ -367,7 +367,7 @@ def test_pax_records_of_any_sign_and_digits_read_or_raise_problem(tmp_path):
         st.integers(1, 6),
     )
     def check(key, value, declared, data, links):
-        blocks = [pax_header({key: value}), _header("r/a.log", tarfile.REGTYPE, declared)]
+        blocks = [pax_header({key: value}), tar_header("r/a.log", tarfile.REGTYPE, declared)]
         blocks.append(data + b"\0" * (-len(data) % BLOCK))
         blocks += [_link(f"r/l{i}", "r/a.log") for i in range(links)]
         path = tmp_path / "p.tar"
