@@ -61,32 +61,9 @@ def load_yaml(path: str | Path, text: str | None = None):
     """Parse YAML into LDict/LList/scalars; tags, anchors, aliases, duplicate keys are errors."""
     path = str(path)
     if text is None:
-        try:
-            if Path(path).stat().st_size > MAX_BYTES:
-                raise Problem(path, None, f"larger than {MAX_BYTES} bytes (a manifest is a few KB)")
-            text = Path(path).read_bytes().decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise Problem(path, None, f"not UTF-8 text ({e.reason} at byte {e.start})") from None
-        except OSError as e:
-            raise Problem(path, None, f"cannot read ({e.strerror})") from None
+        text = _read_text(path)
     try:
-        depth = 0
-        for ev in yaml.parse(text, Loader=LOADER):
-            line = ev.start_mark.line + 1
-            if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    raise Problem(path, line, f"nesting deeper than {MAX_DEPTH} levels")
-            elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
-            elif isinstance(ev, yaml.ScalarEvent) and len(ev.value) > MAX_SCALAR:
-                raise Problem(path, line, f"value longer than {MAX_SCALAR} characters")
-            if isinstance(ev, yaml.AliasEvent):
-                raise Problem(path, line, f"YAML aliases are not allowed (*{ev.anchor})")
-            if getattr(ev, "anchor", None):
-                raise Problem(path, line, f"YAML anchors are not allowed (&{ev.anchor})")
-            if getattr(ev, "tag", None) is not None:
-                raise Problem(path, line, f"YAML tags are not allowed ({ev.tag})")
+        _check_events(text, path)
         node = yaml.compose(text, Loader=LOADER)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
@@ -98,6 +75,40 @@ def load_yaml(path: str | Path, text: str | None = None):
     if node is None:
         raise Problem(path, 1, "empty manifest")
     return _build(node, yaml.constructor.SafeConstructor(), path)
+
+
+def _read_text(path: str) -> str:
+    """A manifest's text: at most MAX_BYTES of UTF-8."""
+    try:
+        if Path(path).stat().st_size > MAX_BYTES:
+            raise Problem(path, None, f"larger than {MAX_BYTES} bytes (a manifest is a few KB)")
+        return Path(path).read_bytes().decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise Problem(path, None, f"not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except OSError as e:
+        raise Problem(path, None, f"cannot read ({e.strerror})") from None
+
+
+def _check_events(text: str, path: str):
+    """The YAML events, checked before any node is built: nesting at most MAX_DEPTH, scalars
+    at most MAX_SCALAR characters, no alias, anchor or tag."""
+    depth = 0
+    for ev in yaml.parse(text, Loader=LOADER):
+        line = ev.start_mark.line + 1
+        if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise Problem(path, line, f"nesting deeper than {MAX_DEPTH} levels")
+        elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+        elif isinstance(ev, yaml.ScalarEvent) and len(ev.value) > MAX_SCALAR:
+            raise Problem(path, line, f"value longer than {MAX_SCALAR} characters")
+        if isinstance(ev, yaml.AliasEvent):
+            raise Problem(path, line, f"YAML aliases are not allowed (*{ev.anchor})")
+        if getattr(ev, "anchor", None):
+            raise Problem(path, line, f"YAML anchors are not allowed (&{ev.anchor})")
+        if getattr(ev, "tag", None) is not None:
+            raise Problem(path, line, f"YAML tags are not allowed ({ev.tag})")
 
 
 def _build(node, ctor, path):
