@@ -415,20 +415,7 @@ def load(path: str | Path) -> Manifest:
     has_runs = "runs" in doc
     window = _window(path, v, has_runs)
     labels, label_types, label_names = _labels(path, v, has_runs)
-    archives = [i.name for i in inputs if i.kind == "archive"]
-    runs = _rules(path, v, "runs", archives, label_types)
-    files = _rules(path, v, "files", archives, label_types)
-    queries = _rules(path, v, "queries", archives, label_types)  # docs/manifest.md, "Query runs"
-    clock = MatchClock()  # one budget for all the matches of this manifest's ingest
-    for rule in [*runs, *files, *queries]:
-        rule.clock = clock
-    if not (runs or queries) and (
-        has_runs or not (files or any(i.kind == "published-tables" for i in inputs))
-    ):
-        v.fail(
-            "runs",
-            "runs: at least one rule is needed (or `queries:`, `files:` / a published-tables input)",
-        )
+    runs, files, queries = _all_rules(path, v, inputs, label_types, has_runs)
     interval = v.get("interval_s", (int, float), required=has_runs)
     if interval is not None and interval <= 0:
         v.fail("interval_s", "interval_s must be positive")
@@ -436,15 +423,7 @@ def load(path: str | Path) -> Manifest:
     for k in base:
         if k not in labels:
             v.fail("base", f"base: {k!r} is not one of labels ({', '.join(labels)})")
-    views = v.get("views", str)
-    if views is not None and (
-        not re.fullmatch(r"[a-z][a-z0-9_]*", views) or views in RESERVED_VIEWS
-    ):
-        v.fail(
-            "views",
-            f"views: {clean(views, 80)!r} must name a study module under ingest/studies/ "
-            f"(not {', '.join(sorted(RESERVED_VIEWS))})",
-        )
+    views = _views(v)
     return Manifest(
         path=path,
         study=study,
@@ -471,6 +450,40 @@ def load(path: str | Path) -> Manifest:
         counters=counters.specs(path, doc),
         queries=queries,
     )
+
+
+def _all_rules(path, v, inputs, label_types, has_runs: bool) -> tuple[list, list, list]:
+    """The `runs:`, `files:` and `queries:` rules, sharing one match budget; a study needs
+    runs or queries, unless it reads only files or published tables."""
+    archives = [i.name for i in inputs if i.kind == "archive"]
+    runs = _rules(path, v, "runs", archives, label_types)
+    files = _rules(path, v, "files", archives, label_types)
+    queries = _rules(path, v, "queries", archives, label_types)  # docs/manifest.md, "Query runs"
+    clock = MatchClock()  # one budget for all the matches of this manifest's ingest
+    for rule in [*runs, *files, *queries]:
+        rule.clock = clock
+    if not (runs or queries) and (
+        has_runs or not (files or any(i.kind == "published-tables" for i in inputs))
+    ):
+        v.fail(
+            "runs",
+            "runs: at least one rule is needed (or `queries:`, `files:` / a published-tables input)",
+        )
+    return runs, files, queries
+
+
+def _views(v) -> str | None:
+    """`views:`, the name of a study module under ingest/studies/, or None."""
+    views = v.get("views", str)
+    if views is not None and (
+        not re.fullmatch(r"[a-z][a-z0-9_]*", views) or views in RESERVED_VIEWS
+    ):
+        v.fail(
+            "views",
+            f"views: {clean(views, 80)!r} must name a study module under ingest/studies/ "
+            f"(not {', '.join(sorted(RESERVED_VIEWS))})",
+        )
+    return views
 
 
 def _window(path, v, required: bool) -> dict | None:
@@ -689,84 +702,98 @@ def _inputs(path, v) -> list[Input]:
 
 
 def _rules(path, v, key, archives, label_types) -> list[Rule]:
-    out = []
+    """The rules of `key` (runs, files or queries), each checked with its line."""
     items = v.get(key, LList, default=LList())
-    for i, d in enumerate(items):
-        where = f"{key}[{i}]"
-        rv = Fields(path, d, where, items.item_lines[i])
-        rv.only(
-            RULE
-            if key == "runs"
-            else QUERY_RULE
-            if key == "queries"
-            else ("glob", "regex", "input", "format", "mode")
+    return [
+        _rule(path, key, f"{key}[{i}]", d, items.item_lines[i], archives, label_types)
+        for i, d in enumerate(items)
+    ]
+
+
+def _rule(path, key: str, where: str, d, line: int, archives, label_types) -> Rule:
+    """One rule: the members it takes (`glob` or `regex`) from which input, read as which
+    format, and what it says of their runs (labels, session, id and name, linked metrics, ...)."""
+    rv = Fields(path, d, where, line)
+    rv.only(
+        RULE
+        if key == "runs"
+        else QUERY_RULE
+        if key == "queries"
+        else ("glob", "regex", "input", "format", "mode")
+    )
+    glob_, regex_src = rv.get("glob", str), rv.get("regex", str)
+    if (glob_ is None) == (regex_src is None):
+        rv.fail(None, f"{where}: give exactly one of `glob` or `regex`")
+    source = regex_src if regex_src is not None else _glob_re(glob_)
+    pattern = compile_pattern(rv, "regex", source, where)
+    inp = rv.get("input", str, default=archives[0] if archives else None)
+    if inp not in archives:
+        rv.fail(
+            "input" if "input" in d else None, f"{where}: input {inp!r} is not an archive input"
         )
-        glob_, regex_src = rv.get("glob", str), rv.get("regex", str)
-        if (glob_ is None) == (regex_src is None):
-            rv.fail(None, f"{where}: give exactly one of `glob` or `regex`")
-        source = regex_src if regex_src is not None else _glob_re(glob_)
-        pattern = compile_pattern(rv, "regex", source, where)
-        inp = rv.get("input", str, default=archives[0] if archives else None)
-        if inp not in archives:
-            rv.fail(
-                "input" if "input" in d else None, f"{where}: input {inp!r} is not an archive input"
-            )
-        labels = dict(rv.get("labels", LDict, default=LDict()))
-        for lk, lv in labels.items():
-            if not isinstance(lv, (str, int, float)) or isinstance(lv, bool):
-                rv.fail("labels", f"{where}: label {lk!r} must be a string or number")
-            check_display(rv, "labels", lv, f"{where}: label {clean(str(lk), 40)}")
-            labels[lk] = typed_label(path, rv.line("labels"), lk, lv, label_types)
-        session = rv.get("session", (str, int), default="all")
-        if session not in ("all", "last") and not (isinstance(session, int) and session >= 1):
-            rv.fail("session", f"{where}: session must be all, last or a session number >= 1")
-        fmt = rv.get(
-            "format", str, default=None if key == "files" else "auto", required=key == "files"
+    labels = _rule_labels(path, rv, where, label_types)
+    session = rv.get("session", (str, int), default="all")
+    if session not in ("all", "last") and not (isinstance(session, int) and session >= 1):
+        rv.fail("session", f"{where}: session must be all, last or a session number >= 1")
+    fmt = rv.get("format", str, default=None if key == "files" else "auto", required=key == "files")
+    templates = {k: rv.get(k, str) for k in ("id", "name")}
+    for k, t in templates.items():
+        if t is not None:
+            check_template(rv, k, t, where)
+    linked = _linked(path, rv, where) if "linked" in d else None
+    metric = _metric(rv, rv.get("metric", str)) if key == "runs" else None
+    incomplete = rv.get("incomplete", str, default="error") if key == "runs" else "error"
+    if incomplete not in ("error", "skip"):
+        rv.fail(
+            "incomplete",
+            f"{where}: incomplete must be error or skip (a member holding no complete run)",
         )
-        templates = {k: rv.get(k, str) for k in ("id", "name")}
-        for k, t in templates.items():
-            if t is not None:
-                check_template(rv, k, t, where)
-        linked = _linked(path, rv, where) if "linked" in d else None
-        metric = _metric(rv, rv.get("metric", str)) if key == "runs" else None
-        incomplete = rv.get("incomplete", str, default="error") if key == "runs" else "error"
-        if incomplete not in ("error", "skip"):
-            rv.fail(
-                "incomplete",
-                f"{where}: incomplete must be error or skip (a member holding no complete run)",
-            )
-        mode = rv.get("mode", str) if key == "files" else None
-        if mode is not None and mode not in STATUS_MODES:
-            rv.fail(
-                "mode",
-                f"{where}: mode must be {' or '.join(STATUS_MODES)} (mysqladmin -r tables, or levels)",
-            )
-        if mode is not None and fmt not in STATUS_FORMATS:
-            rv.fail(
-                "mode",
-                f"{where}: mode is for the server-status formats ({', '.join(STATUS_FORMATS)}), "
-                f"not {fmt!r}",
-            )
-        out.append(
-            Rule(
-                pattern=pattern,
-                source=regex_src or glob_,
-                input=inp,
-                format=fmt,
-                labels=labels,
-                published=rv.get("published", bool, default=True),
-                session=session,
-                id=templates["id"],
-                name=templates["name"],
-                line=d.line,
-                linked=linked,
-                mode=mode,
-                metric=metric,
-                metric_line=rv.line("metric") if metric else 0,
-                incomplete=incomplete,
-            )
+    mode = _mode(rv, where, fmt) if key == "files" else None
+    return Rule(
+        pattern=pattern,
+        source=regex_src or glob_,
+        input=inp,
+        format=fmt,
+        labels=labels,
+        published=rv.get("published", bool, default=True),
+        session=session,
+        id=templates["id"],
+        name=templates["name"],
+        line=d.line,
+        linked=linked,
+        mode=mode,
+        metric=metric,
+        metric_line=rv.line("metric") if metric else 0,
+        incomplete=incomplete,
+    )
+
+
+def _rule_labels(path, rv: Fields, where: str, label_types) -> dict:
+    """A rule's fixed `labels:`, strings or numbers shown on pages, typed as declared."""
+    labels = dict(rv.get("labels", LDict, default=LDict()))
+    for lk, lv in labels.items():
+        if not isinstance(lv, (str, int, float)) or isinstance(lv, bool):
+            rv.fail("labels", f"{where}: label {lk!r} must be a string or number")
+        check_display(rv, "labels", lv, f"{where}: label {clean(str(lk), 40)}")
+        labels[lk] = typed_label(path, rv.line("labels"), lk, lv, label_types)
+    return labels
+
+
+def _mode(rv: Fields, where: str, fmt: str | None) -> str | None:
+    """A `files:` rule's `mode:` (relative or absolute), for the server-status formats only."""
+    mode = rv.get("mode", str)
+    if mode is not None and mode not in STATUS_MODES:
+        rv.fail(
+            "mode",
+            f"{where}: mode must be {' or '.join(STATUS_MODES)} (mysqladmin -r tables, or levels)",
         )
-    return out
+    if mode is not None and fmt not in STATUS_FORMATS:
+        rv.fail(
+            "mode",
+            f"{where}: mode is for the server-status formats ({', '.join(STATUS_FORMATS)}), "
+            f"not {fmt!r}",
+        )
+    return mode
 
 
 def _linked(path, rv: Fields, where: str) -> dict:
