@@ -339,13 +339,8 @@ class LinkbenchParser(Parser):
         ]
         if not rows or not series_t:
             return
-        seen: dict[tuple[int, str], int] = {}
-        rounds: dict[int, list[dict]] = {}
-        for r in rows:
-            k = seen[(r["thread"], r["op"])] = seen.get((r["thread"], r["op"]), -1) + 1
-            rounds.setdefault(k, []).append(r)
-        steps = sorted(b - a for a, b in zip([0.0] + series_t, series_t))
-        half = steps[len(steps) // 2] / 2
+        rounds = _rounds(rows)
+        stats, left_out = _join_rounds(rounds, series_t)
         counts: dict[str, int] = {}
         for r in rows:
             counts[r["op"]] = counts.get(r["op"], 0) + (r["ops"] or 0)
@@ -355,32 +350,6 @@ class LinkbenchParser(Parser):
             n for op in ops for n in ([f"lat.{op}.p95"] if one_thread else []) + [f"lat.{op}.mean"]
         ] + ["err_s"]
         columns = {n: [None] * len(series_t) for n in names}
-        prev_errors: dict[tuple[int, str], int] = {}
-        stats: dict[
-            int, tuple[float, float, list[dict], dict[int, int]]
-        ] = {}  # row -> (|offset|, offset, round, errors)
-        left_out = []
-        for k in sorted(rounds):
-            group = rounds[k]
-            errors: dict[int, int] = {}
-            for r in group:
-                errors[r["thread"]] = (
-                    errors.get(r["thread"], 0)
-                    + r["errors"]
-                    - prev_errors.get((r["thread"], r["op"]), 0)
-                )
-                prev_errors[(r["thread"], r["op"])] = r["errors"]
-            when = max(r["t"] for r in group)
-            i = min(range(len(series_t)), key=lambda j: abs(series_t[j] - when))
-            offset = round(series_t[i] - when, 3)
-            if abs(offset) > half:
-                left_out.append(when)
-            elif i in stats and stats[i][0] <= abs(offset):
-                left_out.append(when)  # a nearer round has this row
-            else:
-                if i in stats:
-                    left_out.append(round(series_t[i] - stats[i][1], 3))
-                stats[i] = (abs(offset), offset, group, errors)
         for i, (_, _, group, errors) in stats.items():
             for op in ops:
                 mine = [r for r in group if r["op"] == op]
@@ -443,3 +412,47 @@ class LinkbenchParser(Parser):
             line=phase.line,
             complete=bool(phase.summary),
         )
+
+
+def _rounds(rows: list[dict]) -> dict[int, list[dict]]:
+    """The `ThreadID` rows by stats round: the k-th line of a (thread, op) is round k."""
+    seen: dict[tuple[int, str], int] = {}
+    rounds: dict[int, list[dict]] = {}
+    for r in rows:
+        k = seen[(r["thread"], r["op"])] = seen.get((r["thread"], r["op"]), -1) + 1
+        rounds.setdefault(k, []).append(r)
+    return rounds
+
+
+def _join_rounds(rounds: dict[int, list[dict]], series_t: list) -> tuple[dict, list]:
+    """({progress row: (|offset|, offset, round, errors per thread)}, the `t` of the rounds
+    left out): each round joined to the progress row nearest its last line, when at most half
+    the median interval away and no other round is nearer that row. A round's errors are the
+    rise of each thread's `totalErrors` since the round before."""
+    steps = sorted(b - a for a, b in zip([0.0] + series_t, series_t))
+    half = steps[len(steps) // 2] / 2
+    prev_errors: dict[tuple[int, str], int] = {}
+    stats: dict[int, tuple[float, float, list[dict], dict[int, int]]] = {}
+    left_out = []
+    for k in sorted(rounds):
+        group = rounds[k]
+        errors: dict[int, int] = {}
+        for r in group:
+            errors[r["thread"]] = (
+                errors.get(r["thread"], 0)
+                + r["errors"]
+                - prev_errors.get((r["thread"], r["op"]), 0)
+            )
+            prev_errors[(r["thread"], r["op"])] = r["errors"]
+        when = max(r["t"] for r in group)
+        i = min(range(len(series_t)), key=lambda j: abs(series_t[j] - when))
+        offset = round(series_t[i] - when, 3)
+        if abs(offset) > half:
+            left_out.append(when)
+        elif i in stats and stats[i][0] <= abs(offset):
+            left_out.append(when)  # a nearer round has this row
+        else:
+            if i in stats:
+                left_out.append(round(series_t[i] - stats[i][1], 3))
+            stats[i] = (abs(offset), offset, group, errors)
+    return stats, left_out
