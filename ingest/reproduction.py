@@ -339,6 +339,8 @@ def _table_match(m, c: Check, name: str):
 
 
 def _tabled(m, c: Check, candidates, derived_table: dict, file: str, parsed_tables) -> list[dict]:
+    """The check's rows for a published input's tables: each published cell of the tables the
+    check's pattern matches, keyed by the table name's groups and the key columns."""
     chosen = [(t, _table_match(m, c, t.name)) for t in parsed_tables]
     chosen = [(t, mt) for t, mt in chosen if mt]
     if not chosen:
@@ -374,39 +376,40 @@ def _tabled(m, c: Check, candidates, derived_table: dict, file: str, parsed_tabl
                         t.line,
                         f"reproduction: {vm.published!r} of {keys} is text ({pub!r}), not a number",
                     )
-                cell_keys = {**keys, **vm.where}
-                row = _one(m, c, candidates, cell_keys, f"{file}:{t.line}")
-                derived = row.get(vm.derived) if row else None
                 d = (
                     c.digits
                     if c.digits is not None
                     else (0 if isinstance(pub, int) else digits[vm.published])
                 )
-                agrees, reason = compare(pub, derived, d)
-                if row is None:
-                    reason = f"the derived table has no row {_cell(cell_keys)}"
-                elif derived is None:
-                    undefined = _zero_base(
-                        candidates, derived_table, vm, row, cell_keys, _printed(pub, d)
-                    )
-                    agrees = "not comparable" if undefined else agrees
-                    reason = (
-                        undefined or f"the derived table leaves {vm.derived} missing in this row"
-                    )
-                rows.append(
-                    _row(
-                        c,
-                        _label(m, derived_table, vm.derived, cell_keys),
-                        f"{vm.derived} at {_cell(cell_keys)}",
-                        _printed(pub, d),
-                        derived,
-                        agrees,
-                        d,
-                        f"{file}:{t.line}",
-                        reason,
-                    )
-                )
+                where = f"{file}:{t.line}"
+                rows.append(_compared(m, c, candidates, derived_table, vm, keys, pub, d, where))
     return rows
+
+
+def _compared(m, c: Check, candidates, derived_table: dict, vm, keys, pub, d: int, where: str):
+    """The check's row of one published cell: the derived value at its keys, and whether they
+    agree at `d` decimals (not comparable where the derived one is undefined: a zero base)."""
+    cell_keys = {**keys, **vm.where}
+    row = _one(m, c, candidates, cell_keys, where)
+    derived = row.get(vm.derived) if row else None
+    agrees, reason = compare(pub, derived, d)
+    if row is None:
+        reason = f"the derived table has no row {_cell(cell_keys)}"
+    elif derived is None:
+        undefined = _zero_base(candidates, derived_table, vm, row, cell_keys, _printed(pub, d))
+        agrees = "not comparable" if undefined else agrees
+        reason = undefined or f"the derived table leaves {vm.derived} missing in this row"
+    return _row(
+        c,
+        _label(m, derived_table, vm.derived, cell_keys),
+        f"{vm.derived} at {_cell(cell_keys)}",
+        _printed(pub, d),
+        derived,
+        agrees,
+        d,
+        where,
+        reason,
+    )
 
 
 def _column_digits(c: Check, tables) -> dict[str, int]:
