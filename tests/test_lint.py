@@ -69,8 +69,11 @@ def long_functions(paths, root: Path = ROOT) -> list[str]:
     return found
 
 
-def test_no_function_of_ingest_or_publish_is_over_60_lines_without_a_reason():
-    paths = sorted(p for tree in ("ingest", "publish") for p in (ROOT / tree).rglob("*.py"))
+def test_no_function_is_over_60_lines_without_a_reason():
+    # bench/ too once its three long mains (build_bench, ingest_bench, fault_bench) are split
+    paths = sorted(
+        p for tree in ("ingest", "publish", "tests") for p in (ROOT / tree).rglob("*.py")
+    )
     assert not long_functions(paths), "\n".join(long_functions(paths))
 
 
