@@ -32,7 +32,8 @@ from pathlib import Path
 BLOCK = 512
 
 
-def _header(name: str, kind: bytes, size: int) -> bytes:
+def tar_header(name: str, kind: bytes, size: int) -> bytes:
+    """One tar header block of `kind` for `name` (shared with the tests' hand-made archives)."""
     info = tarfile.TarInfo(name)
     info.type, info.size = kind, size
     return info.tobuf(tarfile.USTAR_FORMAT if kind == tarfile.DIRTYPE else tarfile.GNU_FORMAT)
@@ -51,8 +52,9 @@ def _payload(out, size: int, byte: bytes = b"a", end: bytes = b"", start: bytes 
     out.write(b"\0" * (-size % BLOCK))
 
 
-def _file(out, name: str, data: bytes):
-    out.write(_header(name, tarfile.REGTYPE, len(data)))
+def tar_file(out, name: str, data: bytes):
+    """A regular member `name` holding `data`, padded to a whole block."""
+    out.write(tar_header(name, tarfile.REGTYPE, len(data)))
     out.write(data + b"\0" * (-len(data) % BLOCK))
 
 
@@ -62,9 +64,9 @@ def pax_bomb(path: Path, size: int) -> Path:
     length = body + len(str(body))
     length = body + len(str(length))
     with gzip.open(path, "wb", compresslevel=9) as out:
-        out.write(_header("././@PaxHeader", tarfile.XHDTYPE, length))
+        out.write(tar_header("././@PaxHeader", tarfile.XHDTYPE, length))
         _payload(out, length, start=f"{length} comment=".encode(), end=b"\n")
-        _file(out, "r/a.log", b"x\n")
+        tar_file(out, "r/a.log", b"x\n")
         out.write(b"\0" * BLOCK * 2)
     return path
 
@@ -73,16 +75,16 @@ def gnu_longname_bomb(path: Path, size: int) -> Path:
     """One GNU long-name header (`././@LongLink`, type L) with a `size`-byte name that climbs
     out (`../aaa...`, so a reader that rejects it may echo it), then a file."""
     with gzip.open(path, "wb", compresslevel=9) as out:
-        out.write(_header("././@LongLink", tarfile.GNUTYPE_LONGNAME, size + 1))
+        out.write(tar_header("././@LongLink", tarfile.GNUTYPE_LONGNAME, size + 1))
         _payload(out, size + 1, start=b"../", end=b"\0")
-        _file(out, "r/a.log", b"x\n")
+        tar_file(out, "r/a.log", b"x\n")
         out.write(b"\0" * BLOCK * 2)
     return path
 
 
 def directory_bomb(path: Path, count: int) -> Path:
     """`count` directory entries, then a file."""
-    header = bytearray(_header("r/d0000000/", tarfile.DIRTYPE, 0))
+    header = bytearray(tar_header("r/d0000000/", tarfile.DIRTYPE, 0))
     checksum = (
         sum(header[:148]) + 8 * 32 + sum(header[156:]) - 7 * ord("0")
     )  # the name's digits vary
@@ -92,7 +94,7 @@ def directory_bomb(path: Path, count: int) -> Path:
             header[3:10] = digits
             header[148:156] = b"%06o\0 " % (checksum + sum(digits))
             out.write(header)
-        _file(out, "r/a.log", b"x\n")
+        tar_file(out, "r/a.log", b"x\n")
         out.write(b"\0" * BLOCK * 2)
     return path
 
@@ -114,7 +116,9 @@ def pax_header(records: dict[str, str]) -> bytes:
         length = len(record) + len(str(length))
         body += str(length).encode() + record
     return (
-        _header("././@PaxHeader", tarfile.XHDTYPE, len(body)) + body + b"\0" * (-len(body) % BLOCK)
+        tar_header("././@PaxHeader", tarfile.XHDTYPE, len(body))
+        + body
+        + b"\0" * (-len(body) % BLOCK)
     )
 
 
@@ -132,8 +136,8 @@ def negative_pax_size_bomb(path: Path, size: int) -> Path:
     member = 8 << 20
     with gzip.open(path, "wb", compresslevel=9) as out:
         out.write(pax_header({"size": "-1099511627776"}))
-        out.write(_header("r/a.log", tarfile.REGTYPE, 0))
-        out.write(_header("r/big", tarfile.REGTYPE, member))
+        out.write(tar_header("r/a.log", tarfile.REGTYPE, 0))
+        out.write(tar_header("r/big", tarfile.REGTYPE, member))
         _payload(out, member, b"\0")
         for i in range(size // member):
             out.write(link(f"r/l{i:05d}", "r/big"))
@@ -160,7 +164,7 @@ def interval_lines_bomb(path: Path, count: int) -> Path:
     )
     size = len(head) + count * fixed + digits + len(SUMMARY.encode())
     with gzip.open(path, "wb", compresslevel=6) as out:
-        out.write(_header("r/big.log", tarfile.REGTYPE, size))
+        out.write(tar_header("r/big.log", tarfile.REGTYPE, size))
         out.write(head)
         for start in range(1, count + 1, 100_000):
             block = range(start, min(count, start + 99_999) + 1)

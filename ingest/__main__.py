@@ -15,8 +15,7 @@ if __name__ == "__main__":  # a signal while the modules load: one line, 128+N (
         signal.signal(_sig, lambda n, f: (print("interrupted", file=sys.stderr), os._exit(128 + n)))
 
 from . import __version__, metrics, writer
-from .archive import ArchiveError
-from .parsers import ParseError, all_parsers, by_name
+from .parsers import all_parsers, by_name
 from .problems import Problem, clean
 from .read import HEAD, decode, parse_bytes
 from .writer import dump
@@ -131,8 +130,28 @@ def guarded(run, exiting: bool = False) -> int:
 
 
 def _main(argv: list[str] | None, outcome: writer.Outcome) -> int:
+    """Parse the command line and run the command: a `Problem` is one line and EXIT_INPUT,
+    anything else one "internal error" line and EXIT_INTERNAL, never a traceback."""
     ap = _parser()
     args = ap.parse_args(argv)
+    _check_args(ap, args)
+    try:
+        return _run(args, outcome)
+    except Problem as e:
+        print(clean(e, 2000), file=sys.stderr)
+        return EXIT_INPUT
+    except (
+        Exception
+    ) as e:  # the final guard, for what nobody foresaw; each known case has its message
+        print(
+            f"internal error, please report: {clean(f'{type(e).__name__}: {e}', 200)}",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL
+
+
+def _check_args(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The arguments and options each command takes (argparse's usage error otherwise)."""
     cmd = args.command
     if cmd in ("detect", "parse") and not args.file:
         ap.error(f"{cmd} needs a FILE")
@@ -146,39 +165,33 @@ def _main(argv: list[str] | None, outcome: writer.Outcome) -> int:
         ap.error("--dry-run only applies to <study> and all")
     if args.format != "auto" and cmd != "parse":
         ap.error("--format only applies to parse")
-    try:
-        if cmd == "list-formats":
-            for p in all_parsers():
-                print(f"{p.name}\t{p.description}")
-        elif cmd == "detect":
-            return _detect(args.file)
-        elif cmd == "parse":
-            return _parse(args.file, args.format)
-        elif cmd == "new":
-            from .scaffold import new, next_commands
 
-            for path in new(args.file, args.archive, args.origin, args.content):
-                print(f"wrote {path}")
-            ingest_cmd, build_cmd = next_commands(args.file, Path(args.archive))
-            print(
-                f"next: {ingest_cmd}   (writes data/{args.file}/ and reports what each rule took)"
-            )
-            print(f"then: {build_cmd}   (the site in site/; or make serve)")
-        else:
-            return _ingest(cmd, args, outcome)
-    except (Problem, ParseError, ArchiveError) as e:
-        if not isinstance(e, Problem) and isinstance(e, ParseError):  # until parsers raise Problem
-            e = Problem(e.file, e.line, e.reason)
-        print(clean(e, 2000), file=sys.stderr)
-        return EXIT_INPUT
-    except (
-        Exception
-    ) as e:  # the final guard, for what nobody foresaw; each known case has its message
-        print(
-            f"internal error, please report: {clean(f'{type(e).__name__}: {e}', 200)}",
-            file=sys.stderr,
-        )
-        return EXIT_INTERNAL
+
+def _run(args: argparse.Namespace, outcome: writer.Outcome) -> int:
+    """One command: list-formats, detect, parse, new, or the ingest of <study> or all."""
+    cmd = args.command
+    if cmd == "list-formats":
+        for p in all_parsers():
+            print(f"{p.name}\t{p.description}")
+        return EXIT_OK
+    if cmd == "detect":
+        return _detect(args.file)
+    if cmd == "parse":
+        return _parse(args.file, args.format)
+    if cmd == "new":
+        return _new(args)
+    return _ingest(cmd, args, outcome)
+
+
+def _new(args: argparse.Namespace) -> int:
+    """`new <study> ARCHIVE`: the first manifest and post, then the next two commands."""
+    from .scaffold import new, next_commands
+
+    for path in new(args.file, args.archive, args.origin, args.content):
+        print(f"wrote {path}")
+    ingest_cmd, build_cmd = next_commands(args.file, Path(args.archive))
+    print(f"next: {ingest_cmd}   (writes data/{args.file}/ and reports what each rule took)")
+    print(f"then: {build_cmd}   (the site in site/; or make serve)")
     return EXIT_OK
 
 
@@ -197,7 +210,7 @@ def _detect(path: str) -> int:
         if reason:
             print(f"{p.name}\t{reason}")
             return EXIT_OK
-    raise ParseError(
+    raise Problem(
         path,
         1,
         "unknown format (no parser recognises this file; see `python -m ingest list-formats`)",

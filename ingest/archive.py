@@ -35,12 +35,11 @@ import stat
 import tarfile
 import zipfile
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from .problems import _CONTROL, Problem, clean
+from .problems import CONTROL, Problem, clean
 
-ArchiveError = Problem  # the old name, kept for the code that still imports it
 BLOCK = 512
 
 
@@ -81,7 +80,7 @@ def _clean_name(archive: str, name: str, limits: Limits = Limits(), is_dir: bool
             name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace"),
             "member name is not UTF-8",
         ) from None
-    if _CONTROL.search(name):
+    if CONTROL.search(name):
         raise _error(
             archive,
             name,
@@ -258,6 +257,38 @@ def _pax_records(data: bytes, archive: str) -> dict[str, str]:
     return out
 
 
+# the tar entries that describe the next member rather than being one
+EXTENDED = (
+    tarfile.XHDTYPE,
+    tarfile.XGLTYPE,
+    tarfile.SOLARIS_XHDTYPE,
+    tarfile.GNUTYPE_LONGNAME,
+    tarfile.GNUTYPE_LONGLINK,
+)
+
+
+@dataclass
+class _Extended:
+    """What the extended headers read since the last member say about the next one (PAX
+    records, GNU long name and link target), and the bytes all of them took (`total`)."""
+
+    pax: dict[str, str] = field(default_factory=dict)
+    long_name: str | None = None
+    long_link: str | None = None
+    total: int = 0
+
+    def name(self, info: tarfile.TarInfo) -> str:
+        return self.pax.get("path", self.long_name if self.long_name is not None else info.name)
+
+    def link(self, info: tarfile.TarInfo) -> str:
+        default = self.long_link if self.long_link is not None else info.linkname
+        return self.pax.get("linkpath", default)
+
+    def applied(self):
+        """The member they described is read: the next one starts with none (`total` stays)."""
+        self.pax, self.long_name, self.long_link = {}, None, None
+
+
 class Archive:
     """Members of an archive by relative name (top-level directory stripped)."""
 
@@ -346,90 +377,90 @@ class Archive:
             stream.close()
 
     def _read_tar_stream(self, stream: _TarStream):
-        lim = self.limits
+        """Every header of the stream in order (to a zero block or the end of the stream):
+        extended headers apply to the next member; links are resolved after the last one."""
         links: list[tuple[str, str]] = []
-        headers = header_bytes = 0
-        pax: dict[str, str] = {}  # the PAX records that apply to the next member
-        long_name = long_link = None
-        while True:
-            block = stream.header()
-            if not block or block == b"\0" * BLOCK:
-                break  # end of archive (a zero block, or the end of the stream)
-            headers += 1
-            try:
-                info = tarfile.TarInfo.frombuf(block, "utf-8", "surrogateescape")
-            except tarfile.HeaderError as e:
-                raise Problem(
-                    self.name, None, f"corrupt tar archive (entry {headers}: {e})"
-                ) from None
-            if headers > lim.members:
-                raise _error(
-                    self.name,
-                    info.name,
-                    f"too many members (limit {lim.members}): every tar header "
-                    "counts (files, directories, links, extended headers)",
-                )
-            if info.size < 0:
-                raise _error(
-                    self.name, None, f"corrupt tar archive (entry {headers}: negative size)"
-                )
-            kind = info.type
-            if kind in (
-                tarfile.XHDTYPE,
-                tarfile.XGLTYPE,
-                tarfile.SOLARIS_XHDTYPE,
-                tarfile.GNUTYPE_LONGNAME,
-                tarfile.GNUTYPE_LONGLINK,
-            ):
-                header_bytes += info.size
-                if header_bytes > lim.header_bytes:
-                    raise _error(
-                        self.name,
-                        None,
-                        f"extended headers and long names above {lim.header_bytes} "
-                        f"bytes (entry {headers}; bomb?)",
-                    )
-                payload = stream.read(info.size, None)
-                stream.skip_padding(info.size, None)
-                if kind == tarfile.GNUTYPE_LONGNAME:
-                    long_name = payload.split(b"\0", 1)[0].decode("utf-8", "surrogateescape")
-                elif kind == tarfile.GNUTYPE_LONGLINK:
-                    long_link = payload.split(b"\0", 1)[0].decode("utf-8", "surrogateescape")
-                elif kind != tarfile.XGLTYPE:
-                    pax.update(_pax_records(payload, self.name))
-                continue
-            raw_name = pax.get("path", long_name if long_name is not None else info.name)
-            linkname = pax.get("linkpath", long_link if long_link is not None else info.linkname)
-            size = self._size(pax.get("size"), info.size, raw_name)
-            pax, long_name, long_link = {}, None, None
-            name = _clean_name(self.name, raw_name, lim, is_dir=kind == tarfile.DIRTYPE)
-            if kind in (tarfile.SYMTYPE, tarfile.LNKTYPE):
-                if len(linkname) > lim.name:
-                    raise _error(
-                        self.name, raw_name, f"link target longer than {lim.name} characters"
-                    )
-                # symlink targets are relative to the link; hardlinks to the root
-                target = _inside(self.name, name, linkname, None if kind == tarfile.SYMTYPE else "")
-                self._claim(name, headers)
-                links.append((name, target))
-            elif kind == tarfile.DIRTYPE:
-                pass
-            elif kind in (tarfile.REGTYPE, tarfile.AREGTYPE, tarfile.CONTTYPE):
-                self._claim(name, headers)
-                self._data[name] = stream.read(size, raw_name)
-                self._count(name, len(self._data[name]))  # the bytes read, not the header's word
-                stream.skip_padding(size, raw_name)
-                continue
-            elif kind in (tarfile.CHRTYPE, tarfile.BLKTYPE, tarfile.FIFOTYPE):
-                raise _error(self.name, raw_name, "not a regular file (device, FIFO or socket)")
+        ext = _Extended()
+        entry = 0
+        while (block := stream.header()) and block != b"\0" * BLOCK:
+            entry += 1
+            info = self._tar_info(block, entry)
+            if info.type in EXTENDED:
+                self._read_extended(stream, info, ext, entry)
             else:
-                raise _error(self.name, raw_name, f"unsupported tar entry type {kind!r}")
-            if size and kind != tarfile.DIRTYPE:
+                self._read_tar_member(stream, info, ext, entry, links)
+        self._resolve_links(links)
+
+    def _tar_info(self, block: bytes, entry: int) -> tarfile.TarInfo:
+        """The header of the `entry`th tar entry, within the member limit, its size not negative."""
+        try:
+            info = tarfile.TarInfo.frombuf(block, "utf-8", "surrogateescape")
+        except tarfile.HeaderError as e:
+            raise Problem(self.name, None, f"corrupt tar archive (entry {entry}: {e})") from None
+        if entry > self.limits.members:
+            raise _error(
+                self.name,
+                info.name,
+                f"too many members (limit {self.limits.members}): every tar header "
+                "counts (files, directories, links, extended headers)",
+            )
+        if info.size < 0:
+            raise _error(self.name, None, f"corrupt tar archive (entry {entry}: negative size)")
+        return info
+
+    def _read_extended(self, stream: _TarStream, info: tarfile.TarInfo, ext: _Extended, entry):
+        """A PAX or GNU long-name header: its payload (all of them bounded by
+        `Limits.header_bytes`) noted in `ext` for the next member (a global PAX header is read
+        and ignored)."""
+        ext.total += info.size
+        if ext.total > self.limits.header_bytes:
+            raise _error(
+                self.name,
+                None,
+                f"extended headers and long names above {self.limits.header_bytes} "
+                f"bytes (entry {entry}; bomb?)",
+            )
+        payload = stream.read(info.size, None)
+        stream.skip_padding(info.size, None)
+        if info.type == tarfile.GNUTYPE_LONGNAME:
+            ext.long_name = payload.split(b"\0", 1)[0].decode("utf-8", "surrogateescape")
+        elif info.type == tarfile.GNUTYPE_LONGLINK:
+            ext.long_link = payload.split(b"\0", 1)[0].decode("utf-8", "surrogateescape")
+        elif info.type != tarfile.XGLTYPE:
+            ext.pax.update(_pax_records(payload, self.name))
+
+    def _read_tar_member(self, stream: _TarStream, info, ext: _Extended, entry: int, links):
+        """One member, named by its extended headers if any: a file is read, a link noted in
+        `links`, a directory's payload skipped; devices, FIFOs and other types are refused."""
+        kind = info.type
+        raw_name, linkname = ext.name(info), ext.link(info)
+        size = self._size(ext.pax.get("size"), info.size, raw_name)
+        ext.applied()
+        name = _clean_name(self.name, raw_name, self.limits, is_dir=kind == tarfile.DIRTYPE)
+        if kind in (tarfile.REGTYPE, tarfile.AREGTYPE, tarfile.CONTTYPE):
+            self._claim(name, entry)
+            self._data[name] = stream.read(size, raw_name)
+            self._count(name, len(self._data[name]))  # the bytes read, not the header's word
+            stream.skip_padding(size, raw_name)
+        elif kind in (tarfile.SYMTYPE, tarfile.LNKTYPE):
+            if len(linkname) > self.limits.name:
+                raise _error(
+                    self.name, raw_name, f"link target longer than {self.limits.name} characters"
+                )
+            # symlink targets are relative to the link; hardlinks to the root
+            target = _inside(self.name, name, linkname, None if kind == tarfile.SYMTYPE else "")
+            self._claim(name, entry)
+            links.append((name, target))
+            if size:
                 raise _error(self.name, raw_name, "corrupt tar archive (a link with data)")
-            if size and kind == tarfile.DIRTYPE:  # skip what a directory entry carries
+        elif kind == tarfile.DIRTYPE:
+            if size:  # skip what a directory entry carries
                 stream.read(size, raw_name)
                 stream.skip_padding(size, raw_name)
-        self._resolve_links(links)
+        elif kind in (tarfile.CHRTYPE, tarfile.BLKTYPE, tarfile.FIFOTYPE):
+            raise _error(self.name, raw_name, "not a regular file (device, FIFO or socket)")
+        else:
+            raise _error(self.name, raw_name, f"unsupported tar entry type {kind!r}")
 
     def _size(self, pax_size: str | None, header_size: int, member: str) -> int:
         """A member's size: its PAX `size` record (ASCII digits only: no sign, no spaces, no

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .declared import MAX_DIGITS, runs_where
-from .manifest import _V, InputError, LDict, LList, Manifest, _check_template, check_display
+from .manifest import Fields, LDict, LList, Manifest, check_display, check_template
 from .parsers.server_status import GAUGES, counter_deltas
 from .problems import Problem
 from .tables import col
@@ -42,7 +42,7 @@ class Spec:
     id: str
     title: str | None
     line: int
-    v: _V
+    v: Fields
     where: str
     names: dict  # before/after, or file: member name templates
     per: str | None
@@ -58,18 +58,18 @@ def specs(path: str, doc) -> list[Spec]:
     if raw is None:
         return []
     if not isinstance(raw, LList):
-        raise InputError(
+        raise Problem(
             path,
             doc.key_lines["counters"],
             "counters: must be a list of counter table declarations",
         )
     if len(raw) > MAX_COUNTER_TABLES:
-        raise InputError(path, raw.line, f"counters: more than {MAX_COUNTER_TABLES} tables")
+        raise Problem(path, raw.line, f"counters: more than {MAX_COUNTER_TABLES} tables")
     return [_spec(path, item, f"counters[{i}]", raw.item_lines[i]) for i, item in enumerate(raw)]
 
 
 def _spec(path: str, item, where: str, line: int) -> Spec:
-    v = _V(path, item, where, line)
+    v = Fields(path, item, where, line)
     v.only(FIELDS)
     names = {k: v.get(k, str) for k in ("before", "after", "file")}
     names = {k: t for k, t in names.items() if t is not None}
@@ -78,7 +78,7 @@ def _spec(path: str, item, where: str, line: int) -> Spec:
             None, f"{where}: give `before` and `after`, or `file` (one member with both snapshots)"
         )
     for k, t in names.items():
-        _check_template(v, k, t, where)
+        check_template(v, k, t, where)
     wanted = v.get("variables", LList)
     if wanted is not None and not all(isinstance(x, str) for x in wanted):
         v.fail("variables", f"{where}: `variables` must be a list of status variable names")
@@ -114,14 +114,14 @@ def build(m: Manifest, runs: list[dict], files: dict) -> tuple[list[dict], list[
     return tables, problems
 
 
-def _snapshots(m: Manifest, v: _V, spec_line: int, where: str, files: dict, names: dict, run: dict):
+def _snapshots(m: Manifest, v: Fields, where: str, files: dict, names: dict, run: dict):
     """(before rows, after rows, member) of one run, or a reason why there are none."""
     members = {}
     for k, template in names.items():
         try:
             members[k] = template.format(**run["labels"])
         except (KeyError, IndexError, ValueError) as e:
-            raise InputError(
+            raise Problem(
                 m.path,
                 v.line(k),
                 f"{where}.{k}: template {template!r}: run {run['id']} has no label {e}",
@@ -135,7 +135,7 @@ def _snapshots(m: Manifest, v: _V, spec_line: int, where: str, files: dict, name
         )
     for k, p in parsed.items():
         if p.format not in FORMATS:
-            raise InputError(
+            raise Problem(
                 m.path,
                 v.line(k),
                 f"{where}.{k}: {members[k]} is read as {p.format}, not as one of "
@@ -165,86 +165,28 @@ def _snapshots(m: Manifest, v: _V, spec_line: int, where: str, files: dict, name
 
 
 def _table(m: Manifest, runs: list[dict], files: dict, spec: Spec) -> tuple[dict, list[Problem]]:
-    v, where, tid, names, per = spec.v, spec.where, spec.id, spec.names, spec.per
-    wanted, base, digits = spec.wanted, spec.base, spec.digits
+    """One `counters:` table: a row per counter, a column per run with its snapshots (after -
+    before, or per operation), then each other run's ratio to the base run's."""
     selected = runs_where(runs, spec.filters)
     if not selected:
-        v.fail("where", f"{where}: no run has these labels")
+        spec.v.fail("where", f"{spec.where}: no run has these labels")
     problems, deltas, kept = [], {}, []
     for run in selected:
-        got, why = _snapshots(m, v, spec.line, where, files, names, run)
-        if got is None:
-            problems.append(
-                Problem(
-                    m.path,
-                    v.line(),
-                    f"{where} ({tid}): run {run['id']}: {why}; its column is missing",
-                )
-            )
-            continue
-        before, after, member = got
-        ops = None
-        if per:
-            ops = (run.get("summary") or {}).get(per)
-            if not isinstance(ops, (int, float)) or ops <= 0:
-                problems.append(
-                    Problem(
-                        m.path,
-                        v.line("per"),
-                        f"{where} ({tid}): run {run['id']} has no summary "
-                        f"{per!r}: its per-operation values are missing",
-                    )
-                )
-                ops = None
-        rows = {}
-        for r in counter_deltas(before, after, ops):
-            if r["delta"] < 0:
-                problems.append(
-                    Problem(
-                        member,
-                        None,
-                        f"{r['variable']} fell from {r['before']} to {r['after']} "
-                        "(FLUSH STATUS or a restart?): left missing",
-                    )
-                )
-                continue
-            rows[r["variable"]] = r.get("per_op") if per else r["delta"]
-            if per and ops is None:
-                rows[r["variable"]] = None
-        deltas[run["id"]] = rows
-        kept.append(run)
+        rows, found = _run_deltas(m, files, spec, run)
+        problems += found
+        if rows is not None:
+            deltas[run["id"]] = rows
+            kept.append(run)
     if not kept:
-        raise InputError(
-            m.path, spec.line, f"{where} ({tid}): no run has its before/after snapshots"
+        raise Problem(
+            m.path, spec.line, f"{spec.where} ({spec.id}): no run has its before/after snapshots"
         )
-    if wanted is not None:
-        variables = [x.lower() for x in wanted]
-        for x in variables:
-            if not any(x in d for d in deltas.values()):
-                problems.append(
-                    Problem(
-                        m.path,
-                        v.line("variables"),
-                        f"{where} ({tid}): no run's snapshots have {x!r}",
-                    )
-                )
-    else:  # every counter that changed in some run, in the order printed; gauges are not totals
-        variables = list(
-            dict.fromkeys(
-                k for d in deltas.values() for k, x in d.items() if x and not GAUGES.match(k)
-            )
-        )
-    base_run = None
-    if base:
-        base_run = next(
-            (r for r in kept if all(str(r["labels"].get(k)) == str(x) for k, x in base.items())),
-            None,
-        )
-        if base_run is None:
-            v.fail("base", f"{where}: base {base}: no run with these labels has snapshots")
-    unit = "per op" if per else None
+    variables, found = _variables(m, spec, deltas)
+    problems += found
+    base_run = _base_run(spec, kept)
+    unit = "per op" if spec.per else None
     columns = [col("variable", "Counter", "label")]
-    columns += [col(r["id"], r["name"], "number", digits, unit) for r in kept]
+    columns += [col(r["id"], r["name"], "number", spec.digits, unit) for r in kept]
     others = [r for r in kept if r is not base_run] if base_run else []
     columns += [
         col(f"{r['id']}-ratio", f"{r['name']} / {base_run['name']}", "ratio", 2) for r in others
@@ -256,5 +198,80 @@ def _table(m: Manifest, runs: list[dict], files: dict, spec: Spec) -> tuple[dict
             a, b = row[r["id"]], row[base_run["id"]]
             row[f"{r['id']}-ratio"] = None if a is None or not b else round(a / b, 6)
         rows.append(row)
+    per = spec.per
     title = spec.title or "Server counters, after - before" + (f" / {per}" if per else "")
-    return {"id": tid, "title": title, "columns": columns, "rows": rows, "notes": {}}, problems
+    return {"id": spec.id, "title": title, "columns": columns, "rows": rows, "notes": {}}, problems
+
+
+def _run_deltas(m: Manifest, files: dict, spec: Spec, run: dict) -> tuple[dict | None, list]:
+    """{counter: after - before (or per operation)} of one run, None without its snapshots;
+    and the problems found (a counter that fell is left missing)."""
+    v, where, tid, per = spec.v, spec.where, spec.id, spec.per
+    got, why = _snapshots(m, v, where, files, spec.names, run)
+    if got is None:
+        reason = f"{where} ({tid}): run {run['id']}: {why}; its column is missing"
+        return None, [Problem(m.path, v.line(), reason)]
+    before, after, member = got
+    problems, ops = [], None
+    if per:
+        ops = (run.get("summary") or {}).get(per)
+        if not isinstance(ops, (int, float)) or ops <= 0:
+            problems.append(
+                Problem(
+                    m.path,
+                    v.line("per"),
+                    f"{where} ({tid}): run {run['id']} has no summary "
+                    f"{per!r}: its per-operation values are missing",
+                )
+            )
+            ops = None
+    rows = {}
+    for r in counter_deltas(before, after, ops):
+        if r["delta"] < 0:
+            problems.append(
+                Problem(
+                    member,
+                    None,
+                    f"{r['variable']} fell from {r['before']} to {r['after']} "
+                    "(FLUSH STATUS or a restart?): left missing",
+                )
+            )
+            continue
+        rows[r["variable"]] = r.get("per_op") if per else r["delta"]
+        if per and ops is None:
+            rows[r["variable"]] = None
+    return rows, problems
+
+
+def _variables(m: Manifest, spec: Spec, deltas: dict) -> tuple[list[str], list[Problem]]:
+    """The table's counters: those `variables:` names (each that no run has is a problem), or
+    every counter that changed in some run, in the order printed (gauges are not totals)."""
+    if spec.wanted is None:
+        changed = (k for d in deltas.values() for k, x in d.items() if x and not GAUGES.match(k))
+        return list(dict.fromkeys(changed)), []
+    variables = [x.lower() for x in spec.wanted]
+    problems = [
+        Problem(
+            m.path,
+            spec.v.line("variables"),
+            f"{spec.where} ({spec.id}): no run's snapshots have {x!r}",
+        )
+        for x in variables
+        if not any(x in d for d in deltas.values())
+    ]
+    return variables, problems
+
+
+def _base_run(spec: Spec, kept: list[dict]) -> dict | None:
+    """The run `base:` names (among those with snapshots), or None without `base:`."""
+    if not spec.base:
+        return None
+    base_run = next(
+        (r for r in kept if all(str(r["labels"].get(k)) == str(x) for k, x in spec.base.items())),
+        None,
+    )
+    if base_run is None:
+        spec.v.fail(
+            "base", f"{spec.where}: base {spec.base}: no run with these labels has snapshots"
+        )
+    return base_run

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from . import metrics
 from .checks import TABLE_ID, check_table
-from .manifest import _V, InputError, LDict, LList, Manifest, _typed, check_display
+from .manifest import Fields, LDict, LList, Manifest, check_display, typed_label
 from .problems import Problem, clean
 from .tables import col
 
@@ -52,7 +52,7 @@ class Spec:
     id: str
     title: str
     line: int
-    v: _V
+    v: Fields
     where: str
     rows_by: list
     groups: list
@@ -61,9 +61,9 @@ class Spec:
     headings: dict
     values: list
     filters: dict
-    fv: _V | None
+    fv: Fields | None
     order: dict = field(default_factory=dict)  # label -> its values, typed
-    ov: _V | None = None
+    ov: Fields | None = None
     ratio: dict | None = None
 
 
@@ -74,16 +74,14 @@ def specs(path: str, doc, labels: list, label_types: dict) -> list[Spec]:
     if raw is None:
         return []
     if not isinstance(raw, LList):
-        raise InputError(
-            path, doc.key_lines["tables"], "tables: must be a list of table declarations"
-        )
+        raise Problem(path, doc.key_lines["tables"], "tables: must be a list of table declarations")
     if len(raw) > MAX_TABLES:
-        raise InputError(path, raw.line, f"tables: more than {MAX_TABLES} tables")
+        raise Problem(path, raw.line, f"tables: more than {MAX_TABLES} tables")
     out, lines = [], {}
     for i, item in enumerate(raw):
         spec = _spec(path, labels, label_types, item, i, raw.item_lines[i])
         if spec.id in lines:
-            raise InputError(
+            raise Problem(
                 path,
                 spec.line,
                 f"tables[{i}]: id {spec.id!r} is already the id of the table at line {lines[spec.id]}",
@@ -101,7 +99,7 @@ def build(m: Manifest, runs: list[dict], series: dict[str, dict], problems: list
 
 def _spec(path: str, labels: list, label_types: dict, item, i: int, line: int) -> Spec:
     where = f"tables[{i}]"
-    v = _V(path, item, where, line)
+    v = Fields(path, item, where, line)
     v.only(TABLE)
     tid = v.get("id", str, required=True)
     if not TABLE_ID.fullmatch(tid):
@@ -155,14 +153,14 @@ def _spec(path: str, labels: list, label_types: dict, item, i: int, line: int) -
     )
     check_display(v, "title", spec.title, f"{where}: title")
     _order(path, v, spec, label_types)
-    spec.ratio = _ratio(path, v, spec, label_types)
+    spec.ratio = _ratio(path, v, spec)
     return spec
 
 
-def _filters(path: str, v: _V, where: str, labels: list) -> tuple[dict, _V | None]:
+def _filters(path: str, v: Fields, where: str, labels: list) -> tuple[dict, Fields | None]:
     """`where:`: label -> a value or a list of values, or `published: true|false`."""
     filters = v.get("where", LDict, default=LDict())
-    fv = _V(path, filters, f"{where}.where") if "where" in v.d else None
+    fv = Fields(path, filters, f"{where}.where") if "where" in v.d else None
     for k, want in filters.items():
         if k == "published":
             if not isinstance(want, bool):
@@ -176,12 +174,12 @@ def _filters(path: str, v: _V, where: str, labels: list) -> tuple[dict, _V | Non
     return dict(filters), fv
 
 
-def _order(path: str, v: _V, spec: Spec, label_types: dict):
+def _order(path: str, v: Fields, spec: Spec, label_types: dict):
     """`order:`: label of rows or pivot -> its values in row order, each once."""
     order = v.get("order", LDict, default=LDict())
     if "order" not in v.d:
         return
-    ov = spec.ov = _V(path, order, f"{spec.where}.order")
+    ov = spec.ov = Fields(path, order, f"{spec.where}.order")
     keys = spec.groups + ([spec.pivot] if spec.pivot else [])
     for k, values in order.items():
         if k not in keys:
@@ -190,7 +188,7 @@ def _order(path: str, v: _V, spec: Spec, label_types: dict):
             ov.fail(k, f"{spec.where}.order: {k}: must be a list of values")
         if len(values) > MAX_ORDER:
             ov.fail(k, f"{spec.where}.order: {k}: more than {MAX_ORDER} values")
-        typed = [_typed(path, ov.line(k), k, x, label_types) for x in values]
+        typed = [typed_label(path, ov.line(k), k, x, label_types) for x in values]
         seen = set()
         for x in typed:
             if str(x) in seen:
@@ -203,7 +201,7 @@ def _order(path: str, v: _V, spec: Spec, label_types: dict):
         spec.order[k] = typed
 
 
-def _digits(v: _V, key: str, where: str, low: int = 0) -> int | None:
+def _digits(v: Fields, key: str, where: str, low: int = 0) -> int | None:
     """`digits:` or `round:`: a whole number from `low` to MAX_DIGITS, or absent."""
     x = v.get(key, int)
     if x is not None and not low <= x <= MAX_DIGITS:
@@ -211,13 +209,13 @@ def _digits(v: _V, key: str, where: str, low: int = 0) -> int | None:
     return x
 
 
-def _ratio(path: str, v: _V, spec: Spec, label_types: dict) -> dict | None:
+def _ratio(path: str, v: Fields, spec: Spec) -> dict | None:
     """`ratio:`: key, label, base ({label: value} of rows or pivot), of, round, digits."""
     ratio = v.get("ratio", LDict)
     if ratio is None:
         return None
     where = f"{spec.where}.ratio"
-    rv = _V(path, ratio, where)
+    rv = Fields(path, ratio, where)
     rv.only(RATIO)
     out = {
         "key": rv.get("key", str, required=True),
@@ -274,7 +272,7 @@ class _Stats:
         return self.cache[key][stat]
 
 
-def _value_specs(path: str, v: _V, where: str) -> list[dict]:
+def _value_specs(path: str, v: Fields, where: str) -> list[dict]:
     """`value:` (one) or `values:` (several): key, label, stat, column, round, digits, unit."""
     if ("value" in v.d) == ("values" in v.d):
         v.fail(None, f"{where}: give `value:` (one statistic) or `values:` (a list of them)")
@@ -287,7 +285,7 @@ def _value_specs(path: str, v: _V, where: str) -> list[dict]:
     out = []
     for j, item in enumerate(items):
         name = f"{where}.value" if "value" in v.d else f"{where}.values[{j}]"
-        val = _V(path, item, name, lines[j])
+        val = Fields(path, item, name, lines[j])
         val.only(VALUE)
         stat = val.get("stat", str, required=True)
         if stat not in STATS:

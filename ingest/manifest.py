@@ -25,7 +25,6 @@ import yaml
 
 from .problems import Problem, clean
 
-InputError = Problem  # the former name, kept importable
 MAX_BYTES = 1 << 20  # a manifest file (real ones: 1-4 KB)
 MAX_DEPTH = 32  # nesting levels of a manifest (real ones use 4)
 MAX_SCALAR = 10_000  # characters of one scalar
@@ -62,32 +61,9 @@ def load_yaml(path: str | Path, text: str | None = None):
     """Parse YAML into LDict/LList/scalars; tags, anchors, aliases, duplicate keys are errors."""
     path = str(path)
     if text is None:
-        try:
-            if Path(path).stat().st_size > MAX_BYTES:
-                raise Problem(path, None, f"larger than {MAX_BYTES} bytes (a manifest is a few KB)")
-            text = Path(path).read_bytes().decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise Problem(path, None, f"not UTF-8 text ({e.reason} at byte {e.start})") from None
-        except OSError as e:
-            raise Problem(path, None, f"cannot read ({e.strerror})") from None
+        text = _read_text(path)
     try:
-        depth = 0
-        for ev in yaml.parse(text, Loader=LOADER):
-            line = ev.start_mark.line + 1
-            if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    raise Problem(path, line, f"nesting deeper than {MAX_DEPTH} levels")
-            elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
-            elif isinstance(ev, yaml.ScalarEvent) and len(ev.value) > MAX_SCALAR:
-                raise Problem(path, line, f"value longer than {MAX_SCALAR} characters")
-            if isinstance(ev, yaml.AliasEvent):
-                raise Problem(path, line, f"YAML aliases are not allowed (*{ev.anchor})")
-            if getattr(ev, "anchor", None):
-                raise Problem(path, line, f"YAML anchors are not allowed (&{ev.anchor})")
-            if getattr(ev, "tag", None) is not None:
-                raise Problem(path, line, f"YAML tags are not allowed ({ev.tag})")
+        _check_events(text, path)
         node = yaml.compose(text, Loader=LOADER)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
@@ -99,6 +75,40 @@ def load_yaml(path: str | Path, text: str | None = None):
     if node is None:
         raise Problem(path, 1, "empty manifest")
     return _build(node, yaml.constructor.SafeConstructor(), path)
+
+
+def _read_text(path: str) -> str:
+    """A manifest's text: at most MAX_BYTES of UTF-8."""
+    try:
+        if Path(path).stat().st_size > MAX_BYTES:
+            raise Problem(path, None, f"larger than {MAX_BYTES} bytes (a manifest is a few KB)")
+        return Path(path).read_bytes().decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise Problem(path, None, f"not UTF-8 text ({e.reason} at byte {e.start})") from None
+    except OSError as e:
+        raise Problem(path, None, f"cannot read ({e.strerror})") from None
+
+
+def _check_events(text: str, path: str):
+    """The YAML events, checked before any node is built: nesting at most MAX_DEPTH, scalars
+    at most MAX_SCALAR characters, no alias, anchor or tag."""
+    depth = 0
+    for ev in yaml.parse(text, Loader=LOADER):
+        line = ev.start_mark.line + 1
+        if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise Problem(path, line, f"nesting deeper than {MAX_DEPTH} levels")
+        elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+        elif isinstance(ev, yaml.ScalarEvent) and len(ev.value) > MAX_SCALAR:
+            raise Problem(path, line, f"value longer than {MAX_SCALAR} characters")
+        if isinstance(ev, yaml.AliasEvent):
+            raise Problem(path, line, f"YAML aliases are not allowed (*{ev.anchor})")
+        if getattr(ev, "anchor", None):
+            raise Problem(path, line, f"YAML anchors are not allowed (&{ev.anchor})")
+        if getattr(ev, "tag", None) is not None:
+            raise Problem(path, line, f"YAML tags are not allowed ({ev.tag})")
 
 
 def _build(node, ctor, path):
@@ -261,9 +271,12 @@ class Manifest:
         return self.label_names.get(key, key.replace("_", " "))
 
 
-class _V:
+class Fields:
     """Field validator bound to one mapping, raising `file:line: reason`. `line`: where the
-    mapping is given (its key's or list item's line), named when it is not a mapping."""
+    mapping is given (its key's or list item's line), named when it is not a mapping.
+
+    Shared API: every module that reads a section of the manifest (declared, counters, queries,
+    query_tables, reproduction) checks its fields with it."""
 
     def __init__(self, path: str, d, where: str, line: int | None = None):
         if not isinstance(d, LDict):
@@ -308,7 +321,7 @@ DISPLAY_BAD = re.compile(
 )
 
 
-def check_display(v: _V, key, text, what: str):
+def check_display(v: Fields, key, text, what: str):
     """A string shown on pages (heading, display name, label value, quoted figure): a
     `manifest:line` error when it holds a control, separator or bidi character."""
     if isinstance(text, str) and (m := DISPLAY_BAD.search(text)):
@@ -390,7 +403,7 @@ def load(path: str | Path) -> Manifest:
 
     path = str(path)
     doc = load_yaml(path)
-    v = _V(path, doc, "manifest")
+    v = Fields(path, doc, "manifest")
     v.only(TOP)
     study = v.get("study", str, required=True)
     if not SLUG.match(study):
@@ -402,20 +415,7 @@ def load(path: str | Path) -> Manifest:
     has_runs = "runs" in doc
     window = _window(path, v, has_runs)
     labels, label_types, label_names = _labels(path, v, has_runs)
-    archives = [i.name for i in inputs if i.kind == "archive"]
-    runs = _rules(path, v, "runs", archives, label_types)
-    files = _rules(path, v, "files", archives, label_types)
-    queries = _rules(path, v, "queries", archives, label_types)  # docs/manifest.md, "Query runs"
-    clock = MatchClock()  # one budget for all the matches of this manifest's ingest
-    for rule in [*runs, *files, *queries]:
-        rule.clock = clock
-    if not (runs or queries) and (
-        has_runs or not (files or any(i.kind == "published-tables" for i in inputs))
-    ):
-        v.fail(
-            "runs",
-            "runs: at least one rule is needed (or `queries:`, `files:` / a published-tables input)",
-        )
+    runs, files, queries = _all_rules(path, v, inputs, label_types, has_runs)
     interval = v.get("interval_s", (int, float), required=has_runs)
     if interval is not None and interval <= 0:
         v.fail("interval_s", "interval_s must be positive")
@@ -423,15 +423,7 @@ def load(path: str | Path) -> Manifest:
     for k in base:
         if k not in labels:
             v.fail("base", f"base: {k!r} is not one of labels ({', '.join(labels)})")
-    views = v.get("views", str)
-    if views is not None and (
-        not re.fullmatch(r"[a-z][a-z0-9_]*", views) or views in RESERVED_VIEWS
-    ):
-        v.fail(
-            "views",
-            f"views: {clean(views, 80)!r} must name a study module under ingest/studies/ "
-            f"(not {', '.join(sorted(RESERVED_VIEWS))})",
-        )
+    views = _views(v)
     return Manifest(
         path=path,
         study=study,
@@ -460,12 +452,46 @@ def load(path: str | Path) -> Manifest:
     )
 
 
+def _all_rules(path, v, inputs, label_types, has_runs: bool) -> tuple[list, list, list]:
+    """The `runs:`, `files:` and `queries:` rules, sharing one match budget; a study needs
+    runs or queries, unless it reads only files or published tables."""
+    archives = [i.name for i in inputs if i.kind == "archive"]
+    runs = _rules(path, v, "runs", archives, label_types)
+    files = _rules(path, v, "files", archives, label_types)
+    queries = _rules(path, v, "queries", archives, label_types)  # docs/manifest.md, "Query runs"
+    clock = MatchClock()  # one budget for all the matches of this manifest's ingest
+    for rule in [*runs, *files, *queries]:
+        rule.clock = clock
+    if not (runs or queries) and (
+        has_runs or not (files or any(i.kind == "published-tables" for i in inputs))
+    ):
+        v.fail(
+            "runs",
+            "runs: at least one rule is needed (or `queries:`, `files:` / a published-tables input)",
+        )
+    return runs, files, queries
+
+
+def _views(v) -> str | None:
+    """`views:`, the name of a study module under ingest/studies/, or None."""
+    views = v.get("views", str)
+    if views is not None and (
+        not re.fullmatch(r"[a-z][a-z0-9_]*", views) or views in RESERVED_VIEWS
+    ):
+        v.fail(
+            "views",
+            f"views: {clean(views, 80)!r} must name a study module under ingest/studies/ "
+            f"(not {', '.join(sorted(RESERVED_VIEWS))})",
+        )
+    return views
+
+
 def _window(path, v, required: bool) -> dict | None:
     """`window: {start, end}`: the seconds of each run that are compared."""
     window = v.get("window", LDict, required=required)
     if window is None:
         return None
-    wv = _V(path, window, "window")
+    wv = Fields(path, window, "window")
     wv.only(("start", "end"))
     start, end = wv.get("start", (int, float), True), wv.get("end", (int, float), True)
     if not start < end:
@@ -486,7 +512,7 @@ def _labels(path, v, required: bool) -> tuple[list, dict, dict]:
         if not isinstance(t, str) or t not in LABEL_TYPES:
             v.fail("label_types", f"label_types: {k}: type must be one of {', '.join(LABEL_TYPES)}")
     label_names = v.get("label_names", LDict, default=LDict())
-    nv = _V(path, label_names, "label_names")
+    nv = Fields(path, label_names, "label_names")
     for k, heading in label_names.items():
         if k not in labels:
             nv.fail(k, f"label_names: {k!r} is not one of labels ({', '.join(labels)})")
@@ -501,7 +527,7 @@ def _display(path, v) -> dict:
     display = v.get("display", LDict, default=LDict())
     out = {}
     for k, names in display.items():
-        dv = _V(path, names, f"display: {k}", display.key_lines[k])
+        dv = Fields(path, names, f"display: {k}", display.key_lines[k])
         for value, shown in names.items():
             if not isinstance(shown, (str, int, float)) or isinstance(shown, bool):
                 dv.fail(value, f"display: {k}: {value}: the display name must be a string")
@@ -515,7 +541,7 @@ def _markers(path, v) -> list[dict]:
     raw = v.get("markers", LList, default=LList())
     out = []
     for i, m in enumerate(raw):
-        mv = _V(path, m, f"markers[{i}]", raw.item_lines[i])
+        mv = Fields(path, m, f"markers[{i}]", raw.item_lines[i])
         mv.only(("t", "label"))
         out.append({"t": mv.get("t", (int, float), True), "label": mv.get("label", str, True)})
         check_display(mv, "label", out[-1]["label"], f"markers[{i}]: label")
@@ -525,7 +551,7 @@ def _markers(path, v) -> list[dict]:
 DEFAULT_TABLES = ("runs", "jitter")  # ingest/defaults.py
 
 
-def _metric(v: _V, metric: str | None) -> str | None:
+def _metric(v: Fields, metric: str | None) -> str | None:
     """`metric:` names a series column: no control characters, not `t` (the time)."""
     if metric is not None and (
         not metric.strip() or metric == "t" or any(ord(c) < 32 or ord(c) == 127 for c in metric)
@@ -559,11 +585,11 @@ def _quoted(path, v) -> dict:
                 "quoted",
                 f"quoted: {clean(str(name), 80)!r} must be a slug (a-z, 0-9, '-', '.', '_')",
             )
-        qv = _V(path, v.d["quoted"], "quoted")
+        qv = Fields(path, v.d["quoted"], "quoted")
         rows = qv.get(name, LList)
         out[name] = []
         for i, row in enumerate(rows):
-            rv = _V(path, row, f"quoted: {name}[{i}]", rows.item_lines[i])
+            rv = Fields(path, row, f"quoted: {name}[{i}]", rows.item_lines[i])
             for k, value in row.items():
                 if (
                     not isinstance(k, str)
@@ -583,7 +609,7 @@ def _quoted(path, v) -> dict:
 def _series(path, v) -> str | int:
     """`series: {extra: keep | drop | {every: N}}`: what is written of the per-interval series
     of the runs outside the published comparison (`published: false`)."""
-    sv = _V(path, v.get("series", LDict, default=LDict()), "series")
+    sv = Fields(path, v.get("series", LDict, default=LDict()), "series")
     sv.only(("extra",))
     extra = sv.get("extra", (str, LDict), default="keep")
     if isinstance(extra, str):
@@ -593,7 +619,7 @@ def _series(path, v) -> str | int:
                 f"series: extra must be keep, drop or {{every: N}}, not {clean(extra, 40)!r}",
             )
         return extra
-    ev = _V(path, extra, "series.extra")
+    ev = Fields(path, extra, "series.extra")
     ev.only(("every",))
     every = ev.get("every", int, required=True)
     if every < 2:
@@ -657,7 +683,7 @@ def _inputs(path, v) -> list[Input]:
         v.fail("inputs", "inputs: at least one input is needed")
     out, seen = [], set()
     for i, d in enumerate(raw):
-        iv = _V(path, d, f"inputs[{i}]", raw.item_lines[i])
+        iv = Fields(path, d, f"inputs[{i}]", raw.item_lines[i])
         iv.only(("name", "kind", "sha256", "origin", "note"))
         name = iv.get("name", str, True)
         if "/" in name or name in (".", "..") or "\\" in name:
@@ -676,96 +702,110 @@ def _inputs(path, v) -> list[Input]:
 
 
 def _rules(path, v, key, archives, label_types) -> list[Rule]:
-    out = []
+    """The rules of `key` (runs, files or queries), each checked with its line."""
     items = v.get(key, LList, default=LList())
-    for i, d in enumerate(items):
-        where = f"{key}[{i}]"
-        rv = _V(path, d, where, items.item_lines[i])
-        rv.only(
-            RULE
-            if key == "runs"
-            else QUERY_RULE
-            if key == "queries"
-            else ("glob", "regex", "input", "format", "mode")
-        )
-        glob_, regex_src = rv.get("glob", str), rv.get("regex", str)
-        if (glob_ is None) == (regex_src is None):
-            rv.fail(None, f"{where}: give exactly one of `glob` or `regex`")
-        source = regex_src if regex_src is not None else _glob_re(glob_)
-        pattern = compile_pattern(rv, "regex", source, where)
-        inp = rv.get("input", str, default=archives[0] if archives else None)
-        if inp not in archives:
-            rv.fail(
-                "input" if "input" in d else None, f"{where}: input {inp!r} is not an archive input"
-            )
-        labels = dict(rv.get("labels", LDict, default=LDict()))
-        for lk, lv in labels.items():
-            if not isinstance(lv, (str, int, float)) or isinstance(lv, bool):
-                rv.fail("labels", f"{where}: label {lk!r} must be a string or number")
-            check_display(rv, "labels", lv, f"{where}: label {clean(str(lk), 40)}")
-            labels[lk] = _typed(path, rv.line("labels"), lk, lv, label_types)
-        session = rv.get("session", (str, int), default="all")
-        if session not in ("all", "last") and not (isinstance(session, int) and session >= 1):
-            rv.fail("session", f"{where}: session must be all, last or a session number >= 1")
-        fmt = rv.get(
-            "format", str, default=None if key == "files" else "auto", required=key == "files"
-        )
-        templates = {k: rv.get(k, str) for k in ("id", "name")}
-        for k, t in templates.items():
-            if t is not None:
-                _check_template(rv, k, t, where)
-        linked = _linked(path, rv, where) if "linked" in d else None
-        metric = _metric(rv, rv.get("metric", str)) if key == "runs" else None
-        incomplete = rv.get("incomplete", str, default="error") if key == "runs" else "error"
-        if incomplete not in ("error", "skip"):
-            rv.fail(
-                "incomplete",
-                f"{where}: incomplete must be error or skip (a member holding no complete run)",
-            )
-        mode = rv.get("mode", str) if key == "files" else None
-        if mode is not None and mode not in STATUS_MODES:
-            rv.fail(
-                "mode",
-                f"{where}: mode must be {' or '.join(STATUS_MODES)} (mysqladmin -r tables, or levels)",
-            )
-        if mode is not None and fmt not in STATUS_FORMATS:
-            rv.fail(
-                "mode",
-                f"{where}: mode is for the server-status formats ({', '.join(STATUS_FORMATS)}), "
-                f"not {fmt!r}",
-            )
-        out.append(
-            Rule(
-                pattern=pattern,
-                source=regex_src or glob_,
-                input=inp,
-                format=fmt,
-                labels=labels,
-                published=rv.get("published", bool, default=True),
-                session=session,
-                id=templates["id"],
-                name=templates["name"],
-                line=d.line,
-                linked=linked,
-                mode=mode,
-                metric=metric,
-                metric_line=rv.line("metric") if metric else 0,
-                incomplete=incomplete,
-            )
-        )
-    return out
+    return [
+        _rule(path, key, f"{key}[{i}]", d, items.item_lines[i], archives, label_types)
+        for i, d in enumerate(items)
+    ]
 
 
-def _linked(path, rv: _V, where: str) -> dict:
+def _rule(path, key: str, where: str, d, line: int, archives, label_types) -> Rule:
+    """One rule: the members it takes (`glob` or `regex`) from which input, read as which
+    format, and what it says of their runs (labels, session, id and name, linked metrics, ...)."""
+    rv = Fields(path, d, where, line)
+    rv.only(
+        RULE
+        if key == "runs"
+        else QUERY_RULE
+        if key == "queries"
+        else ("glob", "regex", "input", "format", "mode")
+    )
+    glob_, regex_src = rv.get("glob", str), rv.get("regex", str)
+    if (glob_ is None) == (regex_src is None):
+        rv.fail(None, f"{where}: give exactly one of `glob` or `regex`")
+    source = regex_src if regex_src is not None else _glob_re(glob_)
+    pattern = compile_pattern(rv, "regex", source, where)
+    inp = rv.get("input", str, default=archives[0] if archives else None)
+    if inp not in archives:
+        rv.fail(
+            "input" if "input" in d else None, f"{where}: input {inp!r} is not an archive input"
+        )
+    labels = _rule_labels(path, rv, where, label_types)
+    session = rv.get("session", (str, int), default="all")
+    if session not in ("all", "last") and not (isinstance(session, int) and session >= 1):
+        rv.fail("session", f"{where}: session must be all, last or a session number >= 1")
+    fmt = rv.get("format", str, default=None if key == "files" else "auto", required=key == "files")
+    templates = {k: rv.get(k, str) for k in ("id", "name")}
+    for k, t in templates.items():
+        if t is not None:
+            check_template(rv, k, t, where)
+    linked = _linked(path, rv, where) if "linked" in d else None
+    metric = _metric(rv, rv.get("metric", str)) if key == "runs" else None
+    incomplete = rv.get("incomplete", str, default="error") if key == "runs" else "error"
+    if incomplete not in ("error", "skip"):
+        rv.fail(
+            "incomplete",
+            f"{where}: incomplete must be error or skip (a member holding no complete run)",
+        )
+    mode = _mode(rv, where, fmt) if key == "files" else None
+    return Rule(
+        pattern=pattern,
+        source=regex_src or glob_,
+        input=inp,
+        format=fmt,
+        labels=labels,
+        published=rv.get("published", bool, default=True),
+        session=session,
+        id=templates["id"],
+        name=templates["name"],
+        line=d.line,
+        linked=linked,
+        mode=mode,
+        metric=metric,
+        metric_line=rv.line("metric") if metric else 0,
+        incomplete=incomplete,
+    )
+
+
+def _rule_labels(path, rv: Fields, where: str, label_types) -> dict:
+    """A rule's fixed `labels:`, strings or numbers shown on pages, typed as declared."""
+    labels = dict(rv.get("labels", LDict, default=LDict()))
+    for lk, lv in labels.items():
+        if not isinstance(lv, (str, int, float)) or isinstance(lv, bool):
+            rv.fail("labels", f"{where}: label {lk!r} must be a string or number")
+        check_display(rv, "labels", lv, f"{where}: label {clean(str(lk), 40)}")
+        labels[lk] = typed_label(path, rv.line("labels"), lk, lv, label_types)
+    return labels
+
+
+def _mode(rv: Fields, where: str, fmt: str | None) -> str | None:
+    """A `files:` rule's `mode:` (relative or absolute), for the server-status formats only."""
+    mode = rv.get("mode", str)
+    if mode is not None and mode not in STATUS_MODES:
+        rv.fail(
+            "mode",
+            f"{where}: mode must be {' or '.join(STATUS_MODES)} (mysqladmin -r tables, or levels)",
+        )
+    if mode is not None and fmt not in STATUS_FORMATS:
+        rv.fail(
+            "mode",
+            f"{where}: mode is for the server-status formats ({', '.join(STATUS_FORMATS)}), "
+            f"not {fmt!r}",
+        )
+    return mode
+
+
+def _linked(path, rv: Fields, where: str) -> dict:
     """A rule's `linked:` mapping: file templates, the monitors' interval and offset, panels
     and the columns kept besides them."""
-    lv = _V(path, rv.get("linked", LDict), f"{where}.linked")
+    lv = Fields(path, rv.get("linked", LDict), f"{where}.linked")
     lv.only(LINKED)
     out = {}
     for k in ("vmstat", "iostat", "status"):
         t = lv.get(k, str)
         if t is not None:
-            _check_template(lv, k, t, f"{where}.linked")
+            check_template(lv, k, t, f"{where}.linked")
             out[k] = t
     if not out:
         lv.fail(None, f"{where}.linked: name at least one of vmstat, iostat, status")
@@ -817,9 +857,10 @@ def _linked(path, rv: _V, where: str) -> dict:
     return out
 
 
-def _check_template(rv: _V, key: str, template: str, where: str):
+def check_template(rv: Fields, key: str, template: str, where: str):
     """An `id`/`name` template may only name labels (no `.attr`, no `[index]`, no conversion)
-    and format them with widths and precisions up to MAX_SPEC_NUMBER."""
+    and format them with widths and precisions up to MAX_SPEC_NUMBER (the linked monitors'
+    and counters.py's member templates)."""
     try:
         fields = list(string.Formatter().parse(template))
     except ValueError as e:
@@ -840,8 +881,10 @@ def _check_template(rv: _V, key: str, template: str, where: str):
             )
 
 
-def _typed(path, line, key, value, label_types):
-    """Coerce a label value to its declared type (str by default); NaN and inf are errors."""
+def typed_label(path, line, key, value, label_types):
+    """Coerce a label value to its declared type (str by default); NaN and inf are errors.
+    Shared API: the labels of runs (runs.py), query runs (queries.py) and the values tables
+    name (declared.py, query_tables.py) are typed by this one rule."""
     t = LABEL_TYPES[label_types.get(key, "str")]
     try:
         out = t(value)
@@ -854,7 +897,9 @@ def _typed(path, line, key, value, label_types):
     return out
 
 
-def compile_pattern(v: _V, key: str, source: str, where: str, what: str = "regex") -> regex.Pattern:
+def compile_pattern(
+    v: Fields, key: str, source: str, where: str, what: str = "regex"
+) -> regex.Pattern:
     """`source` compiled with the `regex` package (VERSION0), its size bounded first
     (`pattern_units`); a `manifest:line` error when it is too large or invalid."""
     units = pattern_units(source)

@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 
 MAX_TEXT = 300
-# controls, line/paragraph separators and the bidi controls that reorder text (U+202E)
-_CONTROL = re.compile(
+# controls, line/paragraph separators and the bidi controls that reorder text (U+202E); the
+# archive reader and the scaffold refuse member and archive names holding one
+CONTROL = re.compile(
     r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
 )
 
@@ -24,7 +25,7 @@ def clean(text: object, limit: int = MAX_TEXT) -> str:
     s = str(text)
     if len(s) > limit * 4:  # bound the work before escaping, too
         s = s[: limit * 4]
-    s = _CONTROL.sub(
+    s = CONTROL.sub(
         lambda m: (
             f"\\x{ord(m.group()):02x}" if ord(m.group()) < 256 else f"\\u{ord(m.group()):04x}"
         ),

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import regex
 
 from .archive import Archive
-from .manifest import _V, LList, Manifest, _typed, load_yaml
+from .manifest import Fields, LList, Manifest, load_yaml, typed_label
 from .problems import Problem, clean
 from .read import parse_bytes
 from .tables import col
@@ -32,7 +32,6 @@ TIMES = ("query", "repeat", "seconds", "status")  # the columns a query format's
 QUERY_FORMATS = ("dbt3-explains",)  # the formats whose parse has a `times` table (query runs)
 PLAN = re.compile(r"^plan (?P<query>\S+) run (?P<repeat>\d+)$")
 LABEL_FILE = ("file", "regex", "label", "display", "input", "format")
-DEFAULT_IDS = ("query-summary", "query-runs", "query-plans")
 
 
 @dataclass
@@ -133,7 +132,7 @@ def _labels(m: Manifest, rule, mt, described: dict | None, file: str) -> dict:
                 f"queries: label {clean(k, 40)!r} (of {clean(file, 80)}) is not one of labels "
                 f"({', '.join(m.labels)})",
             )
-    typed = {k: _typed(m.path, rule.line, k, v, m.label_types) for k, v in labels.items()}
+    typed = {k: typed_label(m.path, rule.line, k, v, m.label_types) for k, v in labels.items()}
     if described and described["display"] in typed:
         shown = m.display.setdefault(described["display"], {})
         shown.setdefault(str(typed[described["display"]]), described["description"])
@@ -169,7 +168,7 @@ def _label_files(m: Manifest, archives: dict, out: QueryData) -> dict:
         raise Problem(m.path, doc.key_lines["label_files"], "label_files: must be a list")
     described = {}
     for i, spec in enumerate(specs):
-        v = _V(m.path, spec, f"label_files[{i}]")
+        v = Fields(m.path, spec, f"label_files[{i}]")
         v.only(LABEL_FILE)
         where = f"label_files[{i}]"
         label, display = v.get("label", str), v.get("display", str)
@@ -206,7 +205,7 @@ def _label_files(m: Manifest, archives: dict, out: QueryData) -> dict:
     return described
 
 
-def _folders(m: Manifest, archives: dict, v: _V, out: QueryData, where: str):
+def _folders(m: Manifest, archives: dict, v: Fields, out: QueryData, where: str):
     """The `folders` rows of a label file, and its name as read."""
     inp = v.get("input", str, default=m.queries[0].input)
     if inp not in archives:
@@ -225,7 +224,7 @@ def _folders(m: Manifest, archives: dict, v: _V, out: QueryData, where: str):
     return folders.rows, file
 
 
-def _pattern(v: _V, i: int):
+def _pattern(v: Fields, i: int):
     source = v.get("regex", str)
     if source is None:
         return None

@@ -31,8 +31,8 @@ import math
 
 from .checks import TABLE_ID
 from .declared import runs_where
-from .manifest import _V, InputError, LDict, LList, Manifest, _typed, load_yaml
-from .problems import clean
+from .manifest import Fields, LDict, LList, Manifest, load_yaml, typed_label
+from .problems import Problem, clean
 from .queries import DID_NOT_FINISH, cell_stats, label_columns, natural
 from .tables import col
 
@@ -68,9 +68,9 @@ def build(m: Manifest, runs: list[dict]) -> list[dict]:
     if specs is None:
         return []
     if not isinstance(specs, LList):
-        raise InputError(m.path, doc.key_lines["query_tables"], "query_tables: must be a list")
+        raise Problem(m.path, doc.key_lines["query_tables"], "query_tables: must be a list")
     if not runs:
-        raise InputError(
+        raise Problem(
             m.path,
             doc.key_lines["query_tables"],
             "query_tables: the study has no query runs (`queries:`)",
@@ -79,7 +79,7 @@ def build(m: Manifest, runs: list[dict]) -> list[dict]:
     for i, spec in enumerate(specs):
         t = _table(m, runs, spec, i)
         if t["id"] in lines:
-            raise InputError(
+            raise Problem(
                 m.path,
                 t["line"],
                 f"query_tables[{i}]: id {t['id']!r} is already the id of the table at line {lines[t['id']]}",
@@ -93,7 +93,7 @@ class _Spec:
     """One declaration, validated: what it takes and how its columns are named."""
 
     def __init__(self, m: Manifest, runs: list[dict], spec, i: int):
-        v = self.v = _V(m.path, spec, f"query_tables[{i}]")
+        v = self.v = Fields(m.path, spec, f"query_tables[{i}]")
         v.only(FIELDS)
         self.id = v.get("id", str, required=True)
         if not TABLE_ID.match(self.id):
@@ -145,9 +145,9 @@ class _Spec:
         return str(self.m.display.get(key, {}).get(str(value), value))
 
 
-def _select(m: Manifest, runs: list[dict], v: _V, where: str) -> list[dict]:
+def _select(m: Manifest, runs: list[dict], v: Fields, where: str) -> list[dict]:
     filters = v.get("where", LDict, default=LDict())
-    fv = _V(m.path, filters, f"{where}.where") if "where" in v.d else None
+    fv = Fields(m.path, filters, f"{where}.where") if "where" in v.d else None
     for k, want in filters.items():
         if k == "published":
             if not isinstance(want, bool):
@@ -171,7 +171,7 @@ def _select(m: Manifest, runs: list[dict], v: _V, where: str) -> list[dict]:
     return taken
 
 
-def _queries(v: _V, s: _Spec) -> list[str]:
+def _queries(v: Fields, s: _Spec) -> list[str]:
     have = sorted({r["query"] for r in s.runs}, key=natural)
     wanted = v.get("queries", LList)
     if wanted is None:
@@ -185,8 +185,8 @@ def _queries(v: _V, s: _Spec) -> list[str]:
     return [str(q) for q in wanted]
 
 
-def _ratio(m: Manifest, v: _V, s: _Spec) -> dict:
-    rv = _V(m.path, v.get("ratio", LDict), f"{s.where}.ratio")
+def _ratio(m: Manifest, v: Fields, s: _Spec) -> dict:
+    rv = Fields(m.path, v.get("ratio", LDict), f"{s.where}.ratio")
     rv.only(RATIO)
     base = dict(rv.get("base", LDict, required=True))
     if len(base) != 1:
@@ -202,7 +202,7 @@ def _ratio(m: Manifest, v: _V, s: _Spec) -> dict:
             "base",
             f"{s.where}.ratio: with a pivot the base is a value of the pivot label {s.pivot!r}",
         )
-    bval = _typed(m.path, rv.line("base"), bkey, bval, m.label_types)
+    bval = typed_label(m.path, rv.line("base"), bkey, bval, m.label_types)
     if str(bval) not in {str(r["labels"].get(bkey)) for r in s.runs}:
         rv.fail("base", f"{s.where}.ratio: base: no run taken has {bkey}={clean(str(bval), 40)}")
     of = rv.get("of", str)

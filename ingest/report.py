@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from .manifest import Manifest
-from .parsers import ParseError
+from .problems import Problem
 from .read import parse_bytes
 
 ERROR_LINE = re.compile(r"^(?:FATAL|ERROR)\b|\bFATAL:|^\S*error: ")
@@ -115,7 +115,7 @@ def _why_unmatched(data: bytes, member: str) -> str:
         return "empty"
     try:
         parsed = parse_bytes(data, member)
-    except ParseError as e:
+    except Problem as e:
         return (
             "not a known format"
             if "unknown format" in e.reason or "no parser" in e.reason

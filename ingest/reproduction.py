@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
-from .manifest import _V, MATCH_BUDGET_S, InputError, LDict, LList, compile_pattern
+from .manifest import MATCH_BUDGET_S, Fields, LDict, LList, compile_pattern
+from .problems import Problem
 
 TABLE_ID = "reproduction"
 AGREES = ("exact", "truncation", "differs", "not comparable")
@@ -116,7 +117,7 @@ def parse(path: str, raw, input_kinds: dict[str, str], line: int | None = None) 
     if raw is None:
         return []
     if not isinstance(raw, LList):
-        raise InputError(path, line, "reproduction: must be a list of checks")
+        raise Problem(path, line, "reproduction: must be a list of checks")
     return [
         _check(path, d, f"reproduction[{i}]", input_kinds, raw.item_lines[i])
         for i, d in enumerate(raw)
@@ -124,10 +125,10 @@ def parse(path: str, raw, input_kinds: dict[str, str], line: int | None = None) 
 
 
 def _check(path, d, where, input_kinds, line: int) -> Check:
-    v = _V(path, d, where, line)
+    v = Fields(path, d, where, line)
     v.only(FIELDS)
     derived = v.get("derived", str, required=True)
-    pub = _V(path, v.get("published", LDict, required=True), f"{where}.published")
+    pub = Fields(path, v.get("published", LDict, required=True), f"{where}.published")
     pub.only(("input", "format", "file", "table", "quote"))
     c = Check(
         line=v.line(),
@@ -171,7 +172,7 @@ def _check(path, d, where, input_kinds, line: int) -> Check:
     c.table = compile_pattern(pub, "table", table, f"{where}.published", "table regex")
     keys = v.get("keys", LDict, required=True)
     for pcol, spec in keys.items():
-        c.keys[str(pcol)] = _key(path, v, where, pcol, spec, keys.key_lines[pcol])
+        c.keys[str(pcol)] = _key(path, where, pcol, spec, keys.key_lines[pcol])
     values = v.get("values", LList, required=True)
     if not values:
         v.fail("values", f"{where}: values: at least one value column")
@@ -180,18 +181,18 @@ def _check(path, d, where, input_kinds, line: int) -> Check:
     return c
 
 
-def _key(path, v, where, pcol, spec, line: int):
+def _key(path, where, pcol, spec, line: int):
     """`published column: derived column` or `{column: ..., map: {published: derived}}`."""
     if isinstance(spec, str):
         return spec, {}
-    kv = _V(path, spec, f"{where}.keys.{pcol}", line)
+    kv = Fields(path, spec, f"{where}.keys.{pcol}", line)
     kv.only(("column", "map"))
     mapping = {str(a): str(b) for a, b in kv.get("map", LDict, default=LDict()).items()}
     return kv.get("column", str, required=True), mapping
 
 
 def _value(path, spec, where, line: int) -> ValueMap:
-    vv = _V(path, spec, where, line)
+    vv = Fields(path, spec, where, line)
     vv.only(("published", "derived", "where", "of", "base"))
     vm = ValueMap(
         str(vv.get("published", (str, int), required=True)),
@@ -208,7 +209,7 @@ def _value(path, spec, where, line: int) -> ValueMap:
     return vm
 
 
-def _scalars(v: _V, key: str) -> dict:
+def _scalars(v: Fields, key: str) -> dict:
     out = {}
     for k, x in v.get(key, LDict, default=LDict()).items():
         if isinstance(x, (LDict, LList)) or x is None:
@@ -229,7 +230,7 @@ def build(m, checks: list[Check], tables: list[dict], published_tables) -> dict 
     for c in checks:
         derived = by_id.get(c.derived)
         if derived is None:
-            raise InputError(
+            raise Problem(
                 m.path,
                 c.line,
                 f"reproduction: no derived table {c.derived!r} "
@@ -268,7 +269,7 @@ def _check_columns(m, c: Check, derived: dict):
     need |= {v.of for v in c.values if v.of} | {k for v in c.values for k in v.base}
     missing = sorted(need - have)
     if missing:
-        raise InputError(
+        raise Problem(
             m.path,
             c.line,
             f"reproduction: derived table {c.derived!r} has no column "
@@ -283,7 +284,7 @@ def _matches(row: dict, keys: dict) -> bool:
 def _one(m, c: Check, candidates: list[dict], keys: dict, where: str) -> dict | None:
     hits = [r for r in candidates if _matches(r, keys)]
     if len(hits) > 1:
-        raise InputError(
+        raise Problem(
             m.path,
             c.line,
             f"reproduction: {len(hits)} rows of {c.derived!r} match "
@@ -329,7 +330,7 @@ def _table_match(m, c: Check, name: str):
     try:
         return c.table.fullmatch(name, timeout=MATCH_BUDGET_S)
     except TimeoutError:
-        raise InputError(
+        raise Problem(
             m.path,
             c.line,
             f"reproduction: table pattern {c.table.pattern[:80]!r} too slow (over "
@@ -338,10 +339,12 @@ def _table_match(m, c: Check, name: str):
 
 
 def _tabled(m, c: Check, candidates, derived_table: dict, file: str, parsed_tables) -> list[dict]:
+    """The check's rows for a published input's tables: each published cell of the tables the
+    check's pattern matches, keyed by the table name's groups and the key columns."""
     chosen = [(t, _table_match(m, c, t.name)) for t in parsed_tables]
     chosen = [(t, mt) for t, mt in chosen if mt]
     if not chosen:
-        raise InputError(
+        raise Problem(
             m.path,
             c.line,
             f"reproduction: no table of {file} matches {c.table.pattern!r} "
@@ -352,7 +355,7 @@ def _tabled(m, c: Check, candidates, derived_table: dict, file: str, parsed_tabl
     for t, mt in chosen:
         for pcol in [*c.keys, *(v.published for v in c.values)]:
             if pcol not in t.columns:
-                raise InputError(
+                raise Problem(
                     m.path,
                     c.line,
                     f"reproduction: table {t.name!r} of {file} has no column "
@@ -368,44 +371,45 @@ def _tabled(m, c: Check, candidates, derived_table: dict, file: str, parsed_tabl
                 if pub is None:  # an empty published cell is not a published figure
                     continue
                 if isinstance(pub, str):
-                    raise InputError(
+                    raise Problem(
                         f"{file}",
                         t.line,
                         f"reproduction: {vm.published!r} of {keys} is text ({pub!r}), not a number",
                     )
-                cell_keys = {**keys, **vm.where}
-                row = _one(m, c, candidates, cell_keys, f"{file}:{t.line}")
-                derived = row.get(vm.derived) if row else None
                 d = (
                     c.digits
                     if c.digits is not None
                     else (0 if isinstance(pub, int) else digits[vm.published])
                 )
-                agrees, reason = compare(pub, derived, d)
-                if row is None:
-                    reason = f"the derived table has no row {_cell(cell_keys)}"
-                elif derived is None:
-                    undefined = _zero_base(
-                        candidates, derived_table, vm, row, cell_keys, _printed(pub, d)
-                    )
-                    agrees = "not comparable" if undefined else agrees
-                    reason = (
-                        undefined or f"the derived table leaves {vm.derived} missing in this row"
-                    )
-                rows.append(
-                    _row(
-                        c,
-                        _label(m, derived_table, vm.derived, cell_keys),
-                        f"{vm.derived} at {_cell(cell_keys)}",
-                        _printed(pub, d),
-                        derived,
-                        agrees,
-                        d,
-                        f"{file}:{t.line}",
-                        reason,
-                    )
-                )
+                where = f"{file}:{t.line}"
+                rows.append(_compared(m, c, candidates, derived_table, vm, keys, pub, d, where))
     return rows
+
+
+def _compared(m, c: Check, candidates, derived_table: dict, vm, keys, pub, d: int, where: str):
+    """The check's row of one published cell: the derived value at its keys, and whether they
+    agree at `d` decimals (not comparable where the derived one is undefined: a zero base)."""
+    cell_keys = {**keys, **vm.where}
+    row = _one(m, c, candidates, cell_keys, where)
+    derived = row.get(vm.derived) if row else None
+    agrees, reason = compare(pub, derived, d)
+    if row is None:
+        reason = f"the derived table has no row {_cell(cell_keys)}"
+    elif derived is None:
+        undefined = _zero_base(candidates, derived_table, vm, row, cell_keys, _printed(pub, d))
+        agrees = "not comparable" if undefined else agrees
+        reason = undefined or f"the derived table leaves {vm.derived} missing in this row"
+    return _row(
+        c,
+        _label(m, derived_table, vm.derived, cell_keys),
+        f"{vm.derived} at {_cell(cell_keys)}",
+        _printed(pub, d),
+        derived,
+        agrees,
+        d,
+        where,
+        reason,
+    )
 
 
 def _column_digits(c: Check, tables) -> dict[str, int]:
@@ -497,7 +501,7 @@ def published_tables(ctx, c: Check):
     if c.input is not None:
         return c.input, ctx.published(c.input, c.format).tables
     if c.file not in ctx.files:
-        raise InputError(
+        raise Problem(
             ctx.manifest.path,
             c.line,
             f"reproduction: {c.file!r} is not a file read by a "

@@ -12,7 +12,7 @@ import unicodedata
 
 from . import metrics
 from .archive import Archive
-from .manifest import Manifest, Rule, _typed
+from .manifest import Manifest, Rule, typed_label
 from .problems import Problem, clean
 from .read import LineBudget, parse_bytes
 from .writer import NAME_MAX
@@ -174,7 +174,7 @@ def _labels(m: Manifest, rule: Rule, match: re.Match, session) -> dict:
         and session.meta.get("threads") is not None
     ):
         labels["threads"] = session.meta["threads"]
-    return {k: _typed(m.path, rule.line, k, v, m.label_types) for k, v in labels.items()}
+    return {k: typed_label(m.path, rule.line, k, v, m.label_types) for k, v in labels.items()}
 
 
 def fill(m: Manifest, rule: Rule, template: str, labels: dict, display: bool = False) -> str:
@@ -192,45 +192,14 @@ def fill(m: Manifest, rule: Rule, template: str, labels: dict, display: bool = F
 def _run_record(
     m: Manifest, rule: Rule, member: str, match, session, n_sessions: int, multi: bool, fmt: str
 ):
-    labels = _labels(m, rule, match, session)
-    ordered = [k for k in m.labels if labels.get(k) is not None] + sorted(
-        k for k in labels if k not in m.labels
-    )
-    with_fields = {**_hidden(match), **labels}
-    rid = fill(m, rule, rule.id, with_fields) if rule.id else default_id(labels[k] for k in ordered)
-    name = (
-        fill(m, rule, rule.name, with_fields, True)
-        if rule.name
-        else ", ".join(str(m.display.get(k, {}).get(str(labels[k]), labels[k])) for k in ordered)
-    )
-    if multi:  # one file, several complete sessions: one run each
-        labels["session"] = session.meta["session"]
-        ordered.append("session")
-        rid += f"-s{session.meta['session']}"
-        name += f", session {session.meta['session']}"
-    rid = rid.lower()
-    if not ID.match(rid):
-        raise Problem(m.path, rule.line, f"run id {clean(rid, 80)!r} (from {member}) is not a slug")
-    if len(rid.encode()) > ID_MAX:
-        raise Problem(
-            m.path,
-            rule.line,
-            f"run id {clean(rid, 60)!r} (from {member}) is longer than "
-            f"{ID_MAX} bytes (it names a file; NAME_MAX is {NAME_MAX})",
-        )
+    """The record of one run (runs.yaml): its id, name and labels, where it was read, its tool,
+    the window statistics, full-run mean and cross-check of its metric."""
+    rid, name, labels = _identity(m, rule, member, match, session, multi)
     series = session.series
     metric = _metric(m, rule, rid, member, session)
     t, values = series.get("t", []), series.get(metric, []) if metric else []
     weighted = session.meta.get("intervals") == "uneven"  # mean = operations over elapsed time
-    window = metrics.window_stats(t, values, m.window["start"], m.window["end"], weighted)
-    if values and not window["n"]:
-        span = f"t from {t[0]} to {t[-1]} s" if t else "no interval times"
-        raise Problem(
-            m.path,
-            m.line_of.get("window"),
-            f"window ({m.window['start']}, {m.window['end']}] "
-            f"holds no interval of run {rid} ({member}: {span})",
-        )
+    window = _window(m, rid, member, t, values, weighted)
     full = metrics.full_mean(values, t if weighted else None)
     summary = {k: session.summary[k] for k in sorted(session.summary)}
     meta = session.meta
@@ -242,7 +211,7 @@ def _run_record(
     return {
         "id": rid,
         "name": name,
-        "labels": {k: labels[k] for k in ordered},
+        "labels": labels,
         "published": rule.published,
         "source": {
             "file": member,
@@ -277,6 +246,59 @@ def _run_record(
         "summary": summary or None,
         "check": metrics.cross_check(full["mean"], session.summary.get(metric) if metric else None),
     }
+
+
+def _identity(m: Manifest, rule: Rule, member: str, match, session, multi: bool):
+    """(id, name, labels in the manifest's order) of a run: the rule's `id`/`name` templates,
+    else its labels' values (display names in the name); `-s<N>` for one of several complete
+    sessions of a file."""
+    labels = _labels(m, rule, match, session)
+    ordered = [k for k in m.labels if labels.get(k) is not None] + sorted(
+        k for k in labels if k not in m.labels
+    )
+    with_fields = {**_hidden(match), **labels}
+    rid = fill(m, rule, rule.id, with_fields) if rule.id else default_id(labels[k] for k in ordered)
+    name = (
+        fill(m, rule, rule.name, with_fields, True)
+        if rule.name
+        else ", ".join(str(m.display.get(k, {}).get(str(labels[k]), labels[k])) for k in ordered)
+    )
+    if multi:  # one file, several complete sessions: one run each
+        labels["session"] = session.meta["session"]
+        ordered.append("session")
+        rid += f"-s{session.meta['session']}"
+        name += f", session {session.meta['session']}"
+    return _checked_id(m, rule, member, rid), name, {k: labels[k] for k in ordered}
+
+
+def _checked_id(m: Manifest, rule: Rule, member: str, rid: str) -> str:
+    """The run id in lower case: a slug, short enough to name its series files."""
+    rid = rid.lower()
+    if not ID.match(rid):
+        raise Problem(m.path, rule.line, f"run id {clean(rid, 80)!r} (from {member}) is not a slug")
+    if len(rid.encode()) > ID_MAX:
+        raise Problem(
+            m.path,
+            rule.line,
+            f"run id {clean(rid, 60)!r} (from {member}) is longer than "
+            f"{ID_MAX} bytes (it names a file; NAME_MAX is {NAME_MAX})",
+        )
+    return rid
+
+
+def _window(m: Manifest, rid: str, member: str, t: list, values: list, weighted: bool) -> dict:
+    """The window statistics of the run's metric; an error when the window holds none of its
+    intervals."""
+    window = metrics.window_stats(t, values, m.window["start"], m.window["end"], weighted)
+    if values and not window["n"]:
+        span = f"t from {t[0]} to {t[-1]} s" if t else "no interval times"
+        raise Problem(
+            m.path,
+            m.line_of.get("window"),
+            f"window ({m.window['start']}, {m.window['end']}] "
+            f"holds no interval of run {rid} ({member}: {span})",
+        )
+    return window
 
 
 def study_metric(m: Manifest, runs: list[dict]) -> str | None:

@@ -31,9 +31,8 @@ from urllib.parse import urlsplit
 
 from . import scaffold_names, scaffold_post
 from .archive import Archive, dir_sha256, sha256_file, walk_dir
-from .manifest import SLUG, InputError
-from .parsers import ParseError
-from .problems import _CONTROL, Problem, clean
+from .manifest import SLUG
+from .problems import CONTROL, Problem, clean
 from .read import parse_bytes
 from .writer import dump
 
@@ -95,7 +94,7 @@ def survey(arc: Archive) -> list[Member]:
     for name in arc.names():
         try:
             parsed = parse_bytes(arc.read(name), name)
-        except ParseError as e:
+        except Problem as e:
             out.append(Member(name, None, clean(e.reason, 120)))
             continue
         done = [s for s in parsed.sessions if s.complete and s.intervals and s.metric]
@@ -140,7 +139,7 @@ def check_study(study: str) -> None:
         or "." in study
         or len(study) > MAX_STUDY
     ):
-        raise InputError(
+        raise Problem(
             clean(study, 80),
             None,
             f"the study name must be a slug of a-z, 0-9 and '-', at most {MAX_STUDY} characters "
@@ -159,7 +158,7 @@ def check_origin(origin: str | None) -> None:
         or not parts.netloc
         or re.search(r"[\x00-\x20\x7f-\x9f\u2028\u2029\"<>\\`]", origin)
     ):
-        raise InputError(
+        raise Problem(
             "--origin",
             None,
             f"{clean(origin, 80)!r} is not an http(s) URL (https://host/path, no spaces, double "
@@ -173,11 +172,11 @@ def check_archive(archive: Path) -> None:
     try:
         mode = os.stat(archive).st_mode
     except OSError as e:
-        raise InputError(str(archive), None, f"archive not found ({e.strerror})") from None
+        raise Problem(str(archive), None, f"archive not found ({e.strerror})") from None
     if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
-        raise InputError(str(archive), None, "not a directory or a regular file")
-    if _CONTROL.search(archive.name) or '"' in archive.name:
-        raise InputError(
+        raise Problem(str(archive), None, "not a directory or a regular file")
+    if CONTROL.search(archive.name) or '"' in archive.name:
+        raise Problem(
             clean(archive, 200), None, 'rename the archive: its name has control characters or "'
         )
 
@@ -194,7 +193,7 @@ def draft(study: str, archive: Path, digest: str, origin: str | None, arc: Archi
         for kind in _other_kinds():
             if got := kind(study, archive, digest, origin, arc, members):
                 return got
-        raise InputError(
+        raise Problem(
             str(archive),
             None,
             "no member holds a complete run with intervals "
@@ -591,7 +590,7 @@ def new(
     post = Path(content) / study
     for p in (post, post / "manifest.yaml", post / "index.md"):
         if p.is_symlink() or (p != post and os.path.lexists(p)):
-            raise InputError(str(p), None, "already exists; `new` never overwrites a post")
+            raise Problem(str(p), None, "already exists; `new` never overwrites a post")
     check_archive(archive)
     digest = sha256(archive)
     d = draft(study, archive, digest, origin, Archive(archive))
@@ -599,13 +598,13 @@ def new(
     try:
         post.mkdir(parents=True, exist_ok=True)
         if post.is_symlink() or not post.is_dir():
-            raise InputError(str(post), None, "not a folder of its own; `new` never writes there")
+            raise Problem(str(post), None, "not a folder of its own; `new` never writes there")
         written = []
         for name, text in texts.items():
             _create(post / name, text)
             written.append(post / name)
     except OSError as e:
-        raise InputError(
+        raise Problem(
             clean(e.filename or post, 200), None, f"cannot write ({e.strerror})"
         ) from None
     return written

@@ -106,8 +106,31 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
     )
     tables = derived_tables(ctx)
     check_study(m, runs, tables)
+    out, saved = _series_files(m, runs, series, linked_docs)
+    out["study.yaml"] = dump(
+        _study_doc(m, runs, [t["id"] for t in tables], ctx.problems, query_data)
+    )
+    out["runs.yaml"] = dump({"runs": runs})
+    if runs:  # the runs' window statistics, the time series charts' CSV (ingest/csvfiles.py)
+        out["runs.csv"] = runs_csv(runs, m.window)
+    out.update((f"tables/{t['id']}.yaml", dump(t)) for t in tables)
+    out.update((f"tables/{t['id']}.csv", table_csv(t)) for t in tables)
+    return Built(
+        files={k: v.encode("utf-8") for k, v in out.items()},
+        problems=ctx.problems,
+        archives=archives,
+        runs=runs,
+        tables=tables,
+        series_saved=saved,
+        queries=query_data,
+    )
+
+
+def _series_files(m: Manifest, runs: list[dict], series: dict, linked_docs: dict):
+    """({path: text} of every run's series files, bytes the size control saved); written
+    first of the study's files, as the size control marks the run records."""
     out, saved = {}, 0
-    for r in runs:  # the series files first: the size control marks the run records
+    for r in runs:
         s, lk = (
             series[r["id"]],
             linked_docs.get(r["id"]),
@@ -135,23 +158,7 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
         files_of_run, saved_of_run = run_files(r, doc, ldoc, m.extra_series)
         out.update(files_of_run)
         saved += saved_of_run
-    out["study.yaml"] = dump(
-        _study_doc(m, runs, [t["id"] for t in tables], ctx.problems, query_data)
-    )
-    out["runs.yaml"] = dump({"runs": runs})
-    if runs:  # the runs' window statistics, the time series charts' CSV (ingest/csvfiles.py)
-        out["runs.csv"] = runs_csv(runs, m.window)
-    out.update((f"tables/{t['id']}.yaml", dump(t)) for t in tables)
-    out.update((f"tables/{t['id']}.csv", table_csv(t)) for t in tables)
-    return Built(
-        files={k: v.encode("utf-8") for k, v in out.items()},
-        problems=ctx.problems,
-        archives=archives,
-        runs=runs,
-        tables=tables,
-        series_saved=saved,
-        queries=query_data,
-    )
+    return out, saved
 
 
 def _key(labels: dict) -> tuple:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import yaml
 
-from ingest.parsers import ParseError, by_name
+from ingest.parsers import by_name
+from ingest.problems import Problem
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -95,10 +96,10 @@ def assert_prefix(part, full, where):
 
 
 def check_cut(parser, prefix, name, full, where):
-    """Parse `prefix` of a file whose full parse is `full`: a ParseError, or complete records only."""
+    """Parse `prefix` of a file whose full parse is `full`: a Problem, or complete records only."""
     try:
         part = parser.parse(prefix, name)
-    except ParseError as err:
+    except Problem as err:
         assert re.match(rf"^{re.escape(name)}(:\d+)?: \S", str(err)), (
             where
         )  # no line when none applies
@@ -126,7 +127,7 @@ def check_cut(parser, prefix, name, full, where):
     whole = prefix[: prefix.rfind("\n") + 1]  # the prefix's complete lines
     try:
         earlier = part.settings if whole == prefix else parser.parse(whole, name).settings
-    except ParseError:
+    except Problem:
         earlier = {}
     for key, value in part.settings.items():
         # a key set again further on (my.cnf: the last one wins) may hold the value of the

@@ -49,10 +49,17 @@ def documented_columns(
         for tid in meta["tables"]
         if tid in declared
     }
+    runs = fast_yaml((data_dir / study / "runs.yaml").read_text())["runs"]
+    out = columns | _default_columns(meta, runs)
+    return {tid: cols for tid, cols in out.items() if tid in meta["tables"]}
+
+
+def _default_columns(meta: dict, runs: list[dict]) -> dict[str, str]:
+    """table id -> columns of the default tables and the query tables, as docs/manifest.md's
+    "Default tables" and "Query runs" give them, `<labels>` the study's label columns."""
     manifest_doc = (ROOT / "docs" / "manifest.md").read_text()
     section = manifest_doc.split("\n## Default tables\n")[1].split("\n## ")[0]
     queries = manifest_doc.split("\n## Query runs (`queries:`)\n")[1].split("\n## ")[0]
-    runs = fast_yaml((data_dir / study / "runs.yaml").read_text())["runs"]
     fixed = {
         "run",
         "name",
@@ -71,7 +78,7 @@ def documented_columns(
     if len({r.get("metric") for r in runs}) > 1:  # runs of several metrics: a column says which
         labels = f"{labels},metric" if labels else "metric"
     listed = dict(re.findall(r"^- `([^`]+)`: `([^`]+)`", section, re.M))
-    out = columns | {
+    out = {
         tid: cols.replace("<labels>", labels) if labels else cols.replace("<labels>,", "")
         for tid, cols in listed.items()
         if tid in meta["tables"]
@@ -83,7 +90,7 @@ def documented_columns(
             if query_labels
             else cols.replace("<labels>,", "")
         )
-    return {tid: cols for tid, cols in out.items() if tid in meta["tables"]}
+    return out
 
 
 def check_docs_tables(study: str, data_dir: Path = ROOT / "data", content: Path = POSTS) -> None:

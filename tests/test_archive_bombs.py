@@ -90,9 +90,9 @@ def test_many_small_pax_headers_count_as_members(tmp_path):
     with gzip.open(path, "wb") as out:
         for i in range(30):
             record = b"20 comment=abcdefgh\n"
-            out.write(bombs._header("././@PaxHeader", tarfile.XHDTYPE, len(record)))
+            out.write(bombs.tar_header("././@PaxHeader", tarfile.XHDTYPE, len(record)))
             out.write(record + b"\0" * (512 - len(record)))
-        bombs._file(out, "r/a.log", b"x\n")
+        bombs.tar_file(out, "r/a.log", b"x\n")
         out.write(b"\0" * 1024)
     from ingest.archive import Archive, Limits
     from ingest.problems import Problem

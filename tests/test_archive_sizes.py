@@ -15,7 +15,7 @@ from ingest.archive import Archive, Limits
 from ingest.problems import Problem
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from archive_bombs import BLOCK, _header, link, negative_pax_size_bomb, pax_header  # noqa: E402
+from archive_bombs import BLOCK, link, negative_pax_size_bomb, pax_header, tar_header  # noqa: E402
 
 LIMITS = Limits(total_bytes=1 << 20)  # 1 MiB, so the bombs here stay small
 
@@ -26,7 +26,7 @@ def tar(path: Path, *blocks: bytes) -> Path:
 
 
 def member(name: str, data: bytes) -> bytes:
-    return _header(name, tarfile.REGTYPE, len(data)) + data + b"\0" * (-len(data) % BLOCK)
+    return tar_header(name, tarfile.REGTYPE, len(data)) + data + b"\0" * (-len(data) % BLOCK)
 
 
 @pytest.mark.parametrize(

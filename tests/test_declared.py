@@ -12,7 +12,7 @@ import yaml
 from study_kit import make_declared
 
 from ingest import report
-from ingest.manifest import InputError
+from ingest.problems import Problem
 from ingest.study import ingest
 
 
@@ -197,7 +197,7 @@ def test_pivot_and_ratio_to_a_base_chosen_by_label(tmp_path):
 )
 def test_errors_name_the_manifest_line(tmp_path, spec, line, reason):
     man = make_declared(tmp_path, spec + "\n")
-    with pytest.raises(InputError) as e:
+    with pytest.raises(Problem) as e:
         ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
     assert (e.value.file, e.value.line) == (str(man), line) and e.value.reason.startswith(reason)
     data = tmp_path / "data"  # no study written (errors found at load: not even the lock)
@@ -252,7 +252,7 @@ def test_default_tables_stay_unless_replaced_by_id_or_left_out(tmp_path):
 
 def test_default_tables_names_only_default_tables(tmp_path):
     man = make_declared(tmp_path, ONE, extra="default_tables: [runs, latency]\n")
-    with pytest.raises(InputError) as e:
+    with pytest.raises(Problem) as e:
         ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
     assert (
         e.value.line == 14
@@ -374,7 +374,7 @@ def test_a_ratio_of_the_value_named_by_of(tmp_path):
         "  - {id: x, rows: [engine, iops], value: {key: v, label: V, stat: mean}, "
         "ratio: {key: r, label: R, base: {engine: innodb}, of: p95}}\n",
     )
-    with pytest.raises(InputError) as e:
+    with pytest.raises(Problem) as e:
         ingest(
             man,
             tmp_path / "bad" / "archives",

@@ -10,7 +10,8 @@ import pytest
 import yaml
 from golden import FIXTURES, check_golden, golden_cases
 
-from ingest.parsers import ParseError, all_parsers, by_name, detect
+from ingest.parsers import all_parsers, by_name, detect
+from ingest.problems import Problem
 from ingest.read import decode
 
 FORMATS = [
@@ -60,20 +61,20 @@ def test_every_format_has_fixtures_and_registration():
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_empty_file(fmt):
     for text in ("", "\n\n  \n"):
-        with pytest.raises(ParseError, match="empty file"):
+        with pytest.raises(Problem, match="empty file"):
             by_name(fmt).parse(text, "empty.txt")
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_zero_results(fmt):
     """A file of the right shape but no records is an error, not an empty success."""
-    with pytest.raises(ParseError) as err:
+    with pytest.raises(Problem) as err:
         by_name(fmt).parse("hello\nthis is not a result\n", "prose.txt")
     assert str(err.value).startswith("prose.txt:")
 
 
 def test_non_utf8_names_the_line():
-    with pytest.raises(ParseError, match=r"^x\.log:3: not UTF-8") as err:
+    with pytest.raises(Problem, match=r"^x\.log:3: not UTF-8") as err:
         decode(b"ok\nstill ok\nbad \xff byte\n", "x.log")
     assert err.value.line == 3
     assert decode("caf\u00e9\n".encode(), "x.log") == "caf\u00e9\n"
@@ -132,7 +133,7 @@ def test_non_utf8_names_the_line():
     ],
 )
 def test_unreadable_line(fmt, text, line, reason):
-    with pytest.raises(ParseError, match=re.escape(reason)) as err:
+    with pytest.raises(Problem, match=re.escape(reason)) as err:
         by_name(fmt).parse(text, "bad.txt")
     assert (err.value.file, err.value.line) == ("bad.txt", line)
 

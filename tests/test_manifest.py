@@ -10,8 +10,9 @@ import pytest
 from study_kit import RUNS, make_study, run
 
 from ingest import checks, writer
-from ingest.archive import ArchiveError, sha256_file
-from ingest.manifest import InputError, load
+from ingest.archive import sha256_file
+from ingest.manifest import load
+from ingest.problems import Problem
 
 
 def test_small_study_end_to_end(tmp_path):
@@ -57,7 +58,7 @@ def test_small_study_end_to_end(tmp_path):
 )
 def test_bad_yaml_and_invalid_fields_name_their_line(tmp_path, extra, line, reason):
     man = make_study(tmp_path, extra=extra)
-    with pytest.raises(InputError, match="^" + re.escape(f"{man}:{line}: {reason}")):
+    with pytest.raises(Problem, match="^" + re.escape(f"{man}:{line}: {reason}")):
         load(man)
 
 
@@ -80,12 +81,12 @@ def test_label_names_head_the_label_columns_of_the_default_tables(tmp_path):
 def test_missing_field_and_bad_rule(tmp_path):
     man = make_study(tmp_path, runs="  - regex: 'a-8.log'\n    glob: x\n")
     with pytest.raises(
-        InputError, match=rf"^{man}:13: runs\[0\]: give exactly one of `glob` or `regex`$"
+        Problem, match=rf"^{man}:13: runs\[0\]: give exactly one of `glob` or `regex`$"
     ):
         load(man)
     man = make_study(tmp_path)
     man.write_text(man.read_text().replace("title: A small study\n", ""))
-    with pytest.raises(InputError, match=rf"^{man}:1: manifest: missing field `title`$"):
+    with pytest.raises(Problem, match=rf"^{man}:1: manifest: missing field `title`$"):
         load(man)
 
 
@@ -95,7 +96,7 @@ def test_duplicate_run_labels_are_an_error(tmp_path):
         runs="  - regex: '(?P<name>[a-z])-\\d+\\.log'\n    labels: {name: same, threads: 1}\n"
         "  - glob: multi.log\n",
     )
-    with pytest.raises(InputError, match=rf"^{man}:13: duplicate run (id 'same-1'|labels)"):
+    with pytest.raises(Problem, match=rf"^{man}:13: duplicate run (id 'same-1'|labels)"):
         run(tmp_path, man)
 
 
@@ -106,7 +107,7 @@ def test_duplicate_run_ids_are_an_error(tmp_path):
         "  - glob: multi.log\n",
     )
     with pytest.raises(
-        InputError,
+        Problem,
         match=rf"^{man}:13: duplicate run id 'same' \(b-16.log; also from the rule at line 13\)",
     ):
         run(tmp_path, man)
@@ -115,7 +116,7 @@ def test_duplicate_run_ids_are_an_error(tmp_path):
 def test_rule_matching_nothing_is_an_error(tmp_path):
     man = make_study(tmp_path, runs=RUNS + "  - glob: 'nothing*.log'\n")
     with pytest.raises(
-        InputError, match=rf"^{man}:17: rule `nothing\*.log` matches no file of mini.tar.gz$"
+        Problem, match=rf"^{man}:17: rule `nothing\*.log` matches no file of mini.tar.gz$"
     ):
         run(tmp_path, man)
 
@@ -125,12 +126,12 @@ def test_sha256_mismatch_and_missing_input(tmp_path):
     good = sha256_file(tmp_path / "archives" / "mini.tar.gz")
     man.write_text(man.read_text().replace(good, "f" * 64))
     with pytest.raises(
-        InputError,
+        Problem,
         match=rf"^{man}:4: sha256 mismatch for mini.tar.gz: manifest says f{{64}}, file has {good}$",
     ):
         run(tmp_path, man)
     (tmp_path / "archives" / "mini.tar.gz").unlink()
-    with pytest.raises(InputError, match=rf"^{man}:4: input mini.tar.gz not found at "):
+    with pytest.raises(Problem, match=rf"^{man}:4: input mini.tar.gz not found at "):
         run(tmp_path, man)
 
 
@@ -141,7 +142,7 @@ def test_hostile_archive_leaves_data_untouched(tmp_path):
     evil = tarfile.TarInfo("../evil")
     man = make_study(tmp_path, archive_members=[evil])  # same manifest, sha256 of the new archive
     with pytest.raises(
-        ArchiveError, match=r"^mini\.tar\.gz: \.\./evil: member name escapes the archive"
+        Problem, match=r"^mini\.tar\.gz: \.\./evil: member name escapes the archive"
     ):
         run(tmp_path, man)
     assert {p: p.read_bytes() for p in (tmp_path / "data").rglob("*") if p.is_file()} == before
@@ -162,7 +163,7 @@ def test_failing_replace_during_ingest_keeps_old_data(tmp_path, monkeypatch):
     monkeypatch.setattr(writer.os, "rename", boom)
     monkeypatch.setattr(writer, "_renameat2", lambda: None)  # the fallback switch: os.rename
     with pytest.raises(
-        InputError, match=r"/data/mini: cannot write \(Input/output error\); left unchanged$"
+        Problem, match=r"/data/mini: cannot write \(Input/output error\); left unchanged$"
     ):
         run(tmp_path, man)
     assert {p: p.read_bytes() for p in (tmp_path / "data").rglob("*") if p.is_file()} == before
@@ -172,7 +173,7 @@ def test_failing_replace_during_ingest_keeps_old_data(tmp_path, monkeypatch):
 def test_session_pick(tmp_path):
     man = make_study(tmp_path, runs="  - glob: '*.log'\n    session: 2\n")
     with pytest.raises(
-        InputError,
+        Problem,
         match=r"^mini.tar.gz/a-8.log: session 2 \(picked by the manifest\) is not a complete session$",
     ):
         run(tmp_path, man)
@@ -186,7 +187,7 @@ def test_study_module_errors_are_input_errors(tmp_path, monkeypatch):
     ]
     monkeypatch.setitem(sys.modules, "ingest.studies.broken_tables", fake)
     with pytest.raises(
-        InputError,
+        Problem,
         match=rf"^{man}: table 'Bad Id': id must be lowercase letters, digits and dashes",
     ):
         run(tmp_path, man)
@@ -210,7 +211,7 @@ def test_table_ids_follow_the_sites_id_rule(tmp_path, monkeypatch, tid):
         ctx.table(tid, "t", [{"key": "a", "label": "A", "kind": "number"}], [])
     ]
     monkeypatch.setitem(sys.modules, "ingest.studies.odd_ids", fake)
-    with pytest.raises(InputError, match="the site's id rule"):
+    with pytest.raises(Problem, match="the site's id rule"):
         run(tmp_path, man)
 
 
@@ -269,7 +270,7 @@ def test_quoted_figures_reach_the_study_module(tmp_path, monkeypatch):
     )
     fake.build = lambda ctx: ctx.quoted("load")
     with pytest.raises(
-        InputError, match=rf"^{man}:12: quoted: no `load` \(the study module quoting shows it"
+        Problem, match=rf"^{man}:12: quoted: no `load` \(the study module quoting shows it"
     ):
         run(tmp_path, man)
 
@@ -294,5 +295,5 @@ def test_quoted_figures_reach_the_study_module(tmp_path, monkeypatch):
 )
 def test_quoted_values_are_plain(tmp_path, section, line, reason):
     man = make_study(tmp_path, extra=section)
-    with pytest.raises(InputError, match="^" + re.escape(f"{man}:{line}: {reason}")):
+    with pytest.raises(Problem, match="^" + re.escape(f"{man}:{line}: {reason}")):
         load(man)

@@ -13,7 +13,7 @@ import yaml
 from archive_gen import sysbench05_log, sysbench1_log, tar_gz, tpcc_mysql_log
 
 from ingest.archive import sha256_file
-from ingest.parsers import ParseError
+from ingest.problems import Problem
 from ingest.read import parse_bytes
 from ingest.study import ingest
 
@@ -154,7 +154,7 @@ def test_rows_with_run_give_one_row_per_run_and_no_empty_combinations(tmp_path):
     assert all(r["mean"] == runs[r["run"]]["window"]["mean"] for r in rows)
 
 
-def test_tpcc_mysql_empty_interval_latencies_are_missing(tmp_path):
+def test_tpcc_mysql_empty_interval_latencies_are_missing():
     """tpcc-mysql prints `trx: 0, 95%: 0.000, 99%: 0.000, max_rt: 0.000` (and `0|0.000` for each
     other transaction type) for an interval in which none completed: the response times are
     missing there, so no latency statistic is biased low by 0 ms readings."""
@@ -180,7 +180,7 @@ def test_sysbench_empty_interval_latency_is_missing(text):
 
 def test_a_metric_with_a_control_character_is_refused(tmp_path):
     man = study(tmp_path, 'metric: "tps\\x1b"\n')
-    with pytest.raises(ParseError, match=r"metric 'tps\\x1b' must name a series column"):
+    with pytest.raises(Problem, match=r"metric 'tps\\x1b' must name a series column"):
         ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
 
 

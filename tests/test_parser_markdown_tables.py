@@ -5,8 +5,9 @@ import re
 import pytest
 from golden import FIXTURES, SHARED, check_golden, golden_cases
 
-from ingest.parsers import ParseError, by_name, detect
+from ingest.parsers import by_name, detect
 from ingest.parsers.markdown_tables import qualifier_of
+from ingest.problems import Problem
 
 PARSER = by_name("markdown-tables")
 REAL = sorted((SHARED / "studies").glob("*/published-tables.md"))
@@ -26,7 +27,7 @@ def test_golden(path):
 )
 def test_errors(case, reason):
     path = FIXTURES / "markdown-tables" / f"{case}.md"
-    with pytest.raises(ParseError, match=re.escape(reason)) as err:
+    with pytest.raises(Problem, match=re.escape(reason)) as err:
         PARSER.parse(path.read_text(), path.name)
     assert str(err.value).startswith(f"{case}.md:")
 

@@ -5,8 +5,9 @@ import re
 import pytest
 from golden import FIXTURES, archive_text, check_golden, golden_cases
 
-from ingest.parsers import ParseError, by_name, detect
+from ingest.parsers import by_name, detect
 from ingest.parsers.mycnf import settings_diff
+from ingest.problems import Problem
 
 MYCNF, GV = by_name("mycnf"), by_name("global-variables")
 SYSBENCH = (
@@ -31,7 +32,7 @@ def test_golden(path):
 )
 def test_errors(case, parser, line, reason):
     path = FIXTURES / "mycnf" / case
-    with pytest.raises(ParseError, match=re.escape(reason)) as err:
+    with pytest.raises(Problem, match=re.escape(reason)) as err:
         parser.parse(path.read_text(), path.name)
     assert (err.value.file, err.value.line) == (case, line)
 

@@ -4,8 +4,9 @@ files do not show on their own. Fixtures are our own numbers in MySQL's document
 import pytest
 from golden import FIXTURES
 
-from ingest.parsers import ParseError, by_name, detect
+from ingest.parsers import by_name, detect
 from ingest.parsers.server_status import counter_deltas
+from ingest.problems import Problem
 
 PERIODIC = FIXTURES / "global-status" / "periodic.txt"
 RELATIVE = FIXTURES / "mysqladmin-status" / "relative.txt"
@@ -81,7 +82,7 @@ def test_a_last_snapshot_cut_short_is_left_out_and_reported():
 
 
 def test_periodic_snapshots_need_a_clock():
-    with pytest.raises(ParseError, match=r"^s.txt:1: periodic snapshots need a time stamp"):
+    with pytest.raises(Problem, match=r"^s.txt:1: periodic snapshots need a time stamp"):
         parse("global-status", dump(Com_select=1) + dump(Com_select=2) + dump(Com_select=3))
 
 
@@ -97,7 +98,7 @@ def test_periodic_snapshots_need_a_clock():
     ],
 )
 def test_unreadable(text, line, reason):
-    with pytest.raises(ParseError, match=reason) as err:
+    with pytest.raises(Problem, match=reason) as err:
         parse("global-status", text)
     assert err.value.line == line
 
@@ -192,7 +193,8 @@ def test_the_manifest_declares_mode_on_a_status_files_rule(tmp_path):
 
     from study_kit import make_study
 
-    from ingest.manifest import InputError, load
+    from ingest.manifest import load
+    from ingest.problems import Problem
 
     man = make_study(
         tmp_path, extra="files:\n  - {glob: 'two.log', format: mysqladmin-status, mode: relative}\n"
@@ -209,5 +211,5 @@ def test_the_manifest_declares_mode_on_a_status_files_rule(tmp_path):
         ),
     ):
         man = make_study(tmp_path, extra=f"files:\n  - {rule}\n")
-        with pytest.raises(InputError, match="^" + re.escape(f"{man}:13: {reason}")):
+        with pytest.raises(Problem, match="^" + re.escape(f"{man}:13: {reason}")):
             load(man)

@@ -5,7 +5,8 @@ import re
 import pytest
 from golden import FIXTURES, SHARED, archive_text, check_golden, golden_cases
 
-from ingest.parsers import ParseError, by_name
+from ingest.parsers import by_name
+from ingest.problems import Problem
 
 PARSER = by_name("summary-table")
 IBENCH = ("mdcallag-ibench-oct2017.tar.gz", "mdcallag-ibench-oct2017/ibench.nuc")
@@ -25,7 +26,7 @@ def test_golden(path):
 )
 def test_errors(case, line, reason):
     path = FIXTURES / "summary-table" / f"{case}.txt"
-    with pytest.raises(ParseError, match=re.escape(reason)) as err:
+    with pytest.raises(Problem, match=re.escape(reason)) as err:
         PARSER.parse(path.read_text(), path.name)
     assert (err.value.file, err.value.line) == (path.name, line)
 

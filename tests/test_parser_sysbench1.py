@@ -7,7 +7,8 @@ import re
 import pytest
 from golden import FIXTURES, check_golden, golden_cases
 
-from ingest.parsers import ParseError, by_name, detect
+from ingest.parsers import by_name, detect
+from ingest.problems import Problem
 from ingest.read import parse_bytes
 
 CASES = golden_cases("sysbench1") + golden_cases("sysbench-csv")
@@ -55,7 +56,7 @@ def test_truncated_anywhere_keeps_complete_records_and_reports_once(path):
         part = text[:cut]
         try:
             got = parser.parse(part, path.name)
-        except ParseError as e:
+        except Problem as e:
             assert cut < _first_record_end(text), (cut, e)
             assert "no sysbench results" in str(e)
             continue
@@ -100,15 +101,13 @@ def test_not_utf8_is_an_error_naming_the_line():
         .read_bytes()
         .replace(b"tps: 99.00", b"tps: 9\xff.00")
     )
-    with pytest.raises(
-        ParseError, match=r"^bad\.log:14: not UTF-8 text \(byte 0xff at offset \d+\)$"
-    ):
+    with pytest.raises(Problem, match=r"^bad\.log:14: not UTF-8 text \(byte 0xff at offset \d+\)$"):
         parse_bytes(data, "bad.log")
 
 
 @pytest.mark.parametrize("data", [b"", b"\n\n  \n"])
 def test_empty_file_is_an_error(data):
-    with pytest.raises(ParseError, match=r"^e\.log: empty file$"):
+    with pytest.raises(Problem, match=r"^e\.log: empty file$"):
         parse_bytes(data, "e.log")
 
 
@@ -120,7 +119,7 @@ def test_only_failed_sessions_is_an_error():
         "(last message repeated 3 times)\n"
     )
     with pytest.raises(
-        ParseError,
+        Problem,
         match=r"^f\.log:1: no sysbench results \(no interval line, no summary; 1 session",
     ):
         parse_bytes(text.encode(), "f.log", "sysbench1")
@@ -138,5 +137,5 @@ def test_broken_interval_line_is_reported_not_guessed():
 
 
 def test_unknown_format_is_an_error():
-    with pytest.raises(ParseError, match=r"^u\.txt:1: unknown format"):
+    with pytest.raises(Problem, match=r"^u\.txt:1: unknown format"):
         parse_bytes(b"hello world\n", "u.txt")

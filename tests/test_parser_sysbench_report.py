@@ -5,7 +5,8 @@ import re
 import pytest
 from golden import FIXTURES, archive_text, check_golden, golden_cases
 
-from ingest.parsers import ParseError, by_name
+from ingest.parsers import by_name
+from ingest.problems import Problem
 
 PARSER = by_name("sysbench-report")
 ARCHIVE = "mdcallag-sysbench-dec2020-innodb-inmem.tar.gz"
@@ -30,7 +31,7 @@ def test_golden(path):
 )
 def test_errors(case, line, reason):
     path = FIXTURES / "sysbench-report" / f"{case}.abs"
-    with pytest.raises(ParseError, match=re.escape(reason)) as err:
+    with pytest.raises(Problem, match=re.escape(reason)) as err:
         PARSER.parse(path.read_text(), path.name)
     assert (err.value.file, err.value.line) == (path.name, line)
 

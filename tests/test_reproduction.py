@@ -14,8 +14,9 @@ import yaml
 from golden import ROOT, SHARED
 
 from ingest import reproduction
-from ingest.manifest import InputError, load
+from ingest.manifest import load
 from ingest.parsers import by_name
+from ingest.problems import Problem
 from ingest.reproduction import compare, decimals, summary
 
 # -- the rule ---------------------------------------------------------------------------------
@@ -236,20 +237,20 @@ def test_a_ratio_whose_base_is_0_is_not_comparable(tmp_path, base_tps, a_tps, ex
 
 
 def test_of_and_base_go_together(tmp_path):
-    with pytest.raises(InputError, match="`of` and `base` go together"):
+    with pytest.raises(Problem, match="`of` and `base` go together"):
         _check(tmp_path, RATIOS.replace(", base: {engine: a}", ""))
 
 
 def test_ambiguous_derived_rows_are_an_error(tmp_path):
     twice = {**DERIVED, "rows": DERIVED["rows"] + [dict(DERIVED["rows"][0])]}
-    with pytest.raises(InputError, match="2 rows of 'avg' match"):
+    with pytest.raises(Problem, match="2 rows of 'avg' match"):
         _check(tmp_path, derived=twice)
 
 
 def test_unknown_derived_table_or_column(tmp_path):
-    with pytest.raises(InputError, match="no derived table 'avg'"):
+    with pytest.raises(Problem, match="no derived table 'avg'"):
         _check(tmp_path, derived={**DERIVED, "id": "other"})
-    with pytest.raises(InputError, match="has no column tps"):
+    with pytest.raises(Problem, match="has no column tps"):
         _check(
             tmp_path,
             derived={**DERIVED, "columns": [{"key": k} for k in ("engine", "disk", "ratio")]},
@@ -282,7 +283,7 @@ def test_unknown_derived_table_or_column(tmp_path):
 def test_manifest_errors_point_at_the_line(tmp_path, change, message):
     path = tmp_path / "manifest.yaml"
     path.write_text((MANIFEST % ("a" * 64)).replace(*change))
-    with pytest.raises(InputError, match=re.escape(message)) as e:
+    with pytest.raises(Problem, match=re.escape(message)) as e:
         load(path)
     assert e.value.line > 4  # inside the reproduction section, not the file's first line
 

@@ -90,49 +90,14 @@ def post(tmp_path_factory):
     )
     (tmp / "archives").mkdir()
     tar_gz(tmp / "archives" / "volumes-2026.tar.gz", logs, top="volumes-2026")
-    posts = tmp / "content" / "posts"
-    assert (
-        main(
-            [
-                "new",
-                "volume-study",
-                str(tmp / "archives" / "volumes-2026.tar.gz"),
-                "--origin",
-                "https://example.org/volumes",
-                "--content",
-                str(posts),
-            ]
-        )
-        == 0
-    )
+    posts, archive = tmp / "content" / "posts", str(tmp / "archives" / "volumes-2026.tar.gz")
+    origin = ["--origin", "https://example.org/volumes"]
+    assert main(["new", "volume-study", archive, *origin, "--content", str(posts)]) == 0
     # the same archive without --origin: the post must say so, never link to a made-up address
-    assert (
-        main(
-            [
-                "new",
-                "bare-study",
-                str(tmp / "archives" / "volumes-2026.tar.gz"),
-                "--content",
-                str(posts),
-            ]
-        )
-        == 0
-    )
+    assert main(["new", "bare-study", archive, "--content", str(posts)]) == 0
     for study in STUDIES:
-        assert (
-            main(
-                [
-                    study,
-                    "--content",
-                    str(posts),
-                    "--archives",
-                    str(tmp / "archives"),
-                    "--data",
-                    str(tmp / "data"),
-                ]
-            )
-            == 0
-        )
+        where = ["--archives", str(tmp / "archives"), "--data", str(tmp / "data")]
+        assert main([study, "--content", str(posts), *where]) == 0
     site = tmp / "www" / "benchlog"
     build(site, BASE_URL, extra=tmp, previews=False, own_content=False)  # its posts alone
     return {
@@ -375,7 +340,7 @@ def test_threads_becomes_a_label_when_thread_counts_vary(tmp_path):
     ) == ["threads"]  # t8, t16: the number beside `t` is the thread count
 
 
-def test_a_monitor_named_by_a_time_stamp_is_linked_through_a_template_field(tmp_path, capsys):
+def test_a_monitor_named_by_a_time_stamp_is_linked_through_a_template_field(tmp_path):
     """Runs `res_<stamp>_<engine>.log` with `vm_<stamp>.txt` beside them: the stamp is no label
     (the engines tell the runs apart) but a template field, `_started`, which the proposed
     `linked:` uses; the ingest joins each run to its own vmstat. Before, a linked template

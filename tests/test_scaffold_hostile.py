@@ -171,7 +171,7 @@ def test_a_dangling_index_symlink_is_never_followed(tmp_path, archive, capsys):
     assert not outside.exists() and not (post / "manifest.yaml").exists()
 
 
-def test_a_symlinked_post_folder_is_never_written(tmp_path, archive, capsys):
+def test_a_symlinked_post_folder_is_never_written(tmp_path, archive):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     (tmp_path / "posts").mkdir()

@@ -1,6 +1,6 @@
 """Every golden fixture of every format, cut at every line boundary and in the middle of every
 line: the parse gives complete records only (a prefix of the full file's records) plus at most
-one `file:line: reason` problem, or a ParseError; never a partial record."""
+one `file:line: reason` warning, or raises one `Problem`; never a partial record."""
 
 import pytest
 import yaml

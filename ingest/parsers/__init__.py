@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 
 from ..problems import Problem
-from .base import Parsed, ParseError, Parser, Session, Table
+from .base import Parsed, Parser, Session, Table
 
 # module -> the format names it registers (in registration order), in detection order
 MODULES = {
@@ -90,7 +90,6 @@ __all__ = [
     "by_name",
     "detect",
     "Parsed",
-    "ParseError",
     "Parser",
     "Session",
     "Table",

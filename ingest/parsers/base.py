@@ -26,8 +26,6 @@ from dataclasses import dataclass, field
 
 from ..problems import Problem, clean
 
-ParseError = Problem  # the old name, kept for the code that still imports it
-
 
 @dataclass
 class Session:

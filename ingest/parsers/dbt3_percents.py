@@ -48,7 +48,7 @@ class Dbt3Percents(Parser):
                 heads[0][0] if heads else None,
                 "expected a title, server names and a Query ... header",
             )
-        (title_at, title), (_, servers), (header_at, header) = heads
+        (_, title), (_, servers), (header_at, header) = heads
         names, current = [], ""
         for k, (server, heading) in enumerate(_zip_long(_fields(servers), _fields(header))):
             current = server or current

@@ -68,6 +68,128 @@ def _stamp(text: str) -> tuple[str, str | None]:
     raise ValueError(f"unknown time stamp form {text[:40]!r}")
 
 
+class _Reading:
+    """One iostat file being read, line by line: its reports, the block a values line belongs
+    to ("cpu-header", "cpu", "devices", or None between blocks), the column names and unit
+    factors of the last headers, and what the `iostat -t` stamps said."""
+
+    def __init__(self, lines: Lines):
+        self.lines = lines
+        self.reports: list[_Report] = []
+        self.report: _Report | None = None
+        self.block: str | None = None
+        self.cpu_names: list[str] = []
+        self.dev_names: list[str] = []
+        self.factors: list[float] = []
+        self.stamp_problems: list[tuple[int, str]] = []
+        self.zones: dict[str, int] = {}  # printed zone -> first line
+
+    def _new_report(self, no: int) -> _Report:
+        self.report = _Report(no)
+        self.reports.append(self.report)
+        return self.report
+
+    def blank(self, no: int):
+        """A blank line ends the block (and closes the report's last block)."""
+        if self.block == "cpu-header":
+            raise self.lines.error(no, "avg-cpu header without values")
+        if self.report is not None and self.block is not None:
+            self.report.closed = True
+        self.block = None
+
+    def stamp(self, no: int, line: str):
+        """An `iostat -t` date and time: a new report, stamped when the form reads."""
+        report, self.block = self._new_report(no), None
+        try:
+            report.time, zone = _stamp(line)
+        except ValueError as e:
+            self.stamp_problems.append(
+                (
+                    no,
+                    f"time stamp not read ({e}; set S_TIME_FORMAT=ISO): "
+                    "no time stamps are kept for this file",
+                )
+            )
+            return
+        if zone is not None:
+            self.zones.setdefault(zone, no)
+
+    def cpu_header(self, no: int, line: str):
+        report = self.report
+        if report is None or report.cpu is not None or report.devices:
+            self._new_report(no)
+        self.cpu_names = line.split()[1:]
+        self.block = "cpu-header"
+
+    def device_header(self, no: int, line: str):
+        if self.report is None or self.report.devices:
+            self._new_report(no)
+        self.dev_names = [UNITS.get(n, (n, 1))[0] for n in line.split()[1:]]
+        self.factors = [UNITS.get(n, (n, 1))[1] for n in line.split()[1:]]
+        self.block = "devices"
+        self.report.closed = False
+
+    def values(self, no: int, line: str):
+        """The avg-cpu values under their header, or one device's row."""
+        values = line.split()
+        if self.block == "cpu-header":
+            self.report.cpu = self._row(no, self.cpu_names, values, [1] * len(self.cpu_names))
+            self.block = "cpu"
+            self.report.closed = False
+        elif self.block == "devices":
+            device, values = values[0], values[1:]
+            self.report.devices[device] = self._row(no, self.dev_names, values, self.factors)
+        else:
+            raise self.lines.error(
+                no, "not part of an iostat report (expected `avg-cpu:` or a `Device` header)"
+            )
+
+    def _row(self, no: int, names: list[str], values: list[str], factors: list[float]) -> dict:
+        if len(values) != len(names):
+            raise self.lines.error(
+                no, f"expected {len(names)} values under `{' '.join(names)}`, found {len(values)}"
+            )
+        try:
+            return {n: round(_value(v) * f, 3) for n, v, f in zip(names, values, factors)}
+        except ValueError:
+            raise self.lines.error(no, "iostat values must be numbers") from None
+
+    def kept(self) -> list[_Report]:
+        """The reports after the since-boot one, less a last report cut short (a warning)."""
+        reports = self.reports
+        if reports and not reports[-1].closed:
+            dropped = reports.pop()
+            self.lines.missing_end(
+                dropped.line, "the end of its last report (no blank line after it): report ignored"
+            )
+        if len(reports) < 2:
+            raise self.lines.error(0, "no iostat report after the since-boot report")
+        return reports[1:]
+
+    def timed(self, kept: list[_Report]) -> bool:
+        """Whether the sessions get a `time` column: every kept report stamped, in one zone;
+        else the first reason why not is a warning."""
+        problems = self.stamp_problems
+        stamped = [r for r in kept if r.time is not None]
+        if stamped and len(stamped) < len(kept) and not problems:
+            bare = next(r for r in kept if r.time is None)
+            problems.append(
+                (
+                    bare.line,
+                    "report without the time stamp line the others have: "
+                    "no time stamps are kept for this file",
+                )
+            )
+        if len(self.zones) > 1:
+            (z0, _), (z1, at) = list(self.zones.items())[:2]
+            problems.append(
+                (at, f"time zone changes from {z0} to {z1}: no time stamps are kept for this file")
+            )
+        for no, reason in problems[:1]:
+            self.lines.problem(no, reason)
+        return bool(stamped) and not problems
+
+
 @register
 class IostatParser(Parser):
     name = "iostat"
@@ -82,122 +204,32 @@ class IostatParser(Parser):
     def parse(self, text: str, file: str) -> Parsed:
         lines = Lines(text, file)
         meta: dict = {"tool": "iostat", "t_unit": "sample", "since_boot_report": "dropped"}
-        reports: list[_Report] = []
-        report: _Report | None = None
-        block = None  # "cpu-header", "cpu", "devices" or None (between blocks)
-        cpu_names: list[str] = []
-        dev_names: list[str] = []
-        stamp_problems: list[tuple[int, str]] = []
-        zones: dict[str, int] = {}  # printed zone -> first line
-
-        def new_report(no: int) -> _Report:
-            r = _Report(no)
-            reports.append(r)
-            return r
-
+        reading = _Reading(lines)
         for no, line in lines:
             if not line.strip():
-                if block == "cpu-header":
-                    raise lines.error(no, "avg-cpu header without values")
-                if report is not None and block is not None:
-                    report.closed = True
-                block = None
-                continue
-            if m := BANNER.match(line):
+                reading.blank(no)
+            elif m := BANNER.match(line):
                 meta["host"] = m["host"]
                 if m["cpus"]:
                     meta["cpus"] = int(m["cpus"])
-                continue
-            if STAMP.match(line):
-                report, block = new_report(no), None
-                try:
-                    report.time, zone = _stamp(line)
-                except ValueError as e:
-                    stamp_problems.append(
-                        (
-                            no,
-                            f"time stamp not read ({e}; set S_TIME_FORMAT=ISO): "
-                            "no time stamps are kept for this file",
-                        )
-                    )
-                    continue
-                if zone is not None:
-                    zones.setdefault(zone, no)
-                continue
-            if line.startswith("avg-cpu:"):
-                if report is None or report.cpu is not None or report.devices:
-                    report = new_report(no)
-                cpu_names = line.split()[1:]
-                block = "cpu-header"
-                continue
-            if DEVICE_HEADER.match(line):
-                if report is None or report.devices:
-                    report = new_report(no)
-                dev_names = [UNITS.get(n, (n, 1))[0] for n in line.split()[1:]]
-                factors = [UNITS.get(n, (n, 1))[1] for n in line.split()[1:]]
-                block = "devices"
-                report.closed = False
-                continue
-            values = line.split()
-            if block == "cpu-header":
-                report.cpu = self._row(lines, no, cpu_names, values, [1] * len(cpu_names))
-                block = "cpu"
-                report.closed = False
-            elif block == "devices":
-                device, values = values[0], values[1:]
-                report.devices[device] = self._row(lines, no, dev_names, values, factors)
+            elif STAMP.match(line):
+                reading.stamp(no, line)
+            elif line.startswith("avg-cpu:"):
+                reading.cpu_header(no, line)
+            elif DEVICE_HEADER.match(line):
+                reading.device_header(no, line)
             else:
-                raise lines.error(
-                    no, "not part of an iostat report (expected `avg-cpu:` or a `Device` header)"
-                )
-
-        if reports and not reports[-1].closed:
-            dropped = reports.pop()
-            lines.missing_end(
-                dropped.line, "the end of its last report (no blank line after it): report ignored"
-            )
-        if len(reports) < 2:
-            raise lines.error(0, "no iostat report after the since-boot report")
-        kept = reports[1:]
-        stamped = [r for r in kept if r.time is not None]
-        if stamped and len(stamped) < len(kept) and not stamp_problems:
-            bare = next(r for r in kept if r.time is None)
-            stamp_problems.append(
-                (
-                    bare.line,
-                    "report without the time stamp line the others have: "
-                    "no time stamps are kept for this file",
-                )
-            )
-        if len(zones) > 1:
-            (z0, _), (z1, at) = list(zones.items())[:2]
-            stamp_problems.append(
-                (at, f"time zone changes from {z0} to {z1}: no time stamps are kept for this file")
-            )
-        for no, reason in stamp_problems[:1]:
-            lines.problem(no, reason)
-        timed = bool(stamped) and not stamp_problems
-        if timed and zones:
-            meta["zone"] = next(iter(zones))
+                reading.values(no, line)
+        kept = reading.kept()
+        timed = reading.timed(kept)
+        if timed and reading.zones:
+            meta["zone"] = next(iter(reading.zones))
         return Parsed(
             self.name,
             file,
-            sessions=self._sessions(kept, cpu_names, dev_names, meta, timed),
+            sessions=self._sessions(kept, reading.cpu_names, reading.dev_names, meta, timed),
             problems=lines.problems,
         )
-
-    @staticmethod
-    def _row(
-        lines: Lines, no: int, names: list[str], values: list[str], factors: list[float]
-    ) -> dict:
-        if len(values) != len(names):
-            raise lines.error(
-                no, f"expected {len(names)} values under `{' '.join(names)}`, found {len(values)}"
-            )
-        try:
-            return {n: round(_value(v) * f, 3) for n, v, f in zip(names, values, factors)}
-        except ValueError:
-            raise lines.error(no, "iostat values must be numbers") from None
 
     @staticmethod
     def _sessions(reports: list[_Report], cpu_names, dev_names, meta, timed: bool) -> list[Session]:

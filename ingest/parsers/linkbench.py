@@ -109,6 +109,135 @@ class _Phase:
         return None if self.start is None else round((when - self.start).total_seconds(), 3)
 
 
+class _Log:
+    """One LinkBench log being read, a log line's message at a time: its load and request
+    phases, each requester's reports, the `requests finished` lines, the per-op rows and the
+    line of each table's first row."""
+
+    def __init__(self, lines: Lines):
+        self.lines = lines
+        self.load: _Phase | None = None
+        self.request: _Phase | None = None
+        self.current: _Phase | None = None  # the phase the per-op lines belong to
+        self.rounds: dict[int, list[tuple[datetime, int]]] = {}  # requester -> (time, count)s
+        self.base: dict[int, datetime] = {}  # requester -> start of its measured run
+        self.finished: list[tuple[datetime, float, int]] = []  # (time, seconds elapsed, requests)
+        self.op_intervals: list[dict] = []
+        self.op_final: list[dict] = []
+        self.starts: dict[str, int] = {}  # table name -> line of its first row
+
+    def record(self, no: int, msg: str, when: datetime):
+        """One log line's message, read by the first pattern that matches it; a message with a
+        record's words that none reads is an error, anything else is not a record."""
+        for pattern, read in self.RECORDS:
+            if p := pattern.match(msg):
+                read(self, no, when, p)
+                return
+        if any(w in msg for w in RECORD_WORDS):
+            raise self.lines.error(no, f"unreadable LinkBench record: {msg[:80]!r}")
+
+    def _requesting(self, no: int) -> _Phase:
+        """The request phase (begun at line `no` if it is its first line), now the current one."""
+        self.request = self.current = self.request or _Phase("request", no)
+        return self.request
+
+    def _load_progress(self, no, when, p):
+        load = self.load
+        if load is None:
+            load = self.load = self.current = _Phase("load", no)
+            links, avg = int(p[5]), float(p[6])
+            if avg > 0:
+                load.start = when - timedelta(seconds=links / avg)
+                load.points.append((0.0, 0))
+                load.extra.append({"ids": 0})
+            else:
+                load.start = when
+        elif load.start is None:
+            raise self.lines.error(
+                no,
+                "LinkBench load progress after the LOAD PHASE COMPLETED line (lines out of order?)",
+            )
+        load.points.append((load.since_start(when), int(p[5])))
+        load.extra.append({"ids": int(p[1])})
+        load.meta["ids_expected"] = int(p[2])
+
+    def _load_done(self, no, when, p):
+        self.load = self.load or _Phase("load", no)
+        self.load.ended = when
+        self.load.summary = {
+            "links/s": int(p[5]),
+            "links": int(p[3]),
+            "nodes": int(p[1]),
+            "time_s": float(p[4]),
+        }
+
+    def _started(self, no, when, p):
+        request = self._requesting(no)
+        request.began = request.began or when
+        self.base.setdefault(int(p[1]), when)
+        self.rounds.setdefault(int(p[1]), [])
+
+    def _not_a_count(self, no, when, p):
+        """`warming up` and the per-thread totals: log lines that add nothing to the run."""
+
+    def _warmed(self, no, when, p):
+        request = self._requesting(no)
+        self.base[int(p[1])] = when
+        self.rounds.setdefault(int(p[1]), [])
+        request.meta["warmup_requests"] = request.meta.get("warmup_requests", 0) + int(p[2])
+
+    def _requester(self, no, when, p):
+        self._requesting(no)
+        self.rounds.setdefault(int(p[1]), []).append((when, int(p[2])))
+
+    def _finished(self, no, when, p):
+        self._requesting(no)
+        self.finished.append((when, float(p[3]), int(p[1])))
+
+    def _request_done(self, no, when, p):
+        self.request = self.request or _Phase("request", no)
+        self.request.ended = when
+        self.request.summary = {
+            "requests/s": int(p[3]),
+            "requests": int(p[1]),
+            "time_s": int(p[2]),
+        }
+
+    def _thread_stats(self, no, when, p):
+        row = {
+            STAT_KEYS[k]: number(v.removesuffix("ms"))
+            for k, v in PAIR.findall(p[3])
+            if k in STAT_KEYS
+        }
+        if len(row) != len(STAT_KEYS):
+            raise self.lines.error(
+                no, "LinkBench `ThreadID = ...` line without all of " + ", ".join(STAT_KEYS)
+            )
+        self.op_intervals.append(
+            dict(row, phase=self.current, when=when, thread=int(p[1]), op=p[2])
+        )
+        self.starts.setdefault("op-intervals", no)
+
+    def _op_final(self, no, when, p):
+        self.op_final.append(op_latency_row(p, self.current.name if self.current else None))
+        self.starts.setdefault("op-latency", no)
+
+    # in this order: the first pattern that matches a message reads it
+    RECORDS = (
+        (LOAD_PROGRESS, _load_progress),
+        (LOAD_DONE, _load_done),
+        (STARTED, _started),
+        (WARMING, _not_a_count),
+        (THREAD_TOTAL, _not_a_count),
+        (WARMED, _warmed),
+        (REQUESTER, _requester),
+        (FINISHED, _finished),
+        (REQUEST_DONE, _request_done),
+        (THREAD_STATS, _thread_stats),
+        (OP_FINAL, _op_final),
+    )
+
+
 @register
 class LinkbenchParser(Parser):
     name = "linkbench"
@@ -127,102 +256,22 @@ class LinkbenchParser(Parser):
 
     def parse(self, text: str, file: str) -> Parsed:
         lines = Lines(text, file)
-        load: _Phase | None = None
-        request: _Phase | None = None
-        rounds: dict[int, list[tuple[datetime, int]]] = {}  # requester -> its (time, count) reports
-        base: dict[int, datetime] = {}  # requester -> start of its measured run
-        finished: list[tuple[datetime, float, int]] = []  # (time, seconds elapsed, requests)
-        op_intervals: list[dict] = []
-        op_final: list[dict] = []
-        current = None
-        starts: dict[str, int] = {}  # table name -> line of its first row
+        log = _Log(lines)
         for no, line in lines:
             m = LOG.match(line)
-            if not m:  # JVM, driver and wrapper noise (skipped, named in one warning), or...
-                if any(w in line for w in RECORD_WORDS):  # ...a record with a bad time stamp
-                    lines.problem(
-                        no,
-                        "LinkBench record with an unreadable log prefix (level, date, "
-                        f"time or thread): skipped, its counts are not in the run: {line[:80]!r}",
-                    )
-                else:
-                    lines.skip(no)
-                continue
-            msg, when = m["msg"], log_time(m["date"], m["clock"])
-            if p := LOAD_PROGRESS.match(msg):
-                if load is None:
-                    load = current = _Phase("load", no)
-                    links, avg = int(p[5]), float(p[6])
-                    if avg > 0:
-                        load.start = when - timedelta(seconds=links / avg)
-                        load.points.append((0.0, 0))
-                        load.extra.append({"ids": 0})
-                    else:
-                        load.start = when
-                elif load.start is None:
-                    raise lines.error(
-                        no,
-                        "LinkBench load progress after the LOAD PHASE COMPLETED line "
-                        "(lines out of order?)",
-                    )
-                load.points.append((load.since_start(when), int(p[5])))
-                load.extra.append({"ids": int(p[1])})
-                load.meta["ids_expected"] = int(p[2])
-            elif p := LOAD_DONE.match(msg):
-                load = load or _Phase("load", no)
-                load.ended = when
-                load.summary = {
-                    "links/s": int(p[5]),
-                    "links": int(p[3]),
-                    "nodes": int(p[1]),
-                    "time_s": float(p[4]),
-                }
-            elif p := STARTED.match(msg):
-                request = current = request or _Phase("request", no)
-                request.began = request.began or when
-                base.setdefault(int(p[1]), when)
-                rounds.setdefault(int(p[1]), [])
-            elif WARMING.match(msg) or THREAD_TOTAL.match(msg):
-                continue
-            elif p := WARMED.match(msg):
-                request = current = request or _Phase("request", no)
-                base[int(p[1])] = when
-                rounds.setdefault(int(p[1]), [])
-                request.meta["warmup_requests"] = request.meta.get("warmup_requests", 0) + int(p[2])
-            elif p := REQUESTER.match(msg):
-                request = current = request or _Phase("request", no)
-                rounds.setdefault(int(p[1]), []).append((when, int(p[2])))
-            elif p := FINISHED.match(msg):
-                request = current = request or _Phase("request", no)
-                finished.append((when, float(p[3]), int(p[1])))
-            elif p := REQUEST_DONE.match(msg):
-                request = request or _Phase("request", no)
-                request.ended = when
-                request.summary = {
-                    "requests/s": int(p[3]),
-                    "requests": int(p[1]),
-                    "time_s": int(p[2]),
-                }
-            elif p := THREAD_STATS.match(msg):
-                row = {
-                    STAT_KEYS[k]: number(v.removesuffix("ms"))
-                    for k, v in PAIR.findall(p[3])
-                    if k in STAT_KEYS
-                }
-                if len(row) != len(STAT_KEYS):
-                    raise lines.error(
-                        no, "LinkBench `ThreadID = ...` line without all of " + ", ".join(STAT_KEYS)
-                    )
-                op_intervals.append(dict(row, phase=current, when=when, thread=int(p[1]), op=p[2]))
-                starts.setdefault("op-intervals", no)
-            elif p := OP_FINAL.match(msg):
-                op_final.append(op_latency_row(p, current.name if current else None))
-                starts.setdefault("op-latency", no)
-            elif any(w in msg for w in RECORD_WORDS):
-                raise lines.error(no, f"unreadable LinkBench record: {msg[:80]!r}")
-
+            if m:
+                log.record(no, m["msg"], log_time(m["date"], m["clock"]))
+            elif any(w in line for w in RECORD_WORDS):  # a record with a bad time stamp
+                lines.problem(
+                    no,
+                    "LinkBench record with an unreadable log prefix (level, date, "
+                    f"time or thread): skipped, its counts are not in the run: {line[:80]!r}",
+                )
+            else:  # JVM, driver and wrapper noise (skipped, named in one warning)
+                lines.skip(no)
+        load, request, op_intervals = log.load, log.request, log.op_intervals
         if request is not None:
-            self._request_points(request, rounds, base, finished)
+            self._request_points(request, log.rounds, log.base, log.finished)
         for row in op_intervals:  # on the clock of their phase, known now
             phase = row.pop("phase")
             row.update(phase=phase and phase.name, t=phase and phase.since_start(row.pop("when")))
@@ -234,9 +283,9 @@ class LinkbenchParser(Parser):
                 "op-intervals",
                 INTERVAL_COLUMNS,
                 [fill(r, INTERVAL_COLUMNS) for r in op_intervals],
-                line=starts.get("op-intervals", 1),
+                line=log.starts.get("op-intervals", 1),
             ),
-            Table("op-latency", FINAL_COLUMNS, op_final, line=starts.get("op-latency", 1)),
+            Table("op-latency", FINAL_COLUMNS, log.op_final, line=log.starts.get("op-latency", 1)),
         ]
         tables = [t for t in tables if t.rows]
         if not any(s.intervals or s.summary for s in sessions):
@@ -290,13 +339,8 @@ class LinkbenchParser(Parser):
         ]
         if not rows or not series_t:
             return
-        seen: dict[tuple[int, str], int] = {}
-        rounds: dict[int, list[dict]] = {}
-        for r in rows:
-            k = seen[(r["thread"], r["op"])] = seen.get((r["thread"], r["op"]), -1) + 1
-            rounds.setdefault(k, []).append(r)
-        steps = sorted(b - a for a, b in zip([0.0] + series_t, series_t))
-        half = steps[len(steps) // 2] / 2
+        rounds = _rounds(rows)
+        stats, left_out = _join_rounds(rounds, series_t)
         counts: dict[str, int] = {}
         for r in rows:
             counts[r["op"]] = counts.get(r["op"], 0) + (r["ops"] or 0)
@@ -306,32 +350,6 @@ class LinkbenchParser(Parser):
             n for op in ops for n in ([f"lat.{op}.p95"] if one_thread else []) + [f"lat.{op}.mean"]
         ] + ["err_s"]
         columns = {n: [None] * len(series_t) for n in names}
-        prev_errors: dict[tuple[int, str], int] = {}
-        stats: dict[
-            int, tuple[float, float, list[dict], dict[int, int]]
-        ] = {}  # row -> (|offset|, offset, round, errors)
-        left_out = []
-        for k in sorted(rounds):
-            group = rounds[k]
-            errors: dict[int, int] = {}
-            for r in group:
-                errors[r["thread"]] = (
-                    errors.get(r["thread"], 0)
-                    + r["errors"]
-                    - prev_errors.get((r["thread"], r["op"]), 0)
-                )
-                prev_errors[(r["thread"], r["op"])] = r["errors"]
-            when = max(r["t"] for r in group)
-            i = min(range(len(series_t)), key=lambda j: abs(series_t[j] - when))
-            offset = round(series_t[i] - when, 3)
-            if abs(offset) > half:
-                left_out.append(when)
-            elif i in stats and stats[i][0] <= abs(offset):
-                left_out.append(when)  # a nearer round has this row
-            else:
-                if i in stats:
-                    left_out.append(round(series_t[i] - stats[i][1], 3))
-                stats[i] = (abs(offset), offset, group, errors)
         for i, (_, _, group, errors) in stats.items():
             for op in ops:
                 mine = [r for r in group if r["op"] == op]
@@ -394,3 +412,47 @@ class LinkbenchParser(Parser):
             line=phase.line,
             complete=bool(phase.summary),
         )
+
+
+def _rounds(rows: list[dict]) -> dict[int, list[dict]]:
+    """The `ThreadID` rows by stats round: the k-th line of a (thread, op) is round k."""
+    seen: dict[tuple[int, str], int] = {}
+    rounds: dict[int, list[dict]] = {}
+    for r in rows:
+        k = seen[(r["thread"], r["op"])] = seen.get((r["thread"], r["op"]), -1) + 1
+        rounds.setdefault(k, []).append(r)
+    return rounds
+
+
+def _join_rounds(rounds: dict[int, list[dict]], series_t: list) -> tuple[dict, list]:
+    """({progress row: (|offset|, offset, round, errors per thread)}, the `t` of the rounds
+    left out): each round joined to the progress row nearest its last line, when at most half
+    the median interval away and no other round is nearer that row. A round's errors are the
+    rise of each thread's `totalErrors` since the round before."""
+    steps = sorted(b - a for a, b in zip([0.0] + series_t, series_t))
+    half = steps[len(steps) // 2] / 2
+    prev_errors: dict[tuple[int, str], int] = {}
+    stats: dict[int, tuple[float, float, list[dict], dict[int, int]]] = {}
+    left_out = []
+    for k in sorted(rounds):
+        group = rounds[k]
+        errors: dict[int, int] = {}
+        for r in group:
+            errors[r["thread"]] = (
+                errors.get(r["thread"], 0)
+                + r["errors"]
+                - prev_errors.get((r["thread"], r["op"]), 0)
+            )
+            prev_errors[(r["thread"], r["op"])] = r["errors"]
+        when = max(r["t"] for r in group)
+        i = min(range(len(series_t)), key=lambda j: abs(series_t[j] - when))
+        offset = round(series_t[i] - when, 3)
+        if abs(offset) > half:
+            left_out.append(when)
+        elif i in stats and stats[i][0] <= abs(offset):
+            left_out.append(when)  # a nearer round has this row
+        else:
+            if i in stats:
+                left_out.append(round(series_t[i] - stats[i][1], 3))
+            stats[i] = (abs(offset), offset, group, errors)
+    return stats, left_out

@@ -259,6 +259,8 @@ def _clock(snaps: list[_Snapshot], totals: list[dict], file: str) -> list[float]
 
 
 def _rates(snaps: list[_Snapshot], relative: bool, file: str, problems: list) -> Session:
+    """The session of periodic snapshots: each counter's rate over each interval (a counter that
+    falls has none there, a warning), each gauge's level, on the snapshots' clock."""
     totals = _absolute(snaps, relative)
     clock = _clock(snaps, totals, file)
     names = [k for k, v in totals[0].items() if isinstance(v, (int, float)) and k != "uptime"]
@@ -266,24 +268,7 @@ def _rates(snaps: list[_Snapshot], relative: bool, file: str, problems: list) ->
     counters = [k for k in names if k not in gauges and len({t.get(k) for t in totals}) > 1]
     series: dict[str, list] = {"t": clock[1:]}
     for k in counters:
-        col = []
-        for i in range(1, len(snaps)):
-            a, b, dt = totals[i - 1].get(k), totals[i].get(k), clock[i] - clock[i - 1]
-            if not isinstance(a, (int, float)) or not isinstance(b, (int, float)) or dt <= 0:
-                col.append(None)
-            elif b < a:
-                problems.append(
-                    Problem(
-                        file,
-                        snaps[i].lines.get(k, snaps[i].line),
-                        f"{k} fell from {a} to {b} "
-                        "(FLUSH STATUS or a restart?): no rate for this interval",
-                    )
-                )
-                col.append(None)
-            else:
-                col.append(round((b - a) / dt, 3))
-        series[k] = col
+        series[k] = _counter_rates(k, snaps, totals, clock, file, problems)
     for k in gauges:
         series[k] = [t.get(k) if isinstance(t.get(k), (int, float)) else None for t in totals[1:]]
     for i in range(1, len(clock)):
@@ -295,6 +280,39 @@ def _rates(snaps: list[_Snapshot], relative: bool, file: str, problems: list) ->
                     f"the clock does not advance ({clock[i - 1]} -> {clock[i]} s)",
                 )
             )
+    meta = _rates_meta(snaps, relative, clock, file, problems)
+    # a rate's row is the interval ending at a snapshot: the line of that snapshot (the first starts the clock)
+    return Session(
+        series=series, meta=meta, line=snaps[1].line, sample_lines=[s.line for s in snaps[1:]]
+    )
+
+
+def _counter_rates(k: str, snaps, totals: list[dict], clock: list, file: str, problems: list):
+    """Counter `k`'s rate per second over each interval; None where a side is missing, the
+    clock does not advance, or the counter fell (with a warning)."""
+    col = []
+    for i in range(1, len(snaps)):
+        a, b, dt = totals[i - 1].get(k), totals[i].get(k), clock[i] - clock[i - 1]
+        if not isinstance(a, (int, float)) or not isinstance(b, (int, float)) or dt <= 0:
+            col.append(None)
+        elif b < a:
+            problems.append(
+                Problem(
+                    file,
+                    snaps[i].lines.get(k, snaps[i].line),
+                    f"{k} fell from {a} to {b} "
+                    "(FLUSH STATUS or a restart?): no rate for this interval",
+                )
+            )
+            col.append(None)
+        else:
+            col.append(round((b - a) / dt, 3))
+    return col
+
+
+def _rates_meta(snaps, relative: bool, clock: list, file: str, problems: list) -> dict:
+    """The session's meta: the mode, the snapshots, the median interval and, when every
+    snapshot has a time stamp, t = 0 as printed and its zone (a change of zone is a warning)."""
     steps = sorted(b - a for a, b in zip(clock, clock[1:]))
     meta = {
         "tool": "mysql status",
@@ -320,10 +338,7 @@ def _rates(snaps: list[_Snapshot], relative: bool, file: str, problems: list) ->
             )
         if snaps[0].zone:
             meta["zone"] = snaps[0].zone
-    # a rate's row is the interval ending at a snapshot: the line of that snapshot (the first starts the clock)
-    return Session(
-        series=series, meta=meta, line=snaps[1].line, sample_lines=[s.line for s in snaps[1:]]
-    )
+    return meta
 
 
 @register

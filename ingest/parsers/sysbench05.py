@@ -43,6 +43,23 @@ KNOWN = re.compile(
 )
 
 
+def _interval(m, t: int) -> dict:
+    """One interval line's row."""
+    return {
+        "t": t,
+        "threads": int(m["threads"]),
+        "tps": float(m["tps"]),
+        "reads_s": float(m["reads"]),
+        "writes_s": float(m["writes"]),
+        # nothing ran in the interval: its 0.00ms is a placeholder (missing)
+        "lat_ms": float(m["lat"])
+        if float(m["tps"]) or float(m["reads"]) or float(m["writes"])
+        else None,
+        "err_s": _opt(m["err"]),
+        "reconn_s": _opt(m["reconn"]),
+    }
+
+
 class _Run:
     def __init__(self, line: int, meta: dict):
         self.line, self.meta, self.rows, self.summary = line, dict(meta), [], {}
@@ -82,21 +99,7 @@ class Sysbench05Parser(Parser):
                     run = _Run(no, meta)
                     runs.append(run)
                 run.meta["lat_pct"] = int(m["pct"])
-                run.rows.append(
-                    {
-                        "t": t,
-                        "threads": int(m["threads"]),
-                        "tps": float(m["tps"]),
-                        "reads_s": float(m["reads"]),
-                        "writes_s": float(m["writes"]),
-                        # nothing ran in the interval: its 0.00ms is a placeholder (missing)
-                        "lat_ms": float(m["lat"])
-                        if float(m["tps"]) or float(m["reads"]) or float(m["writes"])
-                        else None,
-                        "err_s": _opt(m["err"]),
-                        "reconn_s": _opt(m["reconn"]),
-                    }
-                )
+                run.rows.append(_interval(m, t))
             elif line.startswith(BLOCK):
                 if run is None or run.summary:
                     run = _Run(no, meta)

@@ -97,21 +97,27 @@ class TpccMysqlParser(Parser):
                 raise lines.error(no, "unreadable tpcc-mysql interval line")
             elif not (report or KNOWN.match(line)):
                 lines.skip(no)
-        if not rows and not summary:
-            raise lines.error(0, "no tpcc-mysql interval lines and no <TpmC> summary")
-        if rows:
-            t = [r["t"] for r in rows]
-            meta["interval_s"] = t[1] - t[0] if len(t) > 1 else t[0]
-            if summary:
-                summary["trx"] = round(summary["tpmC"] / 60 * meta["interval_s"], 3)
-        if not summary:
-            lines.missing_end(len(lines), "the <TpmC> summary")
-        session = Session(
-            series=columnar(rows, SERIES) if rows else {},
-            metric="trx",
-            summary=summary,
-            meta=meta,
-            line=first or 1,
-            complete=bool(summary),
-        )
+        session = _session(lines, rows, summary, meta, first)
         return Parsed(self.name, file, sessions=[session], problems=lines.problems)
+
+
+def _session(lines: Lines, rows: list, summary: dict, meta: dict, first: int | None) -> Session:
+    """The run: its intervals and the <TpmC> summary (as `trx` per interval too), complete
+    when the summary is there (its absence is a warning); an error when neither is."""
+    if not rows and not summary:
+        raise lines.error(0, "no tpcc-mysql interval lines and no <TpmC> summary")
+    if rows:
+        t = [r["t"] for r in rows]
+        meta["interval_s"] = t[1] - t[0] if len(t) > 1 else t[0]
+        if summary:
+            summary["trx"] = round(summary["tpmC"] / 60 * meta["interval_s"], 3)
+    if not summary:
+        lines.missing_end(len(lines), "the <TpmC> summary")
+    return Session(
+        series=columnar(rows, SERIES) if rows else {},
+        metric="trx",
+        summary=summary,
+        meta=meta,
+        line=first or 1,
+        complete=bool(summary),
+    )

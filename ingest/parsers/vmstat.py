@@ -50,44 +50,17 @@ class VmstatParser(Parser):
             if not line.strip() or GROUPS.match(line):
                 continue
             if HEADER.match(line):
-                names = line.split()
-                stamped = names[-1] not in KNOWN
-                if stamped:
-                    if zone is not None and names[-1] != zone:
-                        lines.problem(
-                            no,
-                            f"time zone changes from {zone} to {names[-1]} (DST or TZ changed?): "
-                            "the time stamps are kept as printed",
-                        )
-                    zone = zone or names[-1]
-                    names = names[:-1]
+                names, stamped, zone = _header(lines, no, line, zone)
                 continue
             if names is None:
                 raise lines.error(no, "vmstat row before the column header `r b swpd free ...`")
-            values = line.split()
-            stamp = None
-            if stamped:
-                values, stamp = values[:-2], values[-2:]
-            if len(values) != len(names) or not all(v.isdigit() for v in values):
-                raise lines.error(
-                    no,
-                    f"not a vmstat row: expected {len(names)} whole numbers under `{' '.join(names)}`"
-                    + (" and a date and time" if stamped else ""),
-                )
+            values, stamp = _values(lines, no, line, names, stamped)
             if not since_boot_dropped:
                 since_boot_dropped = True
                 continue
             row = dict(zip(names, map(int, values)))
             if stamp:
-                when = " ".join(stamp)
-                if not STAMP.fullmatch(when):
-                    raise lines.error(
-                        no, f"not a vmstat -t time stamp (YYYY-MM-DD HH:MM:SS): {when[:40]!r}"
-                    )
-                try:  # fromisoformat checks the date, at ~10x strptime's speed
-                    row["time"] = datetime.fromisoformat(when).isoformat()
-                except ValueError as e:
-                    raise lines.error(no, f"unreadable date or time: {when!r} ({e})") from None
+                row["time"] = _time(lines, no, stamp)
             rows.append(row)
             at.append(no)
         if not rows:
@@ -101,6 +74,47 @@ class VmstatParser(Parser):
             columns.append("time")
         session = Session(series=columnar(rows, columns), meta=meta, line=at[0], sample_lines=at)
         return Parsed(self.name, file, sessions=[session], problems=lines.problems)
+
+
+def _header(lines: Lines, no: int, line: str, zone: str | None) -> tuple[list, bool, str | None]:
+    """(column names, whether rows end with a date and time, the first header's zone) of a
+    column header; a zone other than the first one's is a warning."""
+    names = line.split()
+    stamped = names[-1] not in KNOWN
+    if not stamped:
+        return names, False, zone
+    if zone is not None and names[-1] != zone:
+        lines.problem(
+            no,
+            f"time zone changes from {zone} to {names[-1]} (DST or TZ changed?): "
+            "the time stamps are kept as printed",
+        )
+    return names[:-1], True, zone or names[-1]
+
+
+def _values(lines: Lines, no: int, line: str, names: list, stamped: bool) -> tuple[list, list]:
+    """(the whole numbers under `names`, the date and time fields or None) of one row."""
+    values, stamp = line.split(), None
+    if stamped:
+        values, stamp = values[:-2], values[-2:]
+    if len(values) != len(names) or not all(v.isdigit() for v in values):
+        raise lines.error(
+            no,
+            f"not a vmstat row: expected {len(names)} whole numbers under `{' '.join(names)}`"
+            + (" and a date and time" if stamped else ""),
+        )
+    return values, stamp
+
+
+def _time(lines: Lines, no: int, stamp: list[str]) -> str:
+    """The ISO local time of a `vmstat -t` row's date and time, as printed."""
+    when = " ".join(stamp)
+    if not STAMP.fullmatch(when):
+        raise lines.error(no, f"not a vmstat -t time stamp (YYYY-MM-DD HH:MM:SS): {when[:40]!r}")
+    try:  # fromisoformat checks the date, at ~10x strptime's speed
+        return datetime.fromisoformat(when).isoformat()
+    except ValueError as e:
+        raise lines.error(no, f"unreadable date or time: {when!r} ({e})") from None
 
 
 KNOWN = {

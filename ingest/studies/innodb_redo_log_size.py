@@ -82,58 +82,13 @@ def stated_sizes(labels: list[int], stated: list[int], file: str, line: int | No
 
 
 def derive(parsed, stated: list[int]) -> list[dict]:
+    """A table per published table (workload and storage), then `by-redo`: every row of them
+    in one long table, one line per version and redo size."""
     tables, long_rows = [], []
     for t in parsed.tables:
-        workload, storage = [p.strip() for p in t.name.split(" / ")]
-        workload = workload.removesuffix(" load metrics")
-        tid = f"{workload}-{storage}".lower().replace(" ", "-")
-        values = [c for c in t.columns if c != "engine"]
-        fields_of = [
-            engine_fields(r["engine"], parsed.file, t.line + 1 + i) for i, r in enumerate(t.rows)
-        ]
-        sizes = stated_sizes([f["redo_gb"] for f in fields_of], stated, parsed.file, t.line)
-        rows = []
-        for r, fields in zip(t.rows, fields_of):
-            rows.append(
-                {
-                    "engine": r["engine"],
-                    "version": fields["version"],
-                    "redo_gb": fields["redo_gb"],
-                    "stated_gb": sizes[fields["redo_gb"]],
-                    **{key_of(c): r[c] for c in values},
-                }
-            )
-            long_rows.append(
-                {
-                    "workload": workload,
-                    "storage": storage,
-                    "cell": f"{workload}, {storage}",
-                    "version": fields["version"],
-                    "redo_gb": fields["redo_gb"],
-                    "stated_gb": sizes[fields["redo_gb"]],
-                    "label": f"redo{fields['redo_gb']}",
-                    "ips_av": r["ips.av"],
-                    "ips_99": r["ips.99"],
-                    "wkb_per_i": r["wKB/i"],
-                    "mcpu_per_i": r["Mcpu/i"],
-                }
-            )
-        columns = [
-            col("engine", "Engine", "label"),
-            col("version", "Version", "label"),
-            col("redo_gb", "Redo GB (row label)", "number", 0),
-            col("stated_gb", "Redo GB, as stated", "number", 0),
-        ]
-        columns += [
-            col(
-                key_of(c),
-                f"{c}: {LEGEND[c][0]}" if c in LEGEND else c,
-                "number",
-                LEGEND.get(c, (0, None))[1],
-            )
-            for c in values
-        ]
-        tables.append(table(tid, f"{workload} load, {storage} (as published)", columns, rows))
+        wide, long = _cell_table(parsed, t, stated)
+        tables.append(wide)
+        long_rows += long
     tables.append(
         table(
             "by-redo",
@@ -155,3 +110,58 @@ def derive(parsed, stated: list[int]) -> list[dict]:
         )
     )
     return tables
+
+
+def _cell_table(parsed, t, stated: list[int]) -> tuple[dict, list[dict]]:
+    """One published table (a workload on a storage) as published, with each row's version and
+    redo size, and its rows for `by-redo`."""
+    workload, storage = [p.strip() for p in t.name.split(" / ")]
+    workload = workload.removesuffix(" load metrics")
+    tid = f"{workload}-{storage}".lower().replace(" ", "-")
+    values = [c for c in t.columns if c != "engine"]
+    fields_of = [
+        engine_fields(r["engine"], parsed.file, t.line + 1 + i) for i, r in enumerate(t.rows)
+    ]
+    sizes = stated_sizes([f["redo_gb"] for f in fields_of], stated, parsed.file, t.line)
+    rows, long_rows = [], []
+    for r, fields in zip(t.rows, fields_of):
+        rows.append(
+            {
+                "engine": r["engine"],
+                "version": fields["version"],
+                "redo_gb": fields["redo_gb"],
+                "stated_gb": sizes[fields["redo_gb"]],
+                **{key_of(c): r[c] for c in values},
+            }
+        )
+        long_rows.append(
+            {
+                "workload": workload,
+                "storage": storage,
+                "cell": f"{workload}, {storage}",
+                "version": fields["version"],
+                "redo_gb": fields["redo_gb"],
+                "stated_gb": sizes[fields["redo_gb"]],
+                "label": f"redo{fields['redo_gb']}",
+                "ips_av": r["ips.av"],
+                "ips_99": r["ips.99"],
+                "wkb_per_i": r["wKB/i"],
+                "mcpu_per_i": r["Mcpu/i"],
+            }
+        )
+    columns = [
+        col("engine", "Engine", "label"),
+        col("version", "Version", "label"),
+        col("redo_gb", "Redo GB (row label)", "number", 0),
+        col("stated_gb", "Redo GB, as stated", "number", 0),
+    ]
+    columns += [
+        col(
+            key_of(c),
+            f"{c}: {LEGEND[c][0]}" if c in LEGEND else c,
+            "number",
+            LEGEND.get(c, (0, None))[1],
+        )
+        for c in values
+    ]
+    return table(tid, f"{workload} load, {storage} (as published)", columns, rows), long_rows

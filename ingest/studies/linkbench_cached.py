@@ -56,39 +56,21 @@ def partitioning(parsed) -> dict:
 
 
 def derive_published(parsed) -> list[dict]:
+    """A table per published configuration, then `by-binary` (all of them in one) and
+    `db-size` (the database size at each of the three moments, in long form)."""
     tables, long_rows, size_rows = [], [], []
     for t in parsed.tables:
-        rows = []
-        for r in t.rows:
-            row = {
-                "binary": r["config"],
-                "load_ips": r["load ips"],
-                "load_gb": r["load gb"],
-                "qps_2h": r["2h qps"],
-                "gb_2h": r["2h gb"],
-                "qps_12h": r["12h qps"],
-                "gb_12h": r["12h gb"],
-                "qps_12h_vs_2h": ratio(r["12h qps"], r["2h qps"], 2),
-                "growth_gb": None
-                if None in (r["12h gb"], r["load gb"])
-                else r["12h gb"] - r["load gb"],
-            }
-            rows.append(row)
-            long_rows.append({"config": t.name, **row})
+        rows = [_published_row(r) for r in t.rows]
+        long_rows += [{"config": t.name, **row} for row in rows]
+        size_rows += [
+            {"config": t.name, "binary": r["config"], "when": when, "hour": hour, "gb": r[key]}
+            for r in t.rows
             for hour, key, when in (
                 (0, "load gb", "after the load"),
                 (2, "2h gb", "after hour 2"),
                 (12, "12h gb", "after hour 12"),
-            ):
-                size_rows.append(
-                    {
-                        "config": t.name,
-                        "binary": r["config"],
-                        "when": when,
-                        "hour": hour,
-                        "gb": r[key],
-                    }
-                )
+            )
+        ]
         tables.append(
             table(
                 t.name.replace(".", "-"),
@@ -120,6 +102,21 @@ def derive_published(parsed) -> list[dict]:
         )
     )
     return tables
+
+
+def _published_row(r: dict) -> dict:
+    """One binary's published figures, with the 12h/2h QPS ratio and the growth in GB."""
+    return {
+        "binary": r["config"],
+        "load_ips": r["load ips"],
+        "load_gb": r["load gb"],
+        "qps_2h": r["2h qps"],
+        "gb_2h": r["2h gb"],
+        "qps_12h": r["12h qps"],
+        "gb_12h": r["12h gb"],
+        "qps_12h_vs_2h": ratio(r["12h qps"], r["2h qps"], 2),
+        "growth_gb": None if None in (r["12h gb"], r["load gb"]) else r["12h gb"] - r["load gb"],
+    }
 
 
 def _columns() -> list[dict]:

@@ -141,62 +141,13 @@ def hw_per_op(ctx) -> dict:
     """HW efficiency of the load and hour 1 from the raw vmstat/iostat, next to the summary files'
     own figures. The rate is operations over elapsed time; storage is the data device (DEVICE),
     like the summary files' figures."""
-    rows = []
-    for phase, run_id, member_re in (
-        ("load", "load", r"l\.{}\.in"),
-        ("Hour 1", "request-hour-1", r"r\.{}\.in\.L1\.P1"),
-    ):
-        run = next(r for r in ctx.runs if r["id"] == run_id)
-        summary = _summary_row(one_file(ctx.files, member_re.format("r")))
-        vmstat = one_file(ctx.files, member_re.format("vm")).sessions[0]
-        iostat = one_file(ctx.files, member_re.format("io")).sessions
-        rate, elapsed, intervals = elapsed_rate(ctx.series[run_id], run["metric"])
-        # OS samples span the phase: their interval is the phase length over the sample count.
-        os_interval = round(summary["seconds"] / summary["samples"])
-        # where the monitors started on the run's clock, as the linked metrics place them (hour 1:
-        # with the phase's warm-up, docs/manifest.md "Linked metrics"), so the window's OS samples
-        # are the run's own seconds, not the warm-up's
-        offset = (run.get("linked") or {}).get("offset_s", 0)
-        try:
-            hw = osmetrics.hw_efficiency(
-                ctx.series[run_id],
-                run["metric"],
-                0,
-                summary["seconds"],
-                os_interval_s=os_interval,
-                offset_s=offset,
-                vmstat=vmstat,
-                iostat=iostat,
-                devices=[DEVICE],
-                ops_per_s=rate,
-            )
-        except ValueError as e:  # the OS files lack what the table needs (osmetrics says what)
-            raise Problem(ctx.manifest.path, None, f"files: {phase}: {e}") from None
-        rows.append(
-            {
-                "phase": phase,
-                "seconds": summary["seconds"],
-                "ops_per_s": round(rate, 1),
-                "tool_ops_per_s": run["summary"].get(run["metric"]),
-                "interval_mean_s": round(elapsed / intervals, 2),
-                "interval_min_s": round(
-                    min(
-                        b - a
-                        for a, b in zip([0.0, *ctx.series[run_id]["t"]], ctx.series[run_id]["t"])
-                    ),
-                    1,
-                ),
-                **longest_interval(ctx.series[run_id]["t"]),
-                "cores": hw["cores"],
-                "cpu_us_per_op": _round(hw["cpu_s_per_op"], 1e6, 2),
-                "cs_per_op": _round(hw["cs_per_op"], 1, 3),
-                "summary_cs_per_op": summary["cs_per_op"],
-                "kb_written_per_op": _round(hw["kb_written_per_op"], 1, 3),
-                "summary_wkb_per_op": summary["wkb_per_op"],
-                "kb_read_per_op": _round(hw["kb_read_per_op"], 1, 4),
-                "summary_rkb_per_op": summary["rkb_per_op"],
-            }
+    rows = [
+        _phase_row(ctx, phase, run_id, member_re)
+        for phase, run_id, member_re in (
+            ("load", "load", r"l\.{}\.in"),
+            ("Hour 1", "request-hour-1", r"r\.{}\.in\.L1\.P1"),
         )
+    ]
     return table(
         "hw-per-op",
         f"HW efficiency per operation (load: per link; requests: per query; storage: {DEVICE})",
@@ -231,6 +182,57 @@ def hw_per_op(ctx) -> dict:
         ],
         rows,
     )
+
+
+def _phase_row(ctx, phase: str, run_id: str, member_re: str) -> dict:
+    """One phase's row: its rate and log intervals, and the HW efficiency of its OS samples
+    beside its summary file's figures."""
+    run = next(r for r in ctx.runs if r["id"] == run_id)
+    summary = _summary_row(one_file(ctx.files, member_re.format("r")))
+    vmstat = one_file(ctx.files, member_re.format("vm")).sessions[0]
+    iostat = one_file(ctx.files, member_re.format("io")).sessions
+    rate, elapsed, intervals = elapsed_rate(ctx.series[run_id], run["metric"])
+    # OS samples span the phase: their interval is the phase length over the sample count.
+    os_interval = round(summary["seconds"] / summary["samples"])
+    # where the monitors started on the run's clock, as the linked metrics place them (hour 1:
+    # with the phase's warm-up, docs/manifest.md "Linked metrics"), so the window's OS samples
+    # are the run's own seconds, not the warm-up's
+    offset = (run.get("linked") or {}).get("offset_s", 0)
+    try:
+        hw = osmetrics.hw_efficiency(
+            ctx.series[run_id],
+            run["metric"],
+            0,
+            summary["seconds"],
+            os_interval_s=os_interval,
+            offset_s=offset,
+            vmstat=vmstat,
+            iostat=iostat,
+            devices=[DEVICE],
+            ops_per_s=rate,
+        )
+    except ValueError as e:  # the OS files lack what the table needs (osmetrics says what)
+        raise Problem(ctx.manifest.path, None, f"files: {phase}: {e}") from None
+    return {
+        "phase": phase,
+        "seconds": summary["seconds"],
+        "ops_per_s": round(rate, 1),
+        "tool_ops_per_s": run["summary"].get(run["metric"]),
+        "interval_mean_s": round(elapsed / intervals, 2),
+        "interval_min_s": round(
+            min(b - a for a, b in zip([0.0, *ctx.series[run_id]["t"]], ctx.series[run_id]["t"])),
+            1,
+        ),
+        **longest_interval(ctx.series[run_id]["t"]),
+        "cores": hw["cores"],
+        "cpu_us_per_op": _round(hw["cpu_s_per_op"], 1e6, 2),
+        "cs_per_op": _round(hw["cs_per_op"], 1, 3),
+        "summary_cs_per_op": summary["cs_per_op"],
+        "kb_written_per_op": _round(hw["kb_written_per_op"], 1, 3),
+        "summary_wkb_per_op": summary["wkb_per_op"],
+        "kb_read_per_op": _round(hw["kb_read_per_op"], 1, 4),
+        "summary_rkb_per_op": summary["rkb_per_op"],
+    }
 
 
 def longest_interval(t: list) -> dict:

@@ -142,7 +142,31 @@ def derive(
     group = groups_of(tests)
     q = {(r["test"], r["version"], r["clients"]): r["qps"] for r in qps}
     m = {(r["test"], r["version"]): r for r in met}
+    absolute, relative = qps_rows(qps, group, q)
+    hw = hw_rows(met, group, m)
+    rel_cpu = [
+        {"test": r["test"], "version": r["version"], "cpu_ratio": r["cpu_ratio"]}
+        for r in hw
+        if r["version"] != BASE_VERSION
+    ]
+    tables = whole_tables(absolute, relative, rel_cpu, hw)
+    for g, title in GROUPS.items():
+        tables += group_tables(g, title, absolute, hw)
+    tables += inlist_tables(tests, group, q, m)
+    tables.append(base_anomalies(tests, versions, q))
+    if quoted:
+        tables += [
+            qps_spread(relative, versions, quoted["band"]),
+            load_table(versions, quoted["load"]),
+        ]
+    tables.append(config_table(cnfs, versions))
+    problems = cross_check(relative, rel_cpu_all=hw, rel_parsed=rel_parsed, met_parsed=met_parsed)
+    return tables, problems
 
+
+def qps_rows(qps: list[dict], group: dict, q: dict) -> tuple[list[dict], list[dict]]:
+    """(absolute, relative): each QPS record with its test's group, and each one of a version
+    other than BASE_VERSION as a ratio to the base version's at the same client count."""
     absolute = [
         {
             "test": r["test"],
@@ -163,6 +187,12 @@ def derive(
         for r in qps
         if r["version"] != BASE_VERSION
     ]
+    return absolute, relative
+
+
+def hw_rows(met: list[dict], group: dict, m: dict) -> list[dict]:
+    """The HW efficiency per operation of each test and version, with its ratios to
+    BASE_VERSION's."""
     hw = []
     for r in met:
         b = m.get((r["test"], BASE_VERSION), {})
@@ -181,13 +211,12 @@ def derive(
                 },
             }
         )
-    rel_cpu = [
-        {"test": r["test"], "version": r["version"], "cpu_ratio": r["cpu_ratio"]}
-        for r in hw
-        if r["version"] != BASE_VERSION
-    ]
+    return hw
 
-    tables = [
+
+def whole_tables(absolute, relative, rel_cpu, hw) -> list[dict]:
+    """The tables over every test: absolute and relative QPS, relative CPU, HW efficiency."""
+    return [
         table(
             "absolute-qps",
             "QPS per test, version and client count",
@@ -239,55 +268,46 @@ def derive(
             hw,
         ),
     ]
-    for g, title in GROUPS.items():
-        tables.append(
-            table(
-                f"qps-{g}",
-                f"{title}: QPS per client count",
-                [
-                    col("test", "Test", "label"),
-                    col("clients", "Clients", "label"),
-                    col("version", "Version", "label"),
-                    col("qps", "QPS", "number", 0),
-                ],
-                [
-                    {
-                        "test": r["test"],
-                        "clients": r["clients"],
-                        "version": r["version"],
-                        "qps": r["qps"],
-                    }
-                    for r in absolute
-                    if r["group"] == g
-                ],
-            )
-        )
-        tables.append(
-            table(
-                f"cpu-{g}",
-                f"{title}: CPU per operation at 1 client",
-                [
-                    col("test", "Test", "label"),
-                    col("version", "Version", "label"),
-                    col("cpu_per_op", "CPU/op (us+sy % per op/s)", "number", 6),
-                ],
-                [
-                    {"test": r["test"], "version": r["version"], "cpu_per_op": r["cpu_per_op"]}
-                    for r in hw
-                    if r["group"] == g
-                ],
-            )
-        )
-    tables += inlist_tables(tests, group, q, m)
-    tables.append(base_anomalies(tests, versions, q))
-    if quoted:
-        tables += [
-            qps_spread(relative, versions, quoted["band"]),
-            load_table(versions, quoted["load"]),
-        ]
-    tables.append(config_table(cnfs, versions))
-    problems = cross_check(relative, rel_cpu_all=hw, rel_parsed=rel_parsed, met_parsed=met_parsed)
-    return tables, problems
+
+
+def group_tables(g: str, title: str, absolute, hw) -> list[dict]:
+    """The QPS per client count and the 1-client CPU per operation of one group of tests."""
+    return [
+        table(
+            f"qps-{g}",
+            f"{title}: QPS per client count",
+            [
+                col("test", "Test", "label"),
+                col("clients", "Clients", "label"),
+                col("version", "Version", "label"),
+                col("qps", "QPS", "number", 0),
+            ],
+            [
+                {
+                    "test": r["test"],
+                    "clients": r["clients"],
+                    "version": r["version"],
+                    "qps": r["qps"],
+                }
+                for r in absolute
+                if r["group"] == g
+            ],
+        ),
+        table(
+            f"cpu-{g}",
+            f"{title}: CPU per operation at 1 client",
+            [
+                col("test", "Test", "label"),
+                col("version", "Version", "label"),
+                col("cpu_per_op", "CPU/op (us+sy % per op/s)", "number", 6),
+            ],
+            [
+                {"test": r["test"], "version": r["version"], "cpu_per_op": r["cpu_per_op"]}
+                for r in hw
+                if r["group"] == g
+            ],
+        ),
+    ]
 
 
 def inlist_tables(tests, group, q, m, old="8.0.21", new="8.0.22") -> list[dict]:
