@@ -81,10 +81,12 @@ def floats_of(words: list[str]) -> list:
         return list(map(float, words))
     distinct = list(set(words))
     values = [float(x) if x else None for x in distinct]
-    value_of = dict(zip(distinct, values))
     if not all(v is None or math.isfinite(v) for v in values):
-        return list(map(value_of.__getitem__, words))
-    text_of = dict(zip(distinct, json_array(values)[1:-1].split(",")))
+        return list(map(dict(zip(distinct, values)).__getitem__, words))
+    texts = json_array(values)[1:-1].split(",")
+    if len(distinct) == 1:  # one number throughout (sysbench's 0.00 errors/s): no look-up
+        return Printed(values * len(words), f"[{','.join(texts * len(words))}]")
+    value_of, text_of = dict(zip(distinct, values)), dict(zip(distinct, texts))
     text = f"[{','.join(map(text_of.__getitem__, words))}]"
     return Printed(map(value_of.__getitem__, words), text)
 

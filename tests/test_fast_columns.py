@@ -47,6 +47,13 @@ def test_repeated_words_are_converted_once_and_written_as_the_plain_path_writes_
     assert json_array(got).startswith("[0,7.5,null,12.3,100,7.5,0,")
 
 
+@pytest.mark.parametrize("word", ["0.00", "17.50", ""])
+def test_one_word_throughout_is_one_value_and_its_text(word):
+    got = floats_of([word] * 300)
+    want = [float(word) if word else None] * 300
+    assert type(got) is Printed and got == want and json_array(got) == _plain_json(want)
+
+
 def test_distinct_words_are_a_plain_list():
     words = [f"{i}.{i % 100:02d}" for i in range(1, 500)]
     got = floats_of(words)

