@@ -21,6 +21,8 @@ from __future__ import annotations
 import bisect
 import math
 import operator
+from functools import partial
+from itertools import compress, repeat
 
 PERCENTILES = (1, 5, 50, 95, 99)
 DIGITS = 6
@@ -31,9 +33,14 @@ DIGITS = 6
 CHECK_TOLERANCE = 0.01
 
 
+# The per-value steps below are `map`/`filter` of operator functions (run in C, no Python
+# call per value), each giving the very floats of the plain expression in its comment.
+_IS_PRESENT = partial(operator.is_not, None)  # v is not None
+
+
 def _present(values: list) -> list:
     """`values` without the missing ones (None); the list itself when none is missing."""
-    return [v for v in values if v is not None] if None in values else values
+    return list(filter(_IS_PRESENT, values)) if None in values else values
 
 
 def _r(x: float | None) -> float | None:
@@ -54,10 +61,11 @@ def stats(values: list[float], weights: list[float] | None = None) -> dict:
     if n == 0:
         return {"n": 0, **{k: None for k in keys}}
     mean = _mean(vals, wts)
+    squares = map(pow, map(operator.sub, vals, repeat(mean)), repeat(2))  # (v - mean) ** 2
     if wts is None:
-        var = math.fsum([(v - mean) ** 2 for v in vals]) / n
+        var = math.fsum(squares) / n
     else:
-        var = math.fsum([w * (v - mean) ** 2 for v, w in zip(vals, wts)]) / math.fsum(wts)
+        var = math.fsum(map(operator.mul, wts, squares)) / math.fsum(wts)  # w * (v - mean) ** 2
     ordered = sorted(vals)
     out = {"n": n, "mean": _r(mean), "min": ordered[0]}
     out.update({f"p{p}": nearest_rank(ordered, p) for p in PERCENTILES})
@@ -71,15 +79,17 @@ def _present_weighted(values: list, weights: list | None) -> tuple[list, list | 
     when they add up to no elapsed time (then the mean is the plain one)."""
     if weights is None:
         return _present(values), None
-    pairs = [(v, w) for v, w in zip(values, weights) if v is not None]
-    vals, wts = [v for v, _ in pairs], [w for _, w in pairs]
+    vals, wts = values, weights
+    if None in values:
+        kept = list(map(_IS_PRESENT, values))
+        vals, wts = list(compress(values, kept)), list(compress(weights, kept))
     return vals, (wts if math.fsum(wts) > 0 else None)
 
 
 def _mean(vals: list, wts: list | None) -> float:
     if wts is None:
         return math.fsum(vals) / len(vals)
-    return math.fsum([v * w for v, w in zip(vals, wts)]) / math.fsum(wts)
+    return math.fsum(map(operator.mul, vals, wts)) / math.fsum(wts)  # v * w
 
 
 def window_values(t: list, values: list, start: float, end: float) -> list:
@@ -91,7 +101,7 @@ def window_values(t: list, values: list, start: float, end: float) -> list:
 
 def interval_lengths(t: list) -> list[float]:
     """Each interval's length: its end time minus the previous one's (the first from 0)."""
-    return [b - a for a, b in zip([0, *t], t)]
+    return list(map(operator.sub, t, [0, *t]))  # b - a, each t and the one before it
 
 
 def window_stats(t: list, values: list, start: float, end: float, weighted: bool = False) -> dict:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 
+from ..numbers import floats_of
 from . import register
-from .sysbench1 import Sysbench1, _times
+from .sysbench1 import Sysbench1, _times, columns_of
 
-NUM = r"(\d+(?:\.\d+)?)"
+NUM = r"([0-9]++(?:\.[0-9]++)?)"  # ASCII digits, possessive: as sysbench1.INTERVAL
 CSV_LINE = re.compile(r"^" + ",".join([NUM] * 10) + r"$", re.M)
 LOOKS_LIKE_CSV = re.compile(r"^\d+(?:\.\d+)?,")
-CSV_BLOCK = re.compile(r"(?:^\d+(?:\.\d+)?,[^\n]*\n)+", re.M)
+CSV_BLOCK = re.compile(r"(?:^[0-9]++(?:\.[0-9]++)?,[^\n]*+\n)++", re.M)
 
 
 class SysbenchCsv(Sysbench1):
@@ -34,14 +35,14 @@ class SysbenchCsv(Sysbench1):
     block_re = CSV_BLOCK
 
     def columns(self, rows: list[tuple], first: str, file: str, line: int):
-        t, thds, tps, qps, _r, _w, _o, lat, err, reconn = zip(*rows)
+        t, thds, tps, qps, _r, _w, _o, lat, err, reconn = columns_of(rows)
         series = {
             "t": _times(t),
-            "tps": list(map(float, tps)),
-            "qps": list(map(float, qps)),
-            "lat_ms": list(map(float, lat)),
-            "err_s": list(map(float, err)),
-            "reconn_s": list(map(float, reconn)),
+            "tps": floats_of(tps),
+            "qps": floats_of(qps),
+            "lat_ms": floats_of(lat),
+            "err_s": floats_of(err),
+            "reconn_s": floats_of(reconn),
         }
         return "tps", int(float(thds[0])), 95, series
 
