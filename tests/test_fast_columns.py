@@ -11,7 +11,8 @@ import json
 import pytest
 
 from ingest.numbers import Printed, floats_of, json_array
-from ingest.parsers import ParseError, by_name
+from ingest.parsers import by_name
+from ingest.problems import Problem
 from ingest.read import parse_bytes
 from ingest.seriesfiles import series_json
 
@@ -71,7 +72,7 @@ def test_a_repeated_number_too_long_for_a_float_is_left_to_the_finite_check():
     got = floats_of([huge, "1.00"] * 50)
     assert type(got) is list and got[0] == float("inf")
     log = _log([_interval(i, "5.00", "2.00", f" err/s: {huge} reconn/s: 0.00") for i in (1, 2)])
-    with pytest.raises(ParseError, match=r"^h\.log:1: err_s: a number out of range"):
+    with pytest.raises(Problem, match=r"^h\.log:1: err_s: a number out of range"):
         parse_bytes(log.encode(), "h.log", "sysbench1")
 
 
@@ -172,5 +173,5 @@ def test_a_file_over_the_line_limit_is_still_refused(monkeypatch):
 
     log = _log([_interval(i, "10.00", "2.00") for i in range(1, 30)])
     monkeypatch.setattr(ingest.read, "MAX_FILE_LINES", 20)
-    with pytest.raises(ParseError, match=r"^big\.log:21: more than 20 lines"):
+    with pytest.raises(Problem, match=r"^big\.log:21: more than 20 lines"):
         parse_bytes(log.encode(), "big.log", "sysbench1")

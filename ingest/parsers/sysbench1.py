@@ -110,7 +110,7 @@ class Sysbench1(Parser):
         """(metric, threads, lat_pct, series) from the groups of a session's interval lines
         (groups a line lacks are "") and the text of its first interval line."""
         t, tps, qps, eps, lat, err, reconn = columns_of(rows)
-        series = {"t": _times(t)}
+        series = {"t": times_of(t)}
         if "" not in tps:
             metric = "tps"
             series.update(tps=floats_of(tps), qps=floats_of(qps))
@@ -185,7 +185,7 @@ def columns_of(rows: list[tuple]) -> list[list]:
     return [flat[i::width] for i in range(width)]
 
 
-def _times(t: list) -> list:
+def times_of(t: list) -> list:
     """Interval end times as printed: ints, or floats when any has a fraction."""
     try:
         return list(map(int, t))
@@ -205,7 +205,6 @@ class _SessionBuilder:
         self.count = 0
         self.cur: Session | None = None
         self.in_summary = False
-        self.pending_problems: list[Problem] = []
         self.skipped: list[int] = []  # lines not read (`skip`), named in one warning
         self.first_skipped = ""
 

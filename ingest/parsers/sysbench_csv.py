@@ -11,7 +11,7 @@ import re
 
 from ..numbers import floats_of
 from . import register
-from .sysbench1 import Sysbench1, _times, columns_of
+from .sysbench1 import Sysbench1, columns_of, times_of
 
 NUM = r"([0-9]++(?:\.[0-9]++)?)"  # ASCII digits, possessive: as sysbench1.INTERVAL
 CSV_LINE = re.compile(r"^" + ",".join([NUM] * 10) + r"$", re.M)
@@ -37,7 +37,7 @@ class SysbenchCsv(Sysbench1):
     def columns(self, rows: list[tuple], first: str, file: str, line: int):
         t, thds, tps, qps, _r, _w, _o, lat, err, reconn = columns_of(rows)
         series = {
-            "t": _times(t),
+            "t": times_of(t),
             "tps": floats_of(tps),
             "qps": floats_of(qps),
             "lat_ms": floats_of(lat),
