@@ -26,7 +26,8 @@ def _step(server, query, step, table, type_, key, rows):
     }
 
 
-PLANS = {  # query 1: one step each, beta's differs; query 2: two steps, beta's second differs
+PLANS = {  # query 1: one step each, beta's differs; query 2: two steps, beta's second differs,
+    # gamma's are alpha's; query 3: alpha's plan only
     "id": "query-plans",
     "title": "Plans (made up)",
     "columns": [
@@ -47,6 +48,9 @@ PLANS = {  # query 1: one step each, beta's differs; query 2: two steps, beta's 
         _step("alpha", "2", 2, "items", "ref", "PRIMARY", 4),
         _step("beta", "2", 1, "orders", "ALL", None, 900),
         _step("beta", "2", 2, "items", "ALL", None, 7000),
+        _step("gamma", "2", 1, "orders", "ALL", None, 900),
+        _step("gamma", "2", 2, "items", "ref", "PRIMARY", 4),
+        _step("alpha", "3", 1, "orders", "ALL", None, 900),
     ],
     "notes": {},
 }
@@ -60,9 +64,11 @@ study: {STUDY}
 
 {{{{< chart kind="bars" id="two-bars" table="avg-tps" x="iops" y="avg_tps" where="engine=alpha" >}}}}
 
-{{{{< chart kind="plans" id="plan-one" by="server" query="1" queries="1" >}}}}
+{{{{< chart kind="plans" id="plan-one" by="server" query="1" queries="1" where="server!=gamma" >}}}}
 
-{{{{< chart kind="plans" id="plan-two" by="server" query="2" >}}}}
+{{{{< chart kind="plans" id="plan-two" by="server" query="2" queries="1,2" >}}}}
+
+{{{{< chart kind="plans" id="plan-alone" by="server" query="3" where="server=alpha" >}}}}
 """
 
 
@@ -98,11 +104,15 @@ def test_a_plan_of_one_step_differs_in_1_of_1_step(page):
         "beta differs in 1 of 1 step."
     )
     assert summary(page, "plan-two") == (
-        "EXPLAIN of query 2 for 2 series side by side, compared with alpha: "
-        "beta differs in 1 of 2 steps."
+        "EXPLAIN of query 2 for 3 series side by side, compared with alpha: "
+        "beta differs in 1 of 2 steps; gamma has the same plan."
     )
+
+
+def test_a_plan_with_nothing_to_compare_says_no_more(page):
+    assert summary(page, "plan-alone") == "EXPLAIN of query 3 for 1 series side by side."
 
 
 def test_the_plans_data_section_counts_one_query_and_many(page):
     assert "Every step of the 1 query's plan, 2 rows, is in plan-one.csv." in page
-    assert "Every step of the 2 queries' plans, 6 rows, is in plan-two.csv." in page
+    assert "Every step of the 2 queries' plans, 8 rows, is in plan-two.csv." in page
