@@ -59,6 +59,7 @@ PARTS = [
     "content",
     "data",
     "layouts",
+    "i18n",
     "assets",
     "static",
     "publish",

@@ -4,7 +4,8 @@
 2. collect the runs the manifest's rules take, with their series (ingest/runs.py), and the
    OS and server metrics linked to them (ingest/linked.py);
 3. derive the tables: declared, the study module's, or the defaults, and the reproduction
-   check (ingest/derive.py), each checked (ingest/checks.py);
+   check (ingest/derive.py), each checked (ingest/checks.py), with the summaries the posts
+   show (ingest/summaries.py);
 4. lay out the files of `data/<study>/` (docs/data-schema.md; the runs' series files, with
    the manifest's size control, by ingest/seriesfiles.py) and write them as a whole,
    atomically, under the data directory's lock (ingest/writer.py);
@@ -29,6 +30,7 @@ from .manifest import Manifest, check_folder, load
 from .problems import Problem
 from .runs import collect_runs, fill, study_metric
 from .seriesfiles import run_files
+from .summaries import with_summaries
 from .writer import Outcome, dump, locked, write_study
 
 
@@ -106,6 +108,7 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
     )
     tables = derived_tables(ctx)
     check_study(m, runs, tables)
+    tables = with_summaries(tables, runs)  # what the posts show as it is (ingest/summaries.py)
     out, saved = _series_files(m, runs, series, linked_docs)
     out["study.yaml"] = dump(
         _study_doc(m, runs, [t["id"] for t in tables], ctx.problems, query_data)

@@ -181,7 +181,7 @@ beta/alpha at 200 IOPS is {{< value table="avg-tps" col="avg_tps" where="engine=
 def write_site(dest, post=POST, extra_pages=None):
     """Writes the tiny site into `dest` (project layouts/assets, synthetic data) and returns it."""
     dest = Path(dest)
-    for name in ("layouts", "assets", "static"):
+    for name in ("layouts", "i18n", "assets", "static"):
         if (ROOT / name).exists():
             shutil.copytree(ROOT / name, dest / name)
     config = (ROOT / "config.toml").read_text()
