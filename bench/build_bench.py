@@ -84,6 +84,8 @@ def make_site(tree: Path, dest: Path, copies: int) -> Path:
     config += f'\n[security.node.permissions]\nallowRead = ["{ROOT / "node_modules"}"]\n'
     (dest / "config.toml").write_text(config)
     os.symlink(ROOT / "node_modules", dest / "node_modules")
+    if (ROOT / ".node").is_dir():  # the .nvmrc Node `make` installed (publish/charts.py finds it)
+        os.symlink(ROOT / ".node", dest / ".node")
     post = (tree / "content/posts" / CLOUD / "index.md").read_text()
     for i in range(1, copies + 1):
         name = f"{CLOUD}-copy{i:02d}"
