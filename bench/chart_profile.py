@@ -1,6 +1,7 @@
-"""Where the charts step's CPU goes: the drawer (publish/chart_svgs.js) run over every chart of
-a built site, exactly as the pipeline runs it but with its cache off and under V8's sampling
-profiler (`node --cpu-prof`), then the samples summed by phase of a drawing and by function.
+"""Where the charts step's CPU goes: its Node drawer run over every chart of a built site with
+the pipeline's own command and input (publish/charts.py: drawer_command, drawer_jobs), its
+cache off and under V8's sampling profiler (`node --cpu-prof`), then the samples summed by
+phase of a drawing and by function.
 
     make build && .venv/bin/python bench/chart_profile.py            # site/
     .venv/bin/python bench/chart_profile.py SITE --only myrocks-cloud-cost --top 25
