@@ -21,7 +21,7 @@ publish); node_modules and the Python environment are this project's. Caches a s
 (resources/_gen, .cache) are removed before every build, and the charts' drawing cache is off
 (CHART_SVG_CACHE=off: the copies' charts are the same, so even a cache cleared before each
 build would serve one copy's drawings to the next), so each build draws every chart; the
-previews' cache is off too (PREVIEW_CACHE=off). `--warm` adds, per size and round, the
+previews' and the series CSVs' caches are off too (PREVIEW_CACHE, SERIES_CSV_CACHE). `--warm` adds, per size and round, the
 rebuild a deploy does when it keeps the caches between runs (the Pages workflow's
 actions/cache): a build with the caches on fills them (not timed), one post's prose is edited,
 and the next build is timed with the caches as the first left them. Goals
@@ -67,6 +67,7 @@ PARTS = [
     "package-lock.json",
 ]
 CACHES = ["resources/_gen", ".cache"]  # removed before every build: each build starts cold
+CACHE_VARS = ("CHART_SVG_CACHE", "PREVIEW_CACHE", "SERIES_CSV_CACHE")  # "off" in a cold build
 
 
 def make_site(tree: Path, dest: Path, copies: int) -> Path:
@@ -85,6 +86,8 @@ def make_site(tree: Path, dest: Path, copies: int) -> Path:
     config += f'\n[security.node.permissions]\nallowRead = ["{ROOT / "node_modules"}"]\n'
     (dest / "config.toml").write_text(config)
     os.symlink(ROOT / "node_modules", dest / "node_modules")
+    if (ROOT / ".node").is_dir():  # the .nvmrc Node `make` installed (publish/charts.py finds it)
+        os.symlink(ROOT / ".node", dest / ".node")
     post = (tree / "content/posts" / CLOUD / "index.md").read_text()
     for i in range(1, copies + 1):
         name = f"{CLOUD}-copy{i:02d}"
@@ -150,9 +153,9 @@ def build(
     left them)."""
     for gone in ["site", *(CACHES if caches != "kept" else ["resources/_gen"])]:
         shutil.rmtree(site / gone, ignore_errors=True)
-    env = {k: v for k, v in os.environ.items() if k not in ("CHART_SVG_CACHE", "PREVIEW_CACHE")}
+    env = {k: v for k, v in os.environ.items() if k not in CACHE_VARS}
     if caches == "off":
-        env.update(CHART_SVG_CACHE="off", PREVIEW_CACHE="off")
+        env.update(dict.fromkeys(CACHE_VARS, "off"))
     times = {}
     for name, cmd in steps:
         timings = site / ".publish-timings.json"

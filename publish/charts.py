@@ -24,6 +24,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DRAWER = ROOT / "publish" / "chart_svgs.js"
+# V8's young generation capped at 16 MB a half (Node 24 sizes it from the machine's memory):
+# the drawing makes ~0.1 GB of short-lived garbage per chart (Vega's scenegraphs, SVGO's trees)
+# and its live heap stays under ~0.1 GB; with the default the process peaked at 0.6 GB with 24
+# extra cloud-size studies, with 16 MB at ~0.4 GB for the same CPU (docs/performance.md)
+NODE_FLAGS = ["--max-semi-space-size=16"]
 
 
 def node_binary() -> str:
@@ -125,11 +130,8 @@ def chart_pages(site: Path) -> list[ChartPage]:
     return found
 
 
-def draw(site: Path, theme: dict[str, str]) -> tuple[dict[Path, list[str]], str]:
-    """Draws every chart of the built site into its page and `<id>.svg` beside it; returns,
-    per page directory, the ids of the charts drawn, in page order (the previews' choice), and
-    a line for the log."""
-    pages = chart_pages(site)
+def drawer_jobs(pages: list[ChartPage]) -> list[dict]:
+    """The drawer's `charts` input: one {page, id, kind, spec} per chart, in page order."""
     jobs = []
     for page in pages:
         for chart in page.charts:
@@ -138,7 +140,20 @@ def draw(site: Path, theme: dict[str, str]) -> tuple[dict[Path, list[str]], str]
             jobs.append(
                 {"page": str(page.path), "id": chart.id, "kind": chart.kind, "spec": chart.spec}
             )
-    result = _drawer(site, theme, jobs)
+    return jobs
+
+
+def drawer_command(site: Path, node_flags: tuple[str, ...] = ()) -> list[str]:
+    """The command of the drawer over `site` (its input on stdin, see _drawer)."""
+    return [node_binary(), *NODE_FLAGS, *node_flags, str(DRAWER), str(site)]
+
+
+def draw(site: Path, theme: dict[str, str]) -> tuple[dict[Path, list[str]], str]:
+    """Draws every chart of the built site into its page and `<id>.svg` beside it; returns,
+    per page directory, the ids of the charts drawn, in page order (the previews' choice), and
+    a line for the log."""
+    pages = chart_pages(site)
+    result = _drawer(site, theme, drawer_jobs(pages))
     drawings = iter(result["drawings"])
     drawn: dict[Path, list[str]] = {}
     for page in pages:
@@ -161,7 +176,7 @@ def _drawer(site: Path, theme: dict[str, str], jobs: list[dict]) -> dict:
     """publish/chart_svgs.js over `jobs` (stdin JSON): {drawings: one {svg, inline} per job,
     note: what came from its cache} (stdout)."""
     done = subprocess.run(
-        [node_binary(), str(DRAWER), str(site)],
+        drawer_command(site),
         input=json.dumps({"theme": theme, "charts": jobs}),
         capture_output=True,
         text=True,

@@ -58,7 +58,10 @@ def run_hugo(b: Build) -> None:
 
 
 def link_series(b: Build) -> None:
-    b.log(f"series: {series.publish(b.site, b.data_dirs)} files")
+    cache = series.csv_cache()
+    count = series.publish(b.site, b.data_dirs, cache=cache)
+    cache.prune()
+    b.log(f"series: {count} files" + (f", {cache.hits} CSVs from the cache" if cache.root else ""))
 
 
 def draw_charts(b: Build) -> None:

@@ -22,7 +22,6 @@ entries it used.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -31,6 +30,8 @@ from importlib.metadata import version
 from pathlib import Path
 
 import resvg_py
+
+from publish.filecache import ROOT, FileCache, write_whole
 
 FONT = "DejaVu Sans, Liberation Sans, sans-serif"
 CARD = (1200, 630)
@@ -85,37 +86,15 @@ def rasterise(svg: str) -> bytes:
     return bytes(resvg_py.svg_to_bytes(svg_string=svg, sans_serif_family="DejaVu Sans"))
 
 
-class PngCache:
+class PngCache(FileCache):
     """PNGs of earlier builds (see the module's doc); `root` None: rasterise every time."""
 
     def __init__(self, root: Path | None):
-        self.root = root
-        self.used: set[str] = set()
-        self.hits = 0
-        self.salt = f"resvg-py {version('resvg-py')}\0"  # another rasteriser draws anew
-        if root is not None:
-            root.mkdir(parents=True, exist_ok=True)
+        # salted with the rasteriser's version: another one draws anew
+        super().__init__(root, f"resvg-py {version('resvg-py')}\0", ".png")
 
     def png(self, svg: str) -> bytes:
-        if self.root is None:
-            return rasterise(svg)
-        key = hashlib.sha256(f"{self.salt}{svg}".encode()).hexdigest()
-        path = self.root / f"{key}.png"
-        self.used.add(path.name)
-        try:
-            body = path.read_bytes()
-            self.hits += 1
-        except OSError:
-            body = rasterise(svg)
-            _write(path, body)
-        return body
-
-    def prune(self) -> None:
-        """Remove the entries this build did not use (drawings of charts since changed)."""
-        if self.root is not None:
-            for path in self.root.glob("*.png"):
-                if path.name not in self.used:
-                    path.unlink(missing_ok=True)
+        return self.get(svg.encode(), lambda: rasterise(svg))
 
 
 def write_previews(
@@ -138,25 +117,15 @@ def write_previews(
             page_dir, charts.get(post["dir"], []), str(post.get("chart") or "")
         )
         title = str(post.get("title", ""))
-        _write(page_dir / "preview.png", cache.png(framed(chart, CARD, title, theme)))
+        write_whole(page_dir / "preview.png", cache.png(framed(chart, CARD, title, theme)))
         done.append(post["dir"])
     return done
-
-
-def _write(path: Path, body: bytes) -> None:
-    tmp = path.with_name(
-        f"{path.name}.{os.getpid()}.tmp"
-    )  # whole files only, also for parallel builds
-    tmp.write_bytes(body)
-    tmp.replace(path)
 
 
 def run(site: Path, charts: dict[str, list[str]], theme: dict) -> str:
     """The pipeline's step: the previews of every post, the cache where PREVIEW_CACHE says
     (.cache/previews by default; `off`: none), pruned to what this build used; its log line."""
-    where = os.environ.get(
-        "PREVIEW_CACHE", str(Path(__file__).resolve().parent.parent / ".cache" / "previews")
-    )
+    where = os.environ.get("PREVIEW_CACHE", str(ROOT / ".cache" / "previews"))
     cache = PngCache(None if where == "off" else Path(where))
     done = write_previews(site, charts, theme, cache)
     cache.prune()

@@ -10,6 +10,7 @@ import tomllib
 from pathlib import Path
 
 from ingest.csvfiles import series_csv
+from publish import series as publish_series
 from publish.series import main, publish, series_files
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,3 +88,33 @@ def test_a_later_data_dir_wins_and_copies_when_links_fail(tmp_path, monkeypatch)
     assert publish(site, [a, b]) == 2
     out = site / "data" / "s" / "series" / "r.json"
     assert out.read_text() == SERIES and not os.path.samefile(out, b / "s" / "series" / "r.json")
+
+
+def test_a_rebuild_takes_each_unchanged_series_csv_from_the_cache(tmp_path, monkeypatch):
+    data, site, store = tmp_path / "data", tmp_path / "site", tmp_path / "store"
+    site.mkdir()
+    write(data / "s" / "series" / "a.json", SERIES)
+    changing = write(data / "s" / "series" / "b.json", SERIES.replace("1.5", "3.5"))
+    monkeypatch.setenv("SERIES_CSV_CACHE", str(store))
+    cold = publish_series.csv_cache()
+    assert publish(site, [data], cache=cold) == 2 and cold.hits == 0
+    first = {p.name: p.read_bytes() for p in site.rglob("*.csv")}
+    assert first == {"a.csv": b"t,tps\n1,1.5\n2,\n", "b.csv": b"t,tps\n1,3.5\n2,\n"}
+
+    written = []
+    monkeypatch.setattr(publish_series, "series_csv", lambda t: written.append(t) or series_csv(t))
+    warm = publish_series.csv_cache()
+    publish(site, [data], cache=warm)
+    assert warm.hits == 2 and written == []  # nothing written anew
+    assert {p.name: p.read_bytes() for p in site.rglob("*.csv")} == first
+
+    changing.write_text(SERIES.replace("1.5", "2.5"))
+    changed = publish_series.csv_cache()
+    publish(site, [data], cache=changed)
+    assert changed.hits == 1 and len(written) == 1
+    assert (site / "data/s/series/b.csv").read_text() == "t,tps\n1,2.5\n2,\n"
+    changed.prune()  # the old b.csv's entry was not used: gone
+    assert sorted(p.name for p in store.iterdir()) == sorted(changed.used)
+
+    monkeypatch.setenv("SERIES_CSV_CACHE", "off")
+    assert publish_series.csv_cache().root is None

@@ -20,9 +20,16 @@ export const range = (s) => {
 
 const missingValue = (v) => v === null || v === undefined || !Number.isFinite(v);
 
+/** The en-US format with exactly `d` decimals and thousands separators, one per `d`
+ * (toLocaleString with options builds a formatter per call: a tenth of a ratio chart's drawing). */
+const DECIMALS = new Map();
+export function decimals(d) {
+  if (!DECIMALS.has(d)) DECIMALS.set(d, new Intl.NumberFormat('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }));
+  return DECIMALS.get(d);
+}
+
 /** `v` with exactly `d` decimals and thousands separators; `missing` when there is no value. */
-export const fixed = (v, d = 1, missing = 'n/a') => (missingValue(v) ? missing
-  : v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }));
+export const fixed = (v, d = 1, missing = 'n/a') => (missingValue(v) ? missing : decimals(d).format(v));
 
 /** `v` to four significant digits (from 1000 up, or 0: grouped, at most one decimal). */
 export const significant = (v) => (missingValue(v) ? 'n/a'

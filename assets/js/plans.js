@@ -5,9 +5,9 @@
 // plans shown as CSV.
 import { getState, setState } from './hash.js';
 import { addExportTools } from './export.js';
-import { el } from './chartdom.js';
+import { decimals, el } from './chartdom.js';
 
-const num = (v, d) => Number(v).toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+const num = (v, d) => decimals(d).format(Number(v));
 
 /** The plan of `query` for series `key`, or undefined. */
 export function planOf(spec, query, key) {

@@ -9,6 +9,7 @@ import { expressionInterpreter } from 'vega-interpreter';
 import { getState, setState } from './hash.js';
 import { chartConfig, cssVar } from './theme.js';
 import { addExportTools } from './export.js';
+import { decimals } from './chartdom.js';
 
 /** Colour class of a ratio: sign(log2 r) x class of |log2 r| (`edges`: the |log2 r| edges of
  * classes 1..4; beyond is class 5); 0 within noise. */
@@ -23,7 +24,7 @@ export function ratioClass(r, noiseA, noiseB, edges) {
 /** The heat-table's colour of a class, from the page's CSS (--d-5 .. --d5; class 0 uncoloured). */
 const CLASSES = [-5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5];
 
-const num = (v, d) => v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+const num = (v, d) => decimals(d).format(v);
 
 /** Ratio rows {row, col, value, base_value, ratio, noise} for base column `base`. */
 export function ratioRows(spec, base) {
