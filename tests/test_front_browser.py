@@ -234,6 +234,9 @@ def test_hash_state_restores_the_view_and_legend_hides_series(browser, www):
     assert row["innodb_tps"] / row["rocksdb_tps"] < 1 / 3
     assert first.nth(1).inner_text().strip() == f"{row['rocksdb_tps']:,.2f}"
     assert "(base)" in page.locator("#tps-ratio thead th").nth(3).inner_text()
+    value = next(c["label"] for c in cloud_table("avg-tps")["columns"] if c["key"] == "avg_tps")
+    legend = page.locator("#tps-ratio .legend-scale").inner_text()
+    assert f"the base, whose column shows {value}" in legend  # the base cells' unit
     assert not problems
     page.context.close()
 
