@@ -140,11 +140,12 @@ def _bad_number(value) -> bool:
 
 
 def _all_finite(values: list) -> bool:
-    """No inf or NaN in `values` (numbers, None, text). One `math.fsum` in C for a column of
-    numbers (its sum is finite only when every term is; an overflow of the exact sum, or a
-    column with None or text, takes the value-by-value check)."""
+    """No inf or NaN in `values` (numbers, None, text). One `sum` in C for a column of
+    numbers (a float sum is finite only when every term is: an inf or NaN term makes it inf or
+    NaN; a sum that overflows, or a column with None or text, takes the value-by-value check).
+    `sum` rather than `math.fsum`: the check needs no exact sum, and costs a quarter."""
     try:
-        if math.isfinite(math.fsum(values)):
+        if math.isfinite(sum(values)):
             return True
     except (TypeError, ValueError, OverflowError):
         pass
