@@ -227,7 +227,7 @@ def _manifest(study, archive, digest, origin, members, proposals) -> tuple[dict,
     runs = {m.name: m for m in members if m.run}
     labels, types = _labels(proposals)
     rules, notes = _rules(proposals)
-    if any("labels" in r for r in rules) and "file" not in labels:
+    if any("file" in r.get("labels", {}) for r in rules) and "file" not in labels:
         labels.append("file")
     metric = _common([runs[n].metric for p in proposals for n in p.members])
     for p, rule in zip(proposals, rules):
@@ -265,7 +265,8 @@ def _labels(proposals) -> tuple[list, dict]:
     """The labels of the rules' groups, in order of appearance, and the int-typed ones."""
     labels, types = [], {}
     for p in proposals:
-        for name, numeric, hidden in p.groups:
+        constants = [(k, v.isascii() and v.isdigit(), False) for k, v in p.constants.items()]
+        for name, numeric, hidden in [*p.groups, *constants]:
             if hidden:
                 continue
             if name not in labels:
@@ -282,7 +283,11 @@ def _rules(proposals) -> tuple[list[dict], list[str]]:
     rules, notes = [], []
     for i, p in enumerate(proposals):
         rule = {"regex": p.regex}
-        if not any(not h for _, _, h in p.groups):
+        if p.constants:  # what the names of a rule of its own shape share
+            rule["labels"] = {
+                k: int(v) if v.isascii() and v.isdigit() else v for k, v in p.constants.items()
+            }
+        elif not any(not h for _, _, h in p.groups):
             stem = _slug(Path(p.members[0]).stem) or f"run{i + 1}"
             rule.update({"id": stem} if single else {"labels": {"file": stem}})
         rules.append(rule)
@@ -339,18 +344,19 @@ def _threads_label(proposals, rules, runs, labels, types) -> None:
 
 
 def _set_label(proposals, rules, labels) -> None:
-    """Two rules giving the same labels to their runs: a `set` label per rule."""
-    seen, clash = set(), False
-    for p, rule in zip(proposals, rules):
+    """Rules giving the same labels to their runs: a `set` label for each of those rules."""
+    first: dict[tuple, int] = {}  # a run's labels -> the first rule that gave them
+    clashing: set[int] = set()
+    for i, (p, rule) in enumerate(zip(proposals, rules)):
         for n in p.members:
             mt = re.fullmatch(p.regex, n)
             values = {k: v for k, v in mt.groupdict().items() if not k.startswith("_")}
             key = tuple(sorted({**values, **rule.get("labels", {})}.items()))
-            clash |= key in seen
-            seen.add(key)
-    if clash and len(rules) > 1:
-        for i, rule in enumerate(rules):
-            rule.setdefault("labels", {})["set"] = f"s{i + 1}"
+            if first.setdefault(key, i) != i:
+                clashing |= {first[key], i}
+    for i in sorted(clashing):
+        rules[i].setdefault("labels", {})["set"] = f"s{i + 1}"
+    if clashing:
         labels.append("set")
 
 

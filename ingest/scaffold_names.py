@@ -16,6 +16,10 @@ The parts of the paths that vary become labels, named for what they are:
 - a time stamp (`20200302-1530`, epoch seconds), or a number that is different in every run,
   is not a label when the other parts already tell the runs apart: it stays a group named
   `_<name>`, which templates (`id:`, `name:`, `linked:`) may use and which is not a label.
+- names of several shapes whose whole values say nothing a label could be named for
+  (`res_16thr_innodb_io1_15000ios.txt`, `res_rocksdb_5000iops_cache27GB.txt`, ...): one rule per
+  shape (at most MAX_SHAPES), each named token by token, and what a rule's names share that
+  says what it is (`innodb`, `io1`, `16thr`) a constant label of that rule (`constants`);
 Each rule is checked against its members (it must take each, with the values intended); a
 shape the tokens cannot describe falls back to whole folders.
 """
@@ -70,6 +74,10 @@ SIZE_UNITS |= {"kb": "kb", "k": "kb", "tib": "tb"}
 DESC_FILES = {"desc", "readme", "readme.md", "readme.txt", "readme.rst", "description"}
 PLACEHOLDER = re.compile(r"[<{]([A-Za-z][A-Za-z0-9 _-]{0,40})[>}]")
 MAX_LABEL = 40  # characters of a label name
+MAX_SHAPES = 12  # more shapes of names than this: whole names, not a rule per shape
+# the names a constant part of a rule's names may give a label: it says what it is
+CONSTANT_NAMES = {"engine", "storage", "server", "version", "test", "collation"}
+CONSTANT_NAMES |= set(WORDS.values())
 
 
 @dataclass
@@ -96,6 +104,7 @@ class Proposal:
     members: list[str]
     source: str = "names"  # "names", or the DESC/README file whose layout it follows
     parts: list = field(default_factory=list)
+    constants: dict = field(default_factory=dict)  # label -> the value every member's name says
 
 
 def tokens(text: str) -> list[tuple[str, str]]:
@@ -156,22 +165,67 @@ def propose(names: list[str], threads: dict[str, set], stated: list[tuple[str, s
                 prop.source = file
                 break
         else:
-            prop = _from_names(members, threads)
+            out += _from_names(members, threads)
+            continue
         out.append(prop)
     return out
 
 
-def _from_names(members: list[str], threads: dict[str, set]) -> Proposal:
-    """The rule of paths of one depth, token by token where the shapes allow, else whole
-    folders (the rule is checked; a token rule that does not take its members falls back)."""
+def _from_names(members: list[str], threads: dict[str, set], split: bool = True) -> list:
+    """The rules of paths of one depth: one, token by token where the shapes allow, else whole
+    folders (the rule is checked; a token rule that does not take its members falls back);
+    a rule per shape when whole names say nothing (`variant`) and the shapes are few."""
     for whole in (False, True):
         parts = _parts(members, whole)
         groups = [p for p in parts if isinstance(p, Group)]
         _name(groups, members, threads)
         prop = _assemble(parts, members)
         if _takes(prop, groups):
-            return prop
-    raise AssertionError("whole-folder rules take their members")  # pragma: no cover
+            break
+    else:
+        raise AssertionError("whole-folder rules take their members")  # pragma: no cover
+    shapes = _by_shape(members)
+    if not (split and any(g.kind == "seg" and g.name.startswith("variant") for g in groups)):
+        return [prop]
+    if not 1 < len(shapes) <= MAX_SHAPES:
+        return [prop]
+    out = []
+    for same in shapes:
+        (one,) = _from_names(same, threads, split=False)
+        taken = {name for name, _, _ in one.groups}
+        one.constants = {k: v for k, v in _constants(same).items() if k not in taken}
+        out.append(one)
+    return out
+
+
+def _by_shape(members: list[str]) -> list[list[str]]:
+    """The members grouped by the shape of their paths (the kinds of their tokens), in order."""
+    shapes: dict[tuple, list[str]] = {}
+    for m in members:
+        shapes.setdefault(tuple(k for k, _ in tokens(m)), []).append(m)
+    return list(shapes.values())
+
+
+def _constants(members: list[str]) -> dict[str, str]:
+    """The labels the parts every member's name shares say (`innodb`: engine, `io1`: storage,
+    `16thr`: threads, `bp54GB`: bp_gb), for one rule of names of one shape."""
+    out: dict[str, str] = {}
+    segs = [m.split("/") for m in members]
+    for i in range(len(segs[0])):
+        values = [s[i] for s in segs]
+        ext = _common_ext(values) if i == len(segs[0]) - 1 else ""
+        toks = [tokens(v[: len(v) - len(ext)]) for v in values]
+        for j, (kind, text) in enumerate(toks[0]):
+            if kind not in ("a", "w", "d", "V", "v") or len({t[j][1] for t in toks}) > 1:
+                continue
+            g = Group(kind, [t[j][1] for t in toks], numeric=kind == "d")
+            g.before, g.sep_before = _word(toks, j - 1, j - 2)
+            g.after, _ = _word(toks, j + 1, j + 2)
+            name = _what(g, members, {})
+            sized = name.endswith(tuple(f"_{u}" for u in set(SIZE_UNITS.values())))
+            if (name in CONSTANT_NAMES or (kind == "d" and sized)) and name not in out:
+                out[name] = text
+    return out
 
 
 def _parts(members: list[str], whole: bool) -> list:

@@ -65,6 +65,58 @@ def test_rules_name_the_parts_of_names_that_vary_for_what_they_are():
     ]
 
 
+def test_names_of_several_shapes_get_a_rule_each_labelled_by_what_they_share():
+    """Files named in several ways (as one author's runs grow): a rule per shape of name, each
+    named token by token, and the words a rule's names share that say what they are become
+    its constant labels; a shape of a single file is labelled by its words alone."""
+    names = [
+        "res_8thr_innodb_io1_1000iops.txt",
+        "res_16thr_innodb_io1_3000iops.txt",
+        "res_innodb_1000iops_bp9GB.txt",
+        "res_rocksdb_1000iops_bp9GB.txt",
+        "res_tokudb_32thr_gp2.txt",
+    ]
+    got = [(p.regex, [g for g, _, _ in p.groups], p.constants) for p in propose(names, {}, [])]
+    assert got == [
+        (
+            r"res_(?P<threads>[0-9]+)thr_innodb_io1_(?P<iops>[0-9]+)iops\.txt",
+            ["threads", "iops"],
+            {"engine": "innodb", "storage": "io1"},
+        ),
+        (
+            r"res_(?P<engine>[A-Za-z]+)_1000iops_bp9GB\.txt",
+            ["engine"],
+            {"iops": "1000", "bp_gb": "9"},
+        ),
+        (
+            r"res_tokudb_32thr_gp2\.txt",
+            [],
+            {"engine": "tokudb", "threads": "32", "storage": "gp2"},
+        ),
+    ]
+    # one shape of name: no constant labels (a word every run shares tells no run apart)
+    assert all(not p.constants for p in propose(names[:2], {}, []))
+
+
+def test_only_rules_that_give_their_runs_the_same_labels_get_a_set_label(tmp_path):
+    """Two shapes of name whose words tell their runs apart in none of the labels (`_direct`
+    is no word a label is named for): those two rules get `set`, the others none."""
+    arc = tmp_path / "a.tar.gz"
+    tar_gz(
+        arc,
+        {
+            "r_innodb_t8.log": sysbench_log(400, threads=8),
+            "r_innodb_t16.log": sysbench_log(500, threads=16),
+            "r_rocksdb_2000iops.log": sysbench_log(600, threads=8),
+            "r_rocksdb_2000iops_direct.log": sysbench_log(700, threads=8),
+        },
+    )
+    assert main(["new", "s-study", str(arc), "--content", str(tmp_path / "c")]) == 0
+    man = yaml.safe_load((tmp_path / "c" / "s-study" / "manifest.yaml").read_text())
+    sets = [r.get("labels", {}).get("set") for r in man["runs"]]
+    assert sets == [None, "s2", "s3"] and "set" in man["labels"], man["runs"]
+
+
 def test_a_layout_stated_in_a_desc_names_the_labels():
     names = ["a-b/x_y/8t.log", "c/z/16t.log"]
     assert rules(names, stated=[("DESC", "<server>/<collation>/<threads>t.log")]) == [
