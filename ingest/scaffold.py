@@ -67,6 +67,7 @@ class Member:
     samples: int = 0  # a monitor's samples
     devices: list = field(default_factory=list)  # iostat's devices
     tool: str | None = None
+    tables: int = 0  # tables read from the file (summary tables, published figures)
 
 
 @dataclass
@@ -98,7 +99,7 @@ def survey(arc: Archive) -> list[Member]:
             out.append(Member(name, None, clean(e.reason, 120)))
             continue
         done = [s for s in parsed.sessions if s.complete and s.intervals and s.metric]
-        m = Member(name, parsed.format, _what_found(parsed, done))
+        m = Member(name, parsed.format, _what_found(parsed, done), tables=len(parsed.tables))
         if done:
             m.run, m.sessions = True, len(done)
             m.metric = done[0].metric
@@ -116,7 +117,9 @@ def survey(arc: Archive) -> list[Member]:
 def _what_found(parsed, done) -> str:
     if done:
         return f"{len(done)} complete run(s)"
-    return "no complete run with intervals" if parsed.sessions else "tables or settings, no run"
+    if parsed.sessions:
+        return "no complete run with intervals"
+    return f"{len(parsed.tables)} table(s), no run" if parsed.tables else "settings, no run"
 
 
 def _step(session) -> float:
@@ -193,12 +196,7 @@ def draft(study: str, archive: Path, digest: str, origin: str | None, arc: Archi
         for kind in _other_kinds():
             if got := kind(study, archive, digest, origin, arc, members):
                 return got
-        raise Problem(
-            str(archive),
-            None,
-            "no member holds a complete run with intervals "
-            "(`python -m ingest detect FILE` shows how a file is read)",
-        )
+        raise Problem(str(archive), None, _no_runs(members))
     texts = _desc_texts(arc)
     threads = {m.name: m.threads for m in runs}
     proposals = scaffold_names.propose(
@@ -212,6 +210,23 @@ def draft(study: str, archive: Path, digest: str, origin: str | None, arc: Archi
         doc["tables"] = [p.table]
     front, front_notes, body = scaffold_post.post(doc, p, study, origin, newest_member_day(archive))
     return Draft(doc, _head(doc, members, archive), notes, front, front_notes, body)
+
+
+def _no_runs(members: list[Member]) -> str:
+    """Why no draft: no run, and (an archive of summary tables) where its tables can go."""
+    why = "no member holds a complete run with intervals"
+    tabled = [m for m in members if m.tables and m.format != "mycnf"]
+    if not tabled:
+        return f"{why} (`python -m ingest detect FILE` shows how a file is read)"
+    held = ", ".join(
+        f"{clean(m.name, 60)} holds {m.tables} {m.format} table(s)" for m in tabled[:3]
+    )
+    more = f" and {len(tabled) - 3} more file(s)" if len(tabled) > 3 else ""
+    return (
+        f"{why}; {held}{more}. A study of summary tables takes them from a study "
+        'module, not from a draft (docs/manifest.md, "The study-module hook"); '
+        "`python -m ingest parse FILE` shows them"
+    )
 
 
 def _other_kinds() -> list:
