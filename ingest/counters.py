@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .declared import MAX_DIGITS, runs_where
-from .manifest import Fields, LDict, LList, Manifest, check_display, check_template
+from .manifest import Fields, LDict, LList, Manifest, check_display, check_template, section_items
 from .parsers.server_status import GAUGES, counter_deltas
 from .problems import Problem
 from .tables import col
@@ -54,18 +54,8 @@ class Spec:
 
 def specs(path: str, doc) -> list[Spec]:
     """The manifest's `counters:` (none without one), checked as declarations."""
-    raw = doc.get("counters")
-    if raw is None:
-        return []
-    if not isinstance(raw, LList):
-        raise Problem(
-            path,
-            doc.key_lines["counters"],
-            "counters: must be a list of counter table declarations",
-        )
-    if len(raw) > MAX_COUNTER_TABLES:
-        raise Problem(path, raw.line, f"counters: more than {MAX_COUNTER_TABLES} tables")
-    return [_spec(path, item, f"counters[{i}]", raw.item_lines[i]) for i, item in enumerate(raw)]
+    items = section_items(path, doc, "counters", MAX_COUNTER_TABLES, "counter table declarations")
+    return [_spec(path, item, where, line) for item, where, line in items]
 
 
 def _spec(path: str, item, where: str, line: int) -> Spec:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from . import metrics
 from .checks import TABLE_ID, check_table
-from .manifest import Fields, LDict, LList, Manifest, check_display, typed_label
+from .manifest import Fields, LDict, LList, Manifest, check_display, section_items, typed_label
 from .problems import Problem, clean
 from .tables import col
 
@@ -70,16 +70,11 @@ class Spec:
 def specs(path: str, doc, labels: list, label_types: dict) -> list[Spec]:
     """The manifest's `tables:` (none without one), checked as declarations: every error a
     table can have without the runs is found here, at load, before the archive is read."""
-    raw = doc.get("tables")
-    if raw is None:
-        return []
-    if not isinstance(raw, LList):
-        raise Problem(path, doc.key_lines["tables"], "tables: must be a list of table declarations")
-    if len(raw) > MAX_TABLES:
-        raise Problem(path, raw.line, f"tables: more than {MAX_TABLES} tables")
     out, lines = [], {}
-    for i, item in enumerate(raw):
-        spec = _spec(path, labels, label_types, item, i, raw.item_lines[i])
+    for i, (item, _, line) in enumerate(
+        section_items(path, doc, "tables", MAX_TABLES, "table declarations")
+    ):
+        spec = _spec(path, labels, label_types, item, i, line)
         if spec.id in lines:
             raise Problem(
                 path,

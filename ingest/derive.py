@@ -1,5 +1,5 @@
 """The derived tables of a study, in this order: the manifest's `tables:` (ingest/declared.py),
-then the study module's (the hook below), then the default tables (ingest/defaults.py) that
+`query_tables:` and `file_tables:` (ingest/file_tables.py), then the study module's (the hook below), then the default tables (ingest/defaults.py) that
 neither gives by id and the manifest's `default_tables:` keeps; the counter tables of `counters:` (ingest/counters.py); each checked
 (ingest/checks.py); then the reproduction check's table (ingest/reproduction.py).
 
@@ -15,7 +15,7 @@ import importlib
 import importlib.util
 from dataclasses import dataclass, field
 
-from . import counters, declared, defaults, queries, query_tables, reproduction, tables
+from . import counters, declared, defaults, file_tables, queries, query_tables, reproduction, tables
 from .checks import check_table
 from .manifest import Manifest
 from .parsers import Parsed
@@ -93,6 +93,7 @@ def derived_tables(ctx: StudyContext) -> list[dict]:
     own = declared.build(m, ctx.runs, ctx.series, ctx.problems)  # may raise Problem
     query_runs = ctx.queries.runs if ctx.queries else []
     own += query_tables.build(m, query_runs)  # the manifest's `query_tables:`
+    own += file_tables.build(m, ctx.files)  # the manifest's `file_tables:`
     lines = {t["id"]: t.pop("line") for t in own}  # each declared table's manifest line
     ctx.declared = {t["id"]: t for t in own}
     built = own + (module.build(ctx) if module else [])

@@ -264,6 +264,7 @@ class Manifest:
     label_names: dict = field(default_factory=dict)  # `label_names:` label key -> readers' heading
     tables: list = field(default_factory=list)  # `tables:` checked (declared.Spec)
     counters: list = field(default_factory=list)  # `counters:` checked (counters.Spec)
+    file_tables: list = field(default_factory=list)  # `file_tables:` checked (file_tables.Spec)
     queries: list = field(default_factory=list)  # `queries:` rules (Rule), ingest/queries.py
 
     def heading(self, key: str) -> str:
@@ -354,6 +355,7 @@ TOP = (
     "views",
     "reproduction",
     "tables",  # tables: ingest/declared.py
+    "file_tables",  # tables as they are in summary files: ingest/file_tables.py
     "counters",
     "series",
     "quoted",
@@ -399,7 +401,7 @@ def load(path: str | Path) -> Manifest:
     """Load and validate a manifest; raise Problem (`file:line: reason`) on any problem.
     Everything is checked here, before any input is read: the declared tables and counter
     tables too (ingest/declared.py, ingest/counters.py), as far as they do not need the runs."""
-    from . import counters, declared  # their sections' validators (they use the ones here)
+    from . import counters, declared, file_tables  # their sections' validators (use these)
 
     path = str(path)
     doc = load_yaml(path)
@@ -448,6 +450,7 @@ def load(path: str | Path) -> Manifest:
         label_names=label_names,
         tables=declared.specs(path, doc, labels, label_types),
         counters=counters.specs(path, doc),
+        file_tables=file_tables.specs(path, doc),
         queries=queries,
     )
 
@@ -895,6 +898,19 @@ def typed_label(path, line, key, value, label_types):
     if isinstance(out, float) and not math.isfinite(out):
         raise Problem(path, line, f"label {key}={clean(value, 80)!r} is not a finite number")
     return out
+
+
+def section_items(path: str, doc, key: str, limit: int, what: str) -> list[tuple]:
+    """(item, `key[i]`, line) of a list section (`tables:`, `counters:`, `file_tables:`), at
+    most `limit` of them; [] without the section; `what`: what its items are, for the error."""
+    raw = doc.get(key)
+    if raw is None:
+        return []
+    if not isinstance(raw, LList):
+        raise Problem(path, doc.key_lines[key], f"{key}: must be a list of {what}")
+    if len(raw) > limit:
+        raise Problem(path, raw.line, f"{key}: more than {limit} tables")
+    return [(item, f"{key}[{i}]", raw.item_lines[i]) for i, item in enumerate(raw)]
 
 
 def compile_pattern(

@@ -223,9 +223,9 @@ def _no_runs(members: list[Member]) -> str:
     )
     more = f" and {len(tabled) - 3} more file(s)" if len(tabled) > 3 else ""
     return (
-        f"{why}; {held}{more}. A study of summary tables takes them from a study "
-        'module, not from a draft (docs/manifest.md, "The study-module hook"); '
-        "`python -m ingest parse FILE` shows them"
+        f"{why}; {held}{more}. Declare the tables to publish under `file_tables:` "
+        '(docs/manifest.md, "Tables from summary files"); '
+        "`python -m ingest parse FILE` lists them by name"
     )
 
 
