@@ -18,7 +18,7 @@ def documented_columns(
     """table id -> its columns (comma list) as the docs give them: the study's section of
     docs/studies.md; for a study without one (a scaffolded study, one with declared tables
     only), docs/manifest.md's "Default tables" with `<labels>` its label columns, and the
-    tables its manifest declares (`tables:`, `counters:`, `reproduction:`: the declaration is
+    tables its manifest declares (`tables:`, `counters:`, `file_tables:`, `reproduction:`: the declaration is
     their documentation, their columns as the ingest made them). A table of a study module
     needs a section."""
     doc = (ROOT / "docs" / "studies.md").read_text()
@@ -35,6 +35,7 @@ def documented_columns(
         {"query-summary", "query-runs", "query-plans"} if meta.get("queries") else set()
     )
     declared |= {t["id"] for t in man.get("query_tables") or []}
+    declared |= {t["id"] for t in man.get("file_tables") or []}
     others = sorted(set(meta["tables"]) - {"jitter", "runs"} - query_defaults - declared)
     assert not others, (
         f"docs/studies.md has no section for {study}: only a study whose tables are the default "

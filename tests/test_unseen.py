@@ -4,7 +4,9 @@ with vmstat at 1 s beside each run, a single run), each taken down the README's 
 author would: `new` -> ingest -> one site build -> the checks `make test` runs on every post.
 Each twice: as scaffolded, with no edit, and as an author edits it (labels' headings and
 display names, a metric other than tps, a declared table and a chart, a base, extra runs whose
-series are dropped, the byline and date). One Hugo build for all of them."""
+series are dropped, the byline and date). And an archive of summary tables only, which `new`
+does not draft: its author writes the manifest (`file_tables:`) and the post. One Hugo build
+for all of them."""
 
 from __future__ import annotations
 
@@ -13,14 +15,15 @@ import shutil
 import pytest
 import yaml
 from sitebuild import BASE_PATH, BASE_URL, ROOT, BuiltSite, build
-from unseen import ARCHIVES, write
+from unseen import ARCHIVES, AUTHORED, write
 
 from ingest.__main__ import main
+from ingest.archive import sha256_file
 from ingest.writer import dump
 from publish.checks import budget
 
 EDITED = {name: f"{name}-edited" for name in ARCHIVES}
-STUDIES = [*ARCHIVES, *EDITED.values()]
+STUDIES = [*ARCHIVES, *EDITED.values(), *AUTHORED]
 
 
 def edit_collations(man: dict, front: dict) -> str:
@@ -140,6 +143,76 @@ def author_edits(post, name: str) -> None:
     (post / "index.md").write_text(f"{head}---\n{dump(front)}---\n{body}")
 
 
+SUMMARY_MANIFEST = """\
+study: insert-summary
+title: The insert benchmark on two small servers, from its summary tables
+inputs:
+  - {{name: {archive}, kind: archive, sha256: "{sha}", origin: "{origin}"}}
+files:
+  - {{glob: ibench.results, format: summary-table}}
+file_tables:
+  - id: load
+    title: Inserts per second during the load, and the database's size after it
+    file: ibench.results
+    table: '(?P<rows>[0-9]+m), 1c, 1t, (?P<cpu>core-i[0-9]), mysql / load mysql'
+    labels: {{rows: Rows, cpu: Server}}
+    columns: {{engine: Binary, ips.av: Inserts/s, size: Size GB}}
+  - id: scan
+    title: Seconds per full scan
+    file: ibench.results
+    table: '(?P<rows>[0-9]+m), 1c, 1t, (?P<cpu>core-i[0-9]), mysql / scan'
+    labels: {{rows: Rows, cpu: Server}}
+"""
+
+SUMMARY_POST = """\
+---
+title: The insert benchmark on two small servers, from its summary tables
+date: "2017-10-01"
+summary: "Insert rates, sizes and scan times of three binaries, as the benchmark's tables give them."
+study: insert-summary
+benchmarks: [insert benchmark]
+names: [{archive}]
+original:
+  title: {archive}
+  url: "{origin}"
+  authors: [A. Tester]
+  date: "2017-10"
+---
+
+{{{{< keyresults >}}}}
+{{{{< keyresult ref="load-rates" >}}}}During the load the fastest binary inserted {{{{< value table="load" col="ips_av" agg="max" >}}}} rows a second ({{{{< value table="load" col="ips_av" agg="max" show="engine" >}}}}), the slowest {{{{< value table="load" col="ips_av" agg="min" >}}}} ({{{{< value table="load" col="ips_av" agg="min" show="engine" >}}}}).{{{{< /keyresult >}}}}
+{{{{< keyresult ref="load" >}}}}After it the database took from {{{{< value table="load" col="size" agg="min" >}}}} to {{{{< value table="load" col="size" agg="max" >}}}} GB.{{{{< /keyresult >}}}}
+{{{{< keyresult ref="scan" >}}}}A full scan took from {{{{< value table="scan" col="secs" agg="min" >}}}} to {{{{< value table="scan" col="secs" agg="max" >}}}} seconds.{{{{< /keyresult >}}}}
+{{{{< /keyresults >}}}}
+
+The archive, {archive}, holds the benchmark's summary tables and no run's output: every
+figure here is one of its tables, as printed.
+
+## The load
+
+{{{{< chart kind="bars" id="load-rates" table="load" x="engine" y="ips_av" color="cpu" facet="rows" source="published" caption="Inserts per second of each binary, by server and number of rows" >}}}}
+
+{{{{< table id="load" source="published" >}}}}
+
+## Scans
+
+{{{{< table id="scan" source="published" >}}}}
+
+## Provenance
+
+{{{{< provenance >}}}}
+"""
+
+
+def author_summary_study(posts, archive, origin) -> None:
+    """The manifest and post an author writes for the summary tables (`new` drafts neither)."""
+    post = posts / "insert-summary"
+    post.mkdir(parents=True)
+    fill = {"archive": archive.name, "sha": sha256_file(archive), "origin": origin}
+    (post / "manifest.yaml").write_text(SUMMARY_MANIFEST.format(**fill))
+    (post / "index.md").write_text(SUMMARY_POST.format(**fill))
+
+
 def run(*argv) -> None:
     assert main([str(a) for a in argv]) == 0, argv
 
@@ -153,6 +226,8 @@ def unseen(tmp_path_factory):
         for study in (name, EDITED[name]):
             run("new", study, path, *(["--origin", origin] if origin else []), "--content", posts)
         author_edits(posts / EDITED[name], name)
+    for name in AUTHORED:
+        author_summary_study(posts, *write(name, archives))
     for study in STUDIES:
         run(study, "--content", posts, "--archives", archives, "--data", tmp / "data")
     # the compare page, which lists every study (its study menu holds the longest title)

@@ -8,7 +8,9 @@ formats, numbers of our own), in shapes none of the six studies has (issue 19 §
   seconds in which no New-Order completed (`95%: 0.000`), a .zip;
 - `tpcc-vmstat`: sysbench-tpcc (sysbench 1.x) for 4 hours at 1 s on two MySQL versions
   (`mysql-8-0-21/`), each with a `vmstat 1` of the whole run beside it, a directory;
-- `single-run`: one sysbench 1.x run and nothing to tell it apart, a .tgz.
+- `single-run`: one sysbench 1.x run and nothing to tell it apart, a .tgz;
+- `insert-summary` (AUTHORED: `make new` gives no draft of it, an author writes its manifest
+  and post, `file_tables:`): an insert benchmark's summary tables only, no run, a .tar.gz.
 
 `write(name, root)` writes one into `root` and returns (archive path, origin URL). Each is
 deterministic: the same bytes (and member times) on every call.
@@ -120,6 +122,29 @@ ARCHIVES = {
 }
 
 
+def insert_summary(root: Path) -> tuple[Path, str]:
+    """Summary tables as the insert benchmark's scripts print them (F9): a load and a scan
+    table per row count and server, one row per binary."""
+    binaries = {"inno5717": (1.0, 2.4), "myrocks.oct16": (1.6, 1.1), "myisam5717": (1.9, 2.1)}
+    parts = []
+    for rows, scale in (("10m", 1.0), ("200m", 0.55)):
+        for cpu, speed in (("core-i3", 1.0), ("core-i5", 1.3)):
+            head = f"{rows}, 1c, 1t, {cpu}, mysql"
+            load = [
+                f"{round(15000 * scale * speed * f)}\t{g * (20 if rows == '200m' else 1):.1f}\t{b}"
+                for b, (f, g) in binaries.items()
+            ]
+            scan = [f"{round(12 / (scale * speed * f))}\t{b}" for b, (f, _) in binaries.items()]
+            parts.append(f"{head} / load mysql\nips.av\tsize\tengine\n" + "\n".join(load))
+            parts.append(f"{head} / scan\nsecs\tengine\n" + "\n".join(scan))
+    members = {"ibench.results": "\n\n".join(parts) + "\n"}
+    path = tar_gz(root / "ibench-own-2017.tar.gz", members, top="ibench", mtime=COLLATIONS_TIME)
+    return path, "https://example.org/results/ibench-own-2017"
+
+
+AUTHORED = {"insert-summary": insert_summary}
+
+
 def write(name: str, root: Path) -> tuple[Path, str]:
     root.mkdir(parents=True, exist_ok=True)
-    return ARCHIVES[name](root)
+    return {**ARCHIVES, **AUTHORED}[name](root)
