@@ -229,12 +229,22 @@ def _no_runs(members: list[Member]) -> str:
     )
 
 
+def head_of(study: str, archive: Path, digest: str, origin: str | None) -> dict:
+    """The first keys of every draft's manifest: study, title and the archive as its input."""
+    source = {"name": archive.name, "kind": "archive", "sha256": digest}
+    return {
+        "study": study,
+        "title": study.replace("-", " ").capitalize(),
+        "inputs": [{**source, "origin": origin or f"file:{archive.name}"}],
+    }
+
+
 def _other_kinds() -> list:
     """The drafts of other kinds of archive, tried when no member holds an interval run (their
     modules import this one's Member and Draft, so they are imported here, when needed)."""
-    from . import scaffold_queries
+    from . import scaffold_queries, scaffold_tables
 
-    return [scaffold_queries.draft]
+    return [scaffold_queries.draft, scaffold_tables.draft]
 
 
 def _manifest(study, archive, digest, origin, members, proposals) -> tuple[dict, list, list]:
@@ -255,11 +265,8 @@ def _manifest(study, archive, digest, origin, members, proposals) -> tuple[dict,
     files = _linked(proposals, rules, members)
     interval = _common([runs[n].interval_s for p in proposals for n in p.members])
     end = min(m.last_t for m in runs.values())
-    source = {"name": archive.name, "kind": "archive", "sha256": digest}
     doc = {
-        "study": study,
-        "title": study.replace("-", " ").capitalize(),
-        "inputs": [{**source, "origin": origin or f"file:{archive.name}"}],
+        **head_of(study, archive, digest, origin),
         "interval_s": interval,
         "metric": metric,
         "window": {"start": round(end * WARMUP / interval) * interval, "end": end},

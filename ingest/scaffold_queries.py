@@ -21,7 +21,7 @@ from . import scaffold_post
 from .problems import Problem
 from .queries import QUERY_FORMATS
 from .read import parse_bytes
-from .scaffold import LISTED, Draft, Member, newest_member_day, next_commands
+from .scaffold import LISTED, Draft, Member, head_of, newest_member_day, next_commands
 
 LABEL = "folder"
 DESC_NAMES = re.compile(r"^(?:[^/]+/)?(?:DESC|README)(?:\.(?:txt|md))?$", re.I)
@@ -68,16 +68,7 @@ def label_file(archive, members: list[Member], folders: set[str]) -> str | None:
 
 def _manifest(study: str, archive_path: Path, digest: str, origin, found, desc) -> dict:
     doc = {
-        "study": study,
-        "title": study.replace("-", " ").capitalize(),
-        "inputs": [
-            {
-                "name": archive_path.name,
-                "kind": "archive",
-                "sha256": digest,
-                "origin": origin or f"file:{archive_path.name}",
-            }
-        ],
+        **head_of(study, archive_path, digest, origin),
         "suite": "TPC-H",
         "labels": [LABEL],
         "label_names": {LABEL: "Server"},

@@ -217,19 +217,63 @@ def test_new_says_what_to_run_next(post, capsys, tmp_path):
     )
 
 
-def test_an_archive_of_summary_tables_is_told_where_its_tables_go(tmp_path, capsys):
-    """An archive with no run but summary tables (the insert benchmark's results file): `new`
-    writes nothing, exits 1, and names the file, its tables and `file_tables:`."""
-    summary = (
-        "Our own summary\n\nload at 10m rows\nips.av\tcpu\tengine\n1200\t41.5\tinno5717\n"
-        "1100\t40.2\tmyrocks\n\nscan at 10m rows\nsecs\tengine\n12\tinno5717\n9\tmyrocks\n"
+def test_an_archive_of_summary_tables_is_drafted_as_file_tables(tmp_path):
+    """An archive with no run but summary tables (an insert benchmark's results file): a
+    `file_tables:` entry per kind of table, its pattern taking each name, the parts that vary
+    named only where the names say what they are (`wps=`), else `partN`; the post's key results
+    from the smallest table, shown open. It ingests as drafted."""
+    rows = "ips.av\tcpu\tengine\n1200\t41.5\tinno5717\n1100\t40.2\tmyrocks\n"
+    summary = "\n\n".join(
+        [f"{n}m rows, wps={w} / load\n{rows}" for n in (10, 50) for w in (100, 1000)]
+        + ["10m rows / scan\nsecs\tengine\n12\tinno5717\n9\tmyrocks\n"]
     )
-    arc = tar_gz(tmp_path / "sums.tar.gz", {"bench.txt": summary, "my.cnf": "[mysqld]\nx=1\n"})
+    (tmp_path / "archives").mkdir()
+    arc = tar_gz(
+        tmp_path / "archives" / "sums.tar.gz", {"bench.txt": summary, "my.cnf": "[mysqld]\nx=1\n"}
+    )
+    posts = tmp_path / "c"
+    assert main(["new", "sum-study", str(arc), "--content", str(posts)]) == 0
+    man = yaml.safe_load((posts / "sum-study" / "manifest.yaml").read_text())
+    assert man["files"] == [{"glob": "bench.txt", "format": "summary-table"}]
+    load, scan = man["file_tables"]
+    assert load["table"] == r"(?P<part1>[0-9]+)m\ rows,\ wps=(?P<wps>[0-9]+)\ /\ load"
+    assert scan["table"] == r"10m\ rows\ /\ scan" and "labels" not in scan
+    body = (posts / "sum-study" / "index.md").read_text()
+    assert body.count('{{< keyresult ref="scan" >}}') == 3  # the smallest table: secs
+    assert '{{< table id="scan" source="published" >}}' in body
+    assert (
+        main(
+            [
+                "sum-study",
+                "--content",
+                str(posts),
+                "--archives",
+                str(arc.parent),
+                "--data",
+                str(tmp_path / "d"),
+            ]
+        )
+        == 0
+    )
+    t = yaml.safe_load((tmp_path / "d" / "sum-study" / "tables" / "load.yaml").read_text())
+    assert [(r["part1"], r["wps"], r["engine"]) for r in t["rows"]][:3] == [
+        ("10", "100", "inno5717"),
+        ("10", "100", "myrocks"),
+        ("10", "1000", "inno5717"),
+    ]
+
+
+def test_an_archive_with_no_run_and_no_number_to_draft_is_told_why(tmp_path, capsys):
+    """Tables whose numbers have no name to say them by (columns `1`, `2`): no draft, exit 1, the
+    file and its tables named, and `file_tables:` to declare them."""
+    summary = (
+        "## Scan\n\n| 1 | 2 | engine |\n|---|---|---|\n| 12 | 3 | inno5717 |\n| 9 | 4 | myrocks |\n"
+    )
+    arc = tar_gz(tmp_path / "sums.tar.gz", {"scan.md": summary})
     assert main(["new", "sum-study", str(arc), "--content", str(tmp_path / "c")]) == 1
     err = capsys.readouterr().err
-    assert "bench.txt holds 2 summary-table table(s)" in err and "file_tables:" in err, err
-    assert "my.cnf" not in err and "Traceback" not in err
-    assert not (tmp_path / "c").exists()
+    assert "scan.md holds 1 markdown-tables table(s)" in err and "file_tables:" in err, err
+    assert "Traceback" not in err and not (tmp_path / "c").exists()
 
 
 def test_scaffold_never_overwrites(post, capsys):

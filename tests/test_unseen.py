@@ -4,8 +4,8 @@ with vmstat at 1 s beside each run, a single run), each taken down the README's 
 author would: `new` -> ingest -> one site build -> the checks `make test` runs on every post.
 Each twice: as scaffolded, with no edit, and as an author edits it (labels' headings and
 display names, a metric other than tps, a declared table and a chart, a base, extra runs whose
-series are dropped, the byline and date). And an archive of summary tables only, which `new`
-does not draft: its author writes the manifest (`file_tables:`) and the post. One Hugo build
+series are dropped, the byline and date). And an archive of summary tables only, as `new`
+drafts it (`file_tables:`) and as its author writes the manifest and the post. One Hugo build
 for all of them."""
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from ingest.writer import dump
 from publish.checks import budget
 
 EDITED = {name: f"{name}-edited" for name in ARCHIVES}
-STUDIES = [*ARCHIVES, *EDITED.values(), *AUTHORED]
+DRAFTED = {name: f"{name}-draft" for name in AUTHORED}  # as `new` drafts them, no edit
+STUDIES = [*ARCHIVES, *EDITED.values(), *AUTHORED, *DRAFTED.values()]
 
 
 def edit_collations(man: dict, front: dict) -> str:
@@ -227,7 +228,9 @@ def unseen(tmp_path_factory):
             run("new", study, path, *(["--origin", origin] if origin else []), "--content", posts)
         author_edits(posts / EDITED[name], name)
     for name in AUTHORED:
-        author_summary_study(posts, *write(name, archives))
+        path, origin = write(name, archives)
+        author_summary_study(posts, path, origin)
+        run("new", DRAFTED[name], path, "--origin", origin, "--content", posts)
     for study in STUDIES:
         run(study, "--content", posts, "--archives", archives, "--data", tmp / "data")
     # the compare page, which lists every study (its study menu holds the longest title)

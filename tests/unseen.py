@@ -9,8 +9,8 @@ formats, numbers of our own), in shapes none of the six studies has (issue 19 §
 - `tpcc-vmstat`: sysbench-tpcc (sysbench 1.x) for 4 hours at 1 s on two MySQL versions
   (`mysql-8-0-21/`), each with a `vmstat 1` of the whole run beside it, a directory;
 - `single-run`: one sysbench 1.x run and nothing to tell it apart, a .tgz;
-- `insert-summary` (AUTHORED: `make new` gives no draft of it, an author writes its manifest
-  and post, `file_tables:`): an insert benchmark's summary tables only, no run, a .tar.gz.
+- `insert-summary` (AUTHORED: drafted by `make new`, and written by an author, manifest and
+  post, `file_tables:`): an insert benchmark's summary tables only, no run, a .tar.gz.
 
 `write(name, root)` writes one into `root` and returns (archive path, origin URL). Each is
 deterministic: the same bytes (and member times) on every call.
