@@ -145,9 +145,14 @@ def _match(spec: Spec, name: str, fail):
         raise fail(f"`table` too slow (over {MATCH_BUDGET_S:g} s on {clean(name, 60)!r})") from None
 
 
+def column_key(name: str) -> str:
+    """The key of a group or printed column name: lower case, `_` for other characters."""
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "column"
+
+
 def _keys(names: list[str], fail) -> dict[str, str]:
-    """A column key per group or printed column name: lower case, `_` for other characters."""
-    keys = {n: re.sub(r"[^a-z0-9]+", "_", n.lower()).strip("_") or "column" for n in names}
+    """A column key per group or printed column name (`column_key`), distinct."""
+    keys = {n: column_key(n) for n in names}
     seen: dict[str, str] = {}
     for name, key in keys.items():
         if key in seen:

@@ -132,7 +132,7 @@ def from_layout(layout: str, names: list[str]) -> Proposal | None:
     parts, groups, pos, seen = [], [], 0, set()
     for m in PLACEHOLDER.finditer(layout):
         parts.append(re.escape(layout[pos : m.start()]))
-        label = _slug(m[1])
+        label = slug(m[1])
         if not label or label in seen:
             return None
         seen.add(label)
@@ -165,13 +165,13 @@ def propose(names: list[str], threads: dict[str, set], stated: list[tuple[str, s
                 prop.source = file
                 break
         else:
-            out += _from_names(members, threads)
+            out += from_names(members, threads)
             continue
         out.append(prop)
     return out
 
 
-def _from_names(members: list[str], threads: dict[str, set], split: bool = True) -> list:
+def from_names(members: list[str], threads: dict[str, set], split: bool = True) -> list:
     """The rules of paths of one depth: one, token by token where the shapes allow, else whole
     folders (the rule is checked; a token rule that does not take its members falls back);
     a rule per shape when whole names say nothing (`variant`) and the shapes are few."""
@@ -179,7 +179,7 @@ def _from_names(members: list[str], threads: dict[str, set], split: bool = True)
         parts = _parts(members, whole)
         groups = [p for p in parts if isinstance(p, Group)]
         _name(groups, members, threads)
-        prop = _assemble(parts, members)
+        prop = assemble(parts, members)
         if _takes(prop, groups):
             break
     else:
@@ -191,7 +191,7 @@ def _from_names(members: list[str], threads: dict[str, set], split: bool = True)
         return [prop]
     out = []
     for same in shapes:
-        (one,) = _from_names(same, threads, split=False)
+        (one,) = from_names(same, threads, split=False)
         taken = {name for name, _, _ in one.groups}
         one.constants = {k: v for k, v in _constants(same).items() if k not in taken}
         out.append(one)
@@ -338,7 +338,7 @@ def _what(g: Group, members: list[str], threads: dict[str, set]) -> str:
     if low <= TEST_WORDS or all(TEST.fullmatch(v) for v in g.values):
         return "test"
     if g.before and g.sep_before in ("-", "=") and len(g.before) > 1:
-        return _slug(g.before) or "variant"
+        return slug(g.before) or "variant"
     return "variant"
 
 
@@ -351,20 +351,20 @@ def _number_name(g: Group, members: list[str], threads: dict[str, set]) -> str:
         after = unit_first[1]
     if after in SIZE_UNITS:
         unit = SIZE_UNITS[after]
-        return f"{_slug(before)}_{unit}" if before and before not in WORDS else f"size_{unit}"
+        return f"{slug(before)}_{unit}" if before and before not in WORDS else f"size_{unit}"
     for word in (before, after):
         if word in WORDS:
             return WORDS[word]
     if len(before) > 1:
-        return _slug(before)
+        return slug(before)
     if len(after) > 1 and after not in ("log", "txt", "out", "csv"):
-        return _slug(after)
+        return slug(after)
     if all(threads.get(m) == {int(v)} for m, v in zip(members, g.values)):
         return "threads"
     return "n"
 
 
-def _slug(text: str) -> str:
+def slug(text: str) -> str:
     s = re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
     s = ("x" + s if s[:1].isdigit() else s)[:MAX_LABEL]
     return s
@@ -378,7 +378,7 @@ def _unique(name: str, used: set) -> str:
     return out
 
 
-def _assemble(parts: list, members: list[str]) -> Proposal:
+def assemble(parts: list, members: list[str]) -> Proposal:
     pieces, groups = [], []
     for p in parts:
         if isinstance(p, str):

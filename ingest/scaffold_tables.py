@@ -18,8 +18,10 @@ import re
 from pathlib import Path
 
 from . import scaffold_names, scaffold_post
+from .file_tables import column_key
 from .read import parse_bytes
 from .scaffold import LISTED, Draft, Member, head_of, newest_member_day, next_commands
+from .tables import slug
 
 TABLE_FORMATS = ("summary-table", "sysbench-report", "markdown-tables", "html-table")
 MAX_KINDS = 12  # file tables proposed per member (the first kinds, in file order)
@@ -61,11 +63,11 @@ def _entry(member: str, tables: list, used: set) -> dict:
     names = [t.name for t in tables]
     regex, groups, shape = _pattern(names, tables[0].columns)
     common = shape.rsplit("/", 1)[-1].strip() or Path(member).name
-    slug = re.sub(r"[^a-z0-9]+", "-", common.lower()).strip("-")
-    tid = _unique_id(slug if len(slug) > 3 else f"tables-{slug}".strip("-"), used)
+    base = slug(common)
+    tid = _unique_id(base if len(base) > 3 else f"tables-{base}".strip("-"), used)
     spec = {"id": tid, "title": f"{Path(member).name}: {common}", "file": member, "table": regex}
     if groups:
-        spec["labels"] = {g: g.replace("_", " ").capitalize() for g in groups}
+        spec["labels"] = {g: scaffold_post.heading(g) for g in groups}
     numbers = [
         c for c in tables[0].columns if all(_is_number(r.get(c)) for t in tables for r in t.rows)
     ]
@@ -84,18 +86,18 @@ def _pattern(names: list[str], columns: list[str]) -> tuple[str, list[str], str]
     names' shape (`10m, ... / wps=… mysql`: each group as `…`)."""
     if len(set(names)) == 1:
         return re.escape(names[0]), [], names[0]
-    (prop,) = scaffold_names._from_names(names, {}, split=False)
-    keys = {re.sub(r"[^a-z0-9]+", "_", c.lower()).strip("_") for c in columns}
+    (prop,) = scaffold_names.from_names(names, {}, split=False)
+    keys = {column_key(c) for c in columns}
     parts, n, used = prop.parts, 0, set()
     for g in (p for p in parts if isinstance(p, scaffold_names.Group)):
         if g.before and g.sep_before == "=":  # `wps=1000`: the word before names it
-            g.name = scaffold_names._slug(g.before)
+            g.name = scaffold_names.slug(g.before)
         if not _says_what(g) or g.name in keys | used:
             n += 1
             g.name = f"part{n}"
         used.add(g.name)
         g.hidden = False  # a part of a table's name is a column, never a template field
-    prop = scaffold_names._assemble(parts, names)
+    prop = scaffold_names.assemble(parts, names)
     shape = "".join(p if isinstance(p, str) else "…" for p in parts)
     return prop.regex, [name for name, _, _ in prop.groups], shape
 
@@ -107,8 +109,7 @@ def _says_what(g) -> bool:
         return True
     if g.before and g.sep_before == "=":
         return True
-    unit = (g.after or "").lower()
-    return g.kind == "d" and unit in SIZE_WORDS and g.name.endswith("_" + unit[:1] + "b")
+    return g.kind == "d" and (g.after or "").lower() in SIZE_WORDS
 
 
 def _unique_id(base: str, used: set) -> str:
@@ -147,7 +148,7 @@ def _body(entries: list[dict]) -> tuple[str, list[str]]:
         for e, col in picks:
             if len(results) == KEY_RESULTS:
                 break
-            key = re.sub(r"[^a-z0-9]+", "_", col.lower()).strip("_")
+            key = column_key(col)
             tid, title = e["spec"]["id"], e["spec"]["title"]
             used += [title, col]
             said = (
