@@ -4,6 +4,8 @@ site's CSP; and a post prints without the screen-only controls."""
 
 from __future__ import annotations
 
+import re
+import time
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -79,6 +81,33 @@ def test_search_shows_hostile_labels_as_text(page, server):
                      || [...e.attributes].some(a => a.name.startsWith('on')))
         .map(e => e.outerHTML)""")
     assert made == []
+    assert not page.problems, page.problems
+
+
+def test_search_lists_every_filter_group_though_filter_chunks_come_late(page, server, built_site):
+    """Pagefind's UI shows the filter groups of its first search's result, and that result has
+    only the groups whose chunks had loaded: with one chunk in time and the others late, a ?q=
+    link showed one group. search.js loads every filter chunk before it runs the query."""
+    groups = {
+        name.split(":", 1)[0]
+        for html in built_site.site.rglob("*.html")
+        for name in re.findall(r'data-pagefind-filter="([^"]+)"', html.read_text("utf-8"))
+    }
+    first = []
+
+    def late_but_the_first(route):
+        if first:
+            time.sleep(0.4)
+        first.append(route.request.url)
+        route.continue_()
+
+    page.route("**/pagefind/filter/*.pf_filter", late_but_the_first)
+    page.goto(server + "search/?q=onerror")
+    page.locator(".pagefind-ui__result-link").first.wait_for()
+    expect(page.locator("#search .pagefind-ui__loading")).to_have_count(0, timeout=WAIT)
+    legends = page.locator(".pagefind-ui__filter-panel .pagefind-ui__filter-name")
+    expect(legends).to_have_count(len(groups), timeout=WAIT)
+    assert len(first) == len(groups) > 1  # every chunk was asked for, all but one late
     assert not page.problems, page.problems
 
 
