@@ -307,6 +307,55 @@ def test_no_post_is_wider_than_a_phone(browser, www):
         page.context.close()
 
 
+def ax_role(page, selector):
+    """The role Chromium's accessibility tree gives the first element matching `selector` (CSS
+    display can cost a table its semantics in some browsers: this reads what the browser made)."""
+    cdp = page.context.new_cdp_session(page)
+    root = cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    tree = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})
+    return tree["nodes"][0]["role"]["value"]
+
+
+PLAN_FITS = """() => [...document.querySelectorAll('figure[data-kind="plans"] table.plan-table')]
+    .filter((t) => t.getClientRects().length)
+    .map((t) => [t.closest('figure').id, t.scrollWidth, t.parentElement.clientWidth])"""
+
+
+@pytest.mark.parametrize("width", [375, 1024])
+def test_a_plan_wraps_its_steps_in_a_narrow_box_instead_of_scrolling(browser, www, width):
+    """In a narrow box (a phone; plans side by side at 1024 px) each step of a plan wraps onto
+    lines of one grid (Extra last, on its own): every plan table fits its box, as drawn by Hugo
+    and as redrawn for another query, and is still a table with rows and cells to a screen
+    reader."""
+    posts = [
+        str(p.parent.relative_to(www[1].site)) + "/"
+        for p in www[1].site.glob("posts/*/index.html")
+        if 'data-kind="plans"' in p.read_text(encoding="utf-8")
+    ]
+    assert posts, "no post with a plan view in the build"
+    for path in posts:
+        page, states, problems = load(browser, www, path, viewport={"width": width, "height": 800})
+        figure = page.locator('figure[data-kind="plans"]').first
+        pickers = figure.locator(".chart-toolbar select")
+        drawn = [page.evaluate(PLAN_FITS)]
+        queries = pickers.first.locator("option").all_inner_texts()
+        other = next(q for q in queries if q != pickers.first.input_value())
+        pickers.first.select_option(other)
+        expect(figure.locator(f'.plan-grid[data-query="{other}"]')).to_have_count(1, timeout=WAIT)
+        drawn.append(page.evaluate(PLAN_FITS))
+        for tables in drawn:
+            assert tables, path
+            assert all(wide <= box + 1 for _, wide, box in tables), (path, tables)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, path
+        plan = 'figure[data-kind="plans"] table.plan-table'
+        assert ax_role(page, plan) == "table"
+        assert ax_role(page, plan + " tbody tr") == "row"
+        assert ax_role(page, plan + " tbody td") == "cell"
+        assert not problems, (path, problems)
+        page.context.close()
+
+
 def test_phone_width_dark_mode_and_keyboard(browser, www):
     page, states, problems = load(
         browser, www, CLOUD, viewport={"width": 375, "height": 800}, color_scheme="dark"
