@@ -1,0 +1,65 @@
+"""Time from opening a search link (`/search/?q=TERM`) to its first result with every filter group
+listed, on two built sites side by side (a baseline and a candidate), in Debian's Chromium.
+
+Usage: .venv/bin/python bench/search_bench.py <baseline site> <candidate site> [TERM] [ROUNDS]
+Both sites are served from this machine; the rounds alternate between them, each in a fresh
+browser context (no cache). Prints the medians in ms and the candidate/baseline ratio. The
+number of filter groups expected is read from the candidate's pages (`data-pagefind-filter`).
+Results are recorded in docs/performance.md ("Search").
+"""
+
+import re
+import statistics
+import sys
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from browser_kit import launch, serve  # noqa: E402
+
+# resolves with the time since navigation once a result and `groups` filter groups are shown
+SHOWN = """(groups) => new Promise((done) => {
+  const check = () => {
+    const result = document.querySelector('.pagefind-ui__result-link');
+    const shown = document.querySelectorAll('.pagefind-ui__filter-name').length;
+    if (result && shown >= groups) done(performance.now()); else requestAnimationFrame(check);
+  };
+  check();
+})"""
+
+
+def filter_groups(site: Path) -> int:
+    """How many filter names the site's pages declare."""
+    names = set()
+    for page in site.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        names.update(re.findall(r'data-pagefind-filter="([^":]+):', text))
+    return len(names)
+
+
+def main(baseline, candidate, term="innodb", rounds="10"):
+    sites = {"baseline": Path(baseline), "candidate": Path(candidate)}
+    groups = filter_groups(sites["candidate"])
+    servers = {name: serve(site) for name, site in sites.items()}
+    times = {name: [] for name in sites}
+    with sync_playwright() as p:
+        browser = launch(p)
+        for _ in range(int(rounds)):
+            for name, (_, base) in servers.items():
+                context = browser.new_context()
+                page = context.new_page()
+                page.goto(f"{base}/search/?q={term}")
+                times[name].append(page.evaluate(SHOWN, groups))
+                context.close()
+        browser.close()
+    for server, _ in servers.values():
+        server.shutdown()
+    medians = {name: statistics.median(values) for name, values in times.items()}
+    for name, values in times.items():
+        print(f"{name}: median {medians[name]:.0f} ms ({', '.join(f'{v:.0f}' for v in values)})")
+    print(f"candidate / baseline: {medians['candidate'] / medians['baseline']:.2f}x")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
