@@ -96,7 +96,7 @@ def test_search_lists_every_filter_group_though_filter_chunks_come_late(page, se
     first = []
 
     def late_but_the_first(route):
-        if first:
+        if first:  # a slow link, not a wait for an event: each later chunk's answer is held
             time.sleep(0.4)
         first.append(route.request.url)
         route.continue_()
