@@ -183,3 +183,20 @@ def test_linkbench_without_requester_lines_uses_requests_finished():
     # one `100000/2000000 requests finished ... 20.2/40 secs elapsed` line: 100000 requests in 20.2 s
     assert s.meta["source"] == "requests finished"
     assert s.series == {"t": [20.2], "requests/s": [round(100000 / 20.2, 3)]}
+
+
+def test_sar_12_hour_clock_reads_as_24_hour_and_each_item_is_a_session():
+    text = (
+        "Linux 6.1.0 (db) \t01/02/2025 \t_x86_64_\t(2 CPU)\n\n"
+        "11:59:58 PM     CPU     %user   %iowait\n"
+        "11:59:59 PM     all      1.50      0.25\n"
+        "12:00:01 AM     all      2.50      0.75\n"
+        "12:00:01 AM       0      3.00      1.00\n"
+        "Average:        all      2.00      0.50\n"
+    )
+    assert by_name("sar").detect(text)
+    parsed = by_name("sar").parse(text, "sar.txt")
+    whole, cpu0 = parsed.sessions
+    assert whole.meta["item"] == "all" and cpu0.meta["item"] == "0"
+    assert whole.series["clock"] == ["23:59:59", "00:00:01"]
+    assert whole.series["%iowait"] == [0.25, 0.75] and cpu0.series["t"] == [1]

@@ -66,7 +66,8 @@ def test_the_scaffold_proposes_query_runs_by_folder_with_the_desc(post):
     # the members are listed with what they were read as, the query runs first; past the
     # header's length, the others (the sar files beside the runs) are counted
     assert "#   mysql-5-6-bp4/all_explains.txt: dbt3-explains" in text
-    assert "sar_u.txt: unknown format" in text and "more (`make ingest` reports each)" in text
+    assert "sar_u.txt: sar: OS samples, which no rule joins" in text
+    assert "more (`make ingest` reports each)" in text
 
 
 def test_every_run_is_in_the_data_and_did_not_finish_is_never_a_time(post):

@@ -25,6 +25,7 @@ MODULES = {
     "tpcc_mysql": ["tpcc-mysql"],  # formats: F5
     "ibench": ["ibench"],  # formats: F8
     "iostat": ["iostat"],  # formats: F12
+    "sar": ["sar"],  # formats: sar (sysstat), whose banner is iostat's: after it
     "vmstat": ["vmstat"],  # formats: F11
     "dbt3_explains": ["dbt3-explains"],  # queries: DBT3 all_explains.txt (times and plans)
     "mysql_explain": ["mysql-explain"],  # queries: EXPLAIN, boxed or tab-separated
