@@ -182,6 +182,7 @@ class Rule:
     name: str | None = None
     line: int = 0
     linked: dict | None = None  # docs/manifest.md, "Linked metrics"
+    sar: list[str] = field(default_factory=list)  # queries: each run's sar files (templates)
     mode: str | None = None  # files: server-status tables declared relative or absolute
     incomplete: str = "error"  # a member holding no complete run: error, or skip (a warning)
     metric: str | None = None  # the runs' main column, when it is not the manifest's
@@ -380,7 +381,7 @@ RULE = (
     "metric",
     "incomplete",
 )
-QUERY_RULE = ("glob", "regex", "input", "format", "labels", "published")  # a `queries:` rule
+QUERY_RULE = ("glob", "regex", "input", "format", "labels", "published", "sar")  # a `queries:` rule
 LINKED = (
     "vmstat",
     "iostat",
@@ -752,6 +753,7 @@ def _rule(path, key: str, where: str, d, line: int, archives, label_types) -> Ru
             f"{where}: incomplete must be error or skip (a member holding no complete run)",
         )
     mode = _mode(rv, where, fmt) if key == "files" else None
+    sar = _sar(rv, where) if key == "queries" else []
     return Rule(
         pattern=pattern,
         source=regex_src or glob_,
@@ -768,7 +770,20 @@ def _rule(path, key: str, where: str, d, line: int, archives, label_types) -> Ru
         metric=metric,
         metric_line=rv.line("metric") if metric else 0,
         incomplete=incomplete,
+        sar=sar,
     )
+
+
+def _sar(rv: Fields, where: str) -> list[str]:
+    """A `queries:` rule's `sar:`: the member template (or list of them) of each run's sar
+    files, filled with the rule's named groups, labels, `query` and `repeat`."""
+    given = rv.get("sar", (str, LList), default=[])
+    templates = [given] if isinstance(given, str) else list(given)
+    for t in templates:
+        if not isinstance(t, str):
+            rv.fail("sar", f"{where}: sar must be a member template or a list of them")
+        check_template(rv, "sar", t, where)
+    return templates
 
 
 def _rule_labels(path, rv: Fields, where: str, label_types) -> dict:

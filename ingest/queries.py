@@ -24,10 +24,12 @@ import regex
 from .archive import Archive
 from .manifest import Fields, LList, Manifest, load_yaml, typed_label
 from .problems import Problem, clean
+from .query_sar import SarFiles
 from .read import parse_bytes
 from .tables import col
 
 DID_NOT_FINISH = "did not finish"
+NO_SAR = "no sar file"
 TIMES = ("query", "repeat", "seconds", "status")  # the columns a query format's `times` has
 QUERY_FORMATS = ("dbt3-explains",)  # the formats whose parse has a `times` table (query runs)
 PLAN = re.compile(r"^plan (?P<query>\S+) run (?P<repeat>\d+)$")
@@ -43,6 +45,7 @@ class QueryData:
     problems: list[Problem] = field(default_factory=list)
     per_rule: dict[int, int] = field(default_factory=dict)  # rule line -> runs taken
     members: set = field(default_factory=set)  # (input, member) taken by a rule or label file
+    sar_columns: dict = field(default_factory=dict)  # run field -> sar column (query_sar.py)
 
 
 def collect(m: Manifest, archives: dict[str, Archive]) -> QueryData:
@@ -53,9 +56,11 @@ def collect(m: Manifest, archives: dict[str, Archive]) -> QueryData:
     described = _label_files(m, archives, out)
     seen: dict[tuple, str] = {}
     plans: dict[tuple, dict] = {}
+    sar = SarFiles(m)
     for rule in m.queries:
         out.per_rule[rule.line] = 0
         arc = archives[rule.input]
+        names = set(arc.names()) if rule.sar else set()
         for member in arc.names():
             mt = rule.match(m.path, member)
             if not mt or any(r.match(m.path, member) for r in _before(m, rule)):
@@ -83,9 +88,17 @@ def collect(m: Manifest, archives: dict[str, Archive]) -> QueryData:
                         f"{clean(member, 80)} and in {seen[key]}",
                     )
                 seen[key] = member
-                out.runs.append(_run(rule, labels, row, times.notes.get(f"{i}/seconds"), member))
+                run = _run(rule, labels, row, times.notes.get(f"{i}/seconds"), member)
+                if rule.sar:
+                    fields = {k: v for k, v in mt.groupdict().items() if v is not None}
+                    fields |= {**labels, "query": run["query"], "repeat": run["repeat"]}
+                    run["sar"] = sar.of_run(rule, arc, names, fields)
+                out.runs.append(run)
                 out.per_rule[rule.line] += 1
             _add_plans(plans, labels, parsed.tables)
+    out.problems += sar.warnings()
+    out.members |= sar.members
+    out.sar_columns = sar.columns
     if not out.runs:
         raise Problem(m.path, m.line_of.get("queries"), "queries: the rules take no query run")
     out.plans = list(plans.values())
@@ -242,18 +255,25 @@ def natural(query: str) -> tuple:
     )
 
 
-def cell_stats(runs: list[dict]) -> dict:
+def cell_stats(runs: list[dict], column: str = "seconds") -> dict:
     """Statistics of the repeats of one (labels, query): n, finished, median, min, max, mean,
     spread ((max - min) / median) over the finished ones; `status` says how many did not finish.
-    A query that never finished has no time: its statistics are missing."""
-    times = sorted(r["seconds"] for r in runs if r["seconds"] is not None)
+    A query that never finished has no time: its statistics are missing. With a sar `column`
+    (query_sar.py) they are of that column, over the runs that have it."""
+    of = (
+        (lambda r: r["seconds"])
+        if column == "seconds"
+        else (lambda r: r.get("sar", {}).get(column))
+    )
+    times = sorted(of(r) for r in runs if of(r) is not None)
     dnf = len(runs) - len(times)
+    lacking = DID_NOT_FINISH if column == "seconds" else NO_SAR
     status = (
         "finished"
         if not dnf
-        else DID_NOT_FINISH
+        else lacking
         if not times
-        else f"{dnf} of {len(runs)} did not finish"
+        else f"{dnf} of {len(runs)} {'did not finish' if column == 'seconds' else 'have no sar file'}"
     )
     if not times:
         return {"n": len(runs), "finished": 0, "status": status}
@@ -339,6 +359,7 @@ def runs_table(m: Manifest, data: QueryData) -> dict:
                 "query": r["query"],
                 "repeat": r["repeat"],
                 "seconds": r["seconds"],
+                **{k: r.get("sar", {}).get(k) for k in data.sar_columns},
                 "status": r["status"],
                 "published": "yes" if r["published"] else "no",
                 "source": r["source"],
@@ -352,6 +373,7 @@ def runs_table(m: Manifest, data: QueryData) -> dict:
             col("query", "Query", "label"),
             col("repeat", "Run", "number", 0),
             col("seconds", "Seconds", "number"),
+            *(col(k, f"{name} (sar, mean)", "number", 2) for k, name in data.sar_columns.items()),
             col("status", "Status", "text"),
             col("published", "Published", "label"),
             col("source", "Read from", "text"),

@@ -8,6 +8,7 @@ tables"), without Python:
         queries: ['1', '2', '7-opt']       # optional: only these queries (default: every one)
         pivot: server                      # optional: one value column per server
         values: [median, min, max]         # statistics of each cell's runs (default: [median])
+        column: seconds                    # or a sar column of the runs (ingest/query_sar.py)
         digits: 0
         ratio: {base: {server: a}, of: median, scale: 100, digits: 2}   # optional
       - id: geomean
@@ -47,6 +48,7 @@ FIELDS = (
     "ratio",
     "geomean",
     "columns",
+    "column",
 )
 RATIO = ("base", "of", "scale", "digits", "label")
 STATS = ("median", "min", "max", "mean", "spread", "n", "finished")
@@ -120,6 +122,14 @@ class _Spec:
                 )
         if not self.values:
             v.fail("values", f"{self.where}: values: at least one statistic")
+        self.column = v.get("column", str, default="seconds")
+        have = {k for r in self.runs for k in r.get("sar", {})}
+        if self.column != "seconds" and self.column not in have:
+            v.fail(
+                "column",
+                f"{self.where}: column {clean(self.column, 40)!r} is not seconds or a sar "
+                f"column of its runs ({', '.join(sorted(have)) or 'no `sar:` files'})",
+            )
         self.digits = v.get("digits", int)
         self.geomean = v.get("geomean", bool, default=False)
         self.headings = dict(v.get("columns", LDict, default=LDict()))
@@ -140,6 +150,12 @@ class _Spec:
 
     def heading(self, key: str) -> str:
         return self.headings.get(key) or self.m.heading(key)
+
+    def stat_heading(self, stat: str) -> str:
+        """A statistic's heading: `Median s` of the times, `Median sar_iowait` of a sar column."""
+        if self.column == "seconds" or stat in ("spread", "n", "finished"):
+            return HEADINGS[stat]
+        return f"{HEADINGS[stat].removesuffix(' s')} {self.column}"
 
     def shown(self, key: str, value) -> str:
         return str(self.m.display.get(key, {}).get(str(value), value))
@@ -224,7 +240,7 @@ def _table(m: Manifest, runs: list[dict], spec, i: int) -> dict:
     cells = {}
     for r in s.runs:
         cells.setdefault((tuple(str(r["labels"].get(k)) for k in s.keys), r["query"]), []).append(r)
-    stats = {key: cell_stats(rs) for key, rs in cells.items()}
+    stats = {key: cell_stats(rs, s.column) for key, rs in cells.items()}
     combos = []
     for r in s.runs:
         combo = tuple(r["labels"].get(k) for k in s.keys)
@@ -282,11 +298,11 @@ def _value_columns(s: _Spec, pivots: list) -> list[tuple]:
             key = stat if p is None else (str(p) if len(s.values) == 1 else f"{p}_{stat}")
             shown = s.shown(s.pivot, p) if p is not None else None
             label = (
-                HEADINGS[stat]
+                s.stat_heading(stat)
                 if p is None
                 else shown
                 if len(s.values) == 1
-                else f"{shown} {HEADINGS[stat]}"
+                else f"{shown} {s.stat_heading(stat)}"
             )
             digits = 0 if stat in ("n", "finished") else 3 if stat == "spread" else s.digits
             out.append((col(_slug(key), label, "number", digits), p, stat, False))
@@ -298,7 +314,7 @@ def _value_columns(s: _Spec, pivots: list) -> list[tuple]:
         if p is not None and str(p) == str(s.ratio["value"]):
             continue
         for stat in s.values:
-            what = s.shown(s.pivot, p) if p is not None else HEADINGS[stat]
+            what = s.shown(s.pivot, p) if p is not None else s.stat_heading(stat)
             key = f"{'' if p is None else str(p) + '_'}{stat}_ratio"
             label = s.ratio["label"] or f"{what} / {base_name}" + (
                 " %" if s.ratio["scale"] == 100 else ""

@@ -118,7 +118,7 @@ def _what_found(parsed, done) -> str:
     if done:
         return f"{len(done)} complete run(s)"
     if parsed.format == "sar":
-        return "OS samples, which no rule joins to runs yet (docs/formats.md)"
+        return "OS samples (a `queries:` rule's `sar:` joins them to query runs)"
     if parsed.sessions:
         return "no complete run with intervals"
     return f"{len(parsed.tables)} table(s), no run" if parsed.tables else "settings, no run"

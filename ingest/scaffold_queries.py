@@ -6,9 +6,10 @@ varies (the folder: a server and its configuration) becoming the label `folder`,
 (folder, query, repeat); a `DESC`/README naming the folders (format `folder-desc`) becomes
 `label_files:` (its descriptions are the folders' display names); the post has key results from
 the default query tables, the per-query chart, the ratio heat table to the first folder, the
-plans of the first query side by side, and the tables. Every other member (a kit's config, the
-`sar` files beside the runs, the per-run EXPLAIN files) is listed in the manifest's header with
-what it was read as. Called through ingest/scaffold.py `draft` (its `_other_kinds`); the files
+plans of the first query side by side, and the tables. The sar reports beside the runs become
+the rule's `sar:` (templates from their names: `{folder}/{query}.sql_no_{repeat}_sar_u.txt`),
+so the query-runs table has their means. Every other member (a kit's config, the per-run
+EXPLAIN files) is listed in the manifest's header with what it was read as. Called through ingest/scaffold.py `draft` (its `_other_kinds`); the files
 are written, like every draft, by the YAML emitter there.
 """
 
@@ -51,6 +52,58 @@ def rules(members: list[Member]) -> list[dict]:
     return list(out.values())
 
 
+def sar_templates(archive, rule: dict, members: list[Member]) -> list[str]:
+    """The `sar:` templates of a rule: the sar reports in the folder of its first query file
+    whose names hold a run's query and repeat (`9-opt.sql_no_2_sar_u.txt`), each kept when
+    it names a report of at least half of that folder's runs."""
+    first = rule["members"][0]
+    folder = first.rpartition("/")[0]
+    sar = {m.name for m in members if m.format == "sar"}
+    local = sorted(n for n in sar if n.rpartition("/")[0] == folder)
+    if not local or "labels" in rule:
+        return []
+    try:
+        parsed = parse_bytes(archive.read(first), first, rule["format"])
+    except Problem:
+        return []
+    times = next((t for t in parsed.tables if t.name == "times"), None)
+    runs = [(str(r["query"]), r["repeat"]) for r in times.rows] if times else []
+    out = []
+    for name in local:
+        base = name.rpartition("/")[2]
+        for query, repeat in runs:
+            template = _sar_template(base, query, repeat)
+            if template is None:
+                continue
+            hits = sum(f"{folder}/" + template.format(query=q, repeat=k) in sar for q, k in runs)
+            if hits * 2 >= len(runs):
+                out += [] if template in out else [template]
+                break
+    parent = folder.rsplit("/", 1)[0] + "/" if "/" in folder else ""
+    return [parent.replace("{", "{{").replace("}", "}}") + f"{{{LABEL}}}/{t}" for t in out]
+
+
+def _sar_template(base: str, query: str, repeat: int) -> str | None:
+    """`base` with the run's query and, after it, its repeat as `{query}` and `{repeat}`."""
+    q = re.search(rf"(?<![A-Za-z0-9]){re.escape(query)}(?![A-Za-z0-9])", base)
+    if q is None:
+        return None
+    k = re.compile(rf"(?<![0-9]){repeat}(?![0-9])").search(base, q.end())
+    if k is None:
+        return None
+
+    def literal(text: str) -> str:
+        return text.replace("{", "{{").replace("}", "}}")
+
+    return (
+        literal(base[: q.start()])
+        + "{query}"
+        + literal(base[q.end() : k.start()])
+        + "{repeat}"
+        + literal(base[k.end() :])
+    )
+
+
 def label_file(archive, members: list[Member], folders: set[str]) -> str | None:
     """A DESC/README of the archive that names at least one of the folders, or None."""
     for m in members:
@@ -72,11 +125,16 @@ def _manifest(study: str, archive_path: Path, digest: str, origin, found, desc) 
         "suite": "TPC-H",
         "labels": [LABEL],
         "label_names": {LABEL: "Server"},
-        "queries": [{k: v for k, v in r.items() if k != "members"} for r in found],
+        "queries": [_rule_entry(r) for r in found],
     }
     if desc:
         doc["label_files"] = [{"file": desc, "display": LABEL}]
     return doc
+
+
+def _rule_entry(rule: dict) -> dict:
+    """A rule as the manifest writes it: no member list, `sar:` only when there are reports."""
+    return {k: v for k, v in rule.items() if k != "members" and (k != "sar" or v)}
 
 
 def _head(study: str, archive_path: Path, members, desc) -> list[str]:
@@ -148,6 +206,8 @@ def draft(study: str, archive_path: Path, digest: str, origin, arc, members) -> 
     if not is_query_archive(members):
         return None
     found = rules(members)
+    for rule in found:
+        rule["sar"] = sar_templates(arc, rule, members)
     folders = {n.rpartition("/")[0].rsplit("/", 1)[-1] for r in found for n in r["members"]}
     desc = label_file(arc, members, folders)
     doc = _manifest(study, archive_path, digest, origin, found, desc)

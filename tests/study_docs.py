@@ -51,13 +51,22 @@ def documented_columns(
         if tid in declared
     }
     runs = fast_yaml((data_dir / study / "runs.yaml").read_text())["runs"]
-    out = columns | _default_columns(meta, runs)
+    sar = {
+        tid: [
+            c["key"]
+            for c in fast_yaml((data_dir / study / "tables" / f"{tid}.yaml").read_text())["columns"]
+        ]
+        for tid in ("query-runs",)
+        if tid in meta["tables"]
+    }
+    out = columns | _default_columns(meta, runs, sar)
     return {tid: cols for tid, cols in out.items() if tid in meta["tables"]}
 
 
-def _default_columns(meta: dict, runs: list[dict]) -> dict[str, str]:
+def _default_columns(meta: dict, runs: list[dict], sar_columns: dict) -> dict[str, str]:
     """table id -> columns of the default tables and the query tables, as docs/manifest.md's
-    "Default tables" and "Query runs" give them, `<labels>` the study's label columns."""
+    "Default tables" and "Query runs" give them, `<labels>` the study's label columns, `<sar>`
+    the `sar_` columns among `sar_columns` (table id -> its column keys)."""
     manifest_doc = (ROOT / "docs" / "manifest.md").read_text()
     section = manifest_doc.split("\n## Default tables\n")[1].split("\n## ")[0]
     queries = manifest_doc.split("\n## Query runs (`queries:`)\n")[1].split("\n## ")[0]
@@ -91,6 +100,9 @@ def _default_columns(meta: dict, runs: list[dict]) -> dict[str, str]:
             if query_labels
             else cols.replace("<labels>,", "")
         )
+        if "<sar>" in cols:  # the sar means a rule's `sar:` gave, named `sar_<column>`
+            sar = ",".join(k for k in sar_columns.get(tid, []) if k.startswith("sar_"))
+            out[tid] = out[tid].replace("<sar>", sar) if sar else out[tid].replace("<sar>,", "")
     return out
 
 

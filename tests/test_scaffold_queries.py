@@ -59,15 +59,23 @@ def test_the_scaffold_proposes_query_runs_by_folder_with_the_desc(post):
     text = (post["dir"] / "manifest.yaml").read_text()
     man = yaml.safe_load(text)
     assert man["labels"] == ["folder"] and man["suite"] == "TPC-H"
-    assert man["queries"] == [
-        {"regex": r"(?P<folder>[^/]+)/all_explains\.txt", "format": "dbt3-explains"}
-    ]
+    rule = man["queries"][0]
+    assert len(man["queries"]) == 1
+    assert (rule["regex"], rule["format"]) == (
+        r"(?P<folder>[^/]+)/all_explains\.txt",
+        "dbt3-explains",
+    )
     assert man["label_files"] == [{"file": "DESC", "display": "folder"}]
     # the members are listed with what they were read as, the query runs first; past the
     # header's length, the others (the sar files beside the runs) are counted
     assert "#   mysql-5-6-bp4/all_explains.txt: dbt3-explains" in text
-    assert "sar_u.txt: sar: OS samples, which no rule joins" in text
+    assert "sar_u.txt: sar: OS samples" in text
     assert "more (`make ingest` reports each)" in text
+    # the sar reports beside the runs are proposed as the rule's `sar:`, by name
+    assert sorted(rule["sar"]) == [
+        "{folder}/{query}.sql_no_{repeat}_sar_r.txt",
+        "{folder}/{query}.sql_no_{repeat}_sar_u.txt",
+    ]
 
 
 def test_every_run_is_in_the_data_and_did_not_finish_is_never_a_time(post):
