@@ -25,6 +25,18 @@ from .read import parse_bytes
 from .scaffold import LISTED, Draft, Member, head_of, newest_member_day, next_commands
 
 LABEL = "folder"
+IOWAIT_TABLE = {
+    "id": "sar-iowait",
+    "title": "Median %iowait (sar) per query",
+    "pivot": LABEL,
+    "column": "sar_iowait",
+    "digits": 1,
+}
+_IOWAIT_SECTION = """## What the machine did
+
+{{< table id="sar-iowait" source="derived" caption="The median of each run's mean %iowait (sar) per query and server: the share of time the CPUs sat idle waiting for IO" >}}
+
+"""
 DESC_NAMES = re.compile(r"^(?:[^/]+/)?(?:DESC|README)(?:\.(?:txt|md))?$", re.I)
 
 
@@ -52,23 +64,23 @@ def rules(members: list[Member]) -> list[dict]:
     return list(out.values())
 
 
-def sar_templates(archive, rule: dict, members: list[Member]) -> list[str]:
+def sar_templates(archive, rule: dict, members: list[Member]) -> tuple[list[str], set[str]]:
     """The `sar:` templates of a rule: the sar reports in the folder of its first query file
     whose names hold a run's query and repeat (`9-opt.sql_no_2_sar_u.txt`), each kept when
-    it names a report of at least half of that folder's runs."""
+    it names a report of at least half of that folder's runs; and the columns of those reports."""
     first = rule["members"][0]
     folder = first.rpartition("/")[0]
     sar = {m.name for m in members if m.format == "sar"}
     local = sorted(n for n in sar if n.rpartition("/")[0] == folder)
     if not local or "labels" in rule:
-        return []
+        return [], set()
     try:
         parsed = parse_bytes(archive.read(first), first, rule["format"])
     except Problem:
-        return []
+        return [], set()
     times = next((t for t in parsed.tables if t.name == "times"), None)
     runs = [(str(r["query"]), r["repeat"]) for r in times.rows] if times else []
-    out = []
+    out, columns = [], set()
     for name in local:
         base = name.rpartition("/")[2]
         for query, repeat in runs:
@@ -77,10 +89,21 @@ def sar_templates(archive, rule: dict, members: list[Member]) -> list[str]:
                 continue
             hits = sum(f"{folder}/" + template.format(query=q, repeat=k) in sar for q, k in runs)
             if hits * 2 >= len(runs):
-                out += [] if template in out else [template]
+                if template not in out:
+                    out.append(template)
+                    columns |= _columns(archive, name)
                 break
     parent = folder.rsplit("/", 1)[0] + "/" if "/" in folder else ""
-    return [parent.replace("{", "{{").replace("}", "}}") + f"{{{LABEL}}}/{t}" for t in out]
+    return [parent.replace("{", "{{").replace("}", "}}") + f"{{{LABEL}}}/{t}" for t in out], columns
+
+
+def _columns(archive, member: str) -> set[str]:
+    """The columns of one sar report (none when it does not read)."""
+    try:
+        parsed = parse_bytes(archive.read(member), member, "sar")
+    except Problem:
+        return set()
+    return {c for s in parsed.sessions for c in s.series}
 
 
 def _sar_template(base: str, query: str, repeat: int) -> str | None:
@@ -163,9 +186,10 @@ def _value(col: str, agg: str, show: str | None = None) -> str:
     return f'{{{{< value table="query-summary" col="{col}" agg="{agg}"{extra} >}}}}'
 
 
-def _body() -> str:
+def _body(iowait: bool = False) -> str:
     """Key results from the default query tables (every number through `value`), the per-query
-    chart, the ratio heat table, the first query's plans, the tables, the provenance."""
+    chart, the ratio heat table, the first query's plans, the sar table (`iowait`), the tables,
+    the provenance."""
     slow = f"{_value('median', 'max')} s (query {_value('median', 'max', 'query')}, {_value('median', 'max', LABEL)})"
     fast = f"{_value('median', 'min')} s (query {_value('median', 'min', 'query')}, {_value('median', 'min', LABEL)})"
     spread = f"{_value('spread', 'max')} of their median (query {_value('spread', 'max', 'query')}, {_value('spread', 'max', LABEL)})"
@@ -188,7 +212,7 @@ the queries show, their numbers from the tables through the `value` shortcode (d
 
 {{{{< chart kind="plans" id="plans" by="{LABEL}" source="derived" caption="The EXPLAIN plan of a query on each server, the cells that differ from the first one's marked" >}}}}
 
-## The runs
+{_IOWAIT_SECTION if iowait else ""}## The runs
 
 {{{{< table id="query-summary" source="derived" collapsed="true" >}}}}
 
@@ -206,11 +230,16 @@ def draft(study: str, archive_path: Path, digest: str, origin, arc, members) -> 
     if not is_query_archive(members):
         return None
     found = rules(members)
+    sar_columns: set[str] = set()
     for rule in found:
-        rule["sar"] = sar_templates(arc, rule, members)
+        rule["sar"], columns = sar_templates(arc, rule, members)
+        sar_columns |= columns
     folders = {n.rpartition("/")[0].rsplit("/", 1)[-1] for r in found for n in r["members"]}
     desc = label_file(arc, members, folders)
     doc = _manifest(study, archive_path, digest, origin, found, desc)
+    iowait = "%iowait" in sar_columns
+    if iowait:  # the CPU's wait for IO per query and server: the first question sar answers
+        doc["query_tables"] = [IOWAIT_TABLE]
     terms = {"engines": [], "versions": [], "benchmarks": ["DBT3"], "storage": []}
     front, notes = scaffold_post.front_matter(
         doc, study, origin, newest_member_day(archive_path), terms, []
@@ -219,4 +248,6 @@ def draft(study: str, archive_path: Path, digest: str, origin, arc, members) -> 
         f"The query runs of {archive_path.name}, query by query; the summary is still to be written."
     )
     notes_rules = [f"takes {len(r['members'])} member(s), e.g. {r['members'][0]}" for r in found]
-    return Draft(doc, _head(study, archive_path, members, desc), notes_rules, front, notes, _body())
+    return Draft(
+        doc, _head(study, archive_path, members, desc), notes_rules, front, notes, _body(iowait)
+    )

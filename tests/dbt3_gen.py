@@ -130,7 +130,7 @@ def all_explains(folder: str) -> str:
 def sar(kind: str, folder: str, query: str, run: int) -> str:
     """`sar -u` or `sar -r` samples every 5 s (German locale: `18,12,24`, decimal commas)."""
     head = "Linux 3.2.0-4-amd64 (dbt3-bench) \t14.05.2013 \t_x86_64_\t(16 CPU)\n\n"
-    n = max(2, min(8, abs(seconds(folder, query, run)) // 30))
+    n = sar_samples(folder, query, run)
     lines = []
     if kind == "u":
         lines.append(
@@ -151,6 +151,23 @@ def sar(kind: str, folder: str, query: str, run: int) -> str:
                 f"18,12,{24 + 5 * i:02d}     {15900000 - used:8d}  {used:8d}     {used * 100 // 15900000:2d},{i % 10}8      5056     29916  15215844     84,33"
             )
     return head + "\n".join(lines) + "\n"
+
+
+def sar_samples(folder: str, query: str, run: int) -> int:
+    """How many samples `sar` writes for one run."""
+    return max(2, min(8, abs(seconds(folder, query, run)) // 30))
+
+
+def sar_iowait(folder: str, query: str, run: int) -> float:
+    """The mean %iowait `sar -u` prints for one run (`{i % 7},25` per sample), to 4 places."""
+    n = sar_samples(folder, query, run)
+    return round(sum(i % 7 + 0.25 for i in range(n)) / n, 4)
+
+
+def sar_user(folder: str, query: str, run: int) -> float:
+    """The mean %user `sar -u` prints for one run (`busy,{i % 10}0` per sample), to 4 places."""
+    n = sar_samples(folder, query, run)
+    return round(sum(5 + (i * 3 + len(folder)) % 20 + (i % 10) / 10 for i in range(n)) / n, 4)
 
 
 def files() -> dict[str, str]:

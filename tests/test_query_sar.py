@@ -11,7 +11,7 @@ import statistics
 
 import pytest
 import yaml
-from dbt3_gen import FOLDERS, QUERIES, REPEATS, seconds, write_archive
+from dbt3_gen import FOLDERS, QUERIES, REPEATS, sar_iowait, sar_user, write_archive
 
 from ingest.manifest import load
 from ingest.problems import Problem
@@ -59,24 +59,6 @@ def build(archive, sar, extra="", tmp=None):
     return tables, built
 
 
-def samples(folder: str, query: str, run: int) -> int:
-    """How many samples the generator wrote for one run."""
-    return max(2, min(8, abs(seconds(folder, query, run)) // 30))
-
-
-def iowait(folder: str, query: str, run: int) -> float:
-    """The mean %iowait the generator printed for one run (`{i % 7},25` per sample)."""
-    return round(statistics.fmean(i % 7 + 0.25 for i in range(samples(folder, query, run))), 4)
-
-
-def user(folder: str, query: str, run: int) -> float:
-    """The mean %user the generator printed (`busy,{i % 10}0`)."""
-    values = [
-        5 + (i * 3 + len(folder)) % 20 + (i % 10) / 10 for i in range(samples(folder, query, run))
-    ]
-    return round(statistics.fmean(values), 4)
-
-
 def test_every_run_gets_the_means_of_its_sar_files(archive):
     tables, built = build(archive, f"['{SAR_U}', '{SAR_R}']")
     runs = tables["query-runs"]
@@ -85,8 +67,8 @@ def test_every_run_gets_the_means_of_its_sar_files(archive):
     assert len(runs["rows"]) == len(FOLDERS) * len(QUERIES) * REPEATS
     for row in runs["rows"]:
         at = (row["folder"], row["query"], row["repeat"])
-        assert row["sar_iowait"] == pytest.approx(iowait(*at)), at
-        assert row["sar_user"] == pytest.approx(user(*at)), at
+        assert row["sar_iowait"] == pytest.approx(sar_iowait(*at)), at
+        assert row["sar_user"] == pytest.approx(sar_user(*at)), at
     # the sar files are taken by the rule (the report does not list them as matched by none)
     taken = [member for _, member in built.queries.members if "_sar_" in member]
     assert len(taken) == len(FOLDERS) * len(QUERIES) * REPEATS * 2
@@ -98,7 +80,7 @@ def test_a_query_table_takes_a_sar_column(archive):
     assert [c["label"] for c in table["columns"]] == ["Query", *FOLDERS]
     for row in table["rows"]:
         for folder, column in zip(FOLDERS, table["columns"][1:]):
-            runs = [iowait(folder, row["query"], k) for k in range(1, REPEATS + 1)]
+            runs = [sar_iowait(folder, row["query"], k) for k in range(1, REPEATS + 1)]
             assert row[column["key"]] == pytest.approx(statistics.median(runs))
 
 

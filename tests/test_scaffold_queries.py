@@ -9,10 +9,11 @@ ingest), with "did not finish" shown where a query did not finish, never a time.
 from __future__ import annotations
 
 import re
+import statistics
 
 import pytest
 import yaml
-from dbt3_gen import DNF, FOLDERS, QUERIES, REPEATS, write_archive
+from dbt3_gen import DNF, FOLDERS, QUERIES, REPEATS, sar_iowait, write_archive
 from golden import ROOT
 from sitebuild import BASE_PATH, BASE_URL, BuiltSite, build
 
@@ -87,6 +88,21 @@ def test_every_run_is_in_the_data_and_did_not_finish_is_never_a_time(post):
     assert all(r["seconds"] is None for r in dnf)
     study = yaml.safe_load((data / "study.yaml").read_text())
     assert study["display"]["folder"] == {f: d for f, (d, _) in FOLDERS.items()}
+
+
+def test_the_draft_shows_the_median_iowait_of_the_sar_reports(post):
+    """The sar reports proposed as `sar:` give each run its means, and the draft a table of the
+    median %iowait per query and server, as the generator printed them."""
+    table = yaml.safe_load(
+        (post["tmp"] / "data" / STUDY / "tables" / "sar-iowait.yaml").read_text()
+    )
+    keys = {c["label"]: c["key"] for c in table["columns"]}
+    for row in table["rows"]:
+        for folder, (description, _) in FOLDERS.items():
+            runs = [sar_iowait(folder, row["query"], k) for k in range(1, REPEATS + 1)]
+            assert row[keys[description]] == pytest.approx(statistics.median(runs))
+    page = post["built"].page(f"posts/{STUDY}/index.html")
+    assert 'id="sar-iowait"' in page and "%iowait (sar)" in page
 
 
 def test_the_post_shows_did_not_finish_in_its_chart_and_tables(post):
