@@ -75,6 +75,15 @@ def column_meta(name: str, metric: str | None = None, lat_pct: float | None = No
         label, unit, kind = (
             (counter, "", "gauge") if GAUGES.match(counter) else (f"{counter}/s", "/s", "rate")
         )
+    elif name.startswith("sar."):  # sar's own names: a percentage, a rate, else a level
+        column = name[4:]
+        label, unit, kind = (
+            (f"{column[1:]} (%, sar)", "%", "percent")
+            if column.startswith("%")
+            else (f"{column} (sar)", "/s", "rate")
+            if column.endswith("/s")
+            else (f"{column} (sar)", "", "gauge")
+        )
     elif name.endswith("/s"):
         label, unit, kind = name, "/s", "rate"
     else:

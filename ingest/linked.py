@@ -1,12 +1,13 @@
 """Linked metrics: what the OS and the server did during a run, on the run's own clock.
 
-For a run whose manifest rule names its vmstat, iostat or periodic server-status files
+For a run whose manifest rule names its vmstat, iostat, sar or periodic server-status files
 (docs/manifest.md, "Linked metrics"), `linked_series` builds one columnar series beside the
 run's throughput: one row per OS sample, `t` in seconds of the run, columns
 
     vm.us vm.sy vm.wa vm.cs vm.r vm.b                      vmstat
     io.<dev>.r/s io.<dev>.w/s io.<dev>.rMB/s io.<dev>.wMB/s io.<dev>.await io.<dev>.util
     st.<counter>                                           server counters (per second)
+    sar.%user sar.%iowait sar.kbmemused ...                sar (whole machine)
     cpu_per_op kb_written_per_op                           derived, per interval
 
 Alignment (never silent, never stretched; docs/manifest.md, "Linked metrics"):
@@ -42,6 +43,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from .columns import IOSTAT, VMSTAT
+from .manifest import MONITOR_KINDS
 from .osmetrics import cpu_s_per_op, each_op
 from .parsers.base import Session
 from .problems import Problem
@@ -280,7 +282,7 @@ def ops_per_interval(run_t: list, ops: list, t: list, interval_s: float) -> list
 
 class Joined(NamedTuple):
     """What `linked_series` gives: the columnar series, the problems found, and how each
-    monitor was placed ({"vmstat"|"iostat"|"status": "timestamps"|"offset"})."""
+    monitor was placed ({"vmstat"|"iostat"|"status"|"sar": "timestamps"|"offset"})."""
 
     series: dict[str, list]
     problems: list[Problem]
@@ -296,6 +298,7 @@ def linked_series(
     vmstat: tuple[str, Session] | None = None,
     iostat: tuple[str, list[Session]] | None = None,
     status: tuple[str, Session] | None = None,
+    sar: tuple[str, list[Session]] | None = None,
     cores: int | None = None,
     tol_s: float | None = None,
     run_start: str | None = None,
@@ -334,11 +337,16 @@ def linked_series(
         cores = cores or next((x.meta["cpus"] for x in iostat[1] if x.meta.get("cpus")), None)
     if status:
         how["status"] = _join_status(*status, clock, span, tol_s, columns, problems)
+    if sar:
+        found = _join_sar(*sar, clock, span, columns, problems)
+        if found:
+            how["sar"] = found
+        cores = cores or next((x.meta["cpus"] for x in sar[1] if x.meta.get("cpus")), None)
     times = sorted({x for col in columns.values() for x in col})
     out: dict[str, list] = {"t": times}
     for name, col in columns.items():
         out[name] = [col.get(x) for x in times]
-    if times and (vmstat or iostat):
+    if times and (vmstat or iostat or sar):
         out.update(_per_op(out, ops_per_interval(run_t, ops, times, interval_s), cores))
     return Joined(out, problems, how)
 
@@ -378,6 +386,28 @@ def _join_iostat(file, sessions, clock, span, columns, problems) -> str | None:
                     zip(t, [None if v is None else round(v * factor, 3) for v in col])
                 )
     return how
+
+
+def _join_sar(file, sessions, clock, span, columns, problems) -> str | None:
+    """sar's whole-machine columns (its `all` rows, or a report with no item column) on the
+    run's clock into `columns` as `sar.<name>` (`sar.%user`, `sar.kbmemused`); returns how
+    they were placed (None: no whole-machine report). The samples are placed by offset_s and
+    interval_s (sar prints a time of day, and the date only in its banner)."""
+    whole = [x for x in sessions if x.meta.get("item") in (None, "all")]
+    placed = None
+    for i, s in enumerate(whole):
+        t, how, found = on_clock(file, "sar", s, **clock)
+        if i == 0:
+            placed = how
+            problems += found
+            problems += check_span(
+                file, "sar", t, span["run_end"], clock["interval_s"], span["tol"], how,
+                s.sample_lines, clock["offset_s"],
+            )  # fmt: skip
+        for name, col in s.series.items():
+            if name not in ("t", "clock"):
+                columns.setdefault(f"sar.{name}", dict(zip(t, col)))
+    return placed
 
 
 def _join_status(file, s, clock, span, tol_s, columns, problems) -> str:
@@ -425,10 +455,12 @@ def _per_op(out: dict[str, list], per: list, cores: int | None) -> dict[str, lis
     """cpu_per_op and kb_written_per_op per sample, from the joined columns and the run's
     throughput over each sample (`per`)."""
     derived = {}
-    if "vm.us" in out and "vm.sy" in out and cores:
+    # CPU busy from vmstat, else from sar -u
+    user, system = ("vm.us", "vm.sy") if "vm.us" in out else ("sar.%user", "sar.%system")
+    if user in out and system in out and cores:
         derived["cpu_per_op"] = [
             None if us is None or sy is None else _round(cpu_s_per_op(us + sy, cores, o))
-            for us, sy, o in zip(out["vm.us"], out["vm.sy"], per)
+            for us, sy, o in zip(out[user], out[system], per)
         ]
     written = [c for c in out if c.startswith("io.") and c.endswith(".wMB/s")]
     if written:
@@ -536,10 +568,10 @@ def _monitors(spec: dict, rule, rec: dict, files: dict, fill) -> dict:
     """{"vmstat"|"status": (member, session), "iostat": (member, sessions)} of the monitors
     the rule names that the input holds."""
     found = {}
-    for kind in ("vmstat", "iostat", "status"):
+    for kind in MONITOR_KINDS:
         member = fill(rule, spec[kind], rec["labels"]) if kind in spec else None
         if member in files and (sessions := files[member].sessions):
-            found[kind] = (member, sessions if kind == "iostat" else sessions[0])
+            found[kind] = (member, sessions if kind in ("iostat", "sar") else sessions[0])
     return found
 
 

@@ -382,10 +382,12 @@ RULE = (
     "incomplete",
 )
 QUERY_RULE = ("glob", "regex", "input", "format", "labels", "published", "sar")  # a `queries:` rule
+MONITOR_KINDS = ("vmstat", "iostat", "status", "sar")  # the files `linked:` may name
 LINKED = (
     "vmstat",
     "iostat",
     "status",
+    "sar",
     "interval_s",
     "offset_s",
     "tolerance_s",
@@ -820,13 +822,13 @@ def _linked(path, rv: Fields, where: str) -> dict:
     lv = Fields(path, rv.get("linked", LDict), f"{where}.linked")
     lv.only(LINKED)
     out = {}
-    for k in ("vmstat", "iostat", "status"):
+    for k in MONITOR_KINDS:
         t = lv.get(k, str)
         if t is not None:
             check_template(lv, k, t, f"{where}.linked")
             out[k] = t
     if not out:
-        lv.fail(None, f"{where}.linked: name at least one of vmstat, iostat, status")
+        lv.fail(None, f"{where}.linked: name at least one of {', '.join(MONITOR_KINDS)}")
 
     def number(k, required=False, default=None, positive=False):
         v = lv.get(k, (int, float), required=required, default=default)

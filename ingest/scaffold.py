@@ -5,7 +5,7 @@ It hashes the archive, reads every member and detects its format, and keeps the 
 a complete run. Their names give the `runs:` rules and labels (ingest/scaffold_names.py: a
 layout stated in a DESC/README, else the parts of the paths that vary, named for what they
 are). The runs give the metric and the interval (from the data), a proposed window, the
-thread counts; monitors beside the runs (vmstat, iostat, server status) are proposed as
+thread counts; monitors beside the runs (vmstat, iostat, sar, server status) are proposed as
 `linked:`; the newest member time dates the post. The post (ingest/scaffold_post.py) opens
 with key results that compare across the label that varies most.
 
@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 
 from . import scaffold_names, scaffold_post
 from .archive import Archive, dir_sha256, sha256_file, walk_dir
-from .manifest import SLUG
+from .manifest import MONITOR_KINDS, SLUG
 from .problems import CONTROL, Problem, clean
 from .read import parse_bytes
 from .writer import dump
@@ -40,7 +40,7 @@ WARMUP = 0.1  # proposed window: skip the first 10% of the shortest run
 MAX_STUDY = 64  # characters of a study name (a folder, a URL path, a prefix of file names)
 MAX_ORIGIN = 2000
 MONITORS = {"vmstat": "vmstat", "iostat": "iostat"}
-MONITORS |= {"global-status": "status", "mysqladmin-status": "status"}
+MONITORS |= {"global-status": "status", "mysqladmin-status": "status", "sar": "sar"}
 INTERVALS = (1, 2, 3, 5, 10, 15, 20, 30, 60)  # a monitor's interval, proposed from its samples
 LISTED = 40  # archive members listed in the manifest's header
 DISPLAY_SERVERS = {"mysql": "MySQL", "mariadb": "MariaDB", "percona": "Percona Server"}
@@ -118,7 +118,7 @@ def _what_found(parsed, done) -> str:
     if done:
         return f"{len(done)} complete run(s)"
     if parsed.format == "sar":
-        return "OS samples (a `queries:` rule's `sar:` joins them to query runs)"
+        return "OS samples (joined to runs by `linked:`, or to query runs by `sar:`)"
     if parsed.sessions:
         return "no complete run with intervals"
     return f"{len(parsed.tables)} table(s), no run" if parsed.tables else "settings, no run"
@@ -404,7 +404,7 @@ def _exclude(proposals, rules, others: list[str]) -> None:
 
 
 def _linked(proposals, rules, members) -> list[dict]:
-    """Monitors beside the runs (vmstat, iostat, server status in the run's folder, or named
+    """Monitors beside the runs (vmstat, iostat, sar, server status in the run's folder, or named
     like it) as each rule's `linked:`, with a `files:` rule per monitor; the template is the
     monitor's path with the run's named groups in it, checked against every run."""
     monitors = [m for m in members if m.format in MONITORS]
@@ -426,9 +426,7 @@ def _linked(proposals, rules, members) -> list[dict]:
                 files.append({"glob": glob, "format": fmt})
             linked.setdefault("interval_s", _monitor_interval([(runs[r], mon) for r, mon in pairs]))
         if linked:
-            rule["linked"] = {
-                k: linked[k] for k in ("vmstat", "iostat", "status", "interval_s") if k in linked
-            }
+            rule["linked"] = {k: linked[k] for k in (*MONITOR_KINDS, "interval_s") if k in linked}
             rule["linked"]["panels"] = _panels(linked, monitors)
     return files
 
@@ -446,11 +444,13 @@ def _panels(linked: dict, monitors: list[Member]) -> list[str]:
     """The panels shown first: CPU and I/O wait, context switches, the first device's writes,
     and the CPU per operation when both monitors are there (docs/manifest.md)."""
     out = ["vm.us", "vm.wa", "vm.cs"] if "vmstat" in linked else []
+    if "sar" in linked and "vmstat" not in linked:
+        out += ["sar.%user", "sar.%iowait"]
     device = next((d for m in monitors if m.format == "iostat" for d in m.devices), None)
     if "iostat" in linked and device:
         out.append(f"io.{device}.w/s")
-    if "vmstat" in linked and "iostat" in linked:
-        out.append("cpu_per_op")
+    if ("vmstat" in linked and "iostat" in linked) or ("sar" in linked and "vmstat" not in linked):
+        out.append("cpu_per_op")  # the cores: iostat's or sar's `(N CPU)`
     return out
 
 

@@ -240,6 +240,32 @@ def vmstat_text(samples: int, seed: int = 1, header_every: int = 0, busy: float 
     return "\n".join(out) + "\n"
 
 
+def sar_text(samples: int, busy: float = 60.0, cpus: int = 2) -> str:
+    """`sar -u -P ALL 1` output in the en_US locale (12-hour clock): the banner, a header, then
+    per sample the whole machine (`all`: %user = `busy` + the sample's index / 10) and each
+    CPU, then the `Average:` lines."""
+    head = "11:59:58 AM     CPU     %user     %nice   %system   %iowait    %steal     %idle"
+    out = [f"Linux 6.1.0-13-amd64 (bench) \t01/15/2025 \t_x86_64_\t({cpus} CPU)", "", head]
+    for i in range(1, samples + 1):
+        h, rest = divmod(11 * 3600 + 59 * 60 + 58 + i, 3600)  # from 11:59:58 AM, past noon
+        m, sec = divmod(rest, 60)
+        clock = f"{(h - 1) % 12 + 1:02d}:{m:02d}:{sec:02d} {'AM' if h < 12 else 'PM'}"
+        user = busy + i / 10
+        out.append(
+            f"{clock}     all     {user:5.2f}      0.00      8.00      3.00      0.00     {89 - user:5.2f}"
+        )
+        out += [
+            f"{clock}       {c}     {user + c:5.2f}      0.00      8.00      3.00      0.00     {89 - user - c:5.2f}"
+            for c in range(cpus)
+        ]
+    out += [
+        "",
+        head.replace("11:59:58 AM", "Average:   "),
+        "Average:        all     50.00      0.00      8.00      3.00      0.00     39.00",
+    ]
+    return "\n".join(out) + "\n"
+
+
 def iostat_text(samples: int, interval: int = 1, device: str = "nvme0n1", seed: int = 1) -> str:
     """`iostat -x <interval>` output (sysstat 12 columns): the banner, the since-boot report,
     then `samples` reports of one device."""

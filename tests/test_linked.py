@@ -164,3 +164,22 @@ def test_the_latency_column_names_the_percentile_sysbench_printed():
 
     doc = json.loads((ROOT / "data/myrocks-cloud-cost/series/rocksdb-10000gp2-54.json").read_text())
     assert doc["meta"]["lat_ms"]["label"] == "p95 latency (ms)"
+
+
+def test_sar_joins_on_the_run_clock_and_gives_cpu_per_op_with_its_cores():
+    """sar's whole-machine columns as `sar.<name>`, placed by offset and interval; the CPU per
+    operation from %user + %system and the banner's `(N CPU)` when there is no vmstat."""
+    sar = by_name("sar").parse((FIXTURES / "sar" / "de-cpu-memory.txt").read_text(), "sar.txt")
+    cpu, memory = sar.sessions
+    run_t, ops = [5, 10, 15], [1000, 2000, 4000]
+    out, problems, how = linked_series(run_t, ops, interval_s=5, sar=("sar", sar.sessions))
+    assert problems == [] and how == {"sar": "offset"}
+    assert out["t"] == [5, 10, 15]
+    assert out["sar.%iowait"] == cpu.series["%iowait"]
+    assert out["sar.kbmemused"] == memory.series["kbmemused"]
+    cores = cpu.meta["cpus"]
+    expected = [
+        (us + sy) / 100 * cores / o
+        for us, sy, o in zip(cpu.series["%user"], cpu.series["%system"], ops)
+    ]
+    assert out["cpu_per_op"] == pytest.approx(expected, rel=1e-5)

@@ -160,3 +160,57 @@ def test_the_declared_clock_fits_and_a_wrong_one_is_reported(linkbench):
         offset_s=run["linked"]["offset_s"],
     )
     assert len(problems) == 1 and "check interval_s/offset_s" in str(problems[0])
+
+
+def test_a_run_links_its_sar_report_named_in_the_manifest(tmp_path):
+    """sysbench runs with a sar report beside each: `files:` reads them (format sar), and
+    `linked: {sar: ...}` puts their columns on each run's clock with the panels asked for."""
+    from sysbench_gen import sysbench_log, tar_gz
+
+    from ingest.archive import sha256_file
+
+    def sar_report(busy: int) -> str:
+        rows = "".join(
+            f"10:00:{5 * i:02d}        all     {busy + i}.00      0.00      2.00      {i}.50      0.00     50.00\n"
+            for i in range(1, 5)
+        )
+        head = "10:00:00        CPU     %user     %nice   %system   %iowait    %steal     %idle\n"
+        return f"Linux 6.1.0 (db) \t2025-01-02 \t_x86_64_\t(4 CPU)\n\n{head}{rows}"
+
+    members = {}
+    for name, tps, busy in (("a", 500, 20), ("b", 800, 40)):
+        members[f"{name}/run.log"] = sysbench_log(tps, seconds=20)
+        members[f"{name}/sar.txt"] = sar_report(busy)
+    (tmp_path / "archives").mkdir()
+    arc = tar_gz(tmp_path / "archives" / "sar.tar.gz", members)
+    man = tmp_path / "content" / "sar" / "manifest.yaml"
+    man.parent.mkdir(parents=True)
+    man.write_text(f"""\
+study: sar
+title: Runs with sar
+inputs:
+  - {{name: sar.tar.gz, kind: archive, sha256: {sha256_file(arc)}, origin: https://example.org/sar}}
+interval_s: 1
+window: {{start: 1, end: 20}}
+labels: [name]
+runs:
+  - regex: '(?P<name>[a-z])/run\\.log'
+    linked: {{sar: '{{name}}/sar.txt', interval_s: 5, panels: ['sar.%user', 'sar.%iowait']}}
+files:
+  - {{glob: '*/sar.txt', format: sar}}
+""")
+    result = ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
+    data = tmp_path / "data" / "sar"
+    runs = {
+        r["labels"]["name"]: r for r in yaml.safe_load((data / "runs.yaml").read_text())["runs"]
+    }
+    for name, busy in (("a", 20), ("b", 40)):
+        linked = runs[name]["linked"]
+        assert linked["panels"] == ["sar.%user", "sar.%iowait"] and linked["files"] == [
+            f"{name}/sar.txt"
+        ]
+        series = json.loads((data / "series" / f"{runs[name]['id']}.linked.json").read_text())
+        assert series["t"] == [5, 10, 15, 20]
+        assert series["sar.%user"] == [busy + i for i in range(1, 5)]
+        assert series["sar.%iowait"] == [i + 0.5 for i in range(1, 5)]
+    assert not [p for p in result["problems"] if "sar" in p.reason]

@@ -494,3 +494,32 @@ def test_a_monitor_named_by_a_time_stamp_is_linked_through_a_template_field(tmp_
         for r in runs
     ]
     assert sum(us[0]) / len(us[0]) < sum(us[1]) / len(us[1])  # each run its own monitor
+
+
+def test_a_sar_report_beside_each_run_is_proposed_as_linked(tmp_path):
+    """A folder per run with its sysbench log and `sar -u -P ALL` report: the draft links the
+    report (`linked: {sar: ...}`, read by a `files:` rule of format sar), with sar's CPU panels
+    and the CPU per operation, and the ingest puts each run's whole-machine %user on its clock."""
+    from archive_gen import sar_text
+
+    members = {}
+    for engine, busy in (("innodb", 30), ("rocksdb", 50)):
+        members[f"{engine}/sysbench.log"] = sysbench_log(500, seconds=30)
+        members[f"{engine}/sar.txt"] = sar_text(30, busy=busy)
+    tar_gz(tmp_path / "s.tar.gz", members)
+    posts = tmp_path / "posts"
+    assert main(["new", "s", str(tmp_path / "s.tar.gz"), "--content", str(posts)]) == 0
+    man = yaml.safe_load((posts / "s" / "manifest.yaml").read_text())
+    linked = man["runs"][0]["linked"]
+    assert linked["sar"] == "{engine}/sar.txt" and linked["interval_s"] == 1
+    assert linked["panels"] == ["sar.%user", "sar.%iowait", "cpu_per_op"]
+    assert {"glob": "*/sar.txt", "format": "sar"} in man["files"]
+    data = ["--archives", str(tmp_path), "--data", str(tmp_path / "data")]
+    assert main(["s", "--content", str(posts), *data]) == 0
+    for run in yaml.safe_load((tmp_path / "data" / "s" / "runs.yaml").read_text())["runs"]:
+        series = json.loads(
+            (tmp_path / "data" / "s" / "series" / f"{run['id']}.linked.json").read_text()
+        )
+        busy = 30 if run["labels"]["engine"] == "innodb" else 50
+        assert series["sar.%user"] == pytest.approx([busy + i / 10 for i in range(1, 31)])
+        assert all(v is not None for v in series["cpu_per_op"])
