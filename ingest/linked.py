@@ -351,14 +351,22 @@ def linked_series(
     return Joined(out, problems, how)
 
 
+def _placed(file, what, s, clock, span, problems, checked: bool = True) -> tuple[list, str]:
+    """A monitor session's sample times on the run's clock and how they were placed; when
+    `checked`, the problems of its time stamps and of its span are added to `problems`."""
+    t, how, found = on_clock(file, what, s, **clock)
+    if checked:
+        problems += found
+        problems += check_span(
+            file, what, t, span["run_end"], clock["interval_s"], span["tol"], how,
+            s.sample_lines, clock["offset_s"],
+        )  # fmt: skip
+    return t, how
+
+
 def _join_vmstat(file, s, clock, span, columns, problems) -> str:
     """vmstat's columns on the run's clock into `columns`; returns how they were placed."""
-    t, how, found = on_clock(file, "vmstat", s, **clock)
-    problems += found
-    problems += check_span(
-        file, "vmstat", t, span["run_end"], clock["interval_s"], span["tol"], how,
-        s.sample_lines, clock["offset_s"],
-    )  # fmt: skip
+    t, how = _placed(file, "vmstat", s, clock, span, problems)
     for c in VMSTAT:
         if c in s.series:
             columns[f"vm.{c}"] = dict(zip(t, s.series[c]))
@@ -371,14 +379,8 @@ def _join_iostat(file, sessions, clock, span, columns, problems) -> str | None:
     devices = [x for x in sessions if x.meta.get("device")]
     how = None
     for i, dev in enumerate(devices):
-        t, how_dev, found = on_clock(file, "iostat", dev, **clock)
-        if i == 0:
-            how = how_dev
-            problems += found
-            problems += check_span(
-                file, "iostat", t, span["run_end"], clock["interval_s"], span["tol"], how,
-                dev.sample_lines, clock["offset_s"],
-            )  # fmt: skip
+        t, how_dev = _placed(file, "iostat", dev, clock, span, problems, checked=i == 0)
+        how = how or how_dev
         for name, (src, factor, *_meta) in IOSTAT.items():
             col = dev.series.get(src)  # sysstat 12 prints r_await/w_await only: no await
             if col is not None:
@@ -396,14 +398,8 @@ def _join_sar(file, sessions, clock, span, columns, problems) -> str | None:
     whole = [x for x in sessions if x.meta.get("item") in (None, "all")]
     placed = None
     for i, s in enumerate(whole):
-        t, how, found = on_clock(file, "sar", s, **clock)
-        if i == 0:
-            placed = how
-            problems += found
-            problems += check_span(
-                file, "sar", t, span["run_end"], clock["interval_s"], span["tol"], how,
-                s.sample_lines, clock["offset_s"],
-            )  # fmt: skip
+        t, how = _placed(file, "sar", s, clock, span, problems, checked=i == 0)
+        placed = placed or how
         for name, col in s.series.items():
             if name not in ("t", "clock"):
                 columns.setdefault(f"sar.{name}", dict(zip(t, col)))
