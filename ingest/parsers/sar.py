@@ -5,14 +5,16 @@ A report is the sysstat banner (`Linux <kernel> (<host>) <date> _<arch>_ (<N> CP
 blocks: a header line, a time of day followed by the column names, then one line per sample
 starting with its time. The time is printed in the locale's form: `18:12:24`, `06:12:24 PM`,
 or with the locale's separator (`18,12,24` in de_DE). Values may have decimal commas. The
-`Average:` lines (`Durchschn.:`, `Moyenne :`, ... : a first field that is not a time) sum up
-the report and are not read; nor is a `LINUX RESTART` line.
+`Average:` lines (`Durchschn.:`, `Moyenne :`: a first field ending with a colon) sum up the
+report and are not read, nor is a `LINUX RESTART` line. Any other line that does not read (a
+line cut short, a word where a number belongs) is skipped and counted: one warning per file.
 
 One session per kind of block (its column names) and item: a header's column named in
 capitals (`CPU`, `DEV`, `IFACE`, `TTY`) names an item per line, one session each (`meta.item`:
-`all` is `sar -u`'s whole machine, `0`, `1`, ... its CPUs with `-P ALL`). Each session's `t` counts samples (`meta.t_unit` is
-"sample"), as sar prints the interval nowhere; its `clock` column is the time of day as printed
-(24-hour `HH:MM:SS`), and `meta.date` the banner's date as printed.
+`all` is `sar -u`'s whole machine, `0`, `1`, ... its CPUs with `-P ALL`). Each session's `t`
+counts samples (`meta.t_unit` is "sample"), as sar prints the interval nowhere; its `clock`
+column is the time of day as printed (24-hour `HH:MM:SS`), and `meta.date` the banner's date
+as printed.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ def _value(token: str) -> float | int:
 @register
 class SarParser(Parser):
     name = "sar"
+    what = "sar lines"
     description = "sar (sysstat): a time of day, then columns (%user ..., kbmemfree ...); one session per kind and item"
 
     def detect(self, head: str) -> str | None:
@@ -82,8 +85,10 @@ class SarParser(Parser):
                     meta["cpus"] = int(banner["cpus"])
                 continue
             took = _clock(fields)
-            if took is None:  # `Average:` and its translations: the report's summary
+            if took is None:  # `Average:` (`Durchschn.:`, `Moyenne :`): the report's summary
                 header = None
+                if not (fields[0].endswith(":") or fields[1:2] == [":"]):
+                    lines.skip(no)  # anything else: counted, one warning for the file
                 continue
             clock, rest = took[0], fields[took[1] :]
             if not any(NUMBER.match(x) for x in rest):
@@ -100,14 +105,14 @@ class SarParser(Parser):
 def _sample(lines: Lines, no: int, clock: str, rest: list, header: list, blocks: dict) -> None:
     """One line of values under `header` into its block (by kind and item). The item column
     is the header's name in capitals (`CPU`, `DEV`, `IFACE`, `TTY`, `INTR`, ...)."""
-    if len(rest) != len(header):
-        lines.problem(no, f"{len(rest)} fields under {len(header)} columns: line skipped")
+    if len(rest) != len(header):  # a line cut short, or another report's: one warning
+        lines.skip(no)
         return
     item_at = next((i for i, name in enumerate(header) if ITEM.match(name)), None)
     numbers = [(name, x) for i, (name, x) in enumerate(zip(header, rest)) if i != item_at]
     wrong = next((name for name, x in numbers if not NUMBER.match(x)), None)
     if wrong is not None:
-        lines.problem(no, f"not a number under {wrong}: line skipped")
+        lines.skip(no)
         return
     row = {"clock": clock, **{name: _value(x) for name, x in numbers}}
     item = None if item_at is None else rest[item_at]
