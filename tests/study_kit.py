@@ -63,6 +63,22 @@ label_types: {{threads: int}}
     return man
 
 
+def archive_study(tmp_path, study: str, title: str, members: dict, body: str):
+    """A study `study` of one archive, `archives/<study>.tar.gz` holding `members` (name ->
+    text, under a `<study>/` folder), and its manifest: the study, title and inputs lines, then
+    `body` (the rest of the manifest, as YAML). Returns the manifest's path."""
+    (tmp_path / "archives").mkdir(exist_ok=True)
+    arc = tar_gz(tmp_path / "archives" / f"{study}.tar.gz", members, top=study)
+    man = tmp_path / "content" / study / "manifest.yaml"
+    man.parent.mkdir(parents=True, exist_ok=True)
+    origin = f"https://example.org/{study}"
+    man.write_text(
+        f"study: {study}\ntitle: {title}\ninputs:\n  - {{name: {study}.tar.gz, kind: archive, "
+        f"sha256: {sha256_file(arc)}, origin: {origin}}}\n{body}"
+    )
+    return man
+
+
 def run(tmp_path, man):
     """Ingest the manifest `man` of a study made under `tmp_path` (make_study)."""
     return ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")

@@ -5,14 +5,11 @@ the two documented MySQL layouts, around our own LinkBench log (tests/fixtures/l
 
 from __future__ import annotations
 
-import io
-import tarfile
-
 import pytest
 import yaml
 from golden import FIXTURES
+from study_kit import archive_study
 
-from ingest.archive import sha256_file
 from ingest.problems import Problem
 from ingest.study import ingest
 
@@ -100,21 +97,12 @@ def study(tmp_path, counters, members=None):
         for name, text in members.items()
         if name.startswith("gs.")
     )
-    (tmp_path / "archives").mkdir(exist_ok=True)
-    arc = tmp_path / "archives" / "ctr.tar.gz"
-    with tarfile.open(arc, "w:gz") as tf:
-        for name, text in members.items():
-            data = text.encode()
-            info = tarfile.TarInfo(f"ctr/{name}")
-            info.size = len(data)
-            tf.addfile(info, io.BytesIO(data))
-    man = tmp_path / "content" / "ctr" / "manifest.yaml"
-    man.parent.mkdir(parents=True, exist_ok=True)
-    man.write_text(f"""\
-study: ctr
-title: Counters per request
-inputs:
-  - {{name: ctr.tar.gz, kind: archive, sha256: {sha256_file(arc)}, origin: https://example.org/ctr}}
+    return archive_study(
+        tmp_path,
+        "ctr",
+        "Counters per request",
+        members,
+        f"""\
 interval_s: 10
 metric: requests/s
 window: {{start: 0, end: 60}}
@@ -124,8 +112,8 @@ runs:
     format: linkbench
 files:
 {rules}counters:
-{counters}""")
-    return man
+{counters}""",
+    )
 
 
 def run(tmp_path, man):

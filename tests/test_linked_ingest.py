@@ -9,7 +9,7 @@ import json
 import pytest
 import yaml
 from golden import ROOT, SHARED
-from study_kit import make_study
+from study_kit import archive_study, make_study
 
 from ingest.manifest import load
 from ingest.problems import Problem
@@ -165,9 +165,7 @@ def test_the_declared_clock_fits_and_a_wrong_one_is_reported(linkbench):
 def test_a_run_links_its_sar_report_named_in_the_manifest(tmp_path):
     """sysbench runs with a sar report beside each: `files:` reads them (format sar), and
     `linked: {sar: ...}` puts their columns on each run's clock with the panels asked for."""
-    from sysbench_gen import sysbench_log, tar_gz
-
-    from ingest.archive import sha256_file
+    from sysbench_gen import sysbench_log
 
     def sar_report(busy: int) -> str:
         rows = "".join(
@@ -181,24 +179,22 @@ def test_a_run_links_its_sar_report_named_in_the_manifest(tmp_path):
     for name, tps, busy in (("a", 500, 20), ("b", 800, 40)):
         members[f"{name}/run.log"] = sysbench_log(tps, seconds=20)
         members[f"{name}/sar.txt"] = sar_report(busy)
-    (tmp_path / "archives").mkdir()
-    arc = tar_gz(tmp_path / "archives" / "sar.tar.gz", members)
-    man = tmp_path / "content" / "sar" / "manifest.yaml"
-    man.parent.mkdir(parents=True)
-    man.write_text(f"""\
-study: sar
-title: Runs with sar
-inputs:
-  - {{name: sar.tar.gz, kind: archive, sha256: {sha256_file(arc)}, origin: https://example.org/sar}}
+    man = archive_study(
+        tmp_path,
+        "sar",
+        "Runs with sar",
+        members,
+        """\
 interval_s: 1
-window: {{start: 1, end: 20}}
+window: {start: 1, end: 20}
 labels: [name]
 runs:
   - regex: '(?P<name>[a-z])/run\\.log'
-    linked: {{sar: '{{name}}/sar.txt', interval_s: 5, panels: ['sar.%user', 'sar.%iowait']}}
+    linked: {sar: '{name}/sar.txt', interval_s: 5, panels: ['sar.%user', 'sar.%iowait']}
 files:
-  - {{glob: '*/sar.txt', format: sar}}
-""")
+  - {glob: '*/sar.txt', format: sar}
+""",
+    )
     result = ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
     data = tmp_path / "data" / "sar"
     runs = {
