@@ -46,6 +46,7 @@ from .columns import IOSTAT, VMSTAT
 from .manifest import MONITOR_KINDS
 from .osmetrics import cpu_s_per_op, each_op
 from .parsers.base import Session
+from .parsers.sar import SAMPLE_FIELDS, whole_machine
 from .problems import Problem
 
 # the panels shown first, and so the linked columns written, when the manifest names none
@@ -395,13 +396,13 @@ def _join_sar(file, sessions, clock, span, columns, problems) -> str | None:
     run's clock into `columns` as `sar.<name>` (`sar.%user`, `sar.kbmemused`); returns how
     they were placed (None: no whole-machine report). The samples are placed by offset_s and
     interval_s (sar prints a time of day, and the date only in its banner)."""
-    whole = [x for x in sessions if x.meta.get("item") in (None, "all")]
+    whole = whole_machine(sessions)
     placed = None
     for i, s in enumerate(whole):
         t, how = _placed(file, "sar", s, clock, span, problems, checked=i == 0)
         placed = placed or how
         for name, col in s.series.items():
-            if name not in ("t", "clock"):
+            if name not in SAMPLE_FIELDS:
                 columns.setdefault(f"sar.{name}", dict(zip(t, col)))
     return placed
 

@@ -260,21 +260,16 @@ def cell_stats(runs: list[dict], column: str = "seconds") -> dict:
     spread ((max - min) / median) over the finished ones; `status` says how many did not finish.
     A query that never finished has no time: its statistics are missing. With a sar `column`
     (query_sar.py) they are of that column, over the runs that have it."""
-    of = (
-        (lambda r: r["seconds"])
-        if column == "seconds"
-        else (lambda r: r.get("sar", {}).get(column))
-    )
-    times = sorted(of(r) for r in runs if of(r) is not None)
+
+    def value(r):
+        return r["seconds"] if column == "seconds" else r.get("sar", {}).get(column)
+
+    times = sorted(v for r in runs if (v := value(r)) is not None)
     dnf = len(runs) - len(times)
-    lacking = DID_NOT_FINISH if column == "seconds" else NO_SAR
-    status = (
-        "finished"
-        if not dnf
-        else lacking
-        if not times
-        else f"{dnf} of {len(runs)} {'did not finish' if column == 'seconds' else 'have no sar file'}"
+    lacking, some = (
+        (DID_NOT_FINISH, "did not finish") if column == "seconds" else (NO_SAR, "have no sar file")
     )
+    status = "finished" if not dnf else lacking if not times else f"{dnf} of {len(runs)} {some}"
     if not times:
         return {"n": len(runs), "finished": 0, "status": status}
     median = statistics.median(times)

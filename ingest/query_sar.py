@@ -12,11 +12,10 @@ import re
 
 from .archive import Archive
 from .manifest import Manifest, Rule
+from .parsers.sar import SAMPLE_FIELDS, whole_machine
 from .problems import Problem
 from .read import parse_bytes
 from .runs import fill
-
-SKIP = ("t", "clock")
 
 
 def key_of(column: str) -> str:
@@ -27,11 +26,9 @@ def key_of(column: str) -> str:
 def means(sessions) -> dict[str, tuple[str, float | None]]:
     """{field: (sar's column name, mean)} of the whole-machine sessions of one sar report."""
     out = {}
-    for s in sessions:
-        if s.meta.get("item") not in (None, "all"):
-            continue
+    for s in whole_machine(sessions):
         for name, values in s.series.items():
-            if name in SKIP:
+            if name in SAMPLE_FIELDS:
                 continue
             kept = [v for v in values if v is not None]
             mean = round(sum(kept) / len(kept), 4) if kept else None

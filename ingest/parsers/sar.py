@@ -33,6 +33,15 @@ NUMBER = re.compile(r"^-?\d+(?:[.,]\d+)?$")
 ITEM = re.compile(r"^[A-Z]+$")  # a header's column of names: CPU, DEV, IFACE, TTY, INTR, ...
 
 
+SAMPLE_FIELDS = ("t", "clock")  # a session's sample index and time of day: not sar's columns
+
+
+def whole_machine(sessions: list[Session]) -> list[Session]:
+    """The sessions of the whole machine: its `all` rows, or a report with no item column
+    (`sar -r`, `-b`); not those of one CPU, device or interface."""
+    return [s for s in sessions if s.meta.get("item") in (None, "all")]
+
+
 def _clock(fields: list[str]) -> tuple[str, int] | None:
     """(24-hour `HH:MM:SS`, fields it took) of a line's leading time of day, or None."""
     m = CLOCK.match(fields[0]) if fields else None
