@@ -403,6 +403,11 @@ def _exclude(proposals, rules, others: list[str]) -> None:
             rule["incomplete"] = "skip"
 
 
+def literal(text: str) -> str:
+    """`text` as a member template that names no field: its braces doubled."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
 def _linked(proposals, rules, members) -> list[dict]:
     """Monitors beside the runs (vmstat, iostat, sar, server status in the run's folder, or named
     like it) as each rule's `linked:`, with a `files:` rule per monitor; the template is the
@@ -470,7 +475,7 @@ def _beside(p, monitors) -> tuple[str, list] | None:
         return None
     run, mon = pairs[0]
     groups = re.fullmatch(p.regex, run).groupdict()
-    template = mon.name.replace("{", "{{").replace("}", "}}")
+    template = literal(mon.name)
     for key, value in sorted(groups.items(), key=lambda kv: -len(kv[1] or "")):
         if value and template.count(value) == 1:
             template = template.replace(value, "{" + key + "}")

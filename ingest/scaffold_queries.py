@@ -8,9 +8,10 @@ varies (the folder: a server and its configuration) becoming the label `folder`,
 the default query tables, the per-query chart, the ratio heat table to the first folder, the
 plans of the first query side by side, and the tables. The sar reports beside the runs become
 the rule's `sar:` (templates from their names: `{folder}/{query}.sql_no_{repeat}_sar_u.txt`),
-so the query-runs table has their means. Every other member (a kit's config, the per-run
-EXPLAIN files) is listed in the manifest's header with what it was read as. Called through ingest/scaffold.py `draft` (its `_other_kinds`); the files
-are written, like every draft, by the YAML emitter there.
+so the query-runs table has their means, and with %iowait a `sar-iowait` table. Every other
+member (a kit's config, the per-run EXPLAIN files) is listed in the manifest's header with what
+it was read as. Called through ingest/scaffold.py `draft` (its `_other_kinds`); the files are
+written, like every draft, by the YAML emitter there.
 """
 
 from __future__ import annotations
@@ -22,7 +23,15 @@ from . import scaffold_post
 from .problems import Problem
 from .queries import QUERY_FORMATS
 from .read import parse_bytes
-from .scaffold import LISTED, Draft, Member, head_of, newest_member_day, next_commands
+from .scaffold import (
+    LISTED,
+    Draft,
+    Member,
+    head_of,
+    literal,
+    newest_member_day,
+    next_commands,
+)
 
 LABEL = "folder"
 IOWAIT_TABLE = {
@@ -94,7 +103,7 @@ def sar_templates(archive, rule: dict, members: list[Member]) -> tuple[list[str]
                     columns |= _columns(archive, name)
                 break
     parent = folder.rsplit("/", 1)[0] + "/" if "/" in folder else ""
-    return [parent.replace("{", "{{").replace("}", "}}") + f"{{{LABEL}}}/{t}" for t in out], columns
+    return [literal(parent) + f"{{{LABEL}}}/{t}" for t in out], columns
 
 
 def _columns(archive, member: str) -> set[str]:
@@ -114,10 +123,6 @@ def _sar_template(base: str, query: str, repeat: int) -> str | None:
     k = re.compile(rf"(?<![0-9]){repeat}(?![0-9])").search(base, q.end())
     if k is None:
         return None
-
-    def literal(text: str) -> str:
-        return text.replace("{", "{{").replace("}", "}}")
-
     return (
         literal(base[: q.start()])
         + "{query}"
