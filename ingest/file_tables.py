@@ -20,7 +20,6 @@ most any of its values has); a cell written with a unit suffix (`9.49G`) keeps i
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from .declared import MAX_DIGITS
@@ -34,7 +33,7 @@ from .manifest import (
 )
 from .problems import Problem, clean
 from .reproduction import decimals
-from .tables import col, table
+from .tables import col, column_key, table
 
 FIELDS = ("id", "title", "file", "table", "labels", "columns")
 MAX_FILE_TABLES = 100  # file tables of one manifest
@@ -143,11 +142,6 @@ def _match(spec: Spec, name: str, fail):
         return spec.table.fullmatch(name, timeout=MATCH_BUDGET_S)
     except TimeoutError:
         raise fail(f"`table` too slow (over {MATCH_BUDGET_S:g} s on {clean(name, 60)!r})") from None
-
-
-def column_key(name: str) -> str:
-    """The key of a group or printed column name: lower case, `_` for other characters."""
-    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "column"
 
 
 def _keys(names: list[str], fail) -> dict[str, str]:

@@ -26,7 +26,7 @@ from .manifest import Fields, LList, Manifest, load_yaml, typed_label
 from .problems import Problem, clean
 from .query_sar import SarFiles
 from .read import parse_bytes
-from .tables import col
+from .tables import col, column_key
 
 DID_NOT_FINISH = "did not finish"
 NO_SAR = "no sar file"
@@ -158,14 +158,10 @@ def _add_plans(plans: dict, labels: dict, tables) -> None:
         mt = PLAN.match(t.name)
         if not mt or not t.rows:
             continue
-        rows = [{_key(c): r.get(c) for c in t.columns} for r in t.rows]
+        rows = [{column_key(c): r.get(c) for c in t.columns} for r in t.rows]
         key = (tuple(labels.items()), mt["query"], repr(rows))
         plans.setdefault(key, {"labels": labels, "query": mt["query"], "repeats": [], "rows": rows})
         plans[key]["repeats"].append(int(mt["repeat"]))
-
-
-def _key(column: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", column.lower()).strip("_") or "c"
 
 
 # -- label files --------------------------------------------------------------------------

@@ -8,19 +8,18 @@ such file; the query-runs table shows them and `query_tables:` may take one as i
 
 from __future__ import annotations
 
-import re
-
 from .archive import Archive
 from .manifest import Manifest, Rule
 from .parsers.sar import SAMPLE_FIELDS, whole_machine
 from .problems import Problem
 from .read import parse_bytes
 from .runs import fill
+from .tables import column_key
 
 
 def key_of(column: str) -> str:
-    """The run field of a sar column: `sar_` and its name in lowercase letters and digits."""
-    return "sar_" + (re.sub(r"[^a-z0-9]+", "_", column.lower()).strip("_") or "value")
+    """The run field of a sar column: `sar_` and its key (`%iowait` -> `sar_iowait`)."""
+    return "sar_" + column_key(column)
 
 
 def means(sessions) -> dict[str, tuple[str, float | None]]:

@@ -18,10 +18,9 @@ import re
 from pathlib import Path
 
 from . import scaffold_names, scaffold_post
-from .file_tables import column_key
 from .read import parse_bytes
 from .scaffold import LISTED, Draft, Member, head_of, newest_member_day, next_commands
-from .tables import slug
+from .tables import column_key, slug
 
 TABLE_FORMATS = ("summary-table", "sysbench-report", "markdown-tables", "html-table")
 MAX_KINDS = 12  # file tables proposed per member (the first kinds, in file order)

@@ -60,6 +60,12 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
+def column_key(name: str) -> str:
+    """The key of a printed column or group name: lower case, `_` for other characters
+    (`%iowait` -> `iowait`, `Key_len` -> `key_len`)."""
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "column"
+
+
 def carry_notes(parsed_table, row_map: dict[int, int], col_map: dict[str, str]) -> dict:
     """Per-cell qualifiers of a parsed table re-keyed for a derived table:
     parsed row index -> derived row index (`row_map`), parsed column -> derived key (`col_map`)."""
