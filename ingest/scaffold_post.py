@@ -169,6 +169,10 @@ def front_matter(
             "the day the results were published or written."
         )
     front["summary"] = f"The runs of {archive}; the summary is still to be written."
+    # for the author, not the reader: a comment, never a sentence of the page
+    notes["summary"] = "\n".join(
+        [*([notes["summary"]] if "summary" in notes else []), KEY_RESULTS_NOTE]
+    )
     front["study"] = study
     front["tags"] = []
     front.update(terms)
@@ -204,6 +208,12 @@ def _terms(doc: dict, label: str, display: dict) -> list:
 def _value(table: str, col: str, **kw) -> str:
     extra = "".join(f' {k}="{v}"' for k, v in kw.items())
     return f'{{{{< value table="{table}" col="{col}"{extra} >}}}}'
+
+
+KEY_RESULTS_NOTE = (
+    "The key results are a first draft from the tables: write what the runs show, each\n"
+    "number from the tables through the `value` shortcode (docs/charts.md)."
+)
 
 
 def _keyresults(doc: dict, p: Plan) -> tuple[list[str], list[str]]:
@@ -280,9 +290,6 @@ def _body(doc: dict, p: Plan) -> tuple[str, list[str]]:
         "{{< keyresults >}}",
         *items,
         "{{< /keyresults >}}",
-        "",
-        "The key results above are a first draft from the tables: replace them with what the",
-        "runs show, their numbers from the tables through the `value` shortcode (docs/charts.md).",
         "",
         "## The runs over time",
         "",

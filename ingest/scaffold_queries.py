@@ -204,9 +204,6 @@ def _body(iowait: bool = False) -> str:
 {{{{< keyresult ref="query-times" >}}}}The runs of one query spread by up to {spread}.{{{{< /keyresult >}}}}
 {{{{< /keyresults >}}}}
 
-The key results above are placeholders from the default query tables: replace them with what
-the queries show, their numbers from the tables through the `value` shortcode (docs/charts.md).
-
 ## Query by query
 
 {{{{< chart kind="queries" id="query-times" color="{LABEL}" source="derived" caption="Seconds per query: every timed run, its median and its range; a query that did not finish says so" >}}}}

@@ -170,9 +170,6 @@ def _body(entries: list[dict]) -> tuple[str, list[str]]:
 {chr(10).join(results)}
 {{{{< /keyresults >}}}}
 
-The key results above are placeholders from the tables: replace them with what the tables
-show, their numbers through the `value` shortcode (docs/charts.md).
-
 ## Tables
 
 {tables}
