@@ -1,4 +1,4 @@
-"""Archive bombs against `ingest.archive.Archive`: compressed size, peak memory, time, result.
+"""Archive bombs against `ingest.read.archive.Archive`: compressed size, peak memory, time, result.
 
     .venv/bin/python bench/archive_bombs.py [--repo DIR] [--scale N] [--only BOMB...] [--limit-mb N]
 

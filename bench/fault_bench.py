@@ -41,7 +41,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from fault_driver import tree  # noqa: E402
 from fault_kit import MODES, steps, trial  # noqa: E402
 
-from ingest import writer  # noqa: E402
+from ingest.write import datadir as writer  # noqa: E402
 
 STUDY = "myrocks-cloud-cost"
 

@@ -105,9 +105,9 @@ def main() -> int:
         # PYTHONDONTWRITEBYTECODE set) every run would compile the ingest, ~0.05 s
         compileall.compile_dir(root / "ingest", quiet=1)
     sys.path.insert(0, str(ROOT))
-    from ingest.archive import Archive
-    from ingest.read import parse_bytes
-    from ingest.study import ingest
+    from ingest.parse.member import parse_bytes
+    from ingest.pipeline import ingest
+    from ingest.read.archive import Archive
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)

@@ -45,7 +45,13 @@ def main():
     t0 = time.process_time()
     sys.path.insert(0, str(ROOT))
     import ingest.__main__ as cli
-    from ingest import at_hand, derive, manifest, metrics, runs, seriesfiles, study
+    from ingest import derive
+    from ingest import pipeline as study
+    from ingest.join import runs
+    from ingest.join import stats as metrics
+    from ingest.read import inputs as at_hand
+    from ingest.read import manifest
+    from ingest.write import seriesfiles
 
     imports = time.process_time() - t0
 

@@ -14,11 +14,13 @@ if __name__ == "__main__":  # a signal while the modules load: one line, 128+N (
     for _sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(_sig, lambda n, f: (print("interrupted", file=sys.stderr), os._exit(128 + n)))
 
-from . import __version__, metrics, writer
-from .parsers import all_parsers, by_name
-from .problems import Problem, clean
-from .read import HEAD, decode, parse_bytes
-from .writer import dump
+from ingest import __version__
+from ingest.join import stats as metrics
+from ingest.parse import all_parsers, by_name
+from ingest.parse.member import HEAD, decode, parse_bytes
+from ingest.problems import Problem, clean
+from ingest.write import datadir as writer
+from ingest.write.datadir import dump
 
 USAGE = """\
 python -m ingest <study> | all [--dry-run] [--archives DIR[:DIR...]] [--studies DIR] [--data DIR] [--content DIR]
@@ -185,7 +187,7 @@ def _run(args: argparse.Namespace, outcome: writer.Outcome) -> int:
 
 def _new(args: argparse.Namespace) -> int:
     """`new <study> ARCHIVE`: the first manifest and post, then the next two commands."""
-    from .scaffold import new, next_commands
+    from ingest.scaffold import new, next_commands
 
     for path in new(args.file, args.archive, args.origin, args.content):
         print(f"wrote {path}")
@@ -231,7 +233,7 @@ def _parse(path: str, fmt: str) -> int:
         d = {"line": s.line, "complete": s.complete, "metric": s.metric, "intervals": s.intervals}
         if any(
             v is not None for v in values
-        ):  # the run's mean, by the ingest's rule (ingest/metrics.py)
+        ):  # the run's mean, by the ingest's rule (ingest/join/stats.py)
             uneven = s.meta.get("intervals") == "uneven"
             d["rate_mean"] = metrics.full_mean(values, s.series["t"] if uneven else None)["mean"]
         if s.metric and s.summary.get(s.metric) is not None:
@@ -262,11 +264,11 @@ def _parse(path: str, fmt: str) -> int:
 def _ingest(cmd: str, args, outcome: writer.Outcome) -> int:
     """Every manifest is loaded and checked before any study is written; the data directory's
     lock is held for the whole command."""
-    from .at_hand import where
-    from .manifest import check_folder, check_unique, find_manifests, load, manifest_path
-    from .report import text as report_text
-    from .report import totals
-    from .study import ingest
+    from ingest.pipeline import ingest
+    from ingest.read.inputs import where
+    from ingest.read.manifest import check_folder, check_unique, find_manifests, load, manifest_path
+    from ingest.write.report import text as report_text
+    from ingest.write.report import totals
 
     paths = find_manifests(args.content) if cmd == "all" else [manifest_path(cmd, args.content)]
     if not paths:

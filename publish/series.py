@@ -6,7 +6,7 @@ written by the ingest, docs/data-schema.md). This step puts each at
 `/data/<study>/series/<run>.json`, as a hard link where the file system allows (no bytes
 copied; `make build` removes site/ first, never writes into these files), else a copy, and
 writes the readers' `<run>.csv` beside it, turned from the JSON by the one CSV writer
-(ingest/csvfiles.py). A production build has no mount for them (config/production/hugo.toml):
+(ingest/write/csvfiles.py). A production build has no mount for them (config/production/hugo.toml):
 Hugo copying ~4 MB per cloud-size study was most of the build's I/O with many studies.
 
 The pipeline's step keeps the CSVs it wrote in .cache/series-csv/ (publish/filecache.py;
@@ -28,10 +28,10 @@ import sys
 from functools import partial
 from pathlib import Path
 
-import ingest.csvfiles
-import ingest.csvsafe
-import ingest.numbers
-from ingest.csvfiles import series_csv
+import ingest.write.csvfiles
+import ingest.write.csvsafe
+import ingest.write.numbers
+from ingest.write.csvfiles import series_csv
 from publish.filecache import FileCache
 
 
@@ -42,10 +42,10 @@ def series_files(data: Path) -> list[Path]:
 
 def csv_cache() -> FileCache:
     """The pipeline's cache of series CSVs (SERIES_CSV_CACHE, .cache/series-csv by default),
-    salted with the CSV writer's source (ingest/csvfiles.py and the modules it writes with): a
+    salted with the CSV writer's source (ingest/write/csvfiles.py and the modules it writes with): a
     change of one of them writes every CSV anew."""
     writer = hashlib.sha256()
-    for module in (ingest.csvfiles, ingest.csvsafe, ingest.numbers):
+    for module in (ingest.write.csvfiles, ingest.write.csvsafe, ingest.write.numbers):
         writer.update(Path(module.__file__).read_bytes())
     return FileCache.from_env("SERIES_CSV_CACHE", "series-csv", writer.hexdigest(), ".csv")
 

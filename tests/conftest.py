@@ -15,7 +15,7 @@ from sitebuild import built_site  # noqa: F401
 def cloud_ingest(tmp_path_factory):
     """The myrocks-cloud-cost study ingested once from the real archive, read in place:
     {"data": <data dir>, "result": ingest() result}."""
-    from ingest.study import ingest
+    from ingest.pipeline import ingest
 
     data = tmp_path_factory.mktemp("cloud") / "data"
     result = ingest(

@@ -31,8 +31,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ingest import __main__ as cli  # noqa: E402
-from ingest import writer  # noqa: E402
 from ingest.problems import Problem  # noqa: E402
+from ingest.write import datadir as writer  # noqa: E402
 
 
 def tree(top: Path) -> dict[str, bytes]:

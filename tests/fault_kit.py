@@ -15,7 +15,7 @@ from pathlib import Path
 from fault_driver import tree
 from golden import FIXTURES
 
-from ingest import writer
+from ingest.write import datadir as writer
 
 ROOT = Path(__file__).resolve().parents[1]
 DRIVER = ROOT / "tests" / "fault_driver.py"

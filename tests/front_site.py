@@ -12,8 +12,8 @@ from pathlib import Path
 
 import yaml
 
-from ingest.csvfiles import runs_csv, table_csv
-from ingest.seriesfiles import series_json
+from ingest.write.csvfiles import runs_csv, table_csv
+from ingest.write.seriesfiles import series_json
 
 ROOT = Path(__file__).resolve().parent.parent
 STUDY = "tiny-study"

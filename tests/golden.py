@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from ingest.parsers import by_name
+from ingest.parse import by_name
 from ingest.problems import Problem
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -61,7 +61,7 @@ def labels_are_long() -> None:
 def make(tmp: Path) -> Path:
     """Writes the archive, scaffolds, ingests and adds the charts; returns the post's dir."""
     from ingest.__main__ import main
-    from ingest.writer import dump
+    from ingest.write.datadir import dump
 
     labels_are_long()
     logs = {

@@ -10,8 +10,8 @@ import tarfile
 from golden import FIXTURES
 from sysbench_gen import sysbench_log, tar_gz
 
-from ingest.archive import sha256_file
-from ingest.study import ingest
+from ingest.pipeline import ingest
+from ingest.read.archive import sha256_file
 
 LOGS = {
     "a-8.log": "oltp-lua.log",

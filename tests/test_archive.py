@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest.archive import Archive, Limits, dir_sha256
 from ingest.problems import Problem
+from ingest.read.archive import Archive, Limits, dir_sha256
 
 
 def make_tar(path, members, mode="w:gz"):

@@ -22,7 +22,7 @@ BUDGET_MB = 64
 
 PROBE = """
 import json, sys
-from ingest.archive import Archive
+from ingest.read.archive import Archive
 result = None
 if len(sys.argv) > 1:
     try:
@@ -94,8 +94,8 @@ def test_many_small_pax_headers_count_as_members(tmp_path):
             out.write(record + b"\0" * (512 - len(record)))
         bombs.tar_file(out, "r/a.log", b"x\n")
         out.write(b"\0" * 1024)
-    from ingest.archive import Archive, Limits
     from ingest.problems import Problem
+    from ingest.read.archive import Archive, Limits
 
     with pytest.raises(
         Problem, match=r"^paxes\.tar\.gz: ././@PaxHeader: too many members \(limit 20\)"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest.archive import Archive, Limits
 from ingest.problems import Problem
+from ingest.read.archive import Archive, Limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from archive_bombs import BLOCK, link, negative_pax_size_bomb, pax_header, tar_header  # noqa: E402

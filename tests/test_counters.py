@@ -10,8 +10,8 @@ import yaml
 from golden import FIXTURES
 from study_kit import archive_study
 
+from ingest.pipeline import ingest
 from ingest.problems import Problem
-from ingest.study import ingest
 
 # (before, after) per engine: our own numbers
 STATUS = {

@@ -1,4 +1,4 @@
-"""One CSV writer (ingest/csvfiles.py): every CSV the site serves is written by it, the tables'
+"""One CSV writer (ingest/write/csvfiles.py): every CSV the site serves is written by it, the tables'
 and runs.csv by the ingest beside their YAML, the series' by the publish step from their JSON;
 the browser's "CSV (as shown)" export follows the same rule, checked against the same cases
 (tests/fixtures/csv-fields.json) by tests/js/export.test.js (tests/test_js_units.py)."""
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from ingest.csvfiles import runs_csv, table_csv
-from ingest.numbers import json_array, json_number
+from ingest.write.csvfiles import runs_csv, table_csv
+from ingest.write.numbers import json_array, json_number
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = json.loads((ROOT / "tests/fixtures/csv-fields.json").read_text())["cases"]

@@ -1,5 +1,5 @@
 """CSV formula injection (issue 11 §8): text a spreadsheet would run is neutralised, numbers stay
-numbers, in Python (ingest/csvsafe.py) and in the CSVs Hugo publishes (csv/field.html)."""
+numbers, in Python (ingest/write/csvsafe.py) and in the CSVs Hugo publishes (csv/field.html)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from ingest.csvsafe import safe_cell
+from ingest.write.csvsafe import safe_cell
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Declared tables (`tables:` in the manifest, ingest/declared.py) on an archive written here:
+"""Declared tables (`tables:` in the manifest, ingest/derive/declared.py) on an archive written here:
 grouping, window statistics, pivot, ratio to a base chosen by label, filters, units, the
 missing cell left missing, and errors as file:line."""
 
@@ -11,9 +11,9 @@ import pytest
 import yaml
 from study_kit import make_declared
 
-from ingest import report
+from ingest.pipeline import ingest
 from ingest.problems import Problem
-from ingest.study import ingest
+from ingest.write import report
 
 
 def tables(tmp_path, spec, extra="", more=None, problems=None):

@@ -10,11 +10,11 @@ import json
 
 import pytest
 
-from ingest.numbers import Printed, floats_of, json_array
-from ingest.parsers import by_name
+from ingest.parse import by_name
+from ingest.parse.member import parse_bytes
 from ingest.problems import Problem
-from ingest.read import parse_bytes
-from ingest.seriesfiles import series_json
+from ingest.write.numbers import Printed, floats_of, json_array
+from ingest.write.seriesfiles import series_json
 
 HEAD = (
     "sysbench 1.0.20 (using bundled LuaJIT 2.1.0-beta2)\n\n"
@@ -169,9 +169,9 @@ def test_csv_report_columns_take_the_same_path():
 
 def test_a_file_over_the_line_limit_is_still_refused(monkeypatch):
     """The line count is skipped only for a file of fewer bytes than the limit has lines."""
-    import ingest.read
+    import ingest.parse.member
 
     log = _log([_interval(i, "10.00", "2.00") for i in range(1, 30)])
-    monkeypatch.setattr(ingest.read, "MAX_FILE_LINES", 20)
+    monkeypatch.setattr(ingest.parse.member, "MAX_FILE_LINES", 20)
     with pytest.raises(Problem, match=r"^big\.log:21: more than 20 lines"):
         parse_bytes(log.encode(), "big.log", "sysbench1")

@@ -1,4 +1,4 @@
-"""`file_tables:` (ingest/file_tables.py): a study of summary tables without a study module.
+"""`file_tables:` (ingest/derive/file_tables.py): a study of summary tables without a study module.
 Summary files of our own in the whitespace summary-table format (F9), and the insert
 benchmark's public results file (../shared/archives, read in place), which no study uses."""
 
@@ -11,10 +11,10 @@ import yaml
 from golden import SHARED
 from sysbench_gen import tar_gz
 
-from ingest.archive import sha256_file
+from ingest.parse.member import parse_bytes
+from ingest.pipeline import ingest
 from ingest.problems import Problem
-from ingest.read import parse_bytes
-from ingest.study import ingest
+from ingest.read.archive import sha256_file
 
 SUMMARY = """\
 10m rows, small box / load

@@ -10,9 +10,9 @@ import pytest
 import yaml
 from golden import FIXTURES, check_golden, golden_cases
 
-from ingest.parsers import all_parsers, by_name, detect
+from ingest.parse import all_parsers, by_name, detect
+from ingest.parse.member import decode
 from ingest.problems import Problem
-from ingest.read import decode
 
 FORMATS = [
     "sysbench05",

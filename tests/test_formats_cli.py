@@ -9,7 +9,7 @@ import yaml
 from golden import FIXTURES
 
 from ingest.__main__ import main
-from ingest.parsers import by_name
+from ingest.parse import by_name
 
 CASES = [
     ("linkbench", "request.log"),

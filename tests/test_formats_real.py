@@ -8,8 +8,9 @@ import tarfile
 import pytest
 from golden import SHARED, check_cut
 
-from ingest import metrics, osmetrics
-from ingest.parsers import by_name, detect
+from ingest.join import osmetrics
+from ingest.join import stats as metrics
+from ingest.parse import by_name, detect
 
 ARCHIVE = SHARED / "archives" / "mdcallag-linkbench-2017-inno5717-2m.tar.gz"
 HOURS = range(1, 25)

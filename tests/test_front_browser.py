@@ -25,7 +25,7 @@ from browser_kit import (
 )
 from playwright.sync_api import expect
 
-from ingest.csvfiles import series_csv
+from ingest.write.csvfiles import series_csv
 
 ROOT = Path(__file__).resolve().parent.parent
 CLOUD = "posts/myrocks-cloud-cost/"

@@ -22,10 +22,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ingest.manifest import load
-from ingest.parsers import MODULES
+from ingest.parse import MODULES
+from ingest.parse.member import parse_bytes
 from ingest.problems import Problem
-from ingest.read import parse_bytes
+from ingest.read.manifest import load
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -245,7 +245,7 @@ def test_mutated_manifests_load_or_raise_problem(manifest, tmp_path):
 def loaded_is_clean(m):
     """What a manifest that loads may hold (issue 21 §8, §11): names without a trailing line
     end, display strings without controls or bidi characters, bounded patterns and digits."""
-    from ingest.manifest import DISPLAY_BAD, MAX_PATTERN_UNITS, SLUG, pattern_units
+    from ingest.read.manifest import DISPLAY_BAD, MAX_PATTERN_UNITS, SLUG, pattern_units
 
     assert SLUG.fullmatch(m.study)
     for text in [
@@ -314,7 +314,7 @@ def _small_archives(tmp: Path) -> dict[str, bytes]:
 
 
 def test_mutated_archives_read_or_raise_problem(tmp_path):
-    from ingest.archive import Archive, Limits
+    from ingest.read.archive import Archive, Limits
 
     originals = _small_archives(tmp_path)
     limits = Limits(members=50, total_bytes=1 << 20, header_bytes=4096)
@@ -354,7 +354,7 @@ def test_pax_records_of_any_sign_and_digits_read_or_raise_problem(tmp_path):
     sys.path.insert(0, str(ROOT / "bench"))
     from archive_bombs import BLOCK, pax_header, tar_header
 
-    from ingest.archive import Archive, Limits
+    from ingest.read.archive import Archive, Limits
 
     limits = Limits(members=20, total_bytes=4096, header_bytes=2048, member_bytes=2048)
 

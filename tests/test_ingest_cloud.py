@@ -13,8 +13,8 @@ import pytest
 import yaml
 from golden import ROOT, SHARED
 
-from ingest.csvfiles import series_csv
-from ingest.study import ingest
+from ingest.pipeline import ingest
+from ingest.write.csvfiles import series_csv
 
 ARCHIVE = SHARED / "archives" / "percona-201807-rocksdb-cloud.tar.gz"
 STUDY = "myrocks-cloud-cost"

@@ -30,8 +30,8 @@ from fault_kit import (
     write_study,
 )
 
-from ingest import writer
 from ingest.problems import Problem
+from ingest.write import datadir as writer
 
 
 @pytest.mark.parametrize("mode", MODES)

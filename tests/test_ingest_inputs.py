@@ -10,9 +10,9 @@ import tarfile
 import pytest
 from golden import FIXTURES
 
-from ingest.archive import sha256_file
+from ingest.pipeline import ingest
 from ingest.problems import Problem
-from ingest.study import ingest
+from ingest.read.archive import sha256_file
 
 
 def study(tmp_path, members: dict[str, bytes], runs: str):

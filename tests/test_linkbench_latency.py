@@ -4,8 +4,8 @@ interval, in ms, with the meta the metrics chart titles its panels by."""
 
 from golden import FIXTURES
 
-from ingest.columns import column_meta
-from ingest.parsers import by_name
+from ingest.join.columns import column_meta
+from ingest.parse import by_name
 
 
 def _request(name="latency.log"):

@@ -4,8 +4,8 @@ efficiency. Our own fixtures (tests/fixtures/vmstat, iostat) and our own run num
 import pytest
 from golden import FIXTURES
 
-from ingest.linked import check_span, linked_series, ops_per_interval, place, tolerance
-from ingest.parsers import by_name
+from ingest.join.linked import check_span, linked_series, ops_per_interval, place, tolerance
+from ingest.parse import by_name
 
 VMSTAT = (
     by_name("vmstat")
@@ -52,7 +52,7 @@ def test_the_default_tolerance_is_two_samples_whatever_the_run_length():
 
 
 def _vm(n):
-    from ingest.parsers.base import Session
+    from ingest.parse.base import Session
 
     return Session(
         series={"t": list(range(n)), "us": [10] * n, "sy": [2] * n},
@@ -123,10 +123,10 @@ def test_server_status_ending_after_the_run_is_reported_at_its_last_snapshot():
 
 
 def test_column_meta_takes_gauges_from_the_server_status_parser():
-    """One list of gauges (ingest/parsers/server_status.py GAUGES) for the ingest and the chart:
+    """One list of gauges (ingest/parse/server_status.py GAUGES) for the ingest and the chart:
     a level is never titled a rate."""
-    from ingest.columns import column_meta, meta_of
-    from ingest.parsers.server_status import GAUGES
+    from ingest.join.columns import column_meta, meta_of
+    from ingest.parse.server_status import GAUGES
 
     for counter in (
         "threads_running",
@@ -153,7 +153,7 @@ def test_column_meta_takes_gauges_from_the_server_status_parser():
 def test_the_latency_column_names_the_percentile_sysbench_printed():
     """sysbench prints one percentile per interval (`lat (ms,95%)`, set by --percentile): the
     column's label says which, so a panel never reads as plain latency."""
-    from ingest.columns import column_meta
+    from ingest.join.columns import column_meta
 
     assert column_meta("lat_ms", "tps", 95)["label"] == "p95 latency (ms)"
     assert column_meta("lat_ms", "tps", 99.9)["label"] == "p99.9 latency (ms)"

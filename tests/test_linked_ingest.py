@@ -11,9 +11,9 @@ import yaml
 from golden import ROOT, SHARED
 from study_kit import archive_study, make_study
 
-from ingest.manifest import load
+from ingest.pipeline import ingest
 from ingest.problems import Problem
-from ingest.study import ingest
+from ingest.read.manifest import load
 
 ARCHIVE = SHARED / "archives" / "mdcallag-linkbench-2017-inno5717-2m.tar.gz"
 
@@ -123,8 +123,8 @@ def test_the_declared_clock_fits_and_a_wrong_one_is_reported(linkbench):
     counted as the run, 60 s late) and a wrong interval are reported at the last sample's line."""
     from golden import archive_text
 
-    from ingest.linked import linked_series
-    from ingest.parsers import by_name
+    from ingest.join.linked import linked_series
+    from ingest.parse import by_name
 
     _, res = linkbench
     assert not [p for p in res["problems"] if "vmstat" in str(p) or "iostat" in str(p)]

@@ -9,10 +9,11 @@ import tarfile
 import pytest
 from study_kit import RUNS, make_study, run
 
-from ingest import checks, writer
-from ingest.archive import sha256_file
-from ingest.manifest import load
+from ingest.derive import checks
 from ingest.problems import Problem
+from ingest.read.archive import sha256_file
+from ingest.read.manifest import load
+from ingest.write import datadir as writer
 
 
 def test_small_study_end_to_end(tmp_path):
@@ -28,7 +29,7 @@ def test_small_study_end_to_end(tmp_path):
         "tables/jitter.yaml",
         "tables/runs.csv",
         "tables/runs.yaml",
-    ]  # the default tables (ingest/defaults.py), YAML and CSV
+    ]  # the default tables (ingest/derive/defaults.py), YAML and CSV
     assert any(p.startswith("mini.tar.gz/multi.log:35: session 2 ") for p in res["problems"])
 
 
@@ -181,11 +182,11 @@ def test_session_pick(tmp_path):
 
 def test_study_module_errors_are_input_errors(tmp_path, monkeypatch):
     man = make_study(tmp_path, extra="views: broken_tables\n")
-    fake = type(sys)("ingest.studies.broken_tables")
+    fake = type(sys)("ingest.derive.studies.broken_tables")
     fake.build = lambda ctx: [
         ctx.table("Bad Id", "t", [{"key": "a", "label": "A", "kind": "number"}], [])
     ]
-    monkeypatch.setitem(sys.modules, "ingest.studies.broken_tables", fake)
+    monkeypatch.setitem(sys.modules, "ingest.derive.studies.broken_tables", fake)
     with pytest.raises(
         Problem,
         match=rf"^{man}: table 'Bad Id': id must be lowercase letters, digits and dashes",
@@ -206,11 +207,11 @@ def test_table_ids_follow_the_sites_id_rule(tmp_path, monkeypatch, tid):
     )[1]
     assert site == checks.TABLE_ID.pattern
     man = make_study(tmp_path, extra="views: odd_ids\n")
-    fake = type(sys)("ingest.studies.odd_ids")
+    fake = type(sys)("ingest.derive.studies.odd_ids")
     fake.build = lambda ctx: [
         ctx.table(tid, "t", [{"key": "a", "label": "A", "kind": "number"}], [])
     ]
-    monkeypatch.setitem(sys.modules, "ingest.studies.odd_ids", fake)
+    monkeypatch.setitem(sys.modules, "ingest.derive.studies.odd_ids", fake)
     with pytest.raises(Problem, match="the site's id rule"):
         run(tmp_path, man)
 
@@ -250,7 +251,7 @@ def test_quoted_figures_reach_the_study_module(tmp_path, monkeypatch):
             {"claim": "about", "stated": None, "share": 0.5},
         ]
     }
-    fake = type(sys)("ingest.studies.quoting")
+    fake = type(sys)("ingest.derive.studies.quoting")
     fake.build = lambda ctx: [
         ctx.table(
             "claims",
@@ -262,7 +263,7 @@ def test_quoted_figures_reach_the_study_module(tmp_path, monkeypatch):
             [{"claim": q["claim"], "stated": q["stated"]} for q in ctx.quoted("claims")],
         )
     ]
-    monkeypatch.setitem(sys.modules, "ingest.studies.quoting", fake)
+    monkeypatch.setitem(sys.modules, "ingest.derive.studies.quoting", fake)
     run(tmp_path, man)
     assert (
         '{claim: fewer reads, stated: "9x"}'

@@ -10,7 +10,7 @@ import pytest
 from study_kit import RUNS, make_study
 
 from ingest.__main__ import main
-from ingest.archive import sha256_file
+from ingest.read.archive import sha256_file
 
 LONG = "a" * 40
 
@@ -53,7 +53,7 @@ def published_input(tmp_path, man, content: bytes | None):
     if content is None:
         path.mkdir()
         (path / "x.md").write_text("# x\n")
-        from ingest.archive import dir_sha256
+        from ingest.read.archive import dir_sha256
 
         sha = dir_sha256(path)
     else:
@@ -115,7 +115,7 @@ CASES = {
     "views: no module": (
         ("labels: [name", "views: common\nlabels: [name"),
         10,
-        "study module ingest.studies.common not found",
+        "study module ingest.derive.studies.common not found",
     ),
     "views: __init__": (
         ("labels: [name", "views: __init__\nlabels: [name"),
@@ -270,7 +270,7 @@ def test_single_study_named_after_another_folder_cannot_overwrite_it(tmp_path, c
 
 def test_an_unforeseen_error_is_one_line_exit_3(tmp_path, capsys, monkeypatch):
     make_study(tmp_path)
-    from ingest import study
+    from ingest import pipeline as study
 
     def bug(*a, **k):
         raise ZeroDivisionError("division by zero\nforged line")
@@ -286,7 +286,7 @@ def test_an_unforeseen_error_is_one_line_exit_3(tmp_path, capsys, monkeypatch):
 
 def test_ctrl_c_is_one_line_exit_130(tmp_path, capsys, monkeypatch):
     make_study(tmp_path)
-    from ingest import study
+    from ingest import pipeline as study
 
     def interrupt(*a, **k):
         raise KeyboardInterrupt

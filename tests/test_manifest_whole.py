@@ -9,10 +9,11 @@ import pytest
 import yaml
 from study_kit import make_declared
 
-from ingest import declared, writer
-from ingest.manifest import load
+from ingest.derive import declared
+from ingest.pipeline import ingest
 from ingest.problems import Problem
-from ingest.study import ingest
+from ingest.read.manifest import load
+from ingest.write import datadir as writer
 
 TABLE = "  - {id: x, rows: [engine], value: {key: v, label: V, stat: mean}}"
 

@@ -12,10 +12,10 @@ import pytest
 import yaml
 from archive_gen import sysbench05_log, sysbench1_log, tar_gz, tpcc_mysql_log
 
-from ingest.archive import sha256_file
+from ingest.parse.member import parse_bytes
+from ingest.pipeline import ingest
 from ingest.problems import Problem
-from ingest.read import parse_bytes
-from ingest.study import ingest
+from ingest.read.archive import sha256_file
 
 SERVERS = {"mariadb-10.1": 900.0, "mysql-5.7": 1100.0}
 

@@ -80,7 +80,7 @@ def test_the_figure_lists_every_metric_of_its_runs(figure, built_site):
 
 def test_panel_names_come_from_the_series_files_meta(figure):
     """Titles and pick labels are the ingest's labels (the series files' `meta`,
-    ingest/columns.py), not a list of the chart's own."""
+    ingest/join/columns.py), not a list of the chart's own."""
     page, fig, _ = figure
     meta = {}
     for suffix in ("", ".linked"):
@@ -104,7 +104,7 @@ def test_panel_names_come_from_the_series_files_meta(figure):
 
 
 def test_request_runs_offer_the_logs_latency_and_errors(browser, base):
-    """A request hour's own columns (the log's per-op latency and errors, ingest/parsers/
+    """A request hour's own columns (the log's per-op latency and errors, ingest/parse/
     linkbench.py) are offered in the pick list with the ingest's labels; hour 1 shows
     GET_LINKS_LIST's p95 and the errors first (its manifest's panels), hour 24, which has no OS
     metrics, the shortcode's panels (the same two)."""

@@ -1,4 +1,4 @@
-"""ingest/metrics.py computes with `map`/`filter` of operator functions instead of a Python
+"""ingest/join/stats.py computes with `map`/`filter` of operator functions instead of a Python
 expression per value: the statistics must be the very floats the plain expressions give
 (data/ is compared byte for byte). The reference here is those expressions, on series of
 our own with missing values, uneven intervals and numbers large enough that every rounding shows in the 6 decimals kept."""
@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from ingest import metrics
+from ingest.join import stats as metrics
 
 
 def _plain_stats(values, weights=None):

@@ -1,11 +1,11 @@
-"""ingest.osmetrics on our vmstat/iostat fixtures: the join by interval index and the per-op
+"""ingest.join.osmetrics on our vmstat/iostat fixtures: the join by interval index and the per-op
 figures, worked out by hand from the fixtures' own numbers."""
 
 import pytest
 from golden import FIXTURES
 
-from ingest import osmetrics
-from ingest.parsers import by_name
+from ingest.join import osmetrics
+from ingest.parse import by_name
 
 
 @pytest.fixture(scope="module")

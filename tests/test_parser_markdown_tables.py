@@ -5,8 +5,8 @@ import re
 import pytest
 from golden import FIXTURES, SHARED, check_golden, golden_cases
 
-from ingest.parsers import by_name, detect
-from ingest.parsers.markdown_tables import qualifier_of
+from ingest.parse import by_name, detect
+from ingest.parse.markdown_tables import qualifier_of
 from ingest.problems import Problem
 
 PARSER = by_name("markdown-tables")

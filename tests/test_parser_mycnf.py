@@ -5,8 +5,8 @@ import re
 import pytest
 from golden import FIXTURES, archive_text, check_golden, golden_cases
 
-from ingest.parsers import by_name, detect
-from ingest.parsers.mycnf import settings_diff
+from ingest.parse import by_name, detect
+from ingest.parse.mycnf import settings_diff
 from ingest.problems import Problem
 
 MYCNF, GV = by_name("mycnf"), by_name("global-variables")

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ingest import parsers
+from ingest import parse as parsers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -21,7 +21,7 @@ def test_modules_list_every_registered_parser_at_its_place():
 def test_every_module_that_registers_a_parser_is_listed():
     registering = {
         p.stem
-        for p in (ROOT / "ingest/parsers").glob("*.py")
+        for p in (ROOT / "ingest/parse").glob("*.py")
         if re.search(r"^(@register|register\()", p.read_text(), re.M)
     }
     assert registering == set(parsers.MODULES)
@@ -29,10 +29,10 @@ def test_every_module_that_registers_a_parser_is_listed():
 
 def test_named_and_early_detected_formats_load_only_their_modules():
     code = (
-        "import sys\nfrom ingest.parsers import by_name, detect\n"
+        "import sys\nfrom ingest.parse import by_name, detect\n"
         "by_name('mycnf')\n"
         "assert detect('[ 1s ] thds: 4 eps: 1.00 lat (ms,95%): 2.00\\n')[0].name == 'sysbench1'\n"
-        "print(' '.join(m.rpartition('.')[2] for m in sys.modules if m.startswith('ingest.parsers.')))"
+        "print(' '.join(m.rpartition('.')[2] for m in sys.modules if m.startswith('ingest.parse.')))"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True

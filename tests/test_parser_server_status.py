@@ -4,8 +4,8 @@ files do not show on their own. Fixtures are our own numbers in MySQL's document
 import pytest
 from golden import FIXTURES
 
-from ingest.parsers import by_name, detect
-from ingest.parsers.server_status import counter_deltas
+from ingest.parse import by_name, detect
+from ingest.parse.server_status import counter_deltas
 from ingest.problems import Problem
 
 PERIODIC = FIXTURES / "global-status" / "periodic.txt"
@@ -193,8 +193,8 @@ def test_the_manifest_declares_mode_on_a_status_files_rule(tmp_path):
 
     from study_kit import make_study
 
-    from ingest.manifest import load
     from ingest.problems import Problem
+    from ingest.read.manifest import load
 
     man = make_study(
         tmp_path, extra="files:\n  - {glob: 'two.log', format: mysqladmin-status, mode: relative}\n"

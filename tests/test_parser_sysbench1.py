@@ -7,9 +7,9 @@ import re
 import pytest
 from golden import FIXTURES, check_golden, golden_cases
 
-from ingest.parsers import by_name, detect
+from ingest.parse import by_name, detect
+from ingest.parse.member import parse_bytes
 from ingest.problems import Problem
-from ingest.read import parse_bytes
 
 CASES = golden_cases("sysbench1") + golden_cases("sysbench-csv")
 

@@ -5,7 +5,7 @@ import re
 import pytest
 from golden import FIXTURES, archive_text, check_golden, golden_cases
 
-from ingest.parsers import by_name
+from ingest.parse import by_name
 from ingest.problems import Problem
 
 PARSER = by_name("sysbench-report")

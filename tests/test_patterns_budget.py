@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from study_kit import RUNS, make_study, run
 
-from ingest import manifest
-from ingest.manifest import pattern_units
 from ingest.problems import Problem
+from ingest.read import manifest
+from ingest.read.manifest import pattern_units
 
 ROOT = Path(__file__).resolve().parent.parent
 

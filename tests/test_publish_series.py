@@ -9,7 +9,7 @@ import os
 import tomllib
 from pathlib import Path
 
-from ingest.csvfiles import series_csv
+from ingest.write.csvfiles import series_csv
 from publish import series as publish_series
 from publish.series import main, publish, series_files
 

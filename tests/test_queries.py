@@ -1,4 +1,4 @@
-"""Query runs (ingest/queries.py, ingest/query_tables.py): a DBT3 archive of our own
+"""Query runs (ingest/join/queries.py, ingest/derive/query_tables.py): a DBT3 archive of our own
 (tests/dbt3_gen.py: InnoDB, two servers in two configurations each, sar files beside the runs,
 queries that did not finish) through a manifest of YAML only: labels from folder names and
 from the DESC, the default query tables, declared per-query and geometric-mean tables, did not
@@ -15,9 +15,9 @@ import yaml
 from dbt3_gen import DNF, FOLDERS, QUERIES, REPEATS, seconds, write_archive
 
 from ingest.__main__ import main
-from ingest.manifest import load
+from ingest.pipeline import build_files
 from ingest.problems import Problem
-from ingest.study import build_files
+from ingest.read.manifest import load
 
 MANIFEST = """\
 study: innodb-queries

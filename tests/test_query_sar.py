@@ -1,4 +1,4 @@
-"""The sar files of query runs (ingest/query_sar.py): a `queries:` rule's `sar:` templates join
+"""The sar files of query runs (ingest/join/query_sar.py): a `queries:` rule's `sar:` templates join
 each run's sar reports (tests/dbt3_gen.py writes `sar -u` and `sar -r` beside every run, in the
 German locale) as per-run means in the query-runs table; `query_tables:` takes one as its
 `column:`; a run without its file keeps the columns missing, with one warning; mistakes are
@@ -13,9 +13,9 @@ import pytest
 import yaml
 from dbt3_gen import FOLDERS, QUERIES, REPEATS, sar_iowait, sar_user, write_archive
 
-from ingest.manifest import load
+from ingest.pipeline import build_files
 from ingest.problems import Problem
-from ingest.study import build_files
+from ingest.read.manifest import load
 
 SAR_U = "{folder}/{query}.sql_no_{repeat}_sar_u.txt"
 SAR_R = "{folder}/{query}.sql_no_{repeat}_sar_r.txt"

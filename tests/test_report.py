@@ -1,4 +1,4 @@
-"""What the ingest reports on success (ingest/report.py) and `--dry-run`, on an archive written
+"""What the ingest reports on success (ingest/write/report.py) and `--dry-run`, on an archive written
 here: runs per rule, files no rule took and why, tables, sizes and the warnings."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import re
 from sysbench_gen import sysbench_log, tar_gz
 
 from ingest.__main__ import main
-from ingest.archive import sha256_file
+from ingest.read.archive import sha256_file
 
 RULE = r"res_(?P<engine>[a-z]+)_(?P<threads>\d+)\.log"
 

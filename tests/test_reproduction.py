@@ -1,4 +1,4 @@
-"""The reproduction check (ingest/reproduction.py): the comparison rule, the manifest section,
+"""The reproduction check (ingest/derive/reproduction.py): the comparison rule, the manifest section,
 the reproduction table on our own numbers, and the real studies that declare a check."""
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import pytest
 import yaml
 from golden import ROOT, SHARED
 
-from ingest import reproduction
-from ingest.manifest import load
-from ingest.parsers import by_name
+from ingest.derive import reproduction
+from ingest.derive.reproduction import compare, decimals, summary
+from ingest.parse import by_name
 from ingest.problems import Problem
-from ingest.reproduction import compare, decimals, summary
+from ingest.read.manifest import load
 
 # -- the rule ---------------------------------------------------------------------------------
 

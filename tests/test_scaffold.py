@@ -19,7 +19,7 @@ from sitebuild import BASE_PATH, BASE_URL, BuiltSite, build
 from sysbench_gen import sysbench_log, tar_gz
 
 from ingest.__main__ import main
-from ingest.scaffold_names import propose
+from ingest.scaffold.names import propose
 from publish.pipeline import HUGO
 
 ENGINES = {"innodb": 400.0, "rocksdb": 650.0}
@@ -329,8 +329,8 @@ def test_the_scaffolded_post_passes_the_checks_of_every_post(post, study):
     )
     from study_docs import check_docs_tables
 
-    from ingest.manifest import load
-    from ingest.study import build_files
+    from ingest.pipeline import build_files
+    from ingest.read.manifest import load
 
     data, text = post["tmp"] / "data", (post["dir"].parent / study / "index.md").read_text()
     front = yaml.safe_load(text.split("---\n", 2)[1])

@@ -1,7 +1,7 @@
 """A query benchmark the project has never seen, end to end with YAML and Markdown only: a DBT3
 archive of our own unlike the MyISAM one (tests/dbt3_gen.py: InnoDB, two configurations per
 server, `sar` files beside every run, a DESC naming the folders, queries that did not finish in
-several folders, one only in some of its runs) goes through `new` (ingest/scaffold_queries.py),
+several folders, one only in some of its runs) goes through `new` (ingest/scaffold/queries.py),
 the ingest and the site build, and the post passes, as it is, the checks every post gets
 (numbers from data/, byline and key results, sources, dates, documented tables, a fresh
 ingest), with "did not finish" shown where a query did not finish, never a time."""
@@ -137,8 +137,8 @@ def test_the_scaffolded_post_passes_the_checks_of_every_post(post, study):
     )
     from study_docs import check_docs_tables
 
-    from ingest.manifest import load
-    from ingest.study import build_files
+    from ingest.pipeline import build_files
+    from ingest.read.manifest import load
 
     data, text = post["tmp"] / "data", (post["dir"].parent / study / "index.md").read_text()
     front = yaml.safe_load(text.split("---\n", 2)[1])

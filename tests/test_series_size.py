@@ -14,11 +14,11 @@ import yaml
 from sysbench_gen import sysbench_log, tar_gz
 
 from ingest.__main__ import main
-from ingest.archive import sha256_file
-from ingest.csvfiles import series_csv
-from ingest.manifest import load
 from ingest.problems import Problem
-from ingest.seriesfiles import downsample, run_files
+from ingest.read.archive import sha256_file
+from ingest.read.manifest import load
+from ingest.write.csvfiles import series_csv
+from ingest.write.seriesfiles import downsample, run_files
 
 
 def doc(t, tps, interval_s=1):

@@ -1,7 +1,7 @@
-"""The per-run series files (ingest/seriesfiles.py, docs/data-schema.md): one copy of each series
+"""The per-run series files (ingest/write/seriesfiles.py, docs/data-schema.md): one copy of each series
 in data/, compact columnar JSON with numbers as JSON writes them (the digits the tool printed, no
 `.0`, no float noise) and null for missing; the readers' CSV is turned from it when the site is
-published (ingest/csvfiles.py series_csv, publish/series.py)."""
+published (ingest/write/csvfiles.py series_csv, publish/series.py)."""
 
 import csv
 import io
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.csvfiles import series_csv
-from ingest.parsers.sysbench1 import Sysbench1
-from ingest.seriesfiles import series_json
+from ingest.parse.sysbench1 import Sysbench1
+from ingest.write.csvfiles import series_csv
+from ingest.write.seriesfiles import series_json
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = {

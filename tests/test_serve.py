@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from front_site import ROOT, STUDY, hugo_binary, write_site
 
-from ingest.csvfiles import series_csv
+from ingest.write.csvfiles import series_csv
 
 MARKER = "<!-- the published build -->\n"
 

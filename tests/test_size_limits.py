@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from sysbench_gen import sysbench_log, tar_gz
 
-from ingest import read, runs
+from ingest.join import runs
+from ingest.parse import member as read
+from ingest.parse.member import parse_bytes
 from ingest.problems import Problem
-from ingest.read import parse_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
@@ -54,12 +55,12 @@ def test_an_ingest_over_the_total_is_refused_before_any_parse(tmp_path, monkeypa
 
 PROBE = """
 import json, sys
-import ingest.read
-from ingest.archive import Archive
-ingest.read.MAX_FILE_LINES = 100_000
+import ingest.parse.member
+from ingest.read.archive import Archive
+ingest.parse.member.MAX_FILE_LINES = 100_000
 try:
     arc = Archive(sys.argv[1])
-    result = [ingest.read.parse_bytes(arc.read(n), n).sessions[0].intervals for n in arc.names()]
+    result = [ingest.parse.member.parse_bytes(arc.read(n), n).sessions[0].intervals for n in arc.names()]
 except Exception as e:
     result = str(e)
 hwm = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:"))

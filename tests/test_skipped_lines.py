@@ -9,7 +9,7 @@ import pytest
 from golden import FIXTURES
 from sysbench_gen import sysbench_log
 
-from ingest.read import parse_bytes
+from ingest.parse.member import parse_bytes
 
 REQUEST = (FIXTURES / "linkbench" / "request.log").read_text()
 LINE = "INFO 2020-02-03 23:59:30,000 [Thread-0]: Requester #0 25000/1000000 requests done"
@@ -81,7 +81,7 @@ def test_figures_outside_every_summary_table_are_named():
 
 
 def test_line_ranges():
-    from ingest.parsers._text import line_ranges
+    from ingest.parse._text import line_ranges
 
     assert line_ranges([1, 2, 3, 7, 12, 13, 14, 15]) == "1-3, 7, 12-15"
     assert line_ranges([4]) == "4"

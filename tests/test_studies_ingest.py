@@ -13,9 +13,9 @@ import yaml
 from golden import ROOT, SHARED
 from study_docs import check_docs_tables, documented_columns
 
-from ingest.at_hand import absent
-from ingest.manifest import find_manifests, load, manifest_path
-from ingest.study import build_files
+from ingest.pipeline import build_files
+from ingest.read.inputs import absent
+from ingest.read.manifest import find_manifests, load, manifest_path
 
 POSTS = ROOT / "content" / "posts"
 ALL = [p.parent.name for p in find_manifests(POSTS)]
@@ -164,8 +164,8 @@ def test_linkbench_engine_and_version_labels_are_what_the_server_said(fresh, tmp
     """The 2017 runs' engine and version labels (declared in the manifest, so the compare page
     files them under InnoDB and MySQL 5.7.17, whatever the post lists) agree with
     l.gv.in; a label that disagrees fails the ingest at the manifest's line."""
+    from ingest.derive.studies.linkbench_hourly_2017 import server_label
     from ingest.problems import Problem
-    from ingest.studies.linkbench_hourly_2017 import server_label
 
     runs = yaml.safe_load(fresh["linkbench-hourly-2017"]["runs.yaml"])["runs"]
     with tarfile.open(LINKBENCH) as tar:

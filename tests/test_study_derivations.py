@@ -5,16 +5,16 @@ import re
 import pytest
 from golden import SHARED, archive_text
 
-from ingest.manifest import load, manifest_path
-from ingest.parsers import by_name
-from ingest.problems import Problem
-from ingest.studies import (
+from ingest.derive.studies import (
     index_condition_pushdown,
     innodb_redo_log_size,
     linkbench_cached,
     mysql8_optane,
     sysbench_regressions,
 )
+from ingest.parse import by_name
+from ingest.problems import Problem
+from ingest.read.manifest import load, manifest_path
 
 SB = "mdcallag-sysbench-dec2020-innodb-inmem"
 

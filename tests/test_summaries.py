@@ -1,4 +1,4 @@
-"""The summaries the posts show as they are (ingest/summaries.py): the reproduction check's
+"""The summaries the posts show as they are (ingest/derive/summaries.py): the reproduction check's
 counts, reasons and grouped cells, computed by the ingest instead of the `reproduction`
 shortcode, on rows of our own making."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.summaries import reproduction, with_summaries
+from ingest.derive.summaries import reproduction, with_summaries
 
 
 def row(table, cell, agrees, published="1.0", derived=1.0, reason=None, digits=1):

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from golden import FIXTURES
 
-from ingest.linked import check_steps, linked_series, stamps, zone_shift
-from ingest.parsers import by_name
+from ingest.join.linked import check_steps, linked_series, stamps, zone_shift
+from ingest.parse import by_name
 
 RUN = (
     by_name("linkbench")
@@ -201,10 +201,10 @@ import tarfile
 
 import yaml
 
-from ingest.archive import sha256_file
-from ingest.manifest import load
+from ingest.pipeline import ingest
 from ingest.problems import Problem
-from ingest.study import ingest
+from ingest.read.archive import sha256_file
+from ingest.read.manifest import load
 
 MEMBERS = {
     "r.o.noon": ("linkbench", "noon.log"),

@@ -18,8 +18,8 @@ from sitebuild import BASE_PATH, BASE_URL, ROOT, BuiltSite, build
 from unseen import ARCHIVES, AUTHORED, write
 
 from ingest.__main__ import main
-from ingest.archive import sha256_file
-from ingest.writer import dump
+from ingest.read.archive import sha256_file
+from ingest.write.datadir import dump
 from publish.checks import budget
 
 EDITED = {name: f"{name}-edited" for name in ARCHIVES}
@@ -264,8 +264,8 @@ def test_the_post_passes_the_checks_of_every_post(unseen, study):
     )
     from study_docs import check_docs_tables
 
-    from ingest.manifest import load
-    from ingest.study import build_files
+    from ingest.pipeline import build_files
+    from ingest.read.manifest import load
 
     tmp, built = unseen["tmp"], unseen["built"]
     data, text = tmp / "data", (unseen["posts"] / study / "index.md").read_text()

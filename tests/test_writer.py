@@ -7,9 +7,9 @@ import os
 import pytest
 import yaml
 
-from ingest import writer
 from ingest.problems import Problem
-from ingest.writer import dump, write_study
+from ingest.write import datadir as writer
+from ingest.write.datadir import dump, write_study
 
 TRICKY = [
     "yes",

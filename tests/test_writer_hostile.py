@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from study_kit import make_study
 
-from ingest import writer
 from ingest.__main__ import main
 from ingest.problems import Problem
+from ingest.write import datadir as writer
 
 PRECIOUS = b"a file outside data/\n"
 

@@ -9,7 +9,7 @@ function download(href, name) {
   a.remove();
 }
 
-/** One CSV field by the one CSV rule, the ingest's (ingest/csvfiles.py, ingest/csvsafe.py; both
+/** One CSV field by the one CSV rule, the ingest's (ingest/write/csvfiles.py, ingest/write/csvsafe.py; both
  * checked against tests/fixtures/csv-fields.json): a number as JSON writes it (-0 keeps its sign),
  * null/undefined/NaN an empty field, text a spreadsheet would run as a formula (=, +, -, @, tab,
  * CR first: OWASP) a leading ' unless it is a plain number, quoted when it holds , " CR or LF. */

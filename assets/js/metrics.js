@@ -1,7 +1,7 @@
 // The "metrics" chart kind (docs/charts.md): one run as a stack of linked panels on one time
 // axis: its throughput on top, then the other columns of its series (latency, errors, ...)
 // and its linked metrics (vmstat, iostat per device, server counters, efficiency per
-// operation; ingest/linked.py), each a small panel with its own y scale. Zooming (the strip at
+// operation; ingest/join/linked.py), each a small panel with its own y scale. Zooming (the strip at
 // the bottom), the window brush and the hover rule are shared by every panel; markers cross
 // them all. The window statistics table covers every panel shown. State: `<id>.run`,
 // `<id>.p` (panels), `<id>.w`, `<id>.z` in the URL hash.
@@ -16,7 +16,7 @@ const present = (v) => v !== null;
 
 const TOP_H = 150, PANEL_H = 70, SPACING = 6;
 
-/** A metric's title: its label from the series file's `meta` (the ingest's, ingest/columns.py:
+/** A metric's title: its label from the series file's `meta` (the ingest's, ingest/join/columns.py:
  * one list of units and gauges for the ingest and the chart), else its name. */
 export function describe(name, metrics) {
   const s = metrics && metrics.get(name);

@@ -1,5 +1,5 @@
 // The browser's "CSV (as shown)" export writes each field by the one CSV rule, the ingest's
-// (ingest/csvfiles.py): both are checked against tests/fixtures/csv-fields.json.
+// (ingest/write/csvfiles.py): both are checked against tests/fixtures/csv-fields.json.
 // Run: node --test tests/js/  (tests/test_csvfiles.py runs it in `make test`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

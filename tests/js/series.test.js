@@ -1,7 +1,7 @@
 // The time-series helpers of the chart bundle (assets/js/series.js): the downsampling keeps
 // every bucket's extremes and returns raw points when zoomed in, window statistics use the
 // ingest's definitions (nearest-rank percentiles, population CV, interval-weighted mean and cv
-// for uneven intervals: ingest/metrics.py, checked against the same numbers in
+// for uneven intervals: ingest/join/stats.py, checked against the same numbers in
 // tests/test_js_units.py), and the rolling mean skips missing values instead of counting them as 0.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

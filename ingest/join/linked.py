@@ -1,0 +1,584 @@
+"""Linked metrics: what the OS and the server did during a run, on the run's own clock.
+
+For a run whose manifest rule names its vmstat, iostat, sar or periodic server-status files
+(docs/manifest.md, "Linked metrics"), `linked_series` builds one columnar series beside the
+run's throughput: one row per OS sample, `t` in seconds of the run, columns
+
+    vm.us vm.sy vm.wa vm.cs vm.r vm.b                      vmstat
+    io.<dev>.r/s io.<dev>.w/s io.<dev>.rMB/s io.<dev>.wMB/s io.<dev>.await io.<dev>.util
+    st.<counter>                                           server counters (per second)
+    sar.%user sar.%iowait sar.kbmemused ...                sar (whole machine)
+    cpu_per_op kb_written_per_op                           derived, per interval
+
+Alignment (never silent, never stretched; docs/manifest.md, "Linked metrics"):
+- by time stamps, when both sides have them (`align: auto`, the default, or `timestamps`): an
+  OS sample printed at local time T (vmstat -t, iostat -t; the end of its interval) is placed
+  at T - start, `start` being the run's own t = 0 as its log gives it (LinkBench's
+  `meta.start`). Both are taken as the same host's clock; when the manifest declares the run
+  log's `zone` and the monitor printed one, they must be equal or both fixed offsets (UTC,
+  +02:00), else the zone cannot be matched: reported, and the join falls back to the offset.
+- otherwise (or `align: offset`): sample i (1-based; the since-boot sample is already dropped
+  by the parsers and so never averaged in) ends at `offset_s + i * interval_s`.
+Then, either way: a series that does not end where the run ends (its log's end of phase, else its last interval) by more than the tolerance
+(default: two samples, `TOLERANCE_SAMPLES`, whatever the run's length), at the line of its last
+sample (a monitor started with a warm-up the run excludes ends late: `offset_s: phase-start`); and, with file:line, wherever the samples have time stamps: a time stamp repeated
+or going back, and a step that differs from the median step by more than the step tolerance
+(default half an interval, at least 1 s: the stamps have whole seconds), i.e. a gap, and a
+median step that differs from `interval_s`. Server-status snapshots carry their own clock
+(time stamps or Uptime): when every snapshot has a time stamp (`meta.start`, the first one's)
+they join by time like the monitors, else they are put on the run's clock by `offset_s`.
+
+Derived per interval: the run's throughput over each OS interval (t - interval_s, t], its
+interval rates weighted by their overlap (None when the run covers less than half of it), then CPU seconds per operation = (us + sy) / 100 x cores /
+ops per second, and KB written per operation = the devices' summed wkB/s / ops per second.
+A value the inputs cannot give is None, never 0.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import statistics
+from datetime import datetime
+from typing import NamedTuple
+
+from ingest.join.columns import IOSTAT, VMSTAT
+from ingest.join.osmetrics import cpu_s_per_op, each_op
+from ingest.parse.base import Session
+from ingest.parse.sar import SAMPLE_FIELDS, whole_machine
+from ingest.problems import Problem
+from ingest.read.manifest import MONITOR_KINDS
+
+# the panels shown first, and so the linked columns written, when the manifest names none
+DEFAULT_PANELS = ("vm.us", "vm.sy", "vm.wa", "io.*.w/s", "cpu_per_op")
+
+
+TOLERANCE_SAMPLES = 2
+
+
+def tolerance(interval_s: float, declared: float | None = None) -> float:
+    """The largest difference between where a series ends and where the run ends that is not
+    reported: two samples, whatever the run's length (a share of the run would hide a whole
+    warm-up in an hour-long run), unless the manifest declares `tolerance_s`."""
+    return declared if declared is not None else TOLERANCE_SAMPLES * interval_s
+
+
+def place(n: int, interval_s: float, offset_s: float) -> list[float]:
+    """End times on the run's clock of samples 1..n."""
+    return [round(offset_s + i * interval_s, 6) for i in range(1, n + 1)]
+
+
+def step_tolerance(interval_s: float, declared: float | None = None) -> float:
+    """The largest difference between a time-stamp step and the median step that is not a gap."""
+    return declared if declared is not None else max(interval_s / 2, 1.0)
+
+
+def zone_offset(zone: str | None) -> float | None:
+    """Seconds east of UTC of a zone written as UTC, GMT, Z, +02:00 or -0500; None otherwise
+    (a name like CEST or IST is ambiguous: it is matched by name only)."""
+    if zone is None:
+        return None
+    if zone.upper() in ("UTC", "GMT", "Z"):
+        return 0.0
+    m = re.fullmatch(r"(?:UTC|GMT)?([+-])(\d\d):?(\d\d)", zone.upper())
+    return None if not m else (1 if m[1] == "+" else -1) * (int(m[2]) * 3600 + int(m[3]) * 60)
+
+
+def zone_shift(monitor_zone: str | None, run_zone: str | None) -> float | None:
+    """Seconds to add to (monitor time - run start) so both are on one clock; None when the
+    two zones cannot be matched. Without either zone: the same host clock, no shift."""
+    if monitor_zone is None or run_zone is None or monitor_zone.upper() == run_zone.upper():
+        return 0.0
+    a, b = zone_offset(run_zone), zone_offset(monitor_zone)
+    return None if a is None or b is None else a - b
+
+
+def check_steps(
+    file: str, what: str, times: list[datetime], lines: list[int], interval_s: float, tol: float
+) -> list[Problem]:
+    """file:line problems of a monitor's time stamps: repeated, going back, gaps (a step beyond
+    `tol` from the median step) and a median step that is not `interval_s`. Nothing is moved."""
+    steps = [(b - a).total_seconds() for a, b in zip(times, times[1:])]
+    if not steps:
+        return []
+    median = statistics.median(steps)
+    out, odd = [], []
+    for i, step in enumerate(steps, start=1):
+        line = lines[i] if i < len(lines) else None
+        if step == 0:
+            odd.append(
+                Problem(
+                    file,
+                    line,
+                    f"{what}: time stamp {times[i].isoformat(' ')} repeated (a duplicate sample?)",
+                )
+            )
+        elif step < 0:
+            odd.append(
+                Problem(
+                    file, line, f"{what}: time goes back {-step:g} s, to {times[i].isoformat(' ')}"
+                )
+            )
+        elif abs(step - median) > tol:
+            kind = "gap" if step > median else "short step"
+            odd.append(
+                Problem(
+                    file,
+                    line,
+                    f"{what}: {kind}: {step:g} s since the previous sample (median {median:g} s, "
+                    f"tolerance {tol:g} s); kept at its time",
+                )
+            )
+    out += odd[:5]
+    if len(odd) > 5:
+        out.append(
+            Problem(
+                file,
+                None,
+                f"{what}: {len(odd) - 5} more repeated, backward or irregular time stamps",
+            )
+        )
+    if abs(median - interval_s) > tol:
+        out.append(
+            Problem(
+                file,
+                lines[1] if len(lines) > 1 else None,
+                f"{what}: the time stamps are {median:g} s apart (median), but interval_s is "
+                f"{interval_s:g} s (tolerance {tol:g} s)",
+            )
+        )
+    return out
+
+
+def stamps(s: Session) -> list[datetime] | None:
+    """A monitor session's per-sample local times (vmstat -t, iostat -t), or None."""
+    col = s.series.get("time")
+    if not col or any(x is None for x in col):
+        return None
+    return [datetime.fromisoformat(x) for x in col]
+
+
+def on_clock(
+    file: str,
+    what: str,
+    s: Session,
+    *,
+    interval_s: float,
+    offset_s: float,
+    run_start: datetime | None,
+    zone: str | None,
+    align: str,
+    step_tol: float,
+) -> tuple[list[float], str, list[Problem]]:
+    """The end times of a monitor's samples on the run's clock, how they were found
+    ("timestamps" or "offset"), and the problems found on the way."""
+    times, problems = stamps(s), []
+    n = len(s.series["t"])
+    if times:
+        problems += check_steps(file, what, times, s.sample_lines, interval_s, step_tol)
+    if align != "offset" and times and run_start is not None:
+        shift = zone_shift(s.meta.get("zone"), zone)
+        if shift is not None:
+            return (
+                [round((x - run_start).total_seconds() + shift, 3) for x in times],
+                "timestamps",
+                problems,
+            )
+        problems.append(
+            Problem(
+                file,
+                s.line,
+                f"{what}: its time zone {s.meta.get('zone')} cannot be matched with the "
+                f"run's declared zone {zone}: placed by offset_s and interval_s instead",
+            )
+        )
+    elif align == "timestamps":
+        missing = "the run's log has no start time" if times else f"{what} printed no time stamps"
+        problems.append(
+            Problem(
+                file,
+                s.line,
+                f"{what}: align: timestamps, but {missing}: placed by offset_s "
+                "and interval_s instead",
+            )
+        )
+    return place(n, interval_s, offset_s), "offset", problems
+
+
+def check_span(
+    file: str,
+    what: str,
+    t: list,
+    run_end: float | None,
+    interval_s: float,
+    tol: float,
+    by: str = "offset",
+    lines: list[int] | None = None,
+    offset_s: float = 0,
+) -> list[Problem]:
+    """Problems when a series does not end where the run ends, beyond `tol` seconds, at the
+    line of its last sample (`lines`: each sample's line, when known); `by`: how the samples
+    were placed ("offset": sample i ends at offset_s + i x interval_s; "timestamps"). With time
+    stamps, a monitor that started more than `tol` after the run's t = 0 is reported too."""
+    if not t or run_end is None:
+        return []
+    out, last = [], (lines[len(t) - 1] if lines and len(lines) >= len(t) else None)
+    late = round(t[-1] - run_end, 3)
+    if abs(late) > tol:
+        if by == "timestamps":
+            out.append(
+                Problem(
+                    file,
+                    last,
+                    f"{what}: its last sample ends at {t[-1]:g} s of the run (its time stamp), "
+                    f"but the run ends at {run_end:g} s ({late:+g} s, tolerance {tol:g} s): did "
+                    "the monitor run for the whole run? The samples are kept at their own "
+                    "times, not shifted or stretched",
+                )
+            )
+        else:
+            out.append(
+                Problem(
+                    file,
+                    last,
+                    f"{what}: its last sample ends at {t[-1]:g} s of the run (offset_s "
+                    f"{offset_s:g} + {len(t)} x {interval_s:g} s), but the run ends at "
+                    f"{run_end:g} s ({late:+g} s, tolerance {tol:g} s): check "
+                    "interval_s/offset_s; the samples are kept at their declared times, "
+                    "not shifted or stretched",
+                )
+            )
+    first = t[0] - interval_s
+    if by == "timestamps" and first > tol:
+        out.append(
+            Problem(
+                file,
+                lines[0] if lines else None,
+                f"{what}: its first sample starts at {first:g} s of the run (tolerance {tol:g} s): did "
+                "the monitor run for the whole run?",
+            )
+        )
+    return out
+
+
+def ops_per_interval(run_t: list, ops: list, t: list, interval_s: float) -> list[float | None]:
+    """The run's mean throughput over each interval (x - interval_s, x] of `t`: the run's
+    interval rates weighted by how much of each run interval (t[k-1], t[k]] overlaps it."""
+    out, j = [], 0
+    starts = [0.0, *run_t[:-1]]
+    for x in t:
+        a = x - interval_s
+        while j < len(run_t) and run_t[j] <= a:
+            j += 1
+        k, weight, total = j, 0.0, 0.0
+        while k < len(run_t) and starts[k] < x:
+            overlap = min(run_t[k], x) - max(starts[k], a)
+            if ops[k] is not None and overlap > 0:
+                weight += overlap
+                total += ops[k] * overlap
+            k += 1
+        out.append(total / weight if weight >= 0.5 * interval_s else None)
+    return out
+
+
+class Joined(NamedTuple):
+    """What `linked_series` gives: the columnar series, the problems found, and how each
+    monitor was placed ({"vmstat"|"iostat"|"status"|"sar": "timestamps"|"offset"})."""
+
+    series: dict[str, list]
+    problems: list[Problem]
+    align: dict[str, str]
+
+
+def linked_series(
+    run_t: list,
+    ops: list,
+    *,
+    interval_s: float,
+    offset_s: float = 0.0,
+    vmstat: tuple[str, Session] | None = None,
+    iostat: tuple[str, list[Session]] | None = None,
+    status: tuple[str, Session] | None = None,
+    sar: tuple[str, list[Session]] | None = None,
+    cores: int | None = None,
+    tol_s: float | None = None,
+    run_start: str | None = None,
+    zone: str | None = None,
+    run_end: float | None = None,
+    align: str = "auto",
+    step_tol_s: float | None = None,
+) -> Joined:
+    """One columnar series of the run's linked metrics (see the module docstring).
+
+    vmstat/iostat/status: (file name, parsed session(s)); cores defaults to iostat's `(N CPU)`.
+    run_start: the run's t = 0 as local ISO time (its log's `meta.start`), or None; zone: the
+    run log's declared zone; run_end: where the run ends on its clock (its log's end of
+    phase; default its last interval's end); align: auto, timestamps or offset."""
+    clock = dict(
+        interval_s=interval_s,
+        offset_s=offset_s,
+        zone=zone,
+        align=align,
+        run_start=datetime.fromisoformat(run_start) if run_start else None,
+        step_tol=step_tolerance(interval_s, step_tol_s),
+    )
+    span = dict(
+        run_end=run_end if run_end is not None else (run_t[-1] if run_t else None),
+        tol=tolerance(interval_s, tol_s),
+    )
+    columns: dict[str, dict[float, object]] = {}
+    problems: list[Problem] = []
+    how: dict[str, str] = {}
+    if vmstat:
+        how["vmstat"] = _join_vmstat(*vmstat, clock, span, columns, problems)
+    if iostat:
+        found = _join_iostat(*iostat, clock, span, columns, problems)
+        if found:
+            how["iostat"] = found
+        cores = cores or next((x.meta["cpus"] for x in iostat[1] if x.meta.get("cpus")), None)
+    if status:
+        how["status"] = _join_status(*status, clock, span, tol_s, columns, problems)
+    if sar:
+        found = _join_sar(*sar, clock, span, columns, problems)
+        if found:
+            how["sar"] = found
+        cores = cores or next((x.meta["cpus"] for x in sar[1] if x.meta.get("cpus")), None)
+    times = sorted({x for col in columns.values() for x in col})
+    out: dict[str, list] = {"t": times}
+    for name, col in columns.items():
+        out[name] = [col.get(x) for x in times]
+    if times and (vmstat or iostat or sar):
+        out.update(_per_op(out, ops_per_interval(run_t, ops, times, interval_s), cores))
+    return Joined(out, problems, how)
+
+
+def _placed(file, what, s, clock, span, problems, checked: bool = True) -> tuple[list, str]:
+    """A monitor session's sample times on the run's clock and how they were placed; when
+    `checked`, the problems of its time stamps and of its span are added to `problems`."""
+    t, how, found = on_clock(file, what, s, **clock)
+    if checked:
+        problems += found
+        problems += check_span(
+            file, what, t, span["run_end"], clock["interval_s"], span["tol"], how,
+            s.sample_lines, clock["offset_s"],
+        )  # fmt: skip
+    return t, how
+
+
+def _join_vmstat(file, s, clock, span, columns, problems) -> str:
+    """vmstat's columns on the run's clock into `columns`; returns how they were placed."""
+    t, how = _placed(file, "vmstat", s, clock, span, problems)
+    for c in VMSTAT:
+        if c in s.series:
+            columns[f"vm.{c}"] = dict(zip(t, s.series[c]))
+    return how
+
+
+def _join_iostat(file, sessions, clock, span, columns, problems) -> str | None:
+    """Each iostat device's columns (IOSTAT) on the run's clock into `columns`; returns how
+    they were placed (None: no device). Problems of the time stamps are reported once."""
+    devices = [x for x in sessions if x.meta.get("device")]
+    how = None
+    for i, dev in enumerate(devices):
+        t, how_dev = _placed(file, "iostat", dev, clock, span, problems, checked=i == 0)
+        how = how or how_dev
+        for name, (src, factor, *_meta) in IOSTAT.items():
+            col = dev.series.get(src)  # sysstat 12 prints r_await/w_await only: no await
+            if col is not None:
+                columns[f"io.{dev.meta['device']}.{name}"] = dict(
+                    zip(t, [None if v is None else round(v * factor, 3) for v in col])
+                )
+    return how
+
+
+def _join_sar(file, sessions, clock, span, columns, problems) -> str | None:
+    """sar's whole-machine columns (its `all` rows, or a report with no item column) on the
+    run's clock into `columns` as `sar.<name>` (`sar.%user`, `sar.kbmemused`); returns how
+    they were placed (None: no whole-machine report). The samples are placed by offset_s and
+    interval_s (sar prints a time of day, and the date only in its banner)."""
+    whole = whole_machine(sessions)
+    placed = None
+    for i, s in enumerate(whole):
+        t, how = _placed(file, "sar", s, clock, span, problems, checked=i == 0)
+        placed = placed or how
+        for name, col in s.series.items():
+            if name not in SAMPLE_FIELDS:
+                columns.setdefault(f"sar.{name}", dict(zip(t, col)))
+    return placed
+
+
+def _join_status(file, s, clock, span, tol_s, columns, problems) -> str:
+    """Server counters on the run's clock into `columns` (by their own time stamps when
+    every snapshot has one, else by offset_s); returns how they were placed."""
+    align, zone, run_start = clock["align"], clock["zone"], clock["run_start"]
+    t, how = [round(clock["offset_s"] + x, 6) for x in s.series["t"]], "offset"
+    if align != "offset" and run_start is not None and s.meta.get("start"):
+        shift = zone_shift(s.meta.get("zone"), zone)
+        if shift is None:
+            problems.append(
+                Problem(
+                    file,
+                    s.line,
+                    f"server status: its time zone {s.meta.get('zone')} cannot be "
+                    f"matched with the run's declared zone {zone}: placed by offset_s",
+                )
+            )
+        else:  # the first snapshot's own time on the run's clock; t counts from it
+            first = (datetime.fromisoformat(s.meta["start"]) - run_start).total_seconds() + shift
+            t, how = [round(first + x, 3) for x in s.series["t"]], "timestamps"
+    elif align == "timestamps":
+        missing = (
+            "the run's log has no start time"
+            if s.meta.get("start")
+            else "not every snapshot has a time stamp"
+        )
+        problems.append(
+            Problem(
+                file, s.line, f"server status: align: timestamps, but {missing}: placed by offset_s"
+            )
+        )
+    step = s.meta.get("interval_s") or clock["interval_s"]
+    problems += check_span(
+        file, "server status", t, span["run_end"], step, tolerance(step, tol_s), how,
+        s.sample_lines, clock["offset_s"],
+    )  # fmt: skip
+    for c, col in s.series.items():
+        if c != "t":
+            columns[f"st.{c}"] = dict(zip(t, col))
+    return how
+
+
+def _per_op(out: dict[str, list], per: list, cores: int | None) -> dict[str, list]:
+    """cpu_per_op and kb_written_per_op per sample, from the joined columns and the run's
+    throughput over each sample (`per`)."""
+    derived = {}
+    # CPU busy from vmstat, else from sar -u
+    user, system = ("vm.us", "vm.sy") if "vm.us" in out else ("sar.%user", "sar.%system")
+    if user in out and system in out and cores:
+        derived["cpu_per_op"] = [
+            None if us is None or sy is None else _round(cpu_s_per_op(us + sy, cores, o))
+            for us, sy, o in zip(out[user], out[system], per)
+        ]
+    written = [c for c in out if c.startswith("io.") and c.endswith(".wMB/s")]
+    if written:
+        total = [
+            None if None in values else sum(values) * 1024
+            for values in zip(*(out[c] for c in written))
+        ]
+        derived["kb_written_per_op"] = [_round(each_op(w, o)) for w, o in zip(total, per)]
+    return derived
+
+
+def _round(x):
+    return None if x is None else float(f"{x:.6g}")
+
+
+def matching(patterns, names: list[str]) -> list[str]:
+    """The names (in their order) that one of the patterns (names or globs: `vm.*`,
+    `io.*.w/s`) names."""
+    return [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
+
+
+def kept_columns(spec: dict, linked: list[str], own: list[str]) -> tuple[list[str], list[str]]:
+    """(the panels, as names, shown first; the linked columns written). Written: the columns
+    the panels name, and those `columns:` asks for (`all`: every one); without `panels:`, the
+    DEFAULT_PANELS that the run has (docs/manifest.md, "Linked metrics")."""
+    declared = spec.get("panels") or list(DEFAULT_PANELS)
+    panels = []
+    for p in declared:
+        panels += [n for n in matching([p], own + linked) if n not in panels]
+    asked = spec.get("columns") or []
+    keep = linked if asked == "all" else matching([*panels, *asked], linked)
+    return panels, keep
+
+
+def attach(m, runs: list[dict], series: dict, files: dict, fill) -> tuple[dict[str, dict], list]:
+    """Linked series of every run whose rule has `linked:` (docs/manifest.md, "Linked metrics").
+
+    runs/series/files: what `runs.collect_runs` gives (files: member -> Parsed, read by the
+    manifest's `files:` rules); fill(rule, template, labels) -> the member name. Sets each run's
+    `columns` (its own series) and, for a linked run, `linked` (columns, panels, interval and
+    offset, how each monitor was aligned, files); returns {run id: columnar series of the
+    columns kept} and the problems found."""
+    docs, problems = {}, []
+    for rec in runs:
+        rec["columns"] = list(series[rec["id"]])
+        rule = next(
+            (r for r in m.runs if r.input is not None and r.took(rec["source"]["file"])),
+            None,
+        )
+        spec = rule.linked if rule else None
+        found = _monitors(spec, rule, rec, files, fill) if spec else {}
+        if not found:
+            continue  # no linked: or its monitors were not kept (e.g. LinkBench hours 2-23)
+        offset, offset_problems = _offset(m, rule, rec, spec)
+        problems += offset_problems
+        s = series[rec["id"]]
+        joined = linked_series(
+            s.get("t", []),
+            s.get(rec["metric"], []) if rec["metric"] else [],
+            interval_s=spec["interval_s"],
+            offset_s=offset,
+            run_end=(rec.get("phase_s") or {}).get("end"),
+            tol_s=spec["tolerance_s"],
+            run_start=rec.get("start"),
+            zone=spec.get("zone"),
+            align=spec.get("align", "auto"),
+            step_tol_s=spec.get("step_tolerance_s"),
+            **found,
+        )
+        problems += [
+            Problem(p.file, p.line, f"run {rec['id']}: {p.reason}") for p in joined.problems
+        ]
+        doc = joined.series
+        linked = [c for c in doc if c != "t"]
+        # a panel is a linked metric or one of the run's own columns (LinkBench's latency, errors)
+        own = [c for c in rec["columns"] if c not in ("t", rec["metric"])]
+        panels, keep = kept_columns(spec, linked, own)
+        unknown = [p for p in spec["panels"] if not matching([p], own + linked)]
+        if unknown:
+            names = own + linked
+            problems.append(
+                Problem(
+                    m.path,
+                    rule.line,
+                    f"run {rec['id']}: linked panels {unknown} are not among its "
+                    f"metrics ({', '.join(names[:12])}{', ...' if len(names) > 12 else ''})",
+                )
+            )
+        if not keep:
+            continue
+        docs[rec["id"]] = {"t": doc["t"], **{c: doc[c] for c in keep}}
+        rec["linked"] = {
+            "columns": keep,
+            "panels": panels,
+            "interval_s": spec["interval_s"],
+            "offset_s": offset,
+            **({"offset_from": spec["offset_s"]} if offset != spec["offset_s"] else {}),
+            "align": joined.align,
+            "files": sorted(member for member, _ in found.values()),
+        }
+    return docs, problems
+
+
+def _monitors(spec: dict, rule, rec: dict, files: dict, fill) -> dict:
+    """{"vmstat"|"status": (member, session), "iostat": (member, sessions)} of the monitors
+    the rule names that the input holds."""
+    found = {}
+    for kind in MONITOR_KINDS:
+        member = fill(rule, spec[kind], rec["labels"]) if kind in spec else None
+        if member in files and (sessions := files[member].sessions):
+            found[kind] = (member, sessions if kind in ("iostat", "sar") else sessions[0])
+    return found
+
+
+def _offset(m, rule, rec: dict, spec: dict) -> tuple[float, list[Problem]]:
+    """The monitors' offset on the run's clock: declared, or where the run's log says the
+    phase began (`offset_s: phase-start`: the monitors started with the phase)."""
+    if spec["offset_s"] != "phase-start":
+        return spec["offset_s"], []
+    start = (rec.get("phase_s") or {}).get("start")
+    if start is None:
+        reason = f"run {rec['id']}: offset_s: phase-start, but its log gives no phase start: placed at offset 0"
+        return 0, [Problem(m.path, rule.line, reason)]
+    return start, []

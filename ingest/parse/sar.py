@@ -1,0 +1,154 @@
+"""sar (sysstat) text reports: `sar -u`, `-r`, `-b`, `-q`, `-w`, `-d`, `-n DEV`, ...,
+several kinds in one file, any locale.
+
+A report is the sysstat banner (`Linux <kernel> (<host>) <date> _<arch>_ (<N> CPU)`), then
+blocks: a header line, a time of day followed by the column names, then one line per sample
+starting with its time. The time is printed in the locale's form: `18:12:24`, `06:12:24 PM`,
+or with the locale's separator (`18,12,24` in de_DE). Values may have decimal commas. The
+`Average:` lines (`Durchschn.:`, `Moyenne :`: a first field ending with a colon) sum up the
+report and are not read, nor is a `LINUX RESTART` line. Any other line that does not read (a
+line cut short, a word where a number belongs) is skipped and counted: one warning per file.
+
+One session per kind of block (its column names) and item: a header's column named in
+capitals (`CPU`, `DEV`, `IFACE`, `TTY`) names an item per line, one session each (`meta.item`:
+`all` is `sar -u`'s whole machine, `0`, `1`, ... its CPUs with `-P ALL`). Each session's `t`
+counts samples (`meta.t_unit` is "sample"), as sar prints the interval nowhere; its `clock`
+column is the time of day as printed (24-hour `HH:MM:SS`), and `meta.date` the banner's date
+as printed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ingest.parse import register
+from ingest.parse._text import Lines, columnar
+from ingest.parse.base import Parsed, Parser, Session
+
+BANNER = re.compile(
+    r"^Linux \S+ \((?P<host>[^)]*)\)\s+(?P<date>\S+)\s+_\S+_(?:\s+\((?P<cpus>\d+) CPU\))?\s*$"
+)
+CLOCK = re.compile(r"^(?P<h>\d\d)[:.,](?P<m>\d\d)[:.,](?P<s>\d\d)$")
+NUMBER = re.compile(r"^-?\d+(?:[.,]\d+)?$")
+ITEM = re.compile(r"^[A-Z]+$")  # a header's column of names: CPU, DEV, IFACE, TTY, INTR, ...
+
+
+SAMPLE_FIELDS = ("t", "clock")  # a session's sample index and time of day: not sar's columns
+
+
+def whole_machine(sessions: list[Session]) -> list[Session]:
+    """The sessions of the whole machine: its `all` rows, or a report with no item column
+    (`sar -r`, `-b`); not those of one CPU, device or interface."""
+    return [s for s in sessions if s.meta.get("item") in (None, "all")]
+
+
+def _clock(fields: list[str]) -> tuple[str, int] | None:
+    """(24-hour `HH:MM:SS`, fields it took) of a line's leading time of day, or None."""
+    m = CLOCK.match(fields[0]) if fields else None
+    if m is None:
+        return None
+    hour, taken = int(m["h"]), 1
+    if len(fields) > 1 and fields[1] in ("AM", "PM"):
+        hour, taken = hour % 12 + (12 if fields[1] == "PM" else 0), 2
+    if hour > 23 or int(m["m"]) > 59 or int(m["s"]) > 60:
+        return None
+    return f"{hour:02d}:{m['m']}:{m['s']}", taken
+
+
+def _value(token: str) -> float | int:
+    """A sar number: whole as printed, or with a decimal point or comma."""
+    return int(token) if token.lstrip("-").isdigit() else float(token.replace(",", "."))
+
+
+@register
+class SarParser(Parser):
+    name = "sar"
+    what = "sar lines"
+    description = "sar (sysstat): a time of day, then columns (%user ..., kbmemfree ...); one session per kind and item"
+
+    def detect(self, head: str) -> str | None:
+        lines = [x for x in head.splitlines()[:40] if x.strip()]
+        if not lines or not BANNER.match(lines[0]):
+            return None
+        for line in lines[1:]:
+            fields = line.split()
+            took = _clock(fields)
+            rest = fields[took[1] :] if took else []
+            if len(rest) >= 2 and not any(NUMBER.match(x) for x in rest):
+                return "sysstat banner and a sar header: a time of day, then column names"
+        return None
+
+    def parse(self, text: str, file: str) -> Parsed:
+        lines = Lines(text, file)
+        meta: dict = {"tool": "sar", "t_unit": "sample"}
+        blocks: dict[tuple, dict] = {}  # (columns, item) -> {"rows": [...], "lines": [...]}
+        header: list[str] | None = None
+        for no, line in lines:
+            fields = line.split()
+            if not fields or "RESTART" in fields:
+                continue
+            banner = BANNER.match(line)
+            if banner:
+                meta.update(host=banner["host"], date=banner["date"])
+                if banner["cpus"]:
+                    meta["cpus"] = int(banner["cpus"])
+                continue
+            took = _clock(fields)
+            if took is None:  # `Average:` (`Durchschn.:`, `Moyenne :`): the report's summary
+                header = None
+                if not (fields[0].endswith(":") or fields[1:2] == [":"]):
+                    lines.skip(no)  # anything else: counted, one warning for the file
+                continue
+            clock, rest = took[0], fields[took[1] :]
+            if not any(NUMBER.match(x) for x in rest):
+                header = rest
+                continue
+            if header is None:
+                raise lines.error(no, "sar values before a header (a time of day, then names)")
+            _sample(lines, no, clock, rest, header, blocks)
+        if not blocks:
+            raise lines.error(0, "no sar samples (a header, then lines of values)")
+        return Parsed(self.name, file, sessions=_sessions(blocks, meta), problems=lines.problems)
+
+
+def _sample(lines: Lines, no: int, clock: str, rest: list, header: list, blocks: dict) -> None:
+    """One line of values under `header` into its block (by kind and item). The item column
+    is the header's name in capitals (`CPU`, `DEV`, `IFACE`, `TTY`, `INTR`, ...)."""
+    if len(rest) != len(header):  # a line cut short, or another report's: one warning
+        lines.skip(no)
+        return
+    item_at = next((i for i, name in enumerate(header) if ITEM.match(name)), None)
+    numbers = [(name, x) for i, (name, x) in enumerate(zip(header, rest)) if i != item_at]
+    wrong = next((name for name, x in numbers if not NUMBER.match(x)), None)
+    if wrong is not None:
+        lines.skip(no)
+        return
+    row = {"clock": clock, **{name: _value(x) for name, x in numbers}}
+    item = None if item_at is None else rest[item_at]
+    key = (tuple(name for name, _ in numbers), item)
+    block = blocks.setdefault(key, {"rows": [], "lines": [], "item_column": None})
+    if item_at is not None:
+        block["item_column"] = header[item_at]
+    block["rows"].append(row)
+    block["lines"].append(no)
+
+
+def _sessions(blocks: dict, meta: dict) -> list[Session]:
+    """One session per kind of block and item, in the order first met."""
+    out = []
+    for (columns, item), block in blocks.items():
+        rows = block["rows"]
+        for i, row in enumerate(rows, start=1):
+            row["t"] = i
+        m = dict(meta)
+        if item is not None:
+            m.update(item=item, item_column=block["item_column"])
+        out.append(
+            Session(
+                series=columnar(rows, ["t", *columns, "clock"]),
+                meta=m,
+                line=block["lines"][0],
+                sample_lines=block["lines"],
+            )
+        )
+    return out
