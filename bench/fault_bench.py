@@ -17,7 +17,7 @@ ingest.
    out, dangling), a FIFO, a directory or a hard link at data/.ingest.lock; `--repo DIR` runs
    the ingest of another checkout (the code before a change), for before/after figures.
 After each fault: the study right away (old, new, missing = the fallback cut between its two
-renames), then after the next run's recovery (`writer.locked`): old, new or MIXED, and
+renames), then after the next run's recovery (`datadir.locked`): old, new or MIXED, and
 leftovers (anything but the study and the lock). Results: docs/manifest.md.
 """
 
@@ -41,7 +41,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 from fault_driver import tree  # noqa: E402
 from fault_kit import MODES, steps, trial  # noqa: E402
 
-from ingest.write import datadir as writer  # noqa: E402
+from ingest.write import datadir  # noqa: E402
 
 STUDY = "myrocks-cloud-cost"
 
@@ -141,11 +141,11 @@ def random_moments(tmp: Path, n: int, archives: Path) -> Counter:
         if sig != signal.SIGKILL and p.returncode in (130, 143):
             said = "replaced" if err.strip().endswith("replaced") else "unchanged"
             counts["report false"] += (said == "replaced") != (right == "new")
-        with writer.locked(data):
+        with datadir.locked(data):
             pass
         counts[f"after recovery: {_state(data / STUDY, old, new)}"] += 1
         counts["leftovers after recovery"] += any(
-            q.name not in (STUDY, writer.LOCK) for q in data.iterdir()
+            q.name not in (STUDY, datadir.LOCK) for q in data.iterdir()
         )
         counts["traceback"] += "Traceback" in err
     return counts

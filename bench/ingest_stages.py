@@ -45,8 +45,7 @@ def main():
     t0 = time.process_time()
     sys.path.insert(0, str(ROOT))
     import ingest.__main__ as cli
-    from ingest import derive
-    from ingest import pipeline as study
+    from ingest import derive, pipeline
     from ingest.join import runs
     from ingest.join import stats as metrics
     from ingest.read import inputs as at_hand
@@ -71,11 +70,11 @@ def main():
         return module
 
     derive.study_module = study_module
-    study.dump = timed("YAML text (dump)", study.dump)
+    pipeline.dump = timed("YAML text (dump)", pipeline.dump)
     seriesfiles.series_json = timed("series JSON text", seriesfiles.series_json)
-    study.runs_csv = timed("CSV text (tables, runs)", study.runs_csv)
-    study.table_csv = timed("CSV text (tables, runs)", study.table_csv)
-    study.write_study = timed("write data/ (atomic)", study.write_study)
+    pipeline.runs_csv = timed("CSV text (tables, runs)", pipeline.runs_csv)
+    pipeline.table_csv = timed("CSV text (tables, runs)", pipeline.table_csv)
+    pipeline.write_study = timed("write data/ (atomic)", pipeline.write_study)
 
     data = Path(tempfile.mkdtemp()) / "data"
     t0 = time.process_time()

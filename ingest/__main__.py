@@ -15,11 +15,11 @@ if __name__ == "__main__":  # a signal while the modules load: one line, 128+N (
         signal.signal(_sig, lambda n, f: (print("interrupted", file=sys.stderr), os._exit(128 + n)))
 
 from ingest import __version__
-from ingest.join import stats as metrics
+from ingest.join.stats import full_mean
 from ingest.parse import all_parsers, by_name
 from ingest.parse.member import HEAD, decode, parse_bytes
 from ingest.problems import Problem, clean
-from ingest.write import datadir as writer
+from ingest.write import datadir
 from ingest.write.datadir import dump
 
 USAGE = """\
@@ -59,7 +59,7 @@ def _on_signal(signum, frame):
     raise Interrupted(signum)
 
 
-def _interrupted_line(outcome: writer.Outcome) -> str:
+def _interrupted_line(outcome: datadir.Outcome) -> str:
     """One true line: which study was being written and whether it was switched in yet."""
     if outcome.target is None:
         return "interrupted"
@@ -111,8 +111,8 @@ def guarded(run, exiting: bool = False) -> int:
     """`run(outcome)` with SIGINT and SIGTERM turned into one line and exit 130/143 (our
     handlers for the duration, restored after; `exiting`: ignored after, the process is about
     to exit with the code already decided, so a late signal neither kills it silently nor
-    prints a traceback). `outcome` (writer.Outcome): the study being written, told in that line."""
-    outcome = writer.Outcome()
+    prints a traceback). `outcome` (datadir.Outcome): the study being written, told in that line."""
+    outcome = datadir.Outcome()
     saved = {}
     try:
         for s in EXIT_SIGNAL:
@@ -131,7 +131,7 @@ def guarded(run, exiting: bool = False) -> int:
             signal.signal(s, signal.SIG_IGN if exiting else h)
 
 
-def _main(argv: list[str] | None, outcome: writer.Outcome) -> int:
+def _main(argv: list[str] | None, outcome: datadir.Outcome) -> int:
     """Parse the command line and run the command: a `Problem` is one line and EXIT_INPUT,
     anything else one "internal error" line and EXIT_INTERNAL, never a traceback."""
     ap = _parser()
@@ -169,7 +169,7 @@ def _check_args(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         ap.error("--format only applies to parse")
 
 
-def _run(args: argparse.Namespace, outcome: writer.Outcome) -> int:
+def _run(args: argparse.Namespace, outcome: datadir.Outcome) -> int:
     """One command: list-formats, detect, parse, new, or the ingest of <study> or all."""
     cmd = args.command
     if cmd == "list-formats":
@@ -235,7 +235,7 @@ def _parse(path: str, fmt: str) -> int:
             v is not None for v in values
         ):  # the run's mean, by the ingest's rule (ingest/join/stats.py)
             uneven = s.meta.get("intervals") == "uneven"
-            d["rate_mean"] = metrics.full_mean(values, s.series["t"] if uneven else None)["mean"]
+            d["rate_mean"] = full_mean(values, s.series["t"] if uneven else None)["mean"]
         if s.metric and s.summary.get(s.metric) is not None:
             d["summary_rate"] = s.summary[s.metric]
         out["sessions"].append(d)
@@ -261,7 +261,7 @@ def _parse(path: str, fmt: str) -> int:
     return EXIT_OK
 
 
-def _ingest(cmd: str, args, outcome: writer.Outcome) -> int:
+def _ingest(cmd: str, args, outcome: datadir.Outcome) -> int:
     """Every manifest is loaded and checked before any study is written; the data directory's
     lock is held for the whole command."""
     from ingest.pipeline import ingest
@@ -280,7 +280,7 @@ def _ingest(cmd: str, args, outcome: writer.Outcome) -> int:
     first = Path(args.data) / manifests[0].study if cmd != "all" else Path(args.data)
     reports = []
     outcome.target, outcome.switched = str(first), False
-    with contextlib.nullcontext() if args.dry_run else writer.locked(args.data):
+    with contextlib.nullcontext() if args.dry_run else datadir.locked(args.data):
         for path, m in zip(paths, manifests):
             archives, why = where(m, args.archives, args.studies)
             if cmd == "all" and why:

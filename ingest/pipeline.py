@@ -4,7 +4,7 @@
 2. collect the runs the manifest's rules take, with their series (ingest/join/runs.py), and the
    OS and server metrics linked to them (ingest/join/linked.py);
 3. derive the tables: declared, the study module's, or the defaults, and the reproduction
-   check (ingest/derive/__init__.py), each checked (ingest/derive/checks.py), with the summaries the posts
+   check (ingest/derive/study.py), each checked (ingest/derive/checks.py), with the summaries the posts
    show (ingest/derive/summaries.py);
 4. lay out the files of `data/<study>/` (docs/data-schema.md; the runs' series files, with
    the manifest's size control, by ingest/write/seriesfiles.py) and write them as a whole,
@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingest import __version__
-from ingest.derive import StudyContext, derived_tables
 from ingest.derive.checks import check_study
+from ingest.derive.study import StudyContext, derived_tables
 from ingest.derive.summaries import with_summaries
 from ingest.join import linked, queries
 from ingest.join.columns import meta_of

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ingest import __main__ as cli  # noqa: E402
 from ingest.problems import Problem  # noqa: E402
-from ingest.write import datadir as writer  # noqa: E402
+from ingest.write import datadir  # noqa: E402
 
 
 def tree(top: Path) -> dict[str, bytes]:
@@ -76,8 +76,8 @@ class Faults:
             "_sync_tree": "fsynced",
         }
         for fn, name in after.items():
-            setattr(writer, fn, self._after(getattr(writer, fn), name))
-        recover, switch, remove = writer.recover, writer._switch, writer._remove
+            setattr(datadir, fn, self._after(getattr(datadir, fn), name))
+        recover, switch, remove = datadir.recover, datadir._switch, datadir._remove
 
         def recover_(*a, **k):
             self.step("locked")
@@ -95,11 +95,11 @@ class Faults:
             if self.switched:
                 self.step("old-removed")
 
-        writer.recover, writer._switch, writer._remove = recover_, switch_, remove_
-        writer.os.rename = self._rename(os.rename)
-        writer.signal.pthread_sigmask = self._sigmask(signal.pthread_sigmask)
+        datadir.recover, datadir._switch, datadir._remove = recover_, switch_, remove_
+        datadir.os.rename = self._rename(os.rename)
+        datadir.signal.pthread_sigmask = self._sigmask(signal.pthread_sigmask)
         if not exchange:
-            writer._renameat2 = lambda: None
+            datadir._renameat2 = lambda: None
 
     def _after(self, fn, name):
         @functools.wraps(fn)
@@ -137,10 +137,10 @@ class Faults:
         return wrapped
 
 
-def write(root: str, study: str, spec: str, outcome: writer.Outcome) -> int:
+def write(root: str, study: str, spec: str, outcome: datadir.Outcome) -> int:
     files = tree(Path(spec))
     try:
-        writer.write_study(root, study, files, outcome)
+        datadir.write_study(root, study, files, outcome)
     except Problem as e:
         print(e, file=sys.stderr)
         return 1

@@ -15,7 +15,7 @@ from pathlib import Path
 from fault_driver import tree
 from golden import FIXTURES
 
-from ingest.write import datadir as writer
+from ingest.write import datadir
 
 ROOT = Path(__file__).resolve().parents[1]
 DRIVER = ROOT / "tests" / "fault_driver.py"
@@ -52,7 +52,7 @@ def drive(root: Path, opts: list, src: Path = NEW, fault=None) -> subprocess.Com
 
 def write_study(root: Path, files: dict):
     with SPAWN:
-        writer.write_study(root, STUDY, files)
+        datadir.write_study(root, STUDY, files)
 
 
 def steps(tmp: Path, mode: str) -> list[str]:
@@ -73,7 +73,7 @@ def state(root: Path) -> str:
 
 
 def leftovers(root: Path) -> list[str]:
-    return sorted(p.name for p in root.iterdir() if p.name not in (STUDY, writer.LOCK))
+    return sorted(p.name for p in root.iterdir() if p.name not in (STUDY, datadir.LOCK))
 
 
 def trials(tmp: Path, mode: str, names: list[str], action: str) -> list[dict]:
@@ -90,7 +90,7 @@ def trial(root: Path, mode: str, n: int, action: str) -> dict:
     write_study(root, tree(OLD))
     res = drive(root, MODES[mode], fault=f"{n}:{action}")
     seen = {"code": res.returncode, "err": res.stderr, "after_fault": state(root)}
-    with SPAWN, writer.locked(root):  # what the next run does first
+    with SPAWN, datadir.locked(root):  # what the next run does first
         pass
     seen["after_recovery"] = state(root)
     seen["leftovers"] = leftovers(root)

@@ -8,8 +8,7 @@ import tarfile
 import pytest
 from golden import SHARED, check_cut
 
-from ingest.join import osmetrics
-from ingest.join import stats as metrics
+from ingest.join import osmetrics, stats
 from ingest.parse import by_name, detect
 
 ARCHIVE = SHARED / "archives" / "mdcallag-linkbench-2017-inno5717-2m.tar.gz"
@@ -85,10 +84,10 @@ def test_uneven_intervals_mean_is_operations_over_elapsed_time(parse, name):
     assert s.meta["intervals"] == "uneven"
     metric = s.metric
     t, rates = s.series["t"], s.series[metric]
-    count = sum(r * d for r, d in zip(rates, metrics.interval_lengths(t)))
-    weighted = metrics.window_stats(t, rates, 0, t[-1], weighted=True)["mean"]
+    count = sum(r * d for r, d in zip(rates, stats.interval_lengths(t)))
+    weighted = stats.window_stats(t, rates, 0, t[-1], weighted=True)["mean"]
     assert weighted == pytest.approx(count / t[-1], rel=1e-6)
-    assert metrics.full_mean(rates, t)["mean"] == weighted
+    assert stats.full_mean(rates, t)["mean"] == weighted
     assert weighted == pytest.approx(s.summary[metric], rel=2e-3)  # the tool rounds its figure
     if (
         name == "l.o.in"

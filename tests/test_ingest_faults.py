@@ -31,7 +31,7 @@ from fault_kit import (
 )
 
 from ingest.problems import Problem
-from ingest.write import datadir as writer
+from ingest.write import datadir
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -100,7 +100,7 @@ def test_second_ingest_fails_at_once_while_the_first_holds_the_lock(tmp_path):
         second = drive(tmp_path, [], OLD)
         assert second.returncode == 1
         assert second.stderr == (
-            f"{tmp_path / writer.LOCK}: another ingest (pid {first.pid}) is writing to "
+            f"{tmp_path / datadir.LOCK}: another ingest (pid {first.pid}) is writing to "
             f"{tmp_path}; try again when it has finished\n"
         )
         _, err = first.communicate(timeout=60)  # closes its stdin: it goes on
@@ -127,7 +127,7 @@ def test_two_ingests_at_once_end_entirely_one_or_the_other(tmp_path):
 
 
 def test_lock_is_reentrant_and_refuses_a_second_holder(tmp_path):
-    with writer.locked(tmp_path), writer.locked(tmp_path):
+    with datadir.locked(tmp_path), datadir.locked(tmp_path):
         res = drive(tmp_path, [], NEW)
         assert res.returncode == 1 and "another ingest (pid " in res.stderr
     assert drive(tmp_path, [], NEW).returncode == 0
@@ -137,11 +137,11 @@ def test_unwritable_data_dir_is_one_line(tmp_path):
     target = tmp_path / "file-not-dir"
     target.write_text("x")
     with pytest.raises(Problem, match=r"file-not-dir: cannot write \(not a directory\)$"):
-        writer.write_study(target, STUDY, tree(NEW))
+        datadir.write_study(target, STUDY, tree(NEW))
     with pytest.raises(
         Problem, match=r"file-not-dir/sub/\.ingest\.lock: cannot write \(Not a directory\)$"
     ):
-        writer.write_study(target / "sub", STUDY, tree(NEW))
+        datadir.write_study(target / "sub", STUDY, tree(NEW))
 
 
 def test_command_line_ctrl_c_and_sigterm_from_outside(tmp_path):
@@ -180,11 +180,11 @@ def test_command_line_ctrl_c_and_sigterm_from_outside(tmp_path):
     names = [line.split()[2] for line in err.splitlines() if line.startswith("fault-step")]
     new = tree(data / "mini")
     assert new != old
-    writer.write_study(data, "mini", old)
+    datadir.write_study(data, "mini", old)
     code, _, err = ingest(f"{names.index('switch-done') + 1}:SIGINT")
     assert (code, err) == (130, f"interrupted; {data / 'mini'} replaced\n")
     assert tree(data / "mini") == new
 
 
 def leftovers_of(root: Path) -> list[str]:
-    return sorted(p.name for p in root.iterdir() if p.name not in ("mini", writer.LOCK))
+    return sorted(p.name for p in root.iterdir() if p.name not in ("mini", datadir.LOCK))

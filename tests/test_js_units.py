@@ -31,9 +31,9 @@ def test_the_ingest_weights_uneven_intervals_as_the_bundle_does():
     """A series whose intervals differ in length (LinkBench): mean and cv weighted by interval
     length, percentiles unweighted; tests/js/series.test.js asserts the same numbers of the
     bundle's windowStats."""
-    from ingest.join import stats as metrics
+    from ingest.join import stats
 
-    got = metrics.window_stats([2, 3, 10, 11], [10, 20, 30, None], 0, 11, weighted=True)
+    got = stats.window_stats([2, 3, 10, 11], [10, 20, 30, None], 0, 11, weighted=True)
     mean = (10 * 2 + 20 * 1 + 30 * 7) / 10
     cv = ((2 * (10 - mean) ** 2 + (20 - mean) ** 2 + 7 * (30 - mean) ** 2) / 10) ** 0.5 / mean
     assert got["mean"] == pytest.approx(mean) and got["cv"] == pytest.approx(cv, abs=1e-6)

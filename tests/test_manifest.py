@@ -13,7 +13,7 @@ from ingest.derive import checks
 from ingest.problems import Problem
 from ingest.read.archive import sha256_file
 from ingest.read.manifest import load
-from ingest.write import datadir as writer
+from ingest.write import datadir
 
 
 def test_small_study_end_to_end(tmp_path):
@@ -161,8 +161,8 @@ def test_failing_replace_during_ingest_keeps_old_data(tmp_path, monkeypatch):
     def boom(src, dst):
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(writer.os, "rename", boom)
-    monkeypatch.setattr(writer, "_renameat2", lambda: None)  # the fallback switch: os.rename
+    monkeypatch.setattr(datadir.os, "rename", boom)
+    monkeypatch.setattr(datadir, "_renameat2", lambda: None)  # the fallback switch: os.rename
     with pytest.raises(
         Problem, match=r"/data/mini: cannot write \(Input/output error\); left unchanged$"
     ):

@@ -1,6 +1,6 @@
 """Hostile and broken manifests (issue 11 §3, §4, §6, §7): each is one `file:line: reason`
 line on stderr and exit 1 from the command line, never a traceback, and data/ keeps its old
-study."""
+pipeline."""
 
 from __future__ import annotations
 
@@ -270,12 +270,12 @@ def test_single_study_named_after_another_folder_cannot_overwrite_it(tmp_path, c
 
 def test_an_unforeseen_error_is_one_line_exit_3(tmp_path, capsys, monkeypatch):
     make_study(tmp_path)
-    from ingest import pipeline as study
+    from ingest import pipeline
 
     def bug(*a, **k):
         raise ZeroDivisionError("division by zero\nforged line")
 
-    monkeypatch.setattr(study, "build_files", bug)
+    monkeypatch.setattr(pipeline, "build_files", bug)
     code, out, err = cli(capsys, tmp_path)
     assert (code, out, err) == (
         3,
@@ -286,12 +286,12 @@ def test_an_unforeseen_error_is_one_line_exit_3(tmp_path, capsys, monkeypatch):
 
 def test_ctrl_c_is_one_line_exit_130(tmp_path, capsys, monkeypatch):
     make_study(tmp_path)
-    from ingest import pipeline as study
+    from ingest import pipeline
 
     def interrupt(*a, **k):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(study, "build_files", interrupt)
+    monkeypatch.setattr(pipeline, "build_files", interrupt)
     code, out, err = cli(capsys, tmp_path)
     assert (code, out, err) == (130, "", f"interrupted; {tmp_path / 'data' / 'mini'} unchanged\n")
 

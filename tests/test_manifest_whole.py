@@ -13,7 +13,7 @@ from ingest.derive import declared
 from ingest.pipeline import ingest
 from ingest.problems import Problem
 from ingest.read.manifest import load
-from ingest.write import datadir as writer
+from ingest.write import datadir
 
 TABLE = "  - {id: x, rows: [engine], value: {key: v, label: V, stat: mean}}"
 
@@ -161,7 +161,7 @@ def test_other_mistakes_are_a_manifest_line(tmp_path, case):
 
 @pytest.mark.parametrize("text", ["ra\n", "a\n", "x y\n", "ra\r", "end\u2028"])
 def test_the_yaml_writer_quotes_a_string_with_a_line_end(text):
-    out = writer.dump({"k": text, "l": [text]})
+    out = datadir.dump({"k": text, "l": [text]})
     assert out.count("\n") == 2  # one line each: the line end is escaped
     assert yaml.safe_load(out) == {"k": text, "l": [text]}
 

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from ingest.problems import Problem
-from ingest.write import datadir as writer
+from ingest.write import datadir
 from ingest.write.datadir import dump, write_study
 
 TRICKY = [
@@ -78,7 +78,7 @@ def _tree(root):
 
 
 def _listing(root):
-    return sorted(p.name for p in root.iterdir() if p.name != writer.LOCK)
+    return sorted(p.name for p in root.iterdir() if p.name != datadir.LOCK)
 
 
 def test_write_study_touches_only_what_changed(tmp_path):
@@ -102,13 +102,13 @@ def test_rewriting_the_same_files_does_nothing(tmp_path):
     before = {
         p: (p.stat().st_ino, p.stat().st_mtime_ns)
         for p in tmp_path.rglob("*")
-        if p.name != writer.LOCK
+        if p.name != datadir.LOCK
     }
     assert write_study(tmp_path, "s", files) == {"written": [], "removed": []}
     assert {
         p: (p.stat().st_ino, p.stat().st_mtime_ns)
         for p in tmp_path.rglob("*")
-        if p.name != writer.LOCK
+        if p.name != datadir.LOCK
     } == before
 
 
@@ -117,7 +117,7 @@ def test_the_study_dir_is_switched_as_a_whole(tmp_path):
     old_dir = (tmp_path / "s").stat().st_ino
     write_study(tmp_path, "s", {"a.yaml": b"2\n"})
     assert (tmp_path / "s").stat().st_ino != old_dir  # a new directory, not edits
-    assert writer._renameat2() is not None  # this machine has the exchange
+    assert datadir._renameat2() is not None  # this machine has the exchange
 
 
 def test_no_files_removes_the_study(tmp_path):
@@ -134,7 +134,7 @@ def test_failed_write_leaves_old_data_and_no_temp_files(tmp_path, monkeypatch, f
     def full(*args):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(writer, fail, full)
+    monkeypatch.setattr(datadir, fail, full)
     new = {"study.yaml": b"new study\n", "series/a.yaml": b"new a\n", "series/b.yaml": b"new b\n"}
     with pytest.raises(
         Problem, match=r"/s: cannot write \(No space left on device\); left unchanged$"
@@ -156,10 +156,10 @@ def test_the_new_tree_is_synced_once_before_the_switch(tmp_path, monkeypatch):
     three sync calls, however many files (it was one fsync per file and directory: 137 for the
     cloud study)."""
     files = {f"series/r{i}.json": b"{}\n" for i in range(40)} | {"study.yaml": b"s\n"}
-    order, real_sync, real_switch = [], writer._sync_tree, writer._switch
-    monkeypatch.setattr(writer, "_sync_tree", lambda top: (order.append("sync"), real_sync(top)))
+    order, real_sync, real_switch = [], datadir._sync_tree, datadir._switch
+    monkeypatch.setattr(datadir, "_sync_tree", lambda top: (order.append("sync"), real_sync(top)))
     monkeypatch.setattr(
-        writer, "_switch", lambda *a, **k: (order.append("switch"), real_switch(*a, **k))[1]
+        datadir, "_switch", lambda *a, **k: (order.append("switch"), real_switch(*a, **k))[1]
     )
     fsyncs = _count_fsyncs(monkeypatch)
     write_study(tmp_path, "s", files)
@@ -169,7 +169,7 @@ def test_the_new_tree_is_synced_once_before_the_switch(tmp_path, monkeypatch):
 
 
 def test_without_syncfs_every_file_and_directory_is_fsynced(tmp_path, monkeypatch):
-    monkeypatch.setattr(writer, "_syncfs", lambda: None)
+    monkeypatch.setattr(datadir, "_syncfs", lambda: None)
     fsyncs = _count_fsyncs(monkeypatch)
     files = {"series/a.json": b"a\n", "series/b.json": b"b\n", "study.yaml": b"s\n"}
     write_study(tmp_path, "s", files)
@@ -193,12 +193,12 @@ def test_leftovers_of_a_killed_run_are_removed_or_restored(tmp_path):
     (tmp_path / f".u.old-{'b2' * 8}").mkdir()  # the fallback cut between its renames
     (tmp_path / f".u.old-{'b2' * 8}/a.yaml").write_bytes(b"old u\n")
     (tmp_path / "keep.txt").write_text("not ours")
-    (tmp_path / writer.LOCK).write_text(f"99999\nmade {s_tmp}\nmade {u_tmp}\n")
-    with writer.locked(tmp_path):
+    (tmp_path / datadir.LOCK).write_text(f"99999\nmade {s_tmp}\nmade {u_tmp}\n")
+    with datadir.locked(tmp_path):
         pass
     assert _listing(tmp_path) == ["keep.txt", "s", "t", "u"]
     assert _tree(tmp_path / "u") == {"a.yaml": b"old u\n"}
-    assert (tmp_path / writer.LOCK).read_text() == f"{os.getpid()}\n"
+    assert (tmp_path / datadir.LOCK).read_text() == f"{os.getpid()}\n"
 
 
 def test_a_persons_files_that_look_like_leftovers_are_left_alone(tmp_path):
@@ -212,7 +212,7 @@ def test_a_persons_files_that_look_like_leftovers_are_left_alone(tmp_path):
     (tmp_path / f".s.tmp-{'c3' * 8}").mkdir()  # our name, but not recorded: not ours
     before = _tree(tmp_path)
     write_study(tmp_path, "s", {"a.yaml": b"2\n"})
-    with writer.locked(tmp_path):
+    with datadir.locked(tmp_path):
         pass
     assert _listing(tmp_path) == sorted(
         [".notes.tmp-draft", ".s.old-backup", f".s.tmp-{'c3' * 8}", ".s2.old-1", "s"]

@@ -14,7 +14,7 @@ from study_kit import make_study
 
 from ingest.__main__ import main
 from ingest.problems import Problem
-from ingest.write import datadir as writer
+from ingest.write import datadir
 
 PRECIOUS = b"a file outside data/\n"
 
@@ -29,7 +29,7 @@ def outside(tmp_path: Path) -> Path:
 def lock_layouts(tmp_path: Path, data: Path) -> dict:
     """What each hostile layout puts at data/.ingest.lock, and what the error says it is."""
     victim = outside(tmp_path)
-    lock = data / writer.LOCK
+    lock = data / datadir.LOCK
     return {
         "absolute symlink": (lambda: lock.symlink_to(victim), "a symbolic link"),
         "relative symlink climbing out": (
@@ -72,9 +72,9 @@ def test_a_lock_that_is_not_a_regular_file_is_refused(tmp_path, layout):
     make()
     before = listing(tmp_path)
     with pytest.raises(Problem) as e:
-        writer.write_study(data, "s", {"a.yaml": b"1\n"})
+        datadir.write_study(data, "s", {"a.yaml": b"1\n"})
     assert str(e.value) == (
-        f"{data / writer.LOCK}: is {what}, not a regular file: "
+        f"{data / datadir.LOCK}: is {what}, not a regular file: "
         "the lock must be a regular file of data/; remove it"
     )
     assert listing(tmp_path) == before  # nothing written, inside data/ or out
@@ -92,8 +92,8 @@ def test_the_command_line_says_so_in_one_line_exit_1(tmp_path, capsys, layout):
     code = main([str(a) for a in [*args, "--data", data, "--studies", tmp_path / "studies"]])
     out, err = capsys.readouterr()
     assert (code, out) == (1, "")
-    assert err.startswith(f"{data / writer.LOCK}: is a ") and err.count("\n") == 1, err
-    assert sorted(p.name for p in data.iterdir()) == [writer.LOCK]
+    assert err.startswith(f"{data / datadir.LOCK}: is a ") and err.count("\n") == 1, err
+    assert sorted(p.name for p in data.iterdir()) == [datadir.LOCK]
     assert (tmp_path / "home" / "victim").read_bytes() == PRECIOUS
 
 
@@ -105,9 +105,9 @@ def test_a_study_that_is_a_link_out_of_data_is_refused(tmp_path):
     (elsewhere / "a.yaml").write_bytes(PRECIOUS)
     (data / "s").symlink_to(elsewhere)
     with pytest.raises(Problem, match=r"/data/s: is a symbolic link, not a directory: "):
-        writer.write_study(data, "s", {"a.yaml": b"1\n"})
+        datadir.write_study(data, "s", {"a.yaml": b"1\n"})
     assert (elsewhere / "a.yaml").read_bytes() == PRECIOUS
-    assert sorted(p.name for p in data.iterdir()) == [writer.LOCK, "s"]
+    assert sorted(p.name for p in data.iterdir()) == [datadir.LOCK, "s"]
 
 
 def test_links_inside_a_study_are_replaced_not_followed(tmp_path):
@@ -115,7 +115,7 @@ def test_links_inside_a_study_are_replaced_not_followed(tmp_path):
     regular files in their place; nothing outside is read into data/ or changed."""
     data = tmp_path / "data"
     victim = outside(tmp_path)
-    writer.write_study(data, "s", {"a.yaml": b"1\n", "series/x.yaml": b"x\n"})
+    datadir.write_study(data, "s", {"a.yaml": b"1\n", "series/x.yaml": b"x\n"})
     (data / "s" / "a.yaml").unlink()
     (data / "s" / "a.yaml").symlink_to(victim)
     (data / "s" / "series" / "x.yaml").unlink()
@@ -123,7 +123,7 @@ def test_links_inside_a_study_are_replaced_not_followed(tmp_path):
     (data / "s" / "series").symlink_to(victim.parent)
     (victim.parent / "x.yaml").write_bytes(PRECIOUS)
     files = {"a.yaml": PRECIOUS, "series/x.yaml": PRECIOUS}  # the same bytes as outside
-    res = writer.write_study(data, "s", files)
+    res = datadir.write_study(data, "s", files)
     assert res == {"written": ["a.yaml", "series/x.yaml"], "removed": ["series"]}
     for name in files:
         p = data / "s" / name
@@ -145,6 +145,6 @@ def test_a_file_system_without_locks_is_one_line(tmp_path, monkeypatch):
 
     monkeypatch.setattr(fcntl, "flock", no_locks)
     with pytest.raises(Problem) as e:
-        writer.write_study(tmp_path, "s", {"a.yaml": b"1\n"})
-    assert str(e.value) == f"{tmp_path / writer.LOCK}: cannot lock (No locks available)"
-    assert sorted(p.name for p in tmp_path.iterdir()) == [writer.LOCK]
+        datadir.write_study(tmp_path, "s", {"a.yaml": b"1\n"})
+    assert str(e.value) == f"{tmp_path / datadir.LOCK}: cannot lock (No locks available)"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [datadir.LOCK]

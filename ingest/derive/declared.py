@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 
 from ingest.derive.checks import TABLE_ID, check_table
 from ingest.derive.tables import col
-from ingest.join import stats as metrics
+from ingest.join.stats import DIGITS, full_mean, window_stats
+from ingest.join.stats import ratio as ratio_of
 from ingest.problems import Problem, clean
 from ingest.read.manifest import (
     Fields,
@@ -266,11 +267,11 @@ class _Stats:
             t, vals = s["t"], s[column]
             w = self.m.window
             weighted = run.get("mean") == "time-weighted"
-            st = metrics.window_stats(t, vals, w["start"], w["end"], weighted)
-            st["full_mean"] = metrics.full_mean(vals, t if weighted else None)["mean"]
+            st = window_stats(t, vals, w["start"], w["end"], weighted)
+            st["full_mean"] = full_mean(vals, t if weighted else None)["mean"]
             # rate: the total over the elapsed time (each interval's rate times its length, over
             # the time the intervals cover), from the series, not the tool's rounded summary
-            st["rate"] = metrics.full_mean(vals, t)["mean"]
+            st["rate"] = full_mean(vals, t)["mean"]
             self.cache[key] = st
         return self.cache[key][stat]
 
@@ -469,7 +470,7 @@ class _Table:
         got = [x for x in got if x is not None]
         if not got:
             return None
-        return got[0] if len(got) == 1 else round(math.fsum(got) / len(got), metrics.DIGITS)
+        return got[0] if len(got) == 1 else round(math.fsum(got) / len(got), DIGITS)
 
     def fill(self, template: str, p, raw: bool) -> str:
         """`{pivot}` in a key (`raw`: the value) or a label (its display name) filled with `p`."""
@@ -569,7 +570,7 @@ class _Table:
             num = combo
             den = tuple(bval if k == bkey else combo[j] for j, k in enumerate(spec.groups))
         x, b = self.value(num, ratio["of_v"], one), self.value(den, ratio["of_v"])
-        rnd = ratio["round"] if ratio["round"] is not None else metrics.DIGITS
+        rnd = ratio["round"] if ratio["round"] is not None else DIGITS
         a_runs, b_runs = [one] if one else self.cell_runs(num), self.cell_runs(den)
         diff = _differ(a_runs, b_runs, self.named) if a_runs and b_runs else []
         if diff:
@@ -582,4 +583,4 @@ class _Table:
                     f"{'; '.join(diff)}, not in rows, pivot or where",
                 )
             )
-        return metrics.ratio(x, b, rnd)
+        return ratio_of(x, b, rnd)

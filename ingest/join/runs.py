@@ -10,7 +10,7 @@ import operator
 import re
 import unicodedata
 
-from ingest.join import stats as metrics
+from ingest.join import stats
 from ingest.parse.member import LineBudget, parse_bytes
 from ingest.problems import Problem, clean
 from ingest.read.archive import Archive
@@ -200,7 +200,7 @@ def _run_record(
     t, values = series.get("t", []), series.get(metric, []) if metric else []
     weighted = session.meta.get("intervals") == "uneven"  # mean = operations over elapsed time
     window = _window(m, rid, member, t, values, weighted)
-    full = metrics.full_mean(values, t if weighted else None)
+    full = stats.full_mean(values, t if weighted else None)
     summary = {k: session.summary[k] for k in sorted(session.summary)}
     meta = session.meta
     tool = {
@@ -244,7 +244,7 @@ def _run_record(
         "window": window,
         "full": full,
         "summary": summary or None,
-        "check": metrics.cross_check(full["mean"], session.summary.get(metric) if metric else None),
+        "check": stats.cross_check(full["mean"], session.summary.get(metric) if metric else None),
     }
 
 
@@ -289,7 +289,7 @@ def _checked_id(m: Manifest, rule: Rule, member: str, rid: str) -> str:
 def _window(m: Manifest, rid: str, member: str, t: list, values: list, weighted: bool) -> dict:
     """The window statistics of the run's metric; an error when the window holds none of its
     intervals."""
-    window = metrics.window_stats(t, values, m.window["start"], m.window["end"], weighted)
+    window = stats.window_stats(t, values, m.window["start"], m.window["end"], weighted)
     if values and not window["n"]:
         span = f"t from {t[0]} to {t[-1]} s" if t else "no interval times"
         raise Problem(
@@ -385,12 +385,12 @@ def _base_ratios(m: Manifest, runs: list[dict]) -> None:
         and not any(all(str(r["labels"].get(k)) == str(v) for k, v in m.base.items()) for r in runs)
     ):
         raise Problem(m.path, m.line_of.get("base"), f"base {m.base}: no run has these labels")
-    base_of = metrics.base_counterparts(runs, m.base) if m.base else {}
+    base_of = stats.base_counterparts(runs, m.base) if m.base else {}
     by_id = {r["id"]: r for r in runs}
     for r in runs:
         b = base_of.get(r["id"])
         r["base"] = (
-            {"run": b, "ratio": metrics.ratio(r["window"]["mean"], by_id[b]["window"]["mean"])}
+            {"run": b, "ratio": stats.ratio(r["window"]["mean"], by_id[b]["window"]["mean"])}
             if b
             else None
         )

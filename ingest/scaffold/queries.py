@@ -22,7 +22,8 @@ from pathlib import Path
 from ingest.join.queries import QUERY_FORMATS
 from ingest.parse.member import parse_bytes
 from ingest.problems import Problem
-from ingest.scaffold import (
+from ingest.scaffold import post
+from ingest.scaffold.survey import (
     LISTED,
     Draft,
     Member,
@@ -31,7 +32,6 @@ from ingest.scaffold import (
     newest_member_day,
     next_commands,
 )
-from ingest.scaffold import post as scaffold_post
 
 LABEL = "folder"
 IOWAIT_TABLE = {
@@ -243,9 +243,7 @@ def draft(study: str, archive_path: Path, digest: str, origin, arc, members) -> 
     if iowait:  # the CPU's wait for IO per query and server: the first question sar answers
         doc["query_tables"] = [IOWAIT_TABLE]
     terms = {"engines": [], "versions": [], "benchmarks": ["DBT3"], "storage": []}
-    front, notes = scaffold_post.front_matter(
-        doc, study, origin, newest_member_day(archive_path), terms, []
-    )
+    front, notes = post.front_matter(doc, study, origin, newest_member_day(archive_path), terms, [])
     front["summary"] = (
         f"The query runs of {archive_path.name}, query by query; the summary is still to be written."
     )

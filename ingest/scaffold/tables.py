@@ -19,9 +19,9 @@ from pathlib import Path
 
 from ingest.derive.tables import column_key, slug
 from ingest.parse.member import parse_bytes
-from ingest.scaffold import LISTED, Draft, Member, head_of, newest_member_day, next_commands
-from ingest.scaffold import names as scaffold_names
-from ingest.scaffold import post as scaffold_post
+from ingest.scaffold import names as naming
+from ingest.scaffold import post
+from ingest.scaffold.survey import LISTED, Draft, Member, head_of, newest_member_day, next_commands
 
 TABLE_FORMATS = ("summary-table", "sysbench-report", "markdown-tables", "html-table")
 MAX_KINDS = 12  # file tables proposed per member (the first kinds, in file order)
@@ -51,7 +51,7 @@ def draft(study: str, archive_path: Path, digest: str, origin, arc, members) -> 
     if not _picks(entries):
         return None  # no number to say anything of: no post (ingest/scaffold/__init__.py says why)
     body, names = _body(entries)
-    front, notes = scaffold_post.front_matter(
+    front, notes = post.front_matter(
         doc, study, origin, newest_member_day(archive_path), {"tags": []}, names
     )
     front["summary"] = f"The tables of {archive_path.name}; the summary is still to be written."
@@ -67,7 +67,7 @@ def _entry(member: str, tables: list, used: set) -> dict:
     tid = _unique_id(base if len(base) > 3 else f"tables-{base}".strip("-"), used)
     spec = {"id": tid, "title": f"{Path(member).name}: {common}", "file": member, "table": regex}
     if groups:
-        spec["labels"] = {g: scaffold_post.heading(g) for g in groups}
+        spec["labels"] = {g: post.heading(g) for g in groups}
     numbers = [
         c for c in tables[0].columns if all(_is_number(r.get(c)) for t in tables for r in t.rows)
     ]
@@ -86,18 +86,18 @@ def _pattern(names: list[str], columns: list[str]) -> tuple[str, list[str], str]
     names' shape (`10m, ... / wps=… mysql`: each group as `…`)."""
     if len(set(names)) == 1:
         return re.escape(names[0]), [], names[0]
-    (prop,) = scaffold_names.from_names(names, {}, split=False)
+    (prop,) = naming.from_names(names, {}, split=False)
     keys = {column_key(c) for c in columns}
     parts, n, used = prop.parts, 0, set()
-    for g in (p for p in parts if isinstance(p, scaffold_names.Group)):
+    for g in (p for p in parts if isinstance(p, naming.Group)):
         if g.before and g.sep_before == "=":  # `wps=1000`: the word before names it
-            g.name = scaffold_names.slug(g.before)
+            g.name = naming.slug(g.before)
         if not _says_what(g) or g.name in keys | used:
             n += 1
             g.name = f"part{n}"
         used.add(g.name)
         g.hidden = False  # a part of a table's name is a column, never a template field
-    prop = scaffold_names.assemble(parts, names)
+    prop = naming.assemble(parts, names)
     shape = "".join(p if isinstance(p, str) else "…" for p in parts)
     return prop.regex, [name for name, _, _ in prop.groups], shape
 
@@ -105,7 +105,7 @@ def _pattern(names: list[str], columns: list[str]) -> tuple[str, list[str], str]
 def _says_what(g) -> bool:
     """A group name the values give without a guess: a known kind of value, a number by a word
     that names it (`16thr`, `w1000`), or a size whose unit is spelt out (`27GB`, not `10m`)."""
-    if g.name.rstrip("0123456789") in scaffold_names.CONSTANT_NAMES:
+    if g.name.rstrip("0123456789") in naming.CONSTANT_NAMES:
         return True
     if g.before and g.sep_before == "=":
         return True

@@ -1,0 +1,365 @@
+"""The draft of an archive of interval runs (sysbench, tpcc-mysql, LinkBench ...): its members'
+names give the `runs:` rules and labels (ingest/scaffold/names.py: a layout stated in a
+DESC/README, else the parts of the paths that vary, named for what they are); the runs give
+the metric, the interval (from the data), a proposed window and the thread counts; monitors
+beside the runs (vmstat, iostat, sar, server status) are proposed as `linked:`. The post
+(ingest/scaffold/post.py) opens with key results that compare across the label that varies
+most."""
+
+from __future__ import annotations
+
+import re
+import statistics
+from pathlib import Path
+
+from ingest.problems import clean
+from ingest.read.archive import Archive
+from ingest.read.manifest import MONITOR_KINDS
+from ingest.scaffold import names, post
+from ingest.scaffold.survey import (
+    INTERVALS,
+    LISTED,
+    MONITORS,
+    WARMUP,
+    Draft,
+    Member,
+    head_of,
+    literal,
+    newest_member_day,
+    next_commands,
+)
+
+DISPLAY_SERVERS = {"mysql": "MySQL", "mariadb": "MariaDB", "percona": "Percona Server"}
+DISPLAY_SERVERS |= {"percona-server": "Percona Server", "ps": "Percona Server", "fb": "FB MySQL"}
+DISPLAY_SERVERS |= {"fbmysql": "FB MySQL", "pxc": "Percona XtraDB Cluster", "aurora": "Aurora"}
+DISPLAY_SERVERS |= {"webscalesql": "WebScaleSQL", "tidb": "TiDB"}
+
+
+DISPLAY_ENGINES = {"innodb": "InnoDB", "rocksdb": "MyRocks", "myrocks": "MyRocks"}
+DISPLAY_ENGINES |= {"tokudb": "TokuDB", "myisam": "MyISAM", "xtradb": "XtraDB"}
+DISPLAY_ENGINES |= {"wiredtiger": "WiredTiger", "aria": "Aria", "memory": "MEMORY"}
+
+
+def draft(
+    study: str, archive: Path, digest: str, origin: str | None, arc: Archive, members: list[Member]
+) -> Draft | None:
+    """The first draft of a study of interval runs, or None when no member holds one."""
+    runs = [m for m in members if m.run]
+    if not runs:
+        return None
+    texts = _desc_texts(arc)
+    threads = {m.name: m.threads for m in runs}
+    proposals = names.propose([m.name for m in runs], threads, names.layouts(texts))
+    doc, notes, run_labels = _manifest(study, archive, digest, origin, members, proposals)
+    p = post.plan(doc, run_labels, {m.format for m in runs})
+    if any(m.sessions > 1 for m in runs) or any("id" in r for r in doc["runs"]):
+        p.show = []  # ids the names alone do not give (-sN, an id: template)
+    if p.table:
+        doc["tables"] = [p.table]
+    front, front_notes, body = post.post(doc, p, study, origin, newest_member_day(archive))
+    return Draft(doc, _head(doc, members, archive), notes, front, front_notes, body)
+
+
+def _manifest(study, archive, digest, origin, members, proposals) -> tuple[dict, list, list]:
+    """(manifest document, a note per rule, each run's labels)."""
+    runs = {m.name: m for m in members if m.run}
+    labels, types = _labels(proposals)
+    rules, notes = _rules(proposals)
+    if any("file" in r.get("labels", {}) for r in rules) and "file" not in labels:
+        labels.append("file")
+    metric = _common([runs[n].metric for p in proposals for n in p.members])
+    for p, rule in zip(proposals, rules):
+        own = _common([runs[n].metric for n in p.members])
+        if own != metric:
+            rule["metric"] = own
+    _threads_label(proposals, rules, runs, labels, types)
+    _set_label(proposals, rules, labels)
+    _exclude(proposals, rules, [m.name for m in members if not m.run])
+    files = _linked(proposals, rules, members)
+    interval = _common([runs[n].interval_s for p in proposals for n in p.members])
+    end = min(m.last_t for m in runs.values())
+    doc = {
+        **head_of(study, archive, digest, origin),
+        "interval_s": interval,
+        "metric": metric,
+        "window": {"start": round(end * WARMUP / interval) * interval, "end": end},
+        "labels": labels,
+    }
+    optional = {
+        "label_types": types,
+        "label_names": {k: post.heading(k) for k in labels},
+        "display": _display(proposals),
+        "runs": rules,
+        "files": files,
+    }
+    doc.update((k, v) for k, v in optional.items() if v or k == "runs")
+    return doc, notes, _run_labels(proposals, rules, runs, labels)
+
+
+def _labels(proposals) -> tuple[list, dict]:
+    """The labels of the rules' groups, in order of appearance, and the int-typed ones."""
+    labels, types = [], {}
+    for p in proposals:
+        constants = [(k, v.isascii() and v.isdigit(), False) for k, v in p.constants.items()]
+        for name, numeric, hidden in [*p.groups, *constants]:
+            if hidden:
+                continue
+            if name not in labels:
+                labels.append(name)
+            if numeric:
+                types[name] = "int"
+    return labels, types
+
+
+def _rules(proposals) -> tuple[list[dict], list[str]]:
+    """A `runs:` rule per proposal, and the note that heads it. A rule without a label (one
+    file) gets a `file` label, or, the archive's only run, an `id:` of its name."""
+    single = len(proposals) == 1 and not any(not h for _, _, h in proposals[0].groups)
+    rules, notes = [], []
+    for i, p in enumerate(proposals):
+        rule = {"regex": p.regex}
+        if p.constants:  # what the names of a rule of its own shape share
+            rule["labels"] = {
+                k: int(v) if v.isascii() and v.isdigit() else v for k, v in p.constants.items()
+            }
+        elif not any(not h for _, _, h in p.groups):
+            stem = _slug(Path(p.members[0]).stem) or f"run{i + 1}"
+            rule.update({"id": stem} if single else {"labels": {"file": stem}})
+        rules.append(rule)
+        src = f"the layout in {p.source}" if p.source not in ("names", "layout") else "the names"
+        notes.append(
+            f"{len(p.members)} file(s), e.g. {clean(p.members[0], 120)}; labels from {src}"
+        )
+    return rules, notes
+
+
+def _run_labels(proposals, rules, runs, labels) -> list[dict]:
+    """Each run's labels as the ingest will give them (values as text): the rule's named
+    groups and constant labels, and `threads` from the log when it is a label of its own."""
+    out = []
+    for p, rule in zip(proposals, rules):
+        for n in p.members:
+            mt = re.fullmatch(p.regex, n)
+            values = {k: v for k, v in mt.groupdict().items() if not k.startswith("_")}
+            values.update({k: str(v) for k, v in rule.get("labels", {}).items()})
+            counts = (
+                sorted(runs[n].threads)
+                if "threads" in labels and "threads" not in values
+                else [None]
+            )
+            for c in counts:
+                out.append({**values, **({"threads": str(c)} if c is not None else {})})
+    return out
+
+
+def _common(values: list):
+    """The most common value (the first of the most common)."""
+    counts: dict = {}
+    for v in values:
+        counts[v] = counts.get(v, 0) + 1
+    return max(counts, key=counts.get)
+
+
+def _threads_label(proposals, rules, runs, labels, types) -> None:
+    """`threads` becomes a label when the runs' thread counts (as their logs say) vary, or
+    when the names do not tell the runs apart, unless a label already is the thread count."""
+    if "threads" in labels:
+        return
+    counts = set().union(*(runs[n].threads for p in proposals for n in p.members))
+    keys = set()
+    for p, rule in zip(proposals, rules):
+        for n in p.members:
+            mt = re.fullmatch(p.regex, n)
+            visible = {k: v for k, v in mt.groupdict().items() if not k.startswith("_")}
+            keys.add(tuple(sorted({**visible, **rule.get("labels", {})}.items())))
+    n_runs = sum(runs[n].sessions for p in proposals for n in p.members)
+    if len(counts) > 1 or (counts and len(keys) < n_runs):
+        labels.append("threads")
+        types["threads"] = "int"
+
+
+def _set_label(proposals, rules, labels) -> None:
+    """Rules giving the same labels to their runs: a `set` label for each of those rules."""
+    first: dict[tuple, int] = {}  # a run's labels -> the first rule that gave them
+    clashing: set[int] = set()
+    for i, (p, rule) in enumerate(zip(proposals, rules)):
+        for n in p.members:
+            mt = re.fullmatch(p.regex, n)
+            values = {k: v for k, v in mt.groupdict().items() if not k.startswith("_")}
+            key = tuple(sorted({**values, **rule.get("labels", {})}.items()))
+            if first.setdefault(key, i) != i:
+                clashing |= {first[key], i}
+    for i in sorted(clashing):
+        rules[i].setdefault("labels", {})["set"] = f"s{i + 1}"
+    if clashing:
+        labels.append("set")
+
+
+def _exclude(proposals, rules, others: list[str]) -> None:
+    """A rule must not take a member without a run (an empty or interrupted file named like
+    the runs, a monitor in the same folder): by their file names when few, else by name, else
+    (hundreds of names) `incomplete: skip`, which skips them with a warning each."""
+    for p, rule in zip(proposals, rules):
+        pattern = re.compile(rule["regex"])
+        hits = [n for n in others if pattern.fullmatch(n)]
+        if not hits:
+            continue
+        base = {n.rsplit("/", 1)[-1] for n in hits}
+        if len(base) <= 5 and not any(m.rsplit("/", 1)[-1] in base for m in p.members):
+            alts = "|".join(map(re.escape, sorted(base)))
+            rule["regex"] = f"(?!(?:.*/)?(?:{alts})$){rule['regex']}"
+        elif sum(len(n) for n in hits) <= 2000:
+            rule["regex"] = f"(?!(?:{'|'.join(map(re.escape, hits))})$){rule['regex']}"
+        else:
+            rule["incomplete"] = "skip"
+
+
+def _linked(proposals, rules, members) -> list[dict]:
+    """Monitors beside the runs (vmstat, iostat, sar, server status in the run's folder, or named
+    like it) as each rule's `linked:`, with a `files:` rule per monitor; the template is the
+    monitor's path with the run's named groups in it, checked against every run."""
+    monitors = [m for m in members if m.format in MONITORS]
+    runs = {m.name: m for m in members if m.run}
+    files = []
+    for p, rule in zip(proposals, rules):
+        linked = {}
+        for fmt in sorted({m.format for m in monitors}):
+            kind = MONITORS[fmt]
+            if kind in linked:
+                continue
+            found = _beside(p, [m for m in monitors if m.format == fmt])
+            if not found:
+                continue
+            template, pairs = found
+            linked[kind] = template
+            glob = re.sub(r"\{[^{}]*\}", "*", template).replace("{{", "{").replace("}}", "}")
+            if not any(f["glob"] == glob for f in files):
+                files.append({"glob": glob, "format": fmt})
+            linked.setdefault("interval_s", _monitor_interval([(runs[r], mon) for r, mon in pairs]))
+        if linked:
+            rule["linked"] = {k: linked[k] for k in (*MONITOR_KINDS, "interval_s") if k in linked}
+            rule["linked"]["panels"] = _panels(linked, monitors)
+    return files
+
+
+def _named_like(p, run: str, here: list[Member]) -> list[Member]:
+    """The monitors of a run's folder: all when one, else those named with a part of the run's
+    name (its time stamp, its engine)."""
+    if len(here) <= 1:
+        return here
+    values = [v for v in re.fullmatch(p.regex, run).groupdict().values() if v and len(v) > 1]
+    return [m for m in here if any(v in m.name.rsplit("/", 1)[-1] for v in values)]
+
+
+def _panels(linked: dict, monitors: list[Member]) -> list[str]:
+    """The panels shown first: CPU and I/O wait, context switches, the first device's writes,
+    and the CPU per operation when both monitors are there (docs/manifest.md)."""
+    out = ["vm.us", "vm.wa", "vm.cs"] if "vmstat" in linked else []
+    if "sar" in linked and "vmstat" not in linked:
+        out += ["sar.%user", "sar.%iowait"]
+    device = next((d for m in monitors if m.format == "iostat" for d in m.devices), None)
+    if "iostat" in linked and device:
+        out.append(f"io.{device}.w/s")
+    if ("vmstat" in linked and "iostat" in linked) or ("sar" in linked and "vmstat" not in linked):
+        out.append("cpu_per_op")  # the cores: iostat's or sar's `(N CPU)`
+    return out
+
+
+def _beside(p, monitors) -> tuple[str, list] | None:
+    """(template, [(run, monitor)]) when the runs of a rule have monitors of one format
+    beside them (one each in the run's folder, or the one named with a part of the run's name:
+    `vm_{_started}.txt`), the template filled from the run's groups."""
+    folder = {}
+    for mon in monitors:
+        folder.setdefault(mon.name.rsplit("/", 1)[0] if "/" in mon.name else "", []).append(mon)
+    pairs = []
+    for run in p.members:
+        here = _named_like(p, run, folder.get(run.rsplit("/", 1)[0] if "/" in run else "", []))
+        if len(here) == 1:
+            pairs.append((run, here[0]))
+    if not pairs:
+        return None
+    run, mon = pairs[0]
+    groups = re.fullmatch(p.regex, run).groupdict()
+    template = literal(mon.name)
+    for key, value in sorted(groups.items(), key=lambda kv: -len(kv[1] or "")):
+        if value and template.count(value) == 1:
+            template = template.replace(value, "{" + key + "}")
+    for run, mon in pairs:
+        values = re.fullmatch(p.regex, run).groupdict()
+        try:
+            if template.format(**values) != mon.name:
+                return None
+        except (KeyError, IndexError, ValueError):
+            return None
+    return template, [(r, m) for r, m in pairs]
+
+
+def _monitor_interval(pairs) -> int:
+    """The monitors' sample interval: the run's length over the samples, the nearest usual one."""
+    ratios = [run.last_t / mon.samples for run, mon in pairs if mon.samples and run.last_t]
+    if not ratios:
+        return 1
+    guess = statistics.median(ratios)
+    return min(INTERVALS, key=lambda i: abs(i - guess))
+
+
+def _display(proposals) -> dict:
+    """Readers' names of versions (`mysql-8-0-21`: MySQL 8.0.21) and engines (InnoDB), for any
+    label whose values are all such."""
+    out: dict = {}
+    for p in proposals:
+        for name, _, hidden in p.groups:
+            if hidden:
+                continue
+            values = [re.fullmatch(p.regex, m)[name] for m in p.members]
+            if all(re.fullmatch(names.SERVER_VERSION, v, re.I) for v in values):
+                shown = {v: _version_name(v) for v in values}
+            elif {v.lower() for v in values} <= set(DISPLAY_ENGINES):
+                shown = {v: DISPLAY_ENGINES[v.lower()] for v in values}
+            else:
+                continue
+            out.setdefault(name, {}).update({v: n for v, n in shown.items() if n and n != v})
+    return {k: v for k, v in out.items() if v}
+
+
+def _version_name(value: str) -> str | None:
+    m = re.fullmatch(r"([A-Za-z-]*?)[-_]?([0-9]+(?:[._-][0-9]+){1,3})", value)
+    if not m:
+        return None
+    server = DISPLAY_SERVERS.get(m[1].lower(), m[1])
+    number = re.sub(r"[_-]", ".", m[2])
+    return f"{server} {number}".strip()
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60].strip("-")
+
+
+def _desc_texts(arc: Archive) -> dict[str, str]:
+    """The DESC and README files of the archive (any depth): their text."""
+    out = {}
+    for name in arc.names():
+        if name.rsplit("/", 1)[-1].lower() in names.DESC_FILES:
+            out[name] = arc.read(name)[:65536].decode("utf-8", "replace")
+    return out
+
+
+def _head(doc: dict, members: list[Member], archive: Path) -> list[str]:
+    head = [
+        "Study manifest (docs/manifest.md), proposed by `python -m ingest new`; check it, then",
+        f"`{next_commands(doc['study'], archive)[0]}` reports what each rule took.",
+        "Archive members:",
+    ]
+    for m in members[:LISTED]:
+        head.append(f"  {clean(m.name, 160)}: {m.format + ': ' if m.format else ''}{m.why}")
+    if len(members) > LISTED:
+        head.append(f"  ... and {len(members) - LISTED} more (`make ingest` reports each)")
+    head += [
+        f"interval_s: from the runs' own interval times; window: the first {WARMUP:.0%} of the",
+        "shortest run is taken as warm-up, the end is where it ends. Look at the time series",
+        "and move it to the steady state.",
+        "base: add `base: {<label>: <value>}` for each run's ratio to a base case.",
+        "label_names: add `label_names: {<label>: <heading>}` for the readers' column headings.",
+    ]
+    return head
