@@ -260,7 +260,7 @@ def probe(repo: Path, *args: str, limit_mb: int = 0) -> dict:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--repo", type=Path, default=Path(__file__).resolve().parent.parent)
+    ap.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[1])
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every bomb's size")
     ap.add_argument("--only", nargs="*", choices=sorted(BOMBS), help="these bombs only")
     ap.add_argument(

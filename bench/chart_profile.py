@@ -27,8 +27,6 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from publish import charts  # noqa: E402
 from publish.theme import light_theme  # noqa: E402
 

@@ -25,10 +25,9 @@ from pathlib import Path
 import yaml
 from playwright.sync_api import sync_playwright
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-from browser_kit import launch, serve  # noqa: E402
-from front_site import hugo_binary  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
+from tests.kit.browser_kit import launch, serve  # noqa: E402
+from tests.kit.front_site import hugo_binary  # noqa: E402
 
 OUT = ROOT / "bench" / "out" / "compare"
 PAGES = ("after", "after-all", "before", "before-all")

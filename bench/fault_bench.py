@@ -5,10 +5,10 @@ ingest.
     .venv/bin/python bench/fault_bench.py [--random N] [--archives DIR] [--repo DIR]
                                           [--only steps random locks]
 
-1. Every step (what tests/test_ingest_faults.py runs): the fixture study
+1. Every step (what tests/ingest/write/test_ingest_faults.py runs): the fixture study
    tests/fixtures/fault-study/ written old, then replaced by new with SIGINT, SIGTERM, SIGKILL,
    ENOSPC or EROFS at step n of the writer, for every n, with the RENAME_EXCHANGE switch and
-   with its fallback (injected from the tests' side: tests/fault_driver.py).
+   with its fallback (injected from the tests' side: tests/kit/fault_driver.py).
 2. Random moments: `python -m ingest myrocks-cloud-cost` (the real archive, 70 series files)
    replacing the committed data/ tree by the tree of a manifest whose window starts 1 s later,
    signalled (SIGINT, SIGTERM, SIGKILL in turn) after a random delay drawn over the write phase
@@ -36,12 +36,10 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
-
-from fault_driver import tree  # noqa: E402
-from fault_kit import MODES, steps, trial  # noqa: E402
 
 from ingest.write import datadir  # noqa: E402
+from tests.kit.fault_driver import tree  # noqa: E402
+from tests.kit.fault_kit import MODES, steps, trial  # noqa: E402
 
 STUDY = "myrocks-cloud-cost"
 
@@ -95,12 +93,12 @@ def random_moments(tmp: Path, n: int, archives: Path) -> Counter:
         shutil.rmtree(data, ignore_errors=True)
         shutil.copytree(ROOT / "data" / STUDY, data / STUDY)
 
-    reset()  # a traced run (tests/fault_driver.py): when the write phase starts and ends
+    reset()  # a traced run (tests/kit/fault_driver.py): when the write phase starts and ends
     t0 = time.monotonic()
     p = subprocess.Popen(
         [
             sys.executable,
-            ROOT / "tests" / "fault_driver.py",
+            ROOT / "tests" / "kit" / "fault_driver.py",
             "--fault",
             "trace",
             "ingest",

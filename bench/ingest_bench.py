@@ -37,7 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 ARCHIVE = SHARED / "archives" / "percona-201807-rocksdb-cloud.tar.gz"
 MANIFEST = ROOT / "content/posts/myrocks-cloud-cost/manifest.yaml"
@@ -104,7 +104,6 @@ def main() -> int:
         # the bytecode an installed checkout has; without it (a fresh worktree, and
         # PYTHONDONTWRITEBYTECODE set) every run would compile the ingest, ~0.05 s
         compileall.compile_dir(root / "ingest", quiet=1)
-    sys.path.insert(0, str(ROOT))
     from ingest.parse.member import parse_bytes
     from ingest.pipeline import ingest
     from ingest.read.archive import Archive

@@ -19,7 +19,7 @@ import tempfile  # noqa: E402
 from collections import defaultdict  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[1]
 spent: dict[str, float] = defaultdict(float)
 nested: list[float] = []
 
@@ -43,9 +43,9 @@ def timed(name, fn):
 
 def main():
     t0 = time.process_time()
-    sys.path.insert(0, str(ROOT))
     import ingest.__main__ as cli
-    from ingest import derive, pipeline
+    from ingest import pipeline
+    from ingest.derive import study as derive
     from ingest.join import runs
     from ingest.join import stats as metrics
     from ingest.read import inputs as at_hand

@@ -9,7 +9,7 @@ site for that address (`make build BASEURL=http://127.0.0.1:<port>/benchlog/`, s
 card URLs are absolute as on Pages), and runs Lighthouse (npm, pinned in
 bench/lighthouse/package.json and its lock, installed there by `npm ci` on first use: the site's
 own node_modules do not carry it) with the system's Chromium ($CHROMIUM, else `chromium` on
-PATH, tests/browser_kit.py) on each page: the home page, every post, a term page, a
+PATH, tests/kit/browser_kit.py) on each page: the home page, every post, a term page, a
 taxonomy page, the search page (with a query) and the 404 page. Prints one row per page with
 the scores (desktop preset unless --mobile) and the targets of issue #6: accessibility and
 best practices 100, performance 95 or better. Reports land in bench/out/lighthouse/.
@@ -31,9 +31,8 @@ import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-from browser_kit import chromium  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
+from tests.kit.browser_kit import chromium  # noqa: E402
 
 LIGHTHOUSE_DIR = ROOT / "bench" / "lighthouse"
 LIGHTHOUSE = LIGHTHOUSE_DIR / "node_modules" / ".bin" / "lighthouse"

@@ -20,7 +20,7 @@ import tempfile
 from datetime import datetime, timedelta
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parents[1]
 N = 3600
 
 PROBE = r"""

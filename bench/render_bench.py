@@ -22,17 +22,14 @@ import re
 import shutil
 import statistics
 import subprocess
-import sys
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-from browser_kit import launch, serve  # noqa: E402
-from front_site import hugo_binary  # noqa: E402
-
+ROOT = Path(__file__).resolve().parents[1]
 from publish.pipeline import Build, publish  # noqa: E402
+from tests.kit.browser_kit import launch, serve  # noqa: E402
+from tests.kit.front_site import hugo_binary  # noqa: E402
 
 POST = "posts/myrocks-cloud-cost/"
 OUT = ROOT / "bench" / "out" / "render"

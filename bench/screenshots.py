@@ -10,8 +10,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from browser_kit import launch, open_page, serve, wait_for_charts  # noqa: E402
+from tests.kit.browser_kit import launch, open_page, serve, wait_for_charts  # noqa: E402
 
 
 def main(site, path, out="bench/out/screens", figures=""):

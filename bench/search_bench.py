@@ -15,8 +15,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from browser_kit import launch, serve  # noqa: E402
+from tests.kit.browser_kit import launch, serve  # noqa: E402
 
 # resolves with the time since navigation once a result and `groups` filter groups are shown
 SHOWN = """(groups) => new Promise((done) => {

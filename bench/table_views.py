@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python bench/table_views.py <built site dir> [-v]
 Serves the site, opens every post at both widths in Debian's Chromium, draws its charts, opens
-every details element and applies tests/table_views.py to every table. Prints per post and
+every details element and applies tests/kit/table_views.py to every table. Prints per post and
 width the readable / total counts and whether the page scrolls sideways; -v lists every
 unreadable table with the reason. Results are recorded in docs/charts.md ("Tables").
 """
@@ -12,9 +12,8 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from browser_kit import launch, open_page, serve, wait_for_charts  # noqa: E402
-from table_views import measure, problems  # noqa: E402
+from tests.kit.browser_kit import launch, open_page, serve, wait_for_charts  # noqa: E402
+from tests.kit.table_views import measure, problems  # noqa: E402
 
 WIDTHS = (1280, 375)
 

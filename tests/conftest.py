@@ -1,4 +1,4 @@
-"""Shared fixtures. `built_site`: one production-like site build per session (tests/sitebuild.py);
+"""Shared fixtures. `built_site`: one production-like site build per session (tests/kit/sitebuild.py);
 `cloud_ingest`: the myrocks-cloud-cost study ingested once from the real archive;
 `browser`: one Debian Chromium (Playwright) for the whole session. Every test that uses
 `browser` (itself or through a fixture) is marked `browser`, so `pytest -m "not browser"` leaves
@@ -7,8 +7,9 @@ them out."""
 from __future__ import annotations
 
 import pytest
-from golden import ROOT, SHARED
-from sitebuild import built_site  # noqa: F401
+
+from tests.kit.golden import ROOT, SHARED
+from tests.kit.sitebuild import built_site  # noqa: F401
 
 
 @pytest.fixture(scope="session")
@@ -29,9 +30,10 @@ def cloud_ingest(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def browser():
-    """One headless Chromium for every browser test (tests/browser_kit.py launches it)."""
-    from browser_kit import launch
+    """One headless Chromium for every browser test (tests/kit/browser_kit.py launches it)."""
     from playwright.sync_api import sync_playwright
+
+    from tests.kit.browser_kit import launch
 
     with sync_playwright() as p:
         b = launch(p)

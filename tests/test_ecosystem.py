@@ -10,7 +10,8 @@ import re
 import tomllib
 
 import yaml
-from golden import ROOT
+
+from tests.kit.golden import ROOT
 
 FLOW = ROOT / ".github" / "workflows" / "pages.yml"
 
@@ -74,7 +75,7 @@ def test_serving_installs_no_test_or_bench_tool():
 
 
 def test_no_hard_coded_chromium_path():
-    """Chromium is $CHROMIUM or `chromium` on PATH (tests/browser_kit.py), never a fixed path."""
+    """Chromium is $CHROMIUM or `chromium` on PATH (tests/kit/browser_kit.py), never a fixed path."""
     found = [
         f"{p.relative_to(ROOT)}"
         for tree in ("tests", "bench", "publish")

@@ -1,0 +1,126 @@
+"""The charts step (publish/charts.py with publish/chart_svgs.js) reuses a chart's drawing from an earlier build (.cache/chart-svgs/)
+only while its inputs are the same: the output with a warm cache is byte-identical to a cold
+one, and a changed run file read by a time series is drawn again (tiny synthetic study,
+tests/kit/front_site.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from publish import charts
+from publish.theme import light_theme
+from tests.kit.front_site import STUDY, hugo_binary, write_site
+
+
+def draw(site: Path, cache: str) -> None:
+    """The pipeline's charts step over `site`, with CHART_SVG_CACHE=cache."""
+    os.environ["CHART_SVG_CACHE"] = cache
+    try:
+        charts.draw(site, light_theme())
+    finally:
+        del os.environ["CHART_SVG_CACHE"]
+
+
+def files(site: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()
+    }
+
+
+@pytest.mark.slow
+def test_a_warm_cache_gives_the_same_bytes_and_a_changed_run_is_drawn_again(tmp_path):
+    project = write_site(tmp_path / "project")
+    built = tmp_path / "built"
+    result = subprocess.run(
+        [hugo_binary(), "--quiet", "--destination", str(built)],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    cache = tmp_path / "cache"
+    sites = {
+        name: shutil.copytree(built, tmp_path / name)
+        for name in ("cold", "warm", "changed", "fresh")
+    }
+    old_code = cache / "0123456789abcdef"  # drawings of an earlier chart code: removed
+    old_code.mkdir(parents=True)
+    (old_code / "x.json").write_text("{}")
+    (cache / "notes").mkdir()  # anything else in the dir: kept
+    draw(sites["cold"], str(cache))
+    assert sorted(p.name for p in cache.iterdir() if p.name != "notes") != ["0123456789abcdef"]
+    assert not old_code.exists() and (cache / "notes").is_dir()
+    entries = sorted(cache.rglob("*.json"))
+    assert entries and all(p.parent.parent == cache for p in entries)
+    draw(sites["warm"], str(cache))
+    assert files(sites["warm"]) == files(sites["cold"])
+    assert sorted(cache.rglob("*.json")) == entries
+    # one run's numbers change (same file name, same spec): its time series is drawn again,
+    # exactly as without a cache
+    for name in ("changed", "fresh"):
+        run = sites[name] / "data" / STUDY / "series" / "alpha-100.json"
+        series = json.loads(run.read_text())
+        series["tps"] = [v * 3 for v in series["tps"]]
+        run.write_text(json.dumps(series))
+    draw(sites["changed"], str(cache))
+    draw(sites["fresh"], "off")
+    assert files(sites["changed"]) == files(sites["fresh"])
+    assert files(sites["changed"]) != files(sites["cold"])
+
+
+@pytest.mark.slow
+def test_a_chart_draws_the_same_whatever_was_drawn_before_it(tmp_path):
+    """Vega numbers clip paths from a process-wide counter: a build whose cache holds the first
+    of two clipped charts (so it is not drawn before the second) writes the same bytes as a
+    cold one."""
+    project = write_site(tmp_path / "project")
+    post = project / "content" / "posts" / STUDY / "index.md"
+    first = '{{< chart kind="timeseries" id="tps-time" show="alpha-100,beta-100" caption="TPS over time" >}}'
+    text = post.read_text()
+    assert first in text
+    post.write_text(
+        text.replace(first, first + "\n\n" + first.replace('"tps-time"', '"tps-time-again"'))
+    )
+    built = tmp_path / "built"
+    result = subprocess.run(
+        [hugo_binary(), "--quiet", "--destination", str(built)],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    cache = tmp_path / "cache"
+    sites = {name: shutil.copytree(built, tmp_path / name) for name in ("cold", "partly")}
+    draw(sites["cold"], str(cache))
+    clipped = [p for p in sorted(cache.rglob("*.json")) if "clip-path" in p.read_text()]
+    assert len(clipped) == 2
+    for entry in clipped:  # the one drawn second goes: it is drawn again after a cache hit
+        if "tps-time-again" in entry.read_text():
+            entry.unlink()
+    draw(sites["partly"], str(cache))
+    assert files(sites["partly"]) == files(sites["cold"])
+
+
+def test_a_chart_of_an_unknown_kind_or_without_a_spec_fails_the_build_with_its_page(tmp_path):
+    page = tmp_path / "site" / "posts" / "p" / "index.html"
+    page.parent.mkdir(parents=True)
+    for figure, spec, error in [
+        (
+            '<figure class="chart" id="c1" data-kind="pie">',
+            '<script type="application/json" id="c1-spec">{}</script>',
+            "chart c1: no kind module for pie",
+        ),
+        ('<figure class="chart" id="c2" data-kind="bars">', "", "chart c2: no spec"),
+    ]:
+        page.write_text(f"{figure}{spec}</figure>")
+        with pytest.raises(SystemExit) as failed:
+            draw(tmp_path / "site", "off")
+        assert str(failed.value) == f"{page}: {error}"
