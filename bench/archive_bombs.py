@@ -1,6 +1,6 @@
 """Archive bombs against `ingest.read.archive.Archive`: compressed size, peak memory, time, result.
 
-    .venv/bin/python bench/archive_bombs.py [--repo DIR] [--scale N] [--only BOMB...] [--limit-mb N]
+    .venv/bin/python -m bench.archive_bombs [--repo DIR] [--scale N] [--only BOMB...] [--limit-mb N]
 
 Each bomb is generated (streamed through gzip, never held in memory) into a temporary
 directory and opened by `Archive` in a fresh subprocess run from `--repo` (default: this

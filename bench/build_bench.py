@@ -10,11 +10,11 @@ command; the edit is written, then the page is polled until it changes). Rounds 
 every (tree, size), so load on the machine falls on all of them alike; the report gives medians
 and ratios to the baseline side by side, for Hugo alone and for the whole `make build`.
 
-    .venv/bin/python bench/build_bench.py                        # this tree: base, +12, +24
-    .venv/bin/python bench/build_bench.py --tree /tmp/main-copy --tree .   # before | after
-    .venv/bin/python bench/build_bench.py --copies 0,24 --rounds 3 --edits 5
-    .venv/bin/python bench/build_bench.py --hugo-only            # Hugo's step only (as before)
-    .venv/bin/python bench/build_bench.py --copies 0,24 --warm   # also: a rebuild with the caches kept
+    .venv/bin/python -m bench.build_bench                        # this tree: base, +12, +24
+    .venv/bin/python -m bench.build_bench --tree /tmp/main-copy --tree .   # before | after
+    .venv/bin/python -m bench.build_bench --copies 0,24 --rounds 3 --edits 5
+    .venv/bin/python -m bench.build_bench --hugo-only            # Hugo's step only (as before)
+    .venv/bin/python -m bench.build_bench --copies 0,24 --warm   # also: a rebuild with the caches kept
 
 A tree is a checkout of the project (Makefile, config, content, data, layouts, assets, static,
 publish); node_modules and the Python environment are this project's. Caches a step may keep

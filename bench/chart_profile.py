@@ -3,9 +3,9 @@ the pipeline's own command and input (publish/charts.py: drawer_command, drawer_
 cache off and under V8's sampling profiler (`node --cpu-prof`), then the samples summed by
 phase of a drawing and by function.
 
-    make build && .venv/bin/python bench/chart_profile.py            # site/
-    .venv/bin/python bench/chart_profile.py SITE --only myrocks-cloud-cost --top 25
-    .venv/bin/python bench/chart_profile.py --node-flag=--max-semi-space-size=64
+    make build && .venv/bin/python -m bench.chart_profile            # site/
+    .venv/bin/python -m bench.chart_profile SITE --only myrocks-cloud-cost --top 25
+    .venv/bin/python -m bench.chart_profile --node-flag=--max-semi-space-size=64
 
 A sample counts for loading the modules when that is in its stack, else for the first phase found
 from the sampled frame up: Vega-Lite's compile, Vega's parse of the compiled spec, Vega's view and SVG (dataflow,

@@ -2,7 +2,7 @@
 overlaid (~108 000 points): the page as built against the same page drawing every point
 (`?points=all`), and against the page of another tree (the "before" of a change).
 
-Usage: .venv/bin/python bench/compare_bench.py [--rounds N] [--runs 30]
+Usage: .venv/bin/python -m bench.compare_bench [--rounds N] [--runs 30]
            [--pages after,after-all] [--before-tree DIR]
 Pages: `after` (this tree as built), `after-all` (this tree, `?points=all`), `before` and
 `before-all` (the same for the tree at --before-tree, e.g. a `git worktree add` of main with

@@ -2,7 +2,7 @@
 and of leftovers after a fault at every step, and after signals at random moments of a real
 ingest.
 
-    .venv/bin/python bench/fault_bench.py [--random N] [--archives DIR] [--repo DIR]
+    .venv/bin/python -m bench.fault_bench [--random N] [--archives DIR] [--repo DIR]
                                           [--only steps random locks]
 
 1. Every step (what tests/ingest/write/test_ingest_faults.py runs): the fixture study

@@ -1,7 +1,7 @@
 """Ingest benchmark: the full ingest of the myrocks-cloud-cost archive against the archive
 authors' own extraction (`grep "thds:" FILE | awk ...` per log), timed side by side.
 
-    .venv/bin/python bench/ingest_bench.py [--repeat N] [--before DIR] [--stages]
+    .venv/bin/python -m bench.ingest_bench [--repeat N] [--before DIR] [--stages]
 
 Like for like (the goal of issue #3 is judged on this pair): both start from the published
 `.tar.gz` and both pay for their own process start and decompression.

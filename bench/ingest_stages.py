@@ -1,7 +1,7 @@
 """Where the CPU time of one `python -m ingest myrocks-cloud-cost` goes, measured cold in a
 fresh process (as the real command runs): prints {step: CPU seconds} as JSON.
 
-    .venv/bin/python bench/ingest_stages.py     (bench/ingest_bench.py --stages runs it N times)
+    .venv/bin/python -m bench.ingest_stages     (bench/ingest_bench.py --stages runs it N times)
 
 The steps are the ingest's own functions, wrapped with a timer in the namespaces that call
 them; each figure excludes the timed steps nested in it (the published-tables parse inside

@@ -1,6 +1,6 @@
 """Lighthouse over the built site, served locally the way GitHub Pages serves a project page.
 
-    .venv/bin/python bench/lighthouse.py [--no-build] [--mobile] [PAGE ...]
+    .venv/bin/python -m bench.lighthouse [--no-build] [--mobile] [PAGE ...]
 
 Serves site/ from a temporary web root at /benchlog/ with a static server that compresses text
 with gzip as GitHub Pages does (an uncompressed response would overstate the transfer time of the

@@ -1,6 +1,6 @@
 """Cost of keeping OS samples' time stamps (vmstat -t, iostat -t) and of joining by them.
 
-    .venv/bin/python bench/os_timestamps.py [--repo DIR] [--repeat N]
+    .venv/bin/python -m bench.os_timestamps [--repo DIR] [--repeat N]
 
 Generates (our own numbers, in the real formats) one hour of `vmstat -t 1` (3,600 rows) and
 `iostat -x -t 1` (3,600 reports, two devices), then, in a subprocess run from `--repo`

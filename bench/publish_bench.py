@@ -7,7 +7,7 @@ the site (the site's size after the step less before it: the charts' step adds t
 to the pages and a <chart id>.svg per chart). `bench/build_bench.py` times the same steps with
 many studies.
 
-    .venv/bin/python bench/publish_bench.py [--repeat 5]
+    .venv/bin/python -m bench.publish_bench [--repeat 5]
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ live, in headless Chromium, for the site as built (build-time SVG, chart bundle 
 chart is near) against a naive baseline of the same page and data (no SVG, default vega-embed,
 every point, no downsampling; bench/naive/naive.js), in the same run.
 
-Usage: .venv/bin/python bench/render_bench.py [--rounds N] [--all-runs | --at FIGURE_ID]
+Usage: .venv/bin/python -m bench.render_bench [--rounds N] [--all-runs | --at FIGURE_ID]
 With --at the post is opened at one chart (the URL fragment #FIGURE_ID, as a link to a chart
 would), so the first screen holds that chart: the time until the chart in view is drawn.
 With --all-runs both pages draw every run of the study in the time series (37 runs, 133 000

@@ -1,6 +1,6 @@
 """Screenshots of a built page at desktop and phone width, light and dark, for looking at.
 
-Usage: .venv/bin/python bench/screenshots.py <built site dir> <page path> [out dir] [figures]
+Usage: .venv/bin/python -m bench.screenshots <built site dir> <page path> [out dir] [figures]
 Writes <out>/<name>-{desktop,phone}-{light,dark}.png (full page), with a fourth argument also
 one PNG per figure, and prints any problems.
 """

@@ -1,7 +1,7 @@
 """Time from opening a search link (`/search/?q=TERM`) to its first result with every filter group
 listed, on two built sites side by side (a baseline and a candidate), in Debian's Chromium.
 
-Usage: .venv/bin/python bench/search_bench.py <baseline site> <candidate site> [TERM] [ROUNDS]
+Usage: .venv/bin/python -m bench.search_bench <baseline site> <candidate site> [TERM] [ROUNDS]
 Both sites are served from this machine; the rounds alternate between them, each in a fresh
 browser context (no cache). Prints the medians in ms and the candidate/baseline ratio. The
 number of filter groups expected is read from the candidate's pages (`data-pagefind-filter`).

@@ -1,6 +1,6 @@
 """How many table views of the built posts are readable (issue 9 §6), at 1280 and 375 px.
 
-Usage: .venv/bin/python bench/table_views.py <built site dir> [-v]
+Usage: .venv/bin/python -m bench.table_views <built site dir> [-v]
 Serves the site, opens every post at both widths in Debian's Chromium, draws its charts, opens
 every details element and applies tests/kit/table_views.py to every table. Prints per post and
 width the readable / total counts and whether the page scrolls sideways; -v lists every

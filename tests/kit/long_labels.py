@@ -2,7 +2,7 @@
 engines and setups), taken through the scaffold like a new author's: sysbench logs in a
 .tar.gz -> `python -m ingest new` -> a `display:` section -> ingest -> a post with a chart of
 each kind on those labels. Used by tests/browser/test_long_labels.py (and, to look at it, by hand:
-`python tests/kit/long_labels.py DIR` writes the study into DIR and builds DIR/www/benchlog)."""
+`python -m tests.kit.long_labels DIR` writes the study into DIR and builds DIR/www/benchlog)."""
 
 from __future__ import annotations
 
