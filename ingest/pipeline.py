@@ -29,7 +29,8 @@ from ingest.join.runs import collect_runs, fill, study_metric
 from ingest.problems import Problem
 from ingest.read.archive import Archive
 from ingest.read.inputs import open_inputs
-from ingest.read.manifest import Manifest, check_folder, load
+from ingest.read.manifest import check_folder, load
+from ingest.read.records import Manifest
 from ingest.write import report
 from ingest.write.csvfiles import runs_csv, table_csv
 from ingest.write.datadir import Outcome, dump, locked, write_study

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ingest.problems import Problem, clean
-from ingest.read.manifest import Manifest
+from ingest.read.records import Manifest
 
 TABLE_KINDS = ("label", "number", "ratio", "text")
 # table ids: the site's rule for table and chart ids (layouts/_partials/unique-id.html), so an

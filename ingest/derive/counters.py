@@ -26,15 +26,8 @@ from ingest.derive.declared import MAX_DIGITS, runs_where
 from ingest.derive.tables import col
 from ingest.parse.server_status import GAUGES, counter_deltas
 from ingest.problems import Problem
-from ingest.read.manifest import (
-    Fields,
-    LDict,
-    LList,
-    Manifest,
-    check_display,
-    check_template,
-    section_items,
-)
+from ingest.read.fields import Fields, LDict, LList, check_display, check_template, section_items
+from ingest.read.records import Manifest
 
 FIELDS = ("id", "title", "before", "after", "file", "where", "per", "variables", "base", "digits")
 FORMATS = ("global-status", "mysqladmin-status")

@@ -29,15 +29,8 @@ from ingest.derive.tables import col
 from ingest.join.stats import DIGITS, full_mean, window_stats
 from ingest.join.stats import ratio as ratio_of
 from ingest.problems import Problem, clean
-from ingest.read.manifest import (
-    Fields,
-    LDict,
-    LList,
-    Manifest,
-    check_display,
-    section_items,
-    typed_label,
-)
+from ingest.read.fields import Fields, LDict, LList, check_display, section_items, typed_label
+from ingest.read.records import Manifest
 
 STATS = ("n", "mean", "min", "p1", "p5", "p50", "p95", "p99", "max", "cv", "rate", "full_mean")
 TABLE = ("id", "title", "where", "rows", "order", "columns", "pivot", "value", "values", "ratio")

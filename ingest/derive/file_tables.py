@@ -26,14 +26,8 @@ from ingest.derive.declared import MAX_DIGITS
 from ingest.derive.reproduction import decimals
 from ingest.derive.tables import col, column_key, table
 from ingest.problems import Problem, clean
-from ingest.read.manifest import (
-    MATCH_BUDGET_S,
-    Fields,
-    LDict,
-    check_display,
-    compile_pattern,
-    section_items,
-)
+from ingest.read.fields import Fields, LDict, check_display, section_items
+from ingest.read.patterns import MATCH_BUDGET_S, compile_pattern
 
 FIELDS = ("id", "title", "file", "table", "labels", "columns")
 MAX_FILE_TABLES = 100  # file tables of one manifest

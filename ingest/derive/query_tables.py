@@ -35,7 +35,8 @@ from ingest.derive.declared import runs_where
 from ingest.derive.tables import col
 from ingest.join.queries import DID_NOT_FINISH, cell_stats, label_columns, natural
 from ingest.problems import Problem, clean
-from ingest.read.manifest import Fields, LDict, LList, Manifest, load_yaml, typed_label
+from ingest.read.fields import Fields, LDict, LList, load_yaml, typed_label
+from ingest.read.records import Manifest
 
 FIELDS = (
     "id",

@@ -30,7 +30,8 @@ from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
 from ingest.problems import Problem
-from ingest.read.manifest import MATCH_BUDGET_S, Fields, LDict, LList, compile_pattern
+from ingest.read.fields import Fields, LDict, LList
+from ingest.read.patterns import MATCH_BUDGET_S, compile_pattern
 
 TABLE_ID = "reproduction"
 AGREES = ("exact", "truncation", "differs", "not comparable")

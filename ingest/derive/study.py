@@ -29,7 +29,7 @@ from ingest.join import queries
 from ingest.parse import Parsed
 from ingest.parse.member import parse_bytes
 from ingest.problems import Problem
-from ingest.read.manifest import Manifest
+from ingest.read.records import Manifest
 
 
 @dataclass

@@ -47,7 +47,7 @@ from ingest.join.osmetrics import cpu_s_per_op, each_op
 from ingest.parse.base import Session
 from ingest.parse.sar import SAMPLE_FIELDS, whole_machine
 from ingest.problems import Problem
-from ingest.read.manifest import MONITOR_KINDS
+from ingest.read.records import MONITOR_KINDS
 
 # the panels shown first, and so the linked columns written, when the manifest names none
 DEFAULT_PANELS = ("vm.us", "vm.sy", "vm.wa", "io.*.w/s", "cpu_per_op")

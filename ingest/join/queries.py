@@ -26,7 +26,8 @@ from ingest.join.query_sar import SarFiles
 from ingest.parse.member import parse_bytes
 from ingest.problems import Problem, clean
 from ingest.read.archive import Archive
-from ingest.read.manifest import Fields, LList, Manifest, load_yaml, typed_label
+from ingest.read.fields import Fields, LList, load_yaml, typed_label
+from ingest.read.records import Manifest
 
 DID_NOT_FINISH = "did not finish"
 NO_SAR = "no sar file"

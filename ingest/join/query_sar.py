@@ -14,7 +14,7 @@ from ingest.parse.member import parse_bytes
 from ingest.parse.sar import SAMPLE_FIELDS, whole_machine
 from ingest.problems import Problem
 from ingest.read.archive import Archive
-from ingest.read.manifest import Manifest, Rule
+from ingest.read.records import Manifest, Rule
 
 
 def key_of(column: str) -> str:

@@ -14,7 +14,8 @@ from ingest.join import stats
 from ingest.parse.member import LineBudget, parse_bytes
 from ingest.problems import Problem, clean
 from ingest.read.archive import Archive
-from ingest.read.manifest import Manifest, Rule, typed_label
+from ingest.read.fields import typed_label
+from ingest.read.records import Manifest, Rule
 from ingest.write.datadir import NAME_MAX
 
 ID = re.compile(r"\A[a-z0-9][a-z0-9._-]*\Z")  # \Z: `$` lets "ra\n" through

@@ -11,7 +11,7 @@ from pathlib import Path
 from ingest.parse.member import decode
 from ingest.problems import Problem
 from ingest.read.archive import Archive, dir_sha256, sha256_file
-from ingest.read.manifest import Manifest
+from ingest.read.records import Manifest
 
 
 def input_path(m: Manifest, inp, archives: str | Path, studies: str | Path) -> Path:

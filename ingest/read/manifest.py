@@ -1,341 +1,38 @@
-"""Study manifests (`content/posts/<study>/manifest.yaml`), loaded safely and validated.
-
-YAML is parsed with PyYAML's safe loader, and before that every event is checked: tags
-(`!x`, `!!python/...`), anchors (`&a`) and aliases (`*a`) are rejected, as are duplicate
-keys, and so is nesting deeper than MAX_DEPTH (before PyYAML's recursive composer sees it).
-Every error is an `ingest.problems.Problem`: `file:line: reason`. Limits and field reference:
-docs/manifest.md.
-
-Patterns (`regex:`, `glob:`) are compiled with the `regex` package and matched with a time
-budget (`match()`), so a catastrophic pattern is reported, not run for minutes. Name and id
-templates may only name labels (`{engine}`), with a format spec of bounded width.
+"""Study manifests (`content/posts/<study>/manifest.yaml`), loaded and validated whole before
+any input is read (`load`): the YAML and the fields every section shares are read by
+ingest/read/fields.py, the patterns compiled with a budget by ingest/read/patterns.py, and
+each section that belongs to a later step is checked by its own module (the table sources of
+ingest/derive/sources.py, the query runs' `label_files:` and `suite:` by
+ingest/join/queries.py). What it builds is ingest/read/records.py's `Manifest`. Every error is
+an `ingest.problems.Problem`: `file:line: reason`. Limits and field reference: docs/manifest.md.
 """
 
 from __future__ import annotations
 
 import math
 import re
-import string
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
-import regex
-import yaml
-
 from ingest.problems import Problem, clean
+from ingest.read.fields import (
+    LABEL_TYPES,
+    SLUG,
+    Fields,
+    LDict,
+    LList,
+    check_display,
+    check_template,
+    load_yaml,
+    typed_label,
+)
+from ingest.read.patterns import MatchClock, compile_pattern, glob_re
+from ingest.read.records import MONITOR_KINDS, STATUS_FORMATS, STATUS_MODES, Input, Manifest, Rule
 
-MAX_BYTES = 1 << 20  # a manifest file (real ones: 1-4 KB)
-MAX_DEPTH = 32  # nesting levels of a manifest (real ones use 4)
-MAX_SCALAR = 10_000  # characters of one scalar
-MATCH_BUDGET_S = 0.1  # time budget of one pattern match against one member name
-MATCH_TOTAL_S = 2.0  # time budget of all the pattern matches of one manifest's ingest
-MAX_PATTERN_UNITS = 100_000  # a pattern's size with its counted repeats written out
-# a files: rule's `mode:` for these formats (ingest/parse/server_status.py): mysqladmin -r or not
-STATUS_FORMATS = ("global-status", "mysqladmin-status")
-STATUS_MODES = ("relative", "absolute")
-MAX_SPEC_NUMBER = 200  # largest width or precision in a template's format spec
 RESERVED_VIEWS = {"__init__"}  # modules of ingest/derive/studies/ that are not study modules
 
 
-class LDict(dict):
-    """A mapping that remembers its line and the line of each key."""
-
-    line = 0
-    key_lines: dict
-
-
-class LList(list):
-    """A sequence that remembers its line and the line of each item."""
-
-    line = 0
-    item_lines: list
-
-
-# libyaml's parser (PyYAML's C loader) where PyYAML was built with it: the same events and
-# nodes, with their lines, as the pure-Python one at a tenth of its time (docs/performance.md)
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
-def load_yaml(path: str | Path, text: str | None = None):
-    """Parse YAML into LDict/LList/scalars; tags, anchors, aliases, duplicate keys are errors."""
-    path = str(path)
-    if text is None:
-        text = _read_text(path)
-    try:
-        _check_events(text, path)
-        node = yaml.compose(text, Loader=LOADER)
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        raise Problem(
-            path, mark.line + 1 if mark else None, f"invalid YAML: {e.problem or e.context}"
-        ) from None
-    except yaml.YAMLError as e:
-        raise Problem(path, None, f"invalid YAML: {e}") from None
-    if node is None:
-        raise Problem(path, 1, "empty manifest")
-    return _build(node, yaml.constructor.SafeConstructor(), path)
-
-
-def _read_text(path: str) -> str:
-    """A manifest's text: at most MAX_BYTES of UTF-8."""
-    try:
-        if Path(path).stat().st_size > MAX_BYTES:
-            raise Problem(path, None, f"larger than {MAX_BYTES} bytes (a manifest is a few KB)")
-        return Path(path).read_bytes().decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise Problem(path, None, f"not UTF-8 text ({e.reason} at byte {e.start})") from None
-    except OSError as e:
-        raise Problem(path, None, f"cannot read ({e.strerror})") from None
-
-
-def _check_events(text: str, path: str):
-    """The YAML events, checked before any node is built: nesting at most MAX_DEPTH, scalars
-    at most MAX_SCALAR characters, no alias, anchor or tag."""
-    depth = 0
-    for ev in yaml.parse(text, Loader=LOADER):
-        line = ev.start_mark.line + 1
-        if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-            depth += 1
-            if depth > MAX_DEPTH:
-                raise Problem(path, line, f"nesting deeper than {MAX_DEPTH} levels")
-        elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-            depth -= 1
-        elif isinstance(ev, yaml.ScalarEvent) and len(ev.value) > MAX_SCALAR:
-            raise Problem(path, line, f"value longer than {MAX_SCALAR} characters")
-        if isinstance(ev, yaml.AliasEvent):
-            raise Problem(path, line, f"YAML aliases are not allowed (*{ev.anchor})")
-        if getattr(ev, "anchor", None):
-            raise Problem(path, line, f"YAML anchors are not allowed (&{ev.anchor})")
-        if getattr(ev, "tag", None) is not None:
-            raise Problem(path, line, f"YAML tags are not allowed ({ev.tag})")
-
-
-def _build(node, ctor, path):
-    line = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        d = LDict()
-        d.line, d.key_lines = line, {}
-        for k, v in node.value:
-            key = _build(k, ctor, path)
-            if not isinstance(key, (str, int, float, bool)):
-                raise Problem(path, k.start_mark.line + 1, "mapping keys must be scalars")
-            if key in d:
-                raise Problem(path, k.start_mark.line + 1, f"duplicate key {key!r}")
-            d[key] = _build(v, ctor, path)
-            d.key_lines[key] = k.start_mark.line + 1
-        return d
-    if isinstance(node, yaml.SequenceNode):
-        items = LList(_build(v, ctor, path) for v in node.value)
-        items.line, items.item_lines = line, [v.start_mark.line + 1 for v in node.value]
-        return items
-    try:
-        value = ctor.construct_object(node)
-    except yaml.YAMLError as e:
-        raise Problem(path, line, f"invalid value: {e}") from None
-    except (ValueError, OverflowError) as e:  # 2020-13-45, an int of more than 4300 digits
-        raise Problem(path, line, f"invalid value {clean(node.value, 40)!r} ({e})") from None
-    if isinstance(value, float) and not math.isfinite(value):
-        raise Problem(path, line, f"{node.value!r} is not a finite number")
-    return value
-
-
-# ---------------------------------------------------------------------------------------
-SLUG = re.compile(r"\A[a-z0-9][a-z0-9._-]*\Z")  # \Z: `$` lets "ra\n" through
 SHA256 = re.compile(r"\A[0-9a-f]{64}\Z")
 INPUT_KINDS = ("archive", "published-tables")
-LABEL_TYPES = {"str": str, "int": int, "float": float}
-
-
-@dataclass
-class Input:
-    name: str
-    kind: str
-    sha256: str
-    origin: str
-    line: int
-    note: str | None = None  # shown with the provenance, e.g. "the raw data is not public"
-
-
-class MatchClock:
-    """What is left of MATCH_TOTAL_S, shared by the rules of one manifest: 3,000 members
-    against a rule that takes 0.09 s each would otherwise run for minutes."""
-
-    def __init__(self, total: float | None = None):
-        self.total = self.left = MATCH_TOTAL_S if total is None else total
-        self.matches = 0
-        self.spent: dict = {}  # id(rule) -> (rule, its seconds): the slowest is named
-
-
-@dataclass
-class Rule:
-    """A `runs:` or `files:` entry: which archive members it takes and how."""
-
-    pattern: regex.Pattern
-    source: str  # the glob or regex as written
-    input: str
-    format: str = "auto"
-    labels: dict = field(default_factory=dict)
-    published: bool = True
-    session: str | int = "all"
-    id: str | None = None
-    name: str | None = None
-    line: int = 0
-    linked: dict | None = None  # docs/manifest.md, "Linked metrics"
-    sar: list[str] = field(default_factory=list)  # queries: each run's sar files (templates)
-    mode: str | None = None  # files: server-status tables declared relative or absolute
-    incomplete: str = "error"  # a member holding no complete run: error, or skip (a warning)
-    metric: str | None = None  # the runs' main column, when it is not the manifest's
-    metric_line: int = 0  # the line of the rule's `metric:` (0: the rule has none)
-    clock: MatchClock = field(default_factory=MatchClock, repr=False, compare=False)
-    _seen: dict = field(default_factory=dict, repr=False, compare=False)  # member -> match
-
-    def match(self, manifest: str, member: str):
-        """`pattern.fullmatch(member)` within MATCH_BUDGET_S, and within what is left of the
-        manifest's MatchClock; a Problem when it takes longer. Each member is matched once
-        (the report and study modules ask again: the same answer, at no cost)."""
-        if member in self._seen:
-            return self._seen[member]
-        clock = self.clock
-        budget = min(MATCH_BUDGET_S, clock.left)
-        start = time.perf_counter()
-        try:
-            if budget <= 0:
-                raise TimeoutError
-            found = self._seen[member] = self.pattern.fullmatch(member, timeout=budget)
-            return found
-        except TimeoutError:
-            if budget < MATCH_BUDGET_S:
-                slowest = max(clock.spent.values(), key=lambda x: x[1], default=(self, 0))[0]
-                raise Problem(
-                    manifest,
-                    slowest.line,
-                    f"patterns too slow: {clock.matches} matches took over {clock.total:g} s "
-                    f"in all, most of it pattern {clean(slowest.source, 80)!r}; simplify it",
-                ) from None
-            raise Problem(
-                manifest,
-                self.line,
-                f"pattern {clean(self.source, 80)!r} too slow (over "
-                f"{MATCH_BUDGET_S:g} s on {clean(member, 80)!r}); simplify it",
-            ) from None
-        finally:
-            spent = time.perf_counter() - start
-            clock.left -= spent
-            clock.spent[id(self)] = (self, clock.spent.get(id(self), (self, 0.0))[1] + spent)
-            clock.matches += 1
-
-    def took(self, member: str) -> bool:
-        """Whether this rule matched `member` when the ingest matched it (`match`): no new
-        match, so nothing after the inputs are read can run over the budget."""
-        return bool(self._seen.get(member))
-
-
-@dataclass
-class Manifest:
-    path: str
-    study: str
-    title: str
-    inputs: list[Input]
-    interval_s: float
-    metric: str | None  # None: each run's tool's own main rate (docs/manifest.md)
-    window: dict
-    base: dict
-    labels: list[str]
-    label_types: dict
-    display: dict
-    markers: list[dict]
-    runs: list[Rule]
-    files: list[Rule]
-    views: str | None
-    line_of: dict = field(default_factory=dict)
-    reproduction: list = field(
-        default_factory=list
-    )  # reproduction.Check, one per declared comparison
-    extra_series: str | int = (
-        "keep"  # `series: {extra: ...}`: keep, drop, or N (every N intervals, the mean)
-    )
-    quoted: dict = field(
-        default_factory=dict
-    )  # `quoted:` name -> rows the original states in its prose
-    default_tables: tuple = (
-        "runs",
-        "jitter",
-    )  # `default_tables:` the default tables a study with runs gets
-    label_names: dict = field(default_factory=dict)  # `label_names:` label key -> readers' heading
-    tables: list = field(default_factory=list)  # `tables:` checked (declared.Spec)
-    counters: list = field(default_factory=list)  # `counters:` checked (counters.Spec)
-    file_tables: list = field(default_factory=list)  # `file_tables:` checked (file_tables.Spec)
-    queries: list = field(default_factory=list)  # `queries:` rules (Rule), ingest/join/queries.py
-
-    def heading(self, key: str) -> str:
-        """The readers' heading of a label (its `label_names:` entry, else the key, spaced)."""
-        return self.label_names.get(key, key.replace("_", " "))
-
-
-class Fields:
-    """Field validator bound to one mapping, raising `file:line: reason`. `line`: where the
-    mapping is given (its key's or list item's line), named when it is not a mapping.
-
-    Shared API: every module that reads a section of the manifest (declared, counters, queries,
-    query_tables, reproduction) checks its fields with it."""
-
-    def __init__(self, path: str, d, where: str, line: int | None = None):
-        if not isinstance(d, LDict):
-            raise Problem(
-                path,
-                getattr(d, "line", None) or line,
-                f"{where} must be a mapping, not {_type_name(type(d))}",
-            )
-        self.path, self.d, self.where = path, d, where
-
-    def line(self, key=None) -> int:
-        return self.d.key_lines.get(key, self.d.line) if key is not None else self.d.line
-
-    def fail(self, key, reason):
-        raise Problem(self.path, self.line(key), reason)
-
-    def get(self, key, types, required=False, default=None):
-        if key not in self.d:
-            if required:
-                self.fail(None, f"{self.where}: missing field `{key}`")
-            return default
-        v = self.d[key]
-        if isinstance(v, bool) and bool not in (types if isinstance(types, tuple) else (types,)):
-            self.fail(key, f"{self.where}: `{key}` has the wrong type (bool)")
-        if not isinstance(v, types):
-            want = " or ".join(
-                _type_name(t) for t in (types if isinstance(types, tuple) else (types,))
-            )
-            self.fail(key, f"{self.where}: `{key}` must be {want}, not {_type_name(type(v))}")
-        return v
-
-    def only(self, allowed):
-        for k in self.d:
-            if k not in allowed:
-                self.fail(k, f"{self.where}: unknown field `{k}` (allowed: {', '.join(allowed)})")
-
-
-# characters no display string may hold: C0 and C1 controls (newline and tab too), line and
-# paragraph separators, and the bidi controls that reorder what a reader sees (U+202E)
-DISPLAY_BAD = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
-)
-
-
-def check_display(v: Fields, key, text, what: str):
-    """A string shown on pages (heading, display name, label value, quoted figure): a
-    `manifest:line` error when it holds a control, separator or bidi character."""
-    if isinstance(text, str) and (m := DISPLAY_BAD.search(text)):
-        v.fail(
-            key,
-            f"{what}: '{clean(text, 60)}' holds U+{ord(m.group()):04X} (a control, line "
-            "separator or bidi character): it would reach pages and terminals",
-        )
-
-
-def _type_name(t) -> str:
-    return "a mapping" if issubclass(t, dict) else "a list" if issubclass(t, list) else t.__name__
 
 
 TOP = (
@@ -382,7 +79,6 @@ RULE = (
     "incomplete",
 )
 QUERY_RULE = ("glob", "regex", "input", "format", "labels", "published", "sar")  # a `queries:` rule
-MONITOR_KINDS = ("vmstat", "iostat", "status", "sar")  # the files `linked:` may name
 LINKED = (
     "vmstat",
     "iostat",
@@ -734,7 +430,7 @@ def _rule(path, key: str, where: str, d, line: int, archives, label_types) -> Ru
     glob_, regex_src = rv.get("glob", str), rv.get("regex", str)
     if (glob_ is None) == (regex_src is None):
         rv.fail(None, f"{where}: give exactly one of `glob` or `regex`")
-    source = regex_src if regex_src is not None else _glob_re(glob_)
+    source = regex_src if regex_src is not None else glob_re(glob_)
     pattern = compile_pattern(rv, "regex", source, where)
     inp = rv.get("input", str, default=archives[0] if archives else None)
     if inp not in archives:
@@ -879,135 +575,3 @@ def _linked(path, rv: Fields, where: str) -> dict:
         )
     out["columns"] = columns if columns == "all" else list(columns)
     return out
-
-
-def check_template(rv: Fields, key: str, template: str, where: str):
-    """An `id`/`name` template may only name labels (no `.attr`, no `[index]`, no conversion)
-    and format them with widths and precisions up to MAX_SPEC_NUMBER (the linked monitors'
-    and counters.py's member templates)."""
-    try:
-        fields = list(string.Formatter().parse(template))
-    except ValueError as e:
-        rv.fail(key, f"{where}: {key} template: {e}")
-    for _, name, spec, conversion in fields:
-        if name is None:
-            continue
-        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) or conversion:
-            shown = clean(name + (f"!{conversion}" if conversion else ""), 40)
-            rv.fail(key, f"{where}: {key} template: {{{shown}}} must be a plain label name")
-        if "{" in (spec or "") or any(
-            len(n) > 4 or int(n) > MAX_SPEC_NUMBER for n in re.findall(r"\d+", spec or "")
-        ):
-            rv.fail(
-                key,
-                f"{where}: {key} template: format spec {clean(spec, 40)!r} too wide "
-                f"(widths up to {MAX_SPEC_NUMBER})",
-            )
-
-
-def typed_label(path, line, key, value, label_types):
-    """Coerce a label value to its declared type (str by default); NaN and inf are errors.
-    Shared API: the labels of runs (runs.py), query runs (queries.py) and the values tables
-    name (declared.py, query_tables.py) are typed by this one rule."""
-    t = LABEL_TYPES[label_types.get(key, "str")]
-    try:
-        out = t(value)
-    except (TypeError, ValueError, OverflowError):
-        raise Problem(
-            path, line, f"label {key}={clean(value, 80)!r} is not a {t.__name__}"
-        ) from None
-    if isinstance(out, float) and not math.isfinite(out):
-        raise Problem(path, line, f"label {key}={clean(value, 80)!r} is not a finite number")
-    return out
-
-
-def section_items(path: str, doc, key: str, limit: int, what: str) -> list[tuple]:
-    """(item, `key[i]`, line) of a list section (`tables:`, `counters:`, `file_tables:`), at
-    most `limit` of them; [] without the section; `what`: what its items are, for the error."""
-    raw = doc.get(key)
-    if raw is None:
-        return []
-    if not isinstance(raw, LList):
-        raise Problem(path, doc.key_lines[key], f"{key}: must be a list of {what}")
-    if len(raw) > limit:
-        raise Problem(path, raw.line, f"{key}: more than {limit} tables")
-    return [(item, f"{key}[{i}]", raw.item_lines[i]) for i, item in enumerate(raw)]
-
-
-def compile_pattern(
-    v: Fields, key: str, source: str, where: str, what: str = "regex"
-) -> regex.Pattern:
-    """`source` compiled with the `regex` package (VERSION0), its size bounded first
-    (`pattern_units`); a `manifest:line` error when it is too large or invalid."""
-    units = pattern_units(source)
-    if units > MAX_PATTERN_UNITS:
-        v.fail(
-            key,
-            f"{where}: {what} too large: its counted repeats write out to "
-            f"{'at least 10^9' if units >= 10**9 else f'{units:,}'} characters "
-            f"(limit {MAX_PATTERN_UNITS:,}); use fewer or smaller {{m,n}} repeats",
-        )
-    try:
-        return regex.compile(source, regex.VERSION0)
-    except (regex.error, RecursionError, OverflowError, ValueError, MemoryError) as e:
-        v.fail(key, f"{where}: bad {what} ({clean(e, 120)})")
-
-
-_REPEAT = re.compile(r"\{(\d*)(?:(,)(\d*))?\}")
-_ESCAPE_BRACED = re.compile(r"\\[pPNxuUgk]\{[^}]*\}|\\g<[^>]*>|\\.", re.S)
-_CLASS = re.compile(r"\[\^?\]?(?:\\.|[^\]\\])*\]", re.S)
-_COMMENT = re.compile(r"\(\?#[^)]*\)")
-
-
-def pattern_units(source: str) -> int:
-    """A bound on the size of `source` with its counted repeats written out (`a{1000}` is
-    1,000, `((a{1000}){1000}){1000}` 10^9): the `regex` package unrolls them when it compiles,
-    2.7 GB for `a{10000000}`. Escapes and character classes count 1, alternatives add up;
-    capped at 10^9. Read before compiling, so a huge repeat is an error, not MemoryError."""
-    frames = [[0, 0]]  # per open group: [size so far, size of the last atom]
-    i, cap = 0, 10**9
-    while i < len(source):
-        c = source[i]
-        m = None
-        if c == "\\":
-            m = _ESCAPE_BRACED.match(source, i)
-        elif c == "[":
-            m = _CLASS.match(source, i)
-        elif source.startswith("(?#", i):
-            m = _COMMENT.match(source, i)
-            if m:
-                i = m.end()
-                continue
-        elif c == "{" and (m := _REPEAT.match(source, i)) and (m[1] or m[3]):
-            low, high = m[1] or "0", m[3] if m[2] else m[1]
-            times = max(int(x) if len(x) <= 9 else cap for x in (low, high or low))
-            frame = frames[-1]
-            frame[0] = min(cap, frame[0] + frame[1] * (times - 1))
-            frame[1] = min(cap, frame[1] * times)
-            i = m.end()
-            continue
-        if c == "(":
-            frames.append([0, 0])
-        elif c == ")" and len(frames) > 1:
-            size = frames.pop()[0]
-            frames[-1][0] = min(cap, frames[-1][0] + size)
-            frames[-1][1] = size
-        elif c not in "|*+?":
-            frames[-1][0] += 1
-            frames[-1][1] = 1
-        i = m.end() if m else i + 1
-    return min(cap, sum(f[0] for f in frames))
-
-
-def _glob_re(pattern: str) -> str:
-    """A shell glob as a full-match regex: `*` and `?` do not cross `/`, `**` does."""
-    out, i = [], 0
-    while i < len(pattern):
-        c = pattern[i]
-        if pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        out.append("[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c))
-        i += 1
-    return "".join(out)

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 from ingest.problems import CONTROL, Problem, clean
 from ingest.read.archive import Archive
-from ingest.read.manifest import SLUG
+from ingest.read.fields import SLUG
 from ingest.scaffold import queries, runs, tables
 from ingest.scaffold.survey import (
     Draft,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ingest.problems import clean
 from ingest.read.archive import Archive
-from ingest.read.manifest import MONITOR_KINDS
+from ingest.read.records import MONITOR_KINDS
 from ingest.scaffold import names, post
 from ingest.scaffold.survey import (
     INTERVALS,

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from ingest.parse.member import parse_bytes
 from ingest.problems import Problem
-from ingest.read.manifest import Manifest
+from ingest.read.records import Manifest
 
 ERROR_LINE = re.compile(r"^(?:FATAL|ERROR)\b|\bFATAL:|^\S*error: ")
 MARKERS = (b"FATAL", b"ERROR", b"error: ")

@@ -245,7 +245,8 @@ def test_mutated_manifests_load_or_raise_problem(manifest, tmp_path):
 def loaded_is_clean(m):
     """What a manifest that loads may hold (issue 21 §8, §11): names without a trailing line
     end, display strings without controls or bidi characters, bounded patterns and digits."""
-    from ingest.read.manifest import DISPLAY_BAD, MAX_PATTERN_UNITS, SLUG, pattern_units
+    from ingest.read.fields import DISPLAY_BAD, SLUG
+    from ingest.read.patterns import MAX_PATTERN_UNITS, pattern_units
 
     assert SLUG.fullmatch(m.study)
     for text in [

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from ingest.problems import Problem
-from ingest.read import manifest
-from ingest.read.manifest import pattern_units
+from ingest.read import patterns
+from ingest.read.patterns import pattern_units
 from tests.kit.study_kit import RUNS, make_study, run
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -73,7 +73,7 @@ def test_all_the_matches_of_one_ingest_share_one_budget(tmp_path, monkeypatch):
     """400 members at about 1 ms each against `(a|aa)+b` (the budget lowered to 0.05 s)."""
     slow = [tarfile.TarInfo(f"mini/{'a' * 18}{i:03d}") for i in range(400)]
     man = make_study(tmp_path, runs="  - regex: '(a|aa)+b'\n" + RUNS, archive_members=slow)
-    monkeypatch.setattr(manifest, "MATCH_TOTAL_S", 0.05)
+    monkeypatch.setattr(patterns, "MATCH_TOTAL_S", 0.05)
     with pytest.raises(Problem) as e:
         run(tmp_path, man)
     assert str(e.value).startswith(f"{man}:13: patterns too slow: ")

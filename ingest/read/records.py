@@ -1,0 +1,137 @@
+"""What a validated manifest is (`Manifest`), with its inputs (`Input`) and the rules that take
+archive members (`Rule`); ingest/read/manifest.py builds them, every later step reads them."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import regex
+
+from ingest.problems import Problem, clean
+from ingest.read.patterns import MATCH_BUDGET_S, MatchClock
+
+# a files: rule's `mode:` for these formats (ingest/parse/server_status.py): mysqladmin -r or not
+STATUS_FORMATS = ("global-status", "mysqladmin-status")
+
+
+STATUS_MODES = ("relative", "absolute")
+
+
+@dataclass
+class Input:
+    name: str
+    kind: str
+    sha256: str
+    origin: str
+    line: int
+    note: str | None = None  # shown with the provenance, e.g. "the raw data is not public"
+
+
+@dataclass
+class Rule:
+    """A `runs:` or `files:` entry: which archive members it takes and how."""
+
+    pattern: regex.Pattern
+    source: str  # the glob or regex as written
+    input: str
+    format: str = "auto"
+    labels: dict = field(default_factory=dict)
+    published: bool = True
+    session: str | int = "all"
+    id: str | None = None
+    name: str | None = None
+    line: int = 0
+    linked: dict | None = None  # docs/manifest.md, "Linked metrics"
+    sar: list[str] = field(default_factory=list)  # queries: each run's sar files (templates)
+    mode: str | None = None  # files: server-status tables declared relative or absolute
+    incomplete: str = "error"  # a member holding no complete run: error, or skip (a warning)
+    metric: str | None = None  # the runs' main column, when it is not the manifest's
+    metric_line: int = 0  # the line of the rule's `metric:` (0: the rule has none)
+    clock: MatchClock = field(default_factory=MatchClock, repr=False, compare=False)
+    _seen: dict = field(default_factory=dict, repr=False, compare=False)  # member -> match
+
+    def match(self, manifest: str, member: str):
+        """`pattern.fullmatch(member)` within MATCH_BUDGET_S, and within what is left of the
+        manifest's MatchClock; a Problem when it takes longer. Each member is matched once
+        (the report and study modules ask again: the same answer, at no cost)."""
+        if member in self._seen:
+            return self._seen[member]
+        clock = self.clock
+        budget = min(MATCH_BUDGET_S, clock.left)
+        start = time.perf_counter()
+        try:
+            if budget <= 0:
+                raise TimeoutError
+            found = self._seen[member] = self.pattern.fullmatch(member, timeout=budget)
+            return found
+        except TimeoutError:
+            if budget < MATCH_BUDGET_S:
+                slowest = max(clock.spent.values(), key=lambda x: x[1], default=(self, 0))[0]
+                raise Problem(
+                    manifest,
+                    slowest.line,
+                    f"patterns too slow: {clock.matches} matches took over {clock.total:g} s "
+                    f"in all, most of it pattern {clean(slowest.source, 80)!r}; simplify it",
+                ) from None
+            raise Problem(
+                manifest,
+                self.line,
+                f"pattern {clean(self.source, 80)!r} too slow (over "
+                f"{MATCH_BUDGET_S:g} s on {clean(member, 80)!r}); simplify it",
+            ) from None
+        finally:
+            spent = time.perf_counter() - start
+            clock.left -= spent
+            clock.spent[id(self)] = (self, clock.spent.get(id(self), (self, 0.0))[1] + spent)
+            clock.matches += 1
+
+    def took(self, member: str) -> bool:
+        """Whether this rule matched `member` when the ingest matched it (`match`): no new
+        match, so nothing after the inputs are read can run over the budget."""
+        return bool(self._seen.get(member))
+
+
+@dataclass
+class Manifest:
+    path: str
+    study: str
+    title: str
+    inputs: list[Input]
+    interval_s: float
+    metric: str | None  # None: each run's tool's own main rate (docs/manifest.md)
+    window: dict
+    base: dict
+    labels: list[str]
+    label_types: dict
+    display: dict
+    markers: list[dict]
+    runs: list[Rule]
+    files: list[Rule]
+    views: str | None
+    line_of: dict = field(default_factory=dict)
+    reproduction: list = field(
+        default_factory=list
+    )  # reproduction.Check, one per declared comparison
+    extra_series: str | int = (
+        "keep"  # `series: {extra: ...}`: keep, drop, or N (every N intervals, the mean)
+    )
+    quoted: dict = field(
+        default_factory=dict
+    )  # `quoted:` name -> rows the original states in its prose
+    default_tables: tuple = (
+        "runs",
+        "jitter",
+    )  # `default_tables:` the default tables a study with runs gets
+    label_names: dict = field(default_factory=dict)  # `label_names:` label key -> readers' heading
+    tables: list = field(default_factory=list)  # `tables:` checked (declared.Spec)
+    counters: list = field(default_factory=list)  # `counters:` checked (counters.Spec)
+    file_tables: list = field(default_factory=list)  # `file_tables:` checked (file_tables.Spec)
+    queries: list = field(default_factory=list)  # `queries:` rules (Rule), ingest/join/queries.py
+
+    def heading(self, key: str) -> str:
+        """The readers' heading of a label (its `label_names:` entry, else the key, spaced)."""
+        return self.label_names.get(key, key.replace("_", " "))
+
+
+MONITOR_KINDS = ("vmstat", "iostat", "status", "sar")  # the files `linked:` may name
