@@ -17,6 +17,8 @@ from publish import charts
 from publish.theme import light_theme
 from tests.kit.front_site import STUDY, hugo_binary, write_site
 
+pytestmark = pytest.mark.slow  # draws every chart of a site, twice
+
 
 def draw(site: Path, cache: str) -> None:
     """The pipeline's charts step over `site`, with CHART_SVG_CACHE=cache."""
@@ -33,7 +35,6 @@ def files(site: Path) -> dict[str, bytes]:
     }
 
 
-@pytest.mark.slow
 def test_a_warm_cache_gives_the_same_bytes_and_a_changed_run_is_drawn_again(tmp_path):
     project = write_site(tmp_path / "project")
     built = tmp_path / "built"
@@ -75,7 +76,6 @@ def test_a_warm_cache_gives_the_same_bytes_and_a_changed_run_is_drawn_again(tmp_
     assert files(sites["changed"]) != files(sites["cold"])
 
 
-@pytest.mark.slow
 def test_a_chart_draws_the_same_whatever_was_drawn_before_it(tmp_path):
     """Vega numbers clip paths from a process-wide counter: a build whose cache holds the first
     of two clipped charts (so it is not drawn before the second) writes the same bytes as a

@@ -27,6 +27,8 @@ from ingest.parse.member import parse_bytes
 from ingest.problems import Problem
 from ingest.read.manifest import load
 
+pytestmark = pytest.mark.slow  # Hypothesis runs hundreds of inputs per parser
+
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "tests" / "fixtures"
 CRASHERS = FIXTURES / "crashers"

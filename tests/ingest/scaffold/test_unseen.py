@@ -22,6 +22,10 @@ from publish.checks import budget
 from tests.kit.sitebuild import BASE_PATH, BASE_URL, ROOT, BuiltSite, build
 from tests.kit.unseen import ARCHIVES, AUTHORED, write
 
+pytestmark = (
+    pytest.mark.slow
+)  # each archive goes through new, ingest, a Hugo build and the post checks
+
 EDITED = {name: f"{name}-edited" for name in ARCHIVES}
 DRAFTED = {name: f"{name}-draft" for name in AUTHORED}  # as `new` drafts them, no edit
 STUDIES = [*ARCHIVES, *EDITED.values(), *AUTHORED, *DRAFTED.values()]

@@ -33,6 +33,8 @@ from tests.kit.fault_kit import (
     write_study,
 )
 
+pytestmark = pytest.mark.slow  # a subprocess per fault at every step of the write
+
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("sig", CODES)
