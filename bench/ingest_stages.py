@@ -45,6 +45,7 @@ def main():
     t0 = time.process_time()
     import ingest.__main__ as cli
     from ingest import pipeline
+    from ingest.derive import context
     from ingest.derive import study as derive
     from ingest.join import runs
     from ingest.join import stats as metrics
@@ -58,7 +59,7 @@ def main():
     at_hand.sha256_file = timed("sha256 of the inputs", at_hand.sha256_file)
     at_hand.Archive = timed("gunzip + tar (in memory)", at_hand.Archive)
     runs.parse_bytes = timed("parse sysbench logs (decode + parser)", runs.parse_bytes)
-    derive.parse_bytes = timed("parse my.cnf and published tables", derive.parse_bytes)
+    context.parse_bytes = timed("parse my.cnf and published tables", context.parse_bytes)
     for f in ("window_stats", "full_mean", "cross_check"):
         setattr(metrics, f, timed("metrics (window stats, means, checks)", getattr(metrics, f)))
     runs._time_notes = timed("interval-time checks", runs._time_notes)

@@ -1,14 +1,16 @@
 """Ingest one study, top to bottom (docs/manifest.md):
 
 1. open the inputs, their sha256 checked (ingest/read/inputs.py);
-2. collect the runs the manifest's rules take, with their series (ingest/join/runs.py), and the
-   OS and server metrics linked to them (ingest/join/linked.py);
-3. derive the tables: declared, the study module's, or the defaults, and the reproduction
-   check (ingest/derive/study.py), each checked (ingest/derive/checks.py), with the summaries the posts
-   show (ingest/derive/summaries.py);
-4. lay out the files of `data/<study>/` (docs/data-schema.md; the runs' series files, with
-   the manifest's size control, by ingest/write/seriesfiles.py) and write them as a whole,
-   atomically, under the data directory's lock (ingest/write/datadir.py);
+2. collect the runs the manifest's rules take, with their series (ingest/join/runs.py), the
+   query runs (ingest/join/queries.py) and the OS and server metrics linked to the runs
+   (ingest/join/linked.py), as the typed records of ingest/join/records.py;
+3. derive the tables: the table sources walked in order from one StudyContext
+   (ingest/derive/study.py `SOURCES`), each table checked (ingest/derive/checks.py), with the
+   summaries the posts show (ingest/derive/summaries.py);
+4. turn each run into its runs.yaml record and lay out the files of `data/<study>/`
+   (docs/data-schema.md; the runs' series files, with the manifest's size control, by
+   ingest/write/seriesfiles.py) and write them as a whole, atomically, under the data
+   directory's lock (ingest/write/datadir.py);
 5. report what was done (ingest/write/report.py).
 """
 
@@ -16,16 +18,22 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from ingest import __version__
 from ingest.derive.checks import check_study
-from ingest.derive.study import StudyContext, derived_tables
+from ingest.derive.context import StudyContext
+from ingest.derive.study import derived_tables
 from ingest.derive.summaries import with_summaries
+from ingest.derive.tables import DerivedTable
 from ingest.join import linked, queries
 from ingest.join.columns import meta_of
-from ingest.join.runs import collect_runs, fill, study_metric
+from ingest.join.queries import QueryData
+from ingest.join.records import Run, Series
+from ingest.join.runs import Progress, collect_runs, fill
 from ingest.problems import Problem
 from ingest.read.archive import Archive
 from ingest.read.inputs import open_inputs
@@ -45,9 +53,10 @@ class Built:
     files: dict[str, bytes]
     problems: list[Problem] = field(default_factory=list)
     archives: dict[str, Archive] = field(default_factory=dict)
-    runs: list[dict] = field(default_factory=list)
-    tables: list[dict] = field(default_factory=list)
+    runs: list[Run] = field(default_factory=list)
+    tables: list[DerivedTable] = field(default_factory=list)
     series_saved: int = 0  # bytes of series the manifest's `series:` option did not write
+    series_reduced: int = 0  # runs whose series it downsampled or dropped
     queries: queries.QueryData | None = None  # the query runs (ingest/join/queries.py)
 
 
@@ -56,11 +65,11 @@ def ingest(
     archives: str | Path = "archives",
     studies: str | Path = "../shared/studies",
     data: str | Path = "data",
-    progress=None,
+    progress: Progress | None = None,
     dry_run: bool = False,
     manifest: Manifest | None = None,
     outcome: Outcome | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Ingest one study; returns {"study", "runs", "written", "removed", "problems", "report"}
     (`report`: ingest/write/report.py). `dry_run`: parse and report, write nothing. Holds the data
     directory's lock from before reading the inputs to after the switch. `outcome`: the
@@ -84,15 +93,18 @@ def ingest(
     }
 
 
-def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=None) -> Built:
+def build_files(
+    m: Manifest, archives_dir: Path, studies_dir: Path, progress: Progress | None = None
+) -> Built:
     """Every file of data/<study>/, built in memory; writes nothing."""
     archives, texts = open_inputs(m, archives_dir, studies_dir)
-    fields: dict[str, dict] = {}  # run id -> its labels and `_` groups (templates' fields)
+    # run id -> its labels and `_` groups (the templates' fields)
+    fields: dict[str, dict[str, Any]] = {}
     runs, series, files, problems = collect_runs(m, archives, progress, fields)
-    by_labels = {_key(r["labels"]): fields[r["id"]] for r in runs}
+    by_labels = {_key(r.labels): fields[r.id] for r in runs}
     query_data = queries.collect(m, archives)  # docs/manifest.md, "Query runs"
     problems.extend(query_data.problems)
-    linked_docs, linked_problems = linked.attach(
+    linked_runs, linked_problems = linked.attach(
         m,
         runs,
         series,
@@ -100,6 +112,7 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
         lambda rule, t, labels: fill(m, rule, t, by_labels.get(_key(labels), labels)),
     )
     problems.extend(linked_problems)
+    runs = [replace(r, linked=linked_runs[r.id]) if r.id in linked_runs else r for r in runs]
     ctx = StudyContext(
         manifest=m,
         runs=runs,
@@ -113,13 +126,15 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
     check_study(m, runs, tables)
     # what the posts show as it is (ingest/derive/summaries.py)
     tables = with_summaries(tables, runs)
-    out, saved = _series_files(m, runs, series, linked_docs)
+    # the write step: each run as its runs.yaml record (the size control marks it)
+    records = [r.record() for r in runs]
+    out, saved = _series_files(m, runs, records, series)
     out["study.yaml"] = dump(
         _study_doc(m, runs, [t["id"] for t in tables], ctx.problems, query_data)
     )
-    out["runs.yaml"] = dump({"runs": runs})
+    out["runs.yaml"] = dump({"runs": records})
     if runs:  # the runs' window statistics, the time series charts' CSV (ingest/write/csvfiles.py)
-        out["runs.csv"] = runs_csv(runs, m.window)
+        out["runs.csv"] = runs_csv(records, m.window)
     out.update((f"tables/{t['id']}.yaml", dump(t)) for t in tables)
     out.update((f"tables/{t['id']}.csv", table_csv(t)) for t in tables)
     return Built(
@@ -129,53 +144,59 @@ def build_files(m: Manifest, archives_dir: Path, studies_dir: Path, progress=Non
         runs=runs,
         tables=tables,
         series_saved=saved,
+        series_reduced=sum(1 for rec in records if "series" in rec),
         queries=query_data,
     )
 
 
-def _series_files(m: Manifest, runs: list[dict], series: dict, linked_docs: dict):
+def _series_files(
+    m: Manifest, runs: list[Run], records: list[dict[str, Any]], series: dict[str, Series]
+) -> tuple[dict[str, str], int]:
     """({path: text} of every run's series files, bytes the size control saved); written
     first of the study's files, as the size control marks the run records."""
-    out, saved = {}, 0
-    for r in runs:
-        s, lk = (
-            series[r["id"]],
-            linked_docs.get(r["id"]),
-        )  # linked: docs/manifest.md, "Linked metrics"
+    out: dict[str, str] = {}
+    saved = 0
+    for r, rec in zip(runs, records):
+        s = series[r.id]
         # meta: each column's label, unit and kind (ingest/join/columns.py), read by the charts
         doc = {
-            "run": r["id"],
-            "interval_s": r["tool"].get("interval_s", m.interval_s),
-            **({"mean": r["mean"]} if "mean" in r else {}),
-            "meta": meta_of(s, r["metric"], r["tool"].get("lat_pct")),
+            "run": r.id,
+            "interval_s": r.tool.get("interval_s", m.interval_s),
+            **({"mean": "time-weighted"} if r.time_weighted else {}),
+            "meta": meta_of(s, r.metric, r.tool.get("lat_pct")),
             "columns": list(s),
             **s,
         }
+        lk = r.linked.series if r.linked else None  # docs/manifest.md, "Linked metrics"
         ldoc = (
             {
-                "run": r["id"],
-                "interval_s": r["linked"]["interval_s"],
+                "run": r.id,
+                "interval_s": r.linked.interval_s,
                 "meta": meta_of(lk),
                 "columns": list(lk),
                 **lk,
             }
-            if lk
+            if r.linked and lk
             else None
         )
-        files_of_run, saved_of_run = run_files(r, doc, ldoc, m.extra_series)
+        files_of_run, saved_of_run = run_files(rec, doc, ldoc, m.extra_series)
         out.update(files_of_run)
         saved += saved_of_run
     return out, saved
 
 
-def _key(labels: dict) -> tuple:
+def _key(labels: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((k, str(v)) for k, v in labels.items()))
 
 
 def _study_doc(
-    m: Manifest, runs: list[dict], table_ids: list[str], problems: list, query_data=None
-) -> dict:
-    doc = {
+    m: Manifest,
+    runs: list[Run],
+    table_ids: list[str],
+    problems: list[Problem],
+    query_data: QueryData | None = None,
+) -> dict[str, Any]:
+    doc: dict[str, Any] = {
         "schema": 1,
         "study": m.study,
         "title": m.title,
@@ -191,7 +212,7 @@ def _study_doc(
             for i in m.inputs
         ],
         "interval_s": m.interval_s,
-        "metric": study_metric(m, runs),
+        "metric": _study_metric(m, runs),
         "window": m.window,
         "base": m.base,
         "labels": m.labels,
@@ -201,12 +222,24 @@ def _study_doc(
         "problems": [str(p) for p in problems],
     }
     if query_data is not None and query_data.runs:  # a query study: its suite and size
-        doc["queries"] = queries.study_entry(m, query_data)
+        doc["queries"] = {
+            "suite": m.suite,  # the compare page matches a query across studies of one suite
+            "labels": queries.label_columns(m, query_data.runs),
+            "runs": len(query_data.runs),
+            "queries": sorted({r.query for r in query_data.runs}, key=queries.natural),
+        }
     return doc
 
 
+def _study_metric(m: Manifest, runs: list[Run]) -> str | None:
+    """The study's main column (study.yaml `metric`, the charts' default): the manifest's,
+    else the one its runs share, else the first run's."""
+    found = [r.metric for r in runs if r.metric]
+    return m.metric or (found[0] if found else None)
+
+
 @contextlib.contextmanager
-def _no_cyclic_gc():
+def _no_cyclic_gc() -> Iterator[None]:
     """Pause the cyclic garbage collector: building a study allocates ~10^5 tuples and lists
     (none in a reference cycle) and each batch of them would start a collection walking the
     live ones, ~8% of the ingest time. Reference counting still frees everything at once;

@@ -49,5 +49,9 @@ class Problem(Exception):
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         return f"{where}: {self.reason}"
 
-    def __reduce__(self):  # picklable (multiprocessing, Hypothesis reports)
+    def __reduce__(
+        self,
+    ) -> tuple[
+        type[Problem], tuple[str, int | None, str]
+    ]:  # picklable (multiprocessing, Hypothesis reports)
         return (Problem, (self.file, self.line, self.reason))

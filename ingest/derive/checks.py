@@ -6,7 +6,10 @@ study, and no control character in a run's or table's text."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
+from ingest.derive.tables import DerivedTable
+from ingest.join.records import Run
 from ingest.problems import Problem, clean
 from ingest.read.records import Manifest
 
@@ -20,12 +23,12 @@ _CONTROL_TEXT = re.compile(
 )
 
 
-def check_table(m: Manifest, t: dict, line: int | None = None) -> dict:
+def check_table(m: Manifest, t: DerivedTable, line: int | None = None) -> DerivedTable:
     """Validate a derived table; return it with keys in the schema's order. `line`: the
     manifest line of a declared table, named in the errors."""
     tid = t.get("id")
 
-    def bad(reason):
+    def bad(reason: str) -> Problem:
         return Problem(m.path, line, f"table {clean(tid, 80)!r}: {reason}")
 
     if not isinstance(tid, str) or not TABLE_ID.fullmatch(tid):
@@ -56,14 +59,14 @@ def check_table(m: Manifest, t: dict, line: int | None = None) -> dict:
     }
 
 
-def check_study(m: Manifest, runs: list[dict], tables: list[dict]) -> None:
+def check_study(m: Manifest, runs: list[Run], tables: list[DerivedTable]) -> None:
     """Across the study: table ids are unique, and no run name or label, table title, label or
     cell holds a control character (ESC would reach the pages and the terminal)."""
     ids = [t["id"] for t in tables]
     if len(set(ids)) != len(ids):
         raise Problem(m.path, None, f"duplicate table ids from the study module: {ids}")
     for what, obj in [
-        *((f"run {r['id']}", {k: r[k] for k in ("id", "name", "labels")}) for r in runs),
+        *((f"run {r.id}", {"id": r.id, "name": r.name, "labels": r.labels}) for r in runs),
         *((f"table {t['id']}", t) for t in tables),
     ]:
         for text in _texts(obj):
@@ -75,7 +78,7 @@ def check_study(m: Manifest, runs: list[dict], tables: list[dict]) -> None:
                 )
 
 
-def _texts(obj):
+def _texts(obj: object) -> Iterator[str]:
     """Every string in a nested structure, keys included."""
     if isinstance(obj, str):
         yield obj

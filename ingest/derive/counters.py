@@ -20,14 +20,17 @@ missing, never 0; a counter that fell (FLUSH STATUS, a restart) is missing and r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ingest.derive.context import StudyContext
 from ingest.derive.declared import MAX_DIGITS, runs_where
-from ingest.derive.tables import col
+from ingest.derive.tables import DerivedTable, Row, col
+from ingest.join.records import Run
+from ingest.parse import Parsed
+from ingest.parse import Table as ParsedTable
 from ingest.parse.server_status import GAUGES, counter_deltas
 from ingest.problems import Problem
 from ingest.read.fields import Fields, LDict, LList, check_display, check_template, section_items
 from ingest.read.records import Manifest
+from ingest.read.sections import CounterTable
 
 FIELDS = ("id", "title", "before", "after", "file", "where", "per", "variables", "base", "digits")
 FORMATS = ("global-status", "mysqladmin-status")
@@ -36,30 +39,13 @@ FORMATS = ("global-status", "mysqladmin-status")
 MAX_COUNTER_TABLES = 100  # counter tables of one manifest
 
 
-@dataclass
-class Spec:
-    """One `counters:` entry, checked at load (before any input is read)."""
-
-    id: str
-    title: str | None
-    line: int
-    v: Fields
-    where: str
-    names: dict  # before/after, or file: member name templates
-    per: str | None
-    wanted: list | None
-    base: dict
-    digits: int | None
-    filters: dict
-
-
-def specs(path: str, doc) -> list[Spec]:
+def parse(path: str, doc: LDict) -> list[CounterTable]:
     """The manifest's `counters:` (none without one), checked as declarations."""
     items = section_items(path, doc, "counters", MAX_COUNTER_TABLES, "counter table declarations")
     return [_spec(path, item, where, line) for item, where, line in items]
 
 
-def _spec(path: str, item, where: str, line: int) -> Spec:
+def _spec(path: str, item: object, where: str, line: int) -> CounterTable:
     v = Fields(path, item, where, line)
     v.only(FIELDS)
     names = {k: v.get(k, str) for k in ("before", "after", "file")}
@@ -79,7 +65,7 @@ def _spec(path: str, item, where: str, line: int) -> Spec:
     title = v.get("title", str)
     if title is not None:
         check_display(v, "title", title, f"{where}: title")
-    return Spec(
+    return CounterTable(
         id=v.get("id", str, required=True),
         title=title,
         line=v.line(),
@@ -94,31 +80,34 @@ def _spec(path: str, item, where: str, line: int) -> Spec:
     )
 
 
-def build(m: Manifest, runs: list[dict], files: dict) -> tuple[list[dict], list[Problem]]:
-    """The tables of the manifest's `counters:` section (checked at load: `m.counters`), and
-    problems."""
-    tables, problems = [], []
-    for spec in m.counters:
-        t, found = _table(m, runs, files, spec)
+def build(ctx: StudyContext) -> list[DerivedTable]:
+    """The tables of the manifest's `counters:` section (parsed at load: `m.counters`); the
+    warnings are appended to `ctx.problems`."""
+    tables = []
+    for spec in ctx.manifest.counters:
+        t, found = _table(ctx.manifest, ctx.runs, ctx.files, spec)
         tables.append(t)
-        problems += found
-    return tables, problems
+        ctx.problems += found
+    return tables
 
 
-def _snapshots(m: Manifest, v: Fields, where: str, files: dict, names: dict, run: dict):
+def _snapshots(
+    m: Manifest, v: Fields, where: str, files: dict[str, Parsed], names: dict[str, str], run: Run
+) -> tuple[tuple[list[Row], list[Row], str] | None, str | None]:
     """(before rows, after rows, member) of one run, or a reason why there are none."""
     members = {}
     for k, template in names.items():
         try:
-            members[k] = template.format(**run["labels"])
+            members[k] = template.format(**run.labels)
         except (KeyError, IndexError, ValueError) as e:
             raise Problem(
                 m.path,
                 v.line(k),
-                f"{where}.{k}: template {template!r}: run {run['id']} has no label {e}",
+                f"{where}.{k}: template {template!r}: run {run.id} has no label {e}",
             ) from None
-    parsed = {k: files.get(x) for k, x in members.items()}
-    missing = [members[k] for k, p in parsed.items() if p is None]
+    found = {k: files.get(x) for k, x in members.items()}
+    missing = [members[k] for k, p in found.items() if p is None]
+    parsed = {k: p for k, p in found.items() if p is not None}
     if missing:
         return (
             None,
@@ -132,6 +121,8 @@ def _snapshots(m: Manifest, v: Fields, where: str, files: dict, names: dict, run
                 f"{where}.{k}: {members[k]} is read as {p.format}, not as one of "
                 f"{', '.join(FORMATS)}",
             )
+    before: ParsedTable | None
+    after: ParsedTable | None
     if "file" in parsed:
         snaps = [t for t in parsed["file"].tables if t.name == "status"]
         if len(snaps) < 2:
@@ -141,6 +132,8 @@ def _snapshots(m: Manifest, v: Fields, where: str, files: dict, names: dict, run
         before = next((t for t in parsed["before"].tables if t.name == "status"), None)
         after = next((t for t in reversed(parsed["after"].tables) if t.name == "status"), None)
         member = members["after"]
+        if before is None or after is None:
+            return None, f"{members['before']}, {member}: a status snapshot is missing"
     up = {
         t.line: {r["variable"]: r["value"] for r in t.rows}.get("uptime") for t in (before, after)
     }
@@ -155,18 +148,22 @@ def _snapshots(m: Manifest, v: Fields, where: str, files: dict, names: dict, run
     return (before.rows, after.rows, member), None
 
 
-def _table(m: Manifest, runs: list[dict], files: dict, spec: Spec) -> tuple[dict, list[Problem]]:
+def _table(
+    m: Manifest, runs: list[Run], files: dict[str, Parsed], spec: CounterTable
+) -> tuple[DerivedTable, list[Problem]]:
     """One `counters:` table: a row per counter, a column per run with its snapshots (after -
     before, or per operation), then each other run's ratio to the base run's."""
     selected = runs_where(runs, spec.filters)
     if not selected:
         spec.v.fail("where", f"{spec.where}: no run has these labels")
-    problems, deltas, kept = [], {}, []
+    problems: list[Problem] = []
+    deltas: dict[str, dict[str, float | None]] = {}
+    kept: list[Run] = []
     for run in selected:
-        rows, found = _run_deltas(m, files, spec, run)
+        got, found = _run_deltas(m, files, spec, run)
         problems += found
-        if rows is not None:
-            deltas[run["id"]] = rows
+        if got is not None:
+            deltas[run.id] = got
             kept.append(run)
     if not kept:
         raise Problem(
@@ -177,46 +174,49 @@ def _table(m: Manifest, runs: list[dict], files: dict, spec: Spec) -> tuple[dict
     base_run = _base_run(spec, kept)
     unit = "per op" if spec.per else None
     columns = [col("variable", "Counter", "label")]
-    columns += [col(r["id"], r["name"], "number", spec.digits, unit) for r in kept]
+    columns += [col(r.id, r.name, "number", spec.digits, unit) for r in kept]
     others = [r for r in kept if r is not base_run] if base_run else []
-    columns += [
-        col(f"{r['id']}-ratio", f"{r['name']} / {base_run['name']}", "ratio", 2) for r in others
-    ]
-    rows = []
+    if base_run is not None:
+        columns += [col(f"{r.id}-ratio", f"{r.name} / {base_run.name}", "ratio", 2) for r in others]
+    rows: list[Row] = []
     for x in variables:
-        row = {"variable": x, **{r["id"]: deltas[r["id"]].get(x) for r in kept}}
+        row: Row = {"variable": x, **{r.id: deltas[r.id].get(x) for r in kept}}
         for r in others:
-            a, b = row[r["id"]], row[base_run["id"]]
-            row[f"{r['id']}-ratio"] = None if a is None or not b else round(a / b, 6)
+            assert base_run is not None  # others are the runs beside the base
+            a, b = row[r.id], row[base_run.id]
+            row[f"{r.id}-ratio"] = None if a is None or not b else round(a / b, 6)
         rows.append(row)
     per = spec.per
     title = spec.title or "Server counters, after - before" + (f" / {per}" if per else "")
     return {"id": spec.id, "title": title, "columns": columns, "rows": rows, "notes": {}}, problems
 
 
-def _run_deltas(m: Manifest, files: dict, spec: Spec, run: dict) -> tuple[dict | None, list]:
+def _run_deltas(
+    m: Manifest, files: dict[str, Parsed], spec: CounterTable, run: Run
+) -> tuple[dict[str, float | None] | None, list[Problem]]:
     """{counter: after - before (or per operation)} of one run, None without its snapshots;
     and the problems found (a counter that fell is left missing)."""
     v, where, tid, per = spec.v, spec.where, spec.id, spec.per
     got, why = _snapshots(m, v, where, files, spec.names, run)
     if got is None:
-        reason = f"{where} ({tid}): run {run['id']}: {why}; its column is missing"
+        reason = f"{where} ({tid}): run {run.id}: {why}; its column is missing"
         return None, [Problem(m.path, v.line(), reason)]
     before, after, member = got
-    problems, ops = [], None
+    problems: list[Problem] = []
+    ops: float | None = None
     if per:
-        ops = (run.get("summary") or {}).get(per)
+        ops = (run.summary or {}).get(per)
         if not isinstance(ops, (int, float)) or ops <= 0:
             problems.append(
                 Problem(
                     m.path,
                     v.line("per"),
-                    f"{where} ({tid}): run {run['id']} has no summary "
+                    f"{where} ({tid}): run {run.id} has no summary "
                     f"{per!r}: its per-operation values are missing",
                 )
             )
             ops = None
-    rows = {}
+    rows: dict[str, float | None] = {}
     for r in counter_deltas(before, after, ops):
         if r["delta"] < 0:
             problems.append(
@@ -234,7 +234,9 @@ def _run_deltas(m: Manifest, files: dict, spec: Spec, run: dict) -> tuple[dict |
     return rows, problems
 
 
-def _variables(m: Manifest, spec: Spec, deltas: dict) -> tuple[list[str], list[Problem]]:
+def _variables(
+    m: Manifest, spec: CounterTable, deltas: dict[str, dict[str, float | None]]
+) -> tuple[list[str], list[Problem]]:
     """The table's counters: those `variables:` names (each that no run has is a problem), or
     every counter that changed in some run, in the order printed (gauges are not totals)."""
     if spec.wanted is None:
@@ -253,12 +255,12 @@ def _variables(m: Manifest, spec: Spec, deltas: dict) -> tuple[list[str], list[P
     return variables, problems
 
 
-def _base_run(spec: Spec, kept: list[dict]) -> dict | None:
+def _base_run(spec: CounterTable, kept: list[Run]) -> Run | None:
     """The run `base:` names (among those with snapshots), or None without `base:`."""
     if not spec.base:
         return None
     base_run = next(
-        (r for r in kept if all(str(r["labels"].get(k)) == str(x) for k, x in spec.base.items())),
+        (r for r in kept if all(str(r.labels.get(k)) == str(x) for k, x in spec.base.items())),
         None,
     )
     if base_run is None:

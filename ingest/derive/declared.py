@@ -22,21 +22,26 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
 
-from ingest.derive.checks import TABLE_ID, check_table
-from ingest.derive.tables import col
+from ingest.derive.checks import TABLE_ID
+from ingest.derive.context import StudyContext
+from ingest.derive.tables import Column, DerivedTable, Row, col
+from ingest.join.records import QueryRun, Run, Series, Stats
 from ingest.join.stats import DIGITS, full_mean, window_stats
 from ingest.join.stats import ratio as ratio_of
 from ingest.problems import Problem, clean
 from ingest.read.fields import Fields, LDict, LList, check_display, section_items, typed_label
 from ingest.read.records import Manifest
+from ingest.read.sections import DeclaredTable
 
 STATS = ("n", "mean", "min", "p1", "p5", "p50", "p95", "p99", "max", "cv", "rate", "full_mean")
 TABLE = ("id", "title", "where", "rows", "order", "columns", "pivot", "value", "values", "ratio")
 VALUE = ("key", "label", "stat", "column", "round", "digits", "unit")
 RATIO = ("key", "label", "base", "of", "round", "digits")
 RUN = "run"  # in `rows`: a column of the run id(s) of each row, not a grouping label
+R = TypeVar("R", Run, QueryRun)  # what `where:` filters: runs or query runs
 
 
 MAX_TABLES = 100  # declared tables of one manifest
@@ -46,33 +51,13 @@ MAX_ROWS = 100_000  # rows of one table (the combinations of its `rows:` labels'
 MAX_DIGITS = 15  # `digits:` (shown) and `round:` (kept) of a value or a ratio: 0 to 15
 
 
-@dataclass
-class Spec:
-    """One `tables:` entry, checked before any input is read (everything that does not
-    depend on the runs); `v` and friends name the manifest lines in later errors."""
-
-    id: str
-    title: str
-    line: int
-    v: Fields
-    where: str
-    rows_by: list
-    groups: list
-    with_run: bool
-    pivot: str | None
-    headings: dict
-    values: list
-    filters: dict
-    fv: Fields | None
-    order: dict = field(default_factory=dict)  # label -> its values, typed
-    ov: Fields | None = None
-    ratio: dict | None = None
-
-
-def specs(path: str, doc, labels: list, label_types: dict) -> list[Spec]:
+def parse(
+    path: str, doc: LDict, labels: list[str], label_types: dict[str, str]
+) -> list[DeclaredTable]:
     """The manifest's `tables:` (none without one), checked as declarations: every error a
     table can have without the runs is found here, at load, before the archive is read."""
-    out, lines = [], {}
+    out: list[DeclaredTable] = []
+    lines: dict[str, int] = {}
     for i, (item, _, line) in enumerate(
         section_items(path, doc, "tables", MAX_TABLES, "table declarations")
     ):
@@ -88,13 +73,18 @@ def specs(path: str, doc, labels: list, label_types: dict) -> list[Spec]:
     return out
 
 
-def build(m: Manifest, runs: list[dict], series: dict[str, dict], problems: list) -> list[dict]:
-    """The tables of the manifest's `tables:` section (checked at load: `m.tables`), each
-    carrying its manifest `line`; warnings are appended to `problems`."""
-    return [_table(m, runs, series, spec, problems) for spec in m.tables]
+def build(ctx: StudyContext) -> list[DerivedTable]:
+    """The tables of the manifest's `tables:` section (parsed at load: `m.tables`); warnings
+    are appended to `ctx.problems`."""
+    return [
+        _table(ctx.manifest, ctx.runs, ctx.series, spec, ctx.problems)
+        for spec in ctx.manifest.tables
+    ]
 
 
-def _spec(path: str, labels: list, label_types: dict, item, i: int, line: int) -> Spec:
+def _spec(
+    path: str, labels: list[str], label_types: dict[str, str], item: object, i: int, line: int
+) -> DeclaredTable:
     where = f"tables[{i}]"
     v = Fields(path, item, where, line)
     v.only(TABLE)
@@ -133,7 +123,7 @@ def _spec(path: str, labels: list, label_types: dict, item, i: int, line: int) -
             )
         check_display(v, "columns", heading, f"{where}: columns: {clean(str(k), 40)}")
     filters, fv = _filters(path, v, where, labels)
-    spec = Spec(
+    spec = DeclaredTable(
         id=tid,
         title=v.get("title", str, default=tid),
         line=v.line(),
@@ -147,6 +137,7 @@ def _spec(path: str, labels: list, label_types: dict, item, i: int, line: int) -
         values=_value_specs(path, v, where),
         filters=filters,
         fv=fv,
+        ov=v,
     )
     check_display(v, "title", spec.title, f"{where}: title")
     _order(path, v, spec, label_types)
@@ -154,10 +145,13 @@ def _spec(path: str, labels: list, label_types: dict, item, i: int, line: int) -
     return spec
 
 
-def _filters(path: str, v: Fields, where: str, labels: list) -> tuple[dict, Fields | None]:
-    """`where:`: label -> a value or a list of values, or `published: true|false`."""
-    filters = v.get("where", LDict, default=LDict())
-    fv = Fields(path, filters, f"{where}.where") if "where" in v.d else None
+def _filters(path: str, v: Fields, where: str, labels: list[str]) -> tuple[dict[str, Any], Fields]:
+    """`where:`: label -> a value or a list of values, or `published: true|false`; and the
+    fields that name their lines (the table's own without one)."""
+    if "where" not in v.d:
+        return {}, v
+    filters = v.get("where", LDict)
+    fv = Fields(path, filters, f"{where}.where")
     for k, want in filters.items():
         if k == "published":
             if not isinstance(want, bool):
@@ -171,7 +165,7 @@ def _filters(path: str, v: Fields, where: str, labels: list) -> tuple[dict, Fiel
     return dict(filters), fv
 
 
-def _order(path: str, v: Fields, spec: Spec, label_types: dict):
+def _order(path: str, v: Fields, spec: DeclaredTable, label_types: dict[str, str]) -> None:
     """`order:`: label of rows or pivot -> its values in row order, each once."""
     order = v.get("order", LDict, default=LDict())
     if "order" not in v.d:
@@ -186,7 +180,7 @@ def _order(path: str, v: Fields, spec: Spec, label_types: dict):
         if len(values) > MAX_ORDER:
             ov.fail(k, f"{spec.where}.order: {k}: more than {MAX_ORDER} values")
         typed = [typed_label(path, ov.line(k), k, x, label_types) for x in values]
-        seen = set()
+        seen: set[str] = set()
         for x in typed:
             if str(x) in seen:
                 ov.fail(
@@ -200,13 +194,13 @@ def _order(path: str, v: Fields, spec: Spec, label_types: dict):
 
 def _digits(v: Fields, key: str, where: str, low: int = 0) -> int | None:
     """`digits:` or `round:`: a whole number from `low` to MAX_DIGITS, or absent."""
-    x = v.get(key, int)
+    x: int | None = v.get(key, int)
     if x is not None and not low <= x <= MAX_DIGITS:
         v.fail(key, f"{where}: {key} must be from {low} to {MAX_DIGITS}, not {x}")
     return x
 
 
-def _ratio(path: str, v: Fields, spec: Spec) -> dict | None:
+def _ratio(path: str, v: Fields, spec: DeclaredTable) -> dict[str, Any] | None:
     """`ratio:`: key, label, base ({label: value} of rows or pivot), of, round, digits."""
     ratio = v.get("ratio", LDict)
     if ratio is None:
@@ -242,44 +236,50 @@ def _ratio(path: str, v: Fields, spec: Spec) -> dict | None:
 class _Stats:
     """Statistics of runs' series columns, each computed once."""
 
-    def __init__(self, m: Manifest, series: dict[str, dict]):
-        self.m, self.series, self.cache = m, series, {}
+    def __init__(self, m: Manifest, series: dict[str, Series]):
+        self.m, self.series = m, series
+        self.cache: dict[tuple[str, str | None], Stats] = {}
 
-    def of(self, run: dict, stat: str, column: str | None, fail) -> float | None:
-        column = column or run.get("metric") or self.m.metric
-        if stat not in ("rate", "full_mean") and column == (run.get("metric") or self.m.metric):
-            return run["window"][stat]  # as runs.yaml has them
-        key = (run["id"], column)
+    def of(
+        self, run: Run, stat: str, column: str | None, fail: Callable[[str], NoReturn]
+    ) -> float | None:
+        column = column or run.metric or self.m.metric
+        if stat not in ("rate", "full_mean") and column == (run.metric or self.m.metric):
+            return run.window[stat]  # type: ignore[no-any-return]  # as runs.yaml has them
+        key = (run.id, column)
         if key not in self.cache:
-            s = self.series.get(run["id"]) or {}
+            s = self.series.get(run.id) or {}
             if column not in s or column == "t":
                 fail(
-                    f"run {run['id']} has no series column {column!r} (columns: "
+                    f"run {run.id} has no series column {column!r} (columns: "
                     f"{', '.join(k for k in s if k != 't')})"
                 )
             t, vals = s["t"], s[column]
-            w = self.m.window
-            weighted = run.get("mean") == "time-weighted"
+            w = self.m.run_window()
+            weighted = run.time_weighted
             st = window_stats(t, vals, w["start"], w["end"], weighted)
             st["full_mean"] = full_mean(vals, t if weighted else None)["mean"]
             # rate: the total over the elapsed time (each interval's rate times its length, over
             # the time the intervals cover), from the series, not the tool's rounded summary
             st["rate"] = full_mean(vals, t)["mean"]
             self.cache[key] = st
-        return self.cache[key][stat]
+        return self.cache[key][stat]  # type: ignore[no-any-return]
 
 
-def _value_specs(path: str, v: Fields, where: str) -> list[dict]:
+def _value_specs(path: str, v: Fields, where: str) -> list[dict[str, Any]]:
     """`value:` (one) or `values:` (several): key, label, stat, column, round, digits, unit."""
     if ("value" in v.d) == ("values" in v.d):
         v.fail(None, f"{where}: give `value:` (one statistic) or `values:` (a list of them)")
-    items = [v.get("value", LDict)] if "value" in v.d else v.get("values", LList)
-    lines = [v.line("value")] if "value" in v.d else items.item_lines
+    if "value" in v.d:
+        items, lines = [v.get("value", LDict)], [v.line("value")]
+    else:
+        values = v.get("values", LList)
+        items, lines = values, values.item_lines
     if not items:
         v.fail("values", f"{where}: `values:` is empty")
     if len(items) > MAX_VALUES:
         v.fail("values", f"{where}: more than {MAX_VALUES} values")
-    out = []
+    out: list[dict[str, Any]] = []
     for j, item in enumerate(items):
         name = f"{where}.value" if "value" in v.d else f"{where}.values[{j}]"
         val = Fields(path, item, name, lines[j])
@@ -304,13 +304,13 @@ def _value_specs(path: str, v: Fields, where: str) -> list[dict]:
     return out
 
 
-def runs_where(runs: list[dict], filters: dict) -> list[dict]:
+def runs_where(runs: list[R], filters: dict[str, Any]) -> list[R]:
     """The runs whose labels (or `published`) take one of each filter's values (a value or a
     list), compared as text (also for the counters' `where:`, ingest/derive/counters.py)."""
 
-    def takes(r):
+    def takes(r: R) -> bool:
         for k, want in filters.items():
-            have = r["published"] if k == "published" else r["labels"].get(k)
+            have = r.published if k == "published" else r.labels.get(k)
             if str(have) not in {str(w) for w in (want if isinstance(want, list) else [want])}:
                 return False
         return True
@@ -318,13 +318,13 @@ def runs_where(runs: list[dict], filters: dict) -> list[dict]:
     return [r for r in runs if takes(r)]
 
 
-def _select(runs: list[dict], spec: Spec) -> list[dict]:
+def _select(runs: list[Run], spec: DeclaredTable) -> list[Run]:
     """The runs the `where:` filters take; a filter value no run has, or no run taken, is an
     error at its line."""
     for k, want in spec.filters.items():
         if k == "published":
             continue
-        have = {str(r["labels"].get(k)) for r in runs}
+        have = {str(r.labels.get(k)) for r in runs}
         for w in want if isinstance(want, list) else [want]:
             if str(w) not in have:
                 spec.fv.fail(
@@ -342,10 +342,10 @@ def _select(runs: list[dict], spec: Spec) -> list[dict]:
     return selected
 
 
-def _same_metric(selected: list[dict], values: list[dict], where: str) -> None:
+def _same_metric(selected: list[Run], values: list[dict[str, Any]], where: str) -> None:
     """A value without `column:` is of each run's metric: the runs it takes must share one, or
     one heading would stand over two quantities (LinkBench's links/s and requests/s)."""
-    metrics_of = sorted({str(r.get("metric")) for r in selected})
+    metrics_of = sorted({str(r.metric) for r in selected})
     for sv in values:
         if sv["column"] is None and len(metrics_of) > 1:
             sv["v"].fail(
@@ -355,19 +355,25 @@ def _same_metric(selected: list[dict], values: list[dict], where: str) -> None:
             )
 
 
-def _differ(a: list[dict], b: list[dict], named: set) -> list[str]:
+def _differ(a: list[Run], b: list[Run], named: set[str]) -> list[str]:
     """Labels not in `named` whose values differ among the runs `a` (+ `b`): 'k (x, y)'."""
     out = []
-    keys = sorted({k for r in a + b for k in r["labels"]} - named)
+    keys = sorted({k for r in a + b for k in r.labels} - named)
     for k in keys:
-        va = sorted({str(r["labels"].get(k, "none")) for r in a})
-        vb = sorted({str(r["labels"].get(k, "none")) for r in b}) if b else va
+        va = sorted({str(r.labels.get(k, "none")) for r in a})
+        vb = sorted({str(r.labels.get(k, "none")) for r in b}) if b else va
         if len(va) > 1 or va != vb:
             out.append(f"{k} ({', '.join(va)}" + (f" / {', '.join(vb)})" if b else ")"))
     return out
 
 
-def _table(m: Manifest, runs: list[dict], series: dict, spec: Spec, problems: list) -> dict:
+def _table(
+    m: Manifest,
+    runs: list[Run],
+    series: dict[str, Series],
+    spec: DeclaredTable,
+    problems: list[Problem],
+) -> DerivedTable:
     selected = _select(runs, spec)
     _same_metric(selected, spec.values, spec.where)
     t = _Table(m, spec, selected, _Stats(m, series), problems)
@@ -385,15 +391,22 @@ def _table(m: Manifest, runs: list[dict], series: dict, spec: Spec, problems: li
         "rows": t.rows(ratio_cols),
         "notes": {},
     }
-    return {**check_table(m, table, spec.line), "line": spec.line}
+    return table
 
 
 class _Table:
     """One declared table computed from the runs its `where:` takes."""
 
-    def __init__(self, m: Manifest, spec: Spec, selected: list[dict], stats: _Stats, problems):
+    def __init__(
+        self,
+        m: Manifest,
+        spec: DeclaredTable,
+        selected: list[Run],
+        stats: _Stats,
+        problems: list[Problem],
+    ):
         self.m, self.spec, self.stats, self.problems = m, spec, stats, problems
-        self.metric = str(selected[0].get("metric"))  # {metric} in a label or the title
+        self.metric = str(selected[0].metric)  # {metric} in a label or the title
         self.keys = spec.groups + ([spec.pivot] if spec.pivot else [])
         self.named = set(self.keys) | set(spec.filters)
         self.domain = {k: self._domain(selected, k) for k in self.keys}
@@ -404,20 +417,20 @@ class _Table:
                 f"{spec.where}: {rows:,} rows (every combination of "
                 f"{', '.join(spec.groups)}): more than {MAX_ROWS:,}",
             )
-        self.cells: dict[tuple, list[dict]] = {}
+        self.cells: dict[tuple[str, ...], list[Run]] = {}
         for r in selected:
-            self.cells.setdefault(tuple(str(r["labels"].get(k)) for k in self.keys), []).append(r)
+            self.cells.setdefault(tuple(str(r.labels.get(k)) for k in self.keys), []).append(r)
         self._warn_shared_cells()
         self.pivots = self.domain[spec.pivot] if spec.pivot else [None]
         # with `run` in rows, one row per run: no cell holds repeats
         self.repeats = not spec.with_run and any(len(rs) > 1 for rs in self.cells.values())
 
-    def _domain(self, selected: list[dict], k: str) -> list:
+    def _domain(self, selected: list[Run], k: str) -> list[Any]:
         """The values of a grouping label: the declared order, else numeric for int/float
         labels, else in run order."""
-        seen = []
+        seen: list[Any] = []
         for r in selected:
-            x = r["labels"].get(k)
+            x = r.labels.get(k)
             if x is not None and x not in seen:
                 seen.append(x)
         if k not in self.spec.order:
@@ -432,23 +445,25 @@ class _Table:
                 )
         return wanted
 
-    def _warn_shared_cells(self):
+    def _warn_shared_cells(self) -> None:
         for key, rs in self.cells.items():
             if len(rs) > 1 and not self.spec.with_run and _differ(rs, [], self.named):
                 self.problems.append(
                     Problem(
                         self.m.path,
                         self.spec.line,
-                        f"{self.spec.where}: runs {', '.join(r['id'] for r in rs)} share the cell "
+                        f"{self.spec.where}: runs {', '.join(r.id for r in rs)} share the cell "
                         f"{dict(zip(self.keys, key))} and are averaged, but differ in "
                         f"{'; '.join(_differ(rs, [], self.named))}, not in rows, pivot or where",
                     )
                 )
 
-    def cell_runs(self, combo) -> list[dict]:
+    def cell_runs(self, combo: tuple[Any, ...]) -> list[Run]:
         return self.cells.get(tuple(map(str, combo)), [])
 
-    def value(self, combo, sv, only=None):
+    def value(
+        self, combo: tuple[Any, ...], sv: dict[str, Any], only: Run | None = None
+    ) -> float | None:
         """The statistic of the cell's run (or of `only`, one run of it), or the mean of its
         runs' statistics (repeats)."""
         got = [
@@ -460,20 +475,20 @@ class _Table:
             )
             for r in ([only] if only else self.cell_runs(combo))
         ]
-        got = [x for x in got if x is not None]
-        if not got:
+        present = [x for x in got if x is not None]
+        if not present:
             return None
-        return got[0] if len(got) == 1 else round(math.fsum(got) / len(got), DIGITS)
+        return present[0] if len(present) == 1 else round(math.fsum(present) / len(present), DIGITS)
 
-    def fill(self, template: str, p, raw: bool) -> str:
+    def fill(self, template: str, p: object, raw: bool) -> str:
         """`{pivot}` in a key (`raw`: the value) or a label (its display name) filled with `p`."""
         pivot = self.spec.pivot
-        if p is None:
+        if p is None or pivot is None:
             return template
         shown = p if raw else self.m.display.get(pivot, {}).get(str(p), p)
         return template.replace("{" + pivot + "}", str(shown))
 
-    def columns(self) -> list[dict]:
+    def columns(self) -> list[Column]:
         spec, pivot = self.spec, self.spec.pivot
         columns = [
             col(RUN, spec.headings.get(RUN, "Run"), "label")
@@ -499,7 +514,7 @@ class _Table:
                 )
         return columns
 
-    def ratio_columns(self) -> list[tuple[dict, object]]:
+    def ratio_columns(self) -> list[tuple[Column, object]]:
         """(column, pivot value) of each ratio to the base."""
         ratio, pivot = self.spec.ratio, self.spec.pivot
         if ratio is None:
@@ -521,7 +536,7 @@ class _Table:
             out.append((col(k, self.fill(ratio["label"], p, False), "ratio", ratio["digits"]), p))
         return out
 
-    def lines(self) -> list[tuple]:
+    def lines(self) -> list[tuple[tuple[Any, ...], Run | None]]:
         """(combination, run) of each row: with `run` in rows, one row per run of the
         combinations that hold runs; else one row per combination (run None), a combination
         without a run kept as an empty row."""
@@ -530,13 +545,13 @@ class _Table:
             return [(combo, None) for combo in combos]
         return [(combo, r) for combo in combos for r in self.cell_runs(combo)]
 
-    def rows(self, ratio_cols) -> list[dict]:
+    def rows(self, ratio_cols: list[tuple[Column, object]]) -> list[Row]:
         spec, pivot = self.spec, self.spec.pivot
         rows = []
         for combo, one in self.lines():
             row = dict(zip(spec.groups, combo))
-            if spec.with_run:
-                row[RUN] = one["id"]
+            if spec.with_run and one is not None:
+                row[RUN] = one.id
             for p in self.pivots:
                 full = combo + ((p,) if pivot else ())
                 for sv in spec.values:
@@ -551,10 +566,12 @@ class _Table:
             rows.append(row)
         return rows
 
-    def _ratio(self, combo: tuple, p, one=None):
+    def _ratio(self, combo: tuple[Any, ...], p: object, one: Run | None = None) -> float | None:
         """One ratio cell: the row's (or pivot column's, or the row's run `one`) value over
         the base's; a warning when the two sides differ in a label the table does not name."""
         ratio, spec = self.spec.ratio, self.spec
+        if ratio is None:  # a ratio column is made only with `ratio:`
+            return None
         bkey, bval = ratio["bkey"], ratio["bval"]
         if spec.pivot:
             num = combo + (p,)
@@ -571,8 +588,8 @@ class _Table:
                 Problem(
                     self.m.path,
                     ratio["rv"].line("base"),
-                    f"{spec.where}: ratio {'/'.join(r['id'] for r in a_runs)}"
-                    f" over {'/'.join(r['id'] for r in b_runs)} compares runs that differ in "
+                    f"{spec.where}: ratio {'/'.join(r.id for r in a_runs)}"
+                    f" over {'/'.join(r.id for r in b_runs)} compares runs that differ in "
                     f"{'; '.join(diff)}, not in rows, pivot or where",
                 )
             )

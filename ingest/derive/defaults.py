@@ -7,7 +7,8 @@ gets no column of its own: its value is in the run's name."""
 
 from __future__ import annotations
 
-from ingest.derive.tables import col
+from ingest.derive.context import StudyContext
+from ingest.derive.tables import Column, DerivedTable, col
 
 RUNS = ("n", "mean", "cv")  # the spread (min, percentiles, max) is the jitter table's
 JITTER = ("n", "mean", "cv", "min", "p1", "p5", "p50", "p95", "p99", "max")
@@ -15,20 +16,20 @@ CHECK = ("full_mean", "summary", "check_rel_diff")  # the runs table's cross-che
 FIXED = {"run", "name", "metric", "published", "file", "session", *RUNS, *JITTER, *CHECK}
 
 
-def build(ctx, ids=("runs", "jitter")) -> list[dict]:
-    """The default tables `ids` of a study (none without runs)."""
+def build(ctx: StudyContext) -> list[DerivedTable]:
+    """The default tables the manifest's `default_tables:` keeps (none without runs)."""
     makers = {"runs": runs_table, "jitter": jitter_table}
-    return [makers[i](ctx) for i in ids] if ctx.runs else []
+    return [makers[i](ctx) for i in ctx.manifest.default_tables] if ctx.runs else []
 
 
-def _metric_of(ctx) -> str | None:
+def _metric_of(ctx: StudyContext) -> str | None:
     """The one metric every run's statistics are of, or None when the runs differ (LinkBench's
     load in links/s beside its request phases in requests/s): each row then names its own."""
-    found = {r.get("metric") for r in ctx.runs}
+    found = {r.metric for r in ctx.runs}
     return found.pop() if len(found) == 1 else None
 
 
-def _stat_col(key: str, metric: str | None) -> dict:
+def _stat_col(key: str, metric: str | None) -> Column:
     of = f" {metric}" if metric else ""
     if key == "n":
         return col("n", "Intervals in window", "number", 0)
@@ -37,7 +38,9 @@ def _stat_col(key: str, metric: str | None) -> dict:
     return col(key, f"{'Mean' if key == 'mean' else key}{of}", "number", 2)
 
 
-def _table(ctx, id: str, title: str, stats: tuple, with_source: bool) -> dict:
+def _table(
+    ctx: StudyContext, id: str, title: str, stats: tuple[str, ...], with_source: bool
+) -> DerivedTable:
     """One row per run: its labels (headed by the manifest's `label_names:`, else the key),
     when `with_source` whether it is published and its file and session, the window
     statistics `stats`, and with the source its cross-check (full-run mean against the tool's
@@ -47,7 +50,7 @@ def _table(ctx, id: str, title: str, stats: tuple, with_source: bool) -> dict:
     labels = [
         k
         for k in ctx.manifest.labels
-        if k not in FIXED and any(r["labels"].get(k) is not None for r in ctx.runs)
+        if k not in FIXED and any(r.labels.get(k) is not None for r in ctx.runs)
     ]
     source = (
         [
@@ -79,36 +82,36 @@ def _table(ctx, id: str, title: str, stats: tuple, with_source: bool) -> dict:
     ]
     rows = []
     for r in ctx.runs:
-        row = {"run": r["id"], "name": r["name"], **{k: r["labels"].get(k) for k in labels}}
+        row = {"run": r.id, "name": r.name, **{k: r.labels.get(k) for k in labels}}
         if not metric:
-            row["metric"] = r.get("metric")
+            row["metric"] = r.metric
         if with_source:
             row.update(
                 {
-                    "published": "yes" if r["published"] else "no",
-                    "file": r["source"]["file"],
-                    "session": r["source"]["session"],
-                    "full_mean": r["full"]["mean"],
-                    "summary": r["check"]["summary"],
-                    "check_rel_diff": r["check"]["rel_diff"],
+                    "published": "yes" if r.published else "no",
+                    "file": r.source.file,
+                    "session": r.source.session,
+                    "full_mean": r.full["mean"],
+                    "summary": r.check["summary"],
+                    "check_rel_diff": r.check["rel_diff"],
                 }
             )
-        row.update({k: r["window"][k] for k in stats})
+        row.update({k: r.window[k] for k in stats})
         rows.append(row)
     return ctx.table(id, title, columns, rows)
 
 
-def _what(ctx) -> str:
+def _what(ctx: StudyContext) -> str:
     """What the statistics are of, for a title: the metric, or the runs' (each row says which)."""
-    found = sorted({str(r.get("metric")) for r in ctx.runs})
+    found = sorted({str(r.metric) for r in ctx.runs})
     return _metric_of(ctx) or f"{' or '.join(found)} (the Metric column says which)"
 
 
-def runs_table(ctx, id: str = "runs") -> dict:
+def runs_table(ctx: StudyContext, id: str = "runs") -> DerivedTable:
     """Every run (published or extra) with its labels, source, window
     statistics of the manifest's metric and cross-check (the one `runs` table: the default,
     and the one a study module reuses)."""
-    w = ctx.manifest.window
+    w = ctx.manifest.run_window()
     return _table(
         ctx,
         id,
@@ -118,10 +121,10 @@ def runs_table(ctx, id: str = "runs") -> dict:
     )
 
 
-def jitter_table(ctx, id: str = "jitter") -> dict:
+def jitter_table(ctx: StudyContext, id: str = "jitter") -> DerivedTable:
     """Per run: the spread of the per-interval rate over the window (a study module may reuse it)."""
-    w = ctx.manifest.window
-    steps = {r["tool"].get("interval_s", ctx.manifest.interval_s) for r in ctx.runs}
+    w = ctx.manifest.run_window()
+    steps = {r.tool.get("interval_s", ctx.manifest.interval_s) for r in ctx.runs}
     per = "per-second" if steps == {1} else "per-interval"
     return _table(
         ctx,

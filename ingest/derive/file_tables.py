@@ -20,41 +20,33 @@ most any of its values has); a cell written with a unit suffix (`9.49G`) keeps i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
 
+import regex
+
+from ingest.derive.context import StudyContext
 from ingest.derive.declared import MAX_DIGITS
 from ingest.derive.reproduction import decimals
-from ingest.derive.tables import col, column_key, table
+from ingest.derive.tables import Column, DerivedTable, Row, col, column_key, table
+from ingest.parse import Parsed
 from ingest.problems import Problem, clean
 from ingest.read.fields import Fields, LDict, check_display, section_items
 from ingest.read.patterns import MATCH_BUDGET_S, compile_pattern
+from ingest.read.records import Manifest
+from ingest.read.sections import FileTable
 
 FIELDS = ("id", "title", "file", "table", "labels", "columns")
 MAX_FILE_TABLES = 100  # file tables of one manifest
 MAX_ROWS = 100_000  # rows of one file table
 
 
-@dataclass
-class Spec:
-    """One `file_tables:` entry, checked at load (before any input is read)."""
-
-    id: str
-    title: str | None
-    line: int
-    where: str
-    file: str
-    table: object  # the compiled pattern of the tables' names
-    labels: dict  # group -> heading
-    columns: dict | None  # printed column name -> heading; None: every column
-
-
-def specs(path: str, doc) -> list[Spec]:
+def parse(path: str, doc: LDict) -> list[FileTable]:
     """The manifest's `file_tables:` (none without one), checked as declarations."""
     items = section_items(path, doc, "file_tables", MAX_FILE_TABLES, "file table declarations")
     return [_spec(path, item, where, line) for item, where, line in items]
 
 
-def _spec(path: str, item, where: str, line: int) -> Spec:
+def _spec(path: str, item: object, where: str, line: int) -> FileTable:
     v = Fields(path, item, where, line)
     v.only(FIELDS)
     title = v.get("title", str)
@@ -66,7 +58,7 @@ def _spec(path: str, item, where: str, line: int) -> Spec:
         labels.setdefault(group, group)
     if set(labels) - set(pattern.groupindex):
         v.fail("labels", f"{where}: labels names no group of `table`: {sorted(labels)}")
-    return Spec(
+    return FileTable(
         id=v.get("id", str, required=True),
         title=title,
         line=v.line(),
@@ -78,7 +70,7 @@ def _spec(path: str, item, where: str, line: int) -> Spec:
     )
 
 
-def _headings(v: Fields, key: str, where: str) -> dict | None:
+def _headings(v: Fields, key: str, where: str) -> dict[str, str] | None:
     """A mapping of names to readers' headings, each checked as displayed text."""
     raw = v.get(key, LDict)
     if raw is None:
@@ -92,21 +84,20 @@ def _headings(v: Fields, key: str, where: str) -> dict | None:
     return out
 
 
-def build(m, files: dict) -> list[dict]:
-    """The manifest's file tables (`m.file_tables`), each with its manifest `line`."""
-    return [{**_table(m, files, spec), "line": spec.line} for spec in m.file_tables]
+def build(ctx: StudyContext) -> list[DerivedTable]:
+    """The manifest's file tables (parsed at load: `m.file_tables`)."""
+    return [_table(ctx.manifest, ctx.files, spec) for spec in ctx.manifest.file_tables]
 
 
-def _table(m, files: dict, spec: Spec) -> dict:
-    def fail(reason):
+def _table(m: Manifest, files: dict[str, Parsed], spec: FileTable) -> DerivedTable:
+    def fail(reason: str) -> Problem:
         return Problem(m.path, spec.line, f"{spec.where} ({spec.id}): {reason}")
 
     parsed = files.get(spec.file)
     if parsed is None:
         read = ", ".join(clean(f, 60) for f in list(files)[:5]) or "none"
         raise fail(f"no `files:` rule reads {spec.file!r} (read: {read})")
-    chosen = [(t, _match(spec, t.name, fail)) for t in parsed.tables]
-    chosen = [(t, mt) for t, mt in chosen if mt]
+    chosen = [(t, mt) for t in parsed.tables if (mt := _match(spec, t.name, fail))]
     if not chosen:
         names = "; ".join(clean(t.name, 60) for t in parsed.tables[:3]) or "none"
         raise fail(f"no table of {spec.file} matches `table` (its first: {names})")
@@ -117,10 +108,10 @@ def _table(m, files: dict, spec: Spec) -> dict:
     if clash := set(spec.labels) & set(printed):
         raise fail(f"group {sorted(clash)[0]!r} of `table` is also a column's name")
     keys = _keys([*spec.labels, *printed], fail)
-    rows = []
+    rows: list[Row] = []
     for t, mt in chosen:
         for i, row in enumerate(t.rows):
-            cells = {keys[g]: mt[g] for g in spec.labels}
+            cells: Row = {keys[g]: mt[g] for g in spec.labels}
             cells |= {keys[c]: _cell(row.get(c), t.units.get(f"{i}/{c}")) for c in printed}
             rows.append(cells)
     if len(rows) > MAX_ROWS:
@@ -130,7 +121,7 @@ def _table(m, files: dict, spec: Spec) -> dict:
     return table(spec.id, spec.title or spec.id, columns, rows)
 
 
-def _match(spec: Spec, name: str, fail):
+def _match(spec: FileTable, name: str, fail: Callable[[str], Problem]) -> regex.Match[str] | None:
     """`spec.table.fullmatch(name)` within MATCH_BUDGET_S (a table's name is input)."""
     try:
         return spec.table.fullmatch(name, timeout=MATCH_BUDGET_S)
@@ -138,7 +129,7 @@ def _match(spec: Spec, name: str, fail):
         raise fail(f"`table` too slow (over {MATCH_BUDGET_S:g} s on {clean(name, 60)!r})") from None
 
 
-def _keys(names: list[str], fail) -> dict[str, str]:
+def _keys(names: list[str], fail: Callable[[str], Problem]) -> dict[str, str]:
     """A column key per group or printed column name (`column_key`), distinct."""
     keys = {n: column_key(n) for n in names}
     seen: dict[str, str] = {}
@@ -149,14 +140,14 @@ def _keys(names: list[str], fail) -> dict[str, str]:
     return keys
 
 
-def _cell(value, unit: str | None):
+def _cell(value: object, unit: str | None) -> object:
     """A number as parsed; with the unit it was written with (`9.49G`), that text."""
     if unit and isinstance(value, (int, float)):
         return f"{value:g}{unit}"
     return value
 
 
-def _column(key: str, heading: str, rows: list[dict]) -> dict:
+def _column(key: str, heading: str, rows: list[Row]) -> Column:
     """A number column when every value is a number (digits: the most any has, at most 15), a
     label column when every value is text, else text (numbers beside words)."""
     values = [r[key] for r in rows if r[key] is not None]

@@ -22,34 +22,35 @@ MIN_BATCH = 3  # values per slice at least: a shorter window has no spread of it
 # |log2 ratio| edges of colour classes 1..4 (ratios 1.1, 1.33, 2 and 3, and their inverses);
 # beyond the last edge is class 5, within noise class 0
 EDGES = (0.1375, 0.415, 1.0, 1.585)
+Spread = tuple[float, float]  # (lo, hi)
 
 
-def batch_spread(values: list) -> tuple[float, float] | None:
+def batch_spread(values: list[float | None]) -> Spread | None:
     """(lo, hi) of the means of BATCHES consecutive slices of `values` (None skipped); None
     when there are fewer than BATCHES * MIN_BATCH values."""
     vals = [v for v in values if v is not None]
     n = len(vals)
     if n < BATCHES * MIN_BATCH:
         return None
-    means = []
+    means: list[float] = []
     for i in range(BATCHES):
         part = vals[i * n // BATCHES : (i + 1) * n // BATCHES]
         means.append(math.fsum(part) / len(part))
     return min(means), max(means)
 
 
-def repeat_spread(values: list) -> tuple[float, float] | None:
+def repeat_spread(values: list[float | None]) -> Spread | None:
     """(lo, hi) of the repeats of one case (None skipped); None with fewer than two."""
     vals = [v for v in values if v is not None]
     return (min(vals), max(vals)) if len(vals) >= 2 else None
 
 
-def within_noise(a: tuple | None, b: tuple | None) -> bool | None:
+def within_noise(a: Spread | None, b: Spread | None) -> bool | None:
     """Whether two spreads overlap (the values do not differ beyond noise); None when either
     spread is unknown."""
     if a is None or b is None:
         return None
-    return a[0] <= b[1] and b[0] <= a[1]
+    return bool(a[0] <= b[1] and b[0] <= a[1])
 
 
 def ratio_class(ratio: float | None, noise: bool | None) -> int | None:

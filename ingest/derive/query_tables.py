@@ -29,14 +29,22 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Any, NoReturn
 
 from ingest.derive.checks import TABLE_ID
+from ingest.derive.context import StudyContext
 from ingest.derive.declared import runs_where
-from ingest.derive.tables import col
+from ingest.derive.tables import Column, DerivedTable, Row, col
 from ingest.join.queries import DID_NOT_FINISH, cell_stats, label_columns, natural
+from ingest.join.records import QueryRun
 from ingest.problems import Problem, clean
-from ingest.read.fields import Fields, LDict, LList, load_yaml, typed_label
-from ingest.read.records import Manifest
+from ingest.read.fields import Fields, LDict, LList, typed_label
+from ingest.read.records import Manifest, Rule
+from ingest.read.sections import QueryRatio, QueryTable
+
+Combo = tuple[Any, ...]  # the label values of a cell, in the order of `_Taken.keys`
+CellStats = dict[tuple[tuple[str, ...], str], dict[str, Any]]  # (labels, query) -> statistics
+ValueColumn = tuple[Column, Any, str, QueryRatio | None]  # column, pivot value, statistic, ratio
 
 FIELDS = (
     "id",
@@ -64,93 +72,195 @@ HEADINGS = {
 }
 
 
-def build(m: Manifest, runs: list[dict]) -> list[dict]:
-    """The declared query tables, each with its manifest `line`."""
-    doc = load_yaml(m.path)
+def parse(
+    path: str, doc: LDict, labels: list[str], label_types: dict[str, str], queries: list[Rule]
+) -> list[QueryTable]:
+    """The manifest's `query_tables:`, checked at load as far as they do not need the runs;
+    `queries`: the manifest's `queries:` rules (the tables need query runs)."""
     specs = doc.get("query_tables")
     if specs is None:
         return []
     if not isinstance(specs, LList):
-        raise Problem(m.path, doc.key_lines["query_tables"], "query_tables: must be a list")
-    if not runs:
+        raise Problem(path, doc.key_lines["query_tables"], "query_tables: must be a list")
+    if not queries:
         raise Problem(
-            m.path,
+            path,
             doc.key_lines["query_tables"],
             "query_tables: the study has no query runs (`queries:`)",
         )
-    out, lines = [], {}
-    for i, spec in enumerate(specs):
-        t = _table(m, runs, spec, i)
-        if t["id"] in lines:
+    out: list[QueryTable] = []
+    lines: dict[str, int] = {}
+    for i, item in enumerate(specs):
+        t = _parse_table(path, item, i, labels, label_types)
+        if t.id in lines:
             raise Problem(
-                m.path,
-                t["line"],
-                f"query_tables[{i}]: id {t['id']!r} is already the id of the table at line {lines[t['id']]}",
+                path,
+                t.line,
+                f"query_tables[{i}]: id {t.id!r} is already the id of the table at line {lines[t.id]}",
             )
-        lines[t["id"]] = t["line"]
+        lines[t.id] = t.line
         out.append(t)
     return out
 
 
-class _Spec:
-    """One declaration, validated: what it takes and how its columns are named."""
+def _parse_table(
+    path: str, item: object, i: int, labels: list[str], label_types: dict[str, str]
+) -> QueryTable:
+    v = Fields(path, item, f"query_tables[{i}]")
+    v.only(FIELDS)
+    tid = v.get("id", str, required=True)
+    if not TABLE_ID.match(tid):
+        v.fail(
+            "id",
+            f"query_tables[{i}]: id {clean(tid, 40)!r} must be lowercase letters, digits and dashes",
+        )
+    where = f"query_tables[{i}] ({tid})"
+    filters, filter_lines = _filters(path, v, where, labels)
+    pivot = v.get("pivot", str)
+    values = list(v.get("values", LList, default=LList(["median"])))
+    for stat in values:
+        if stat not in STATS:
+            v.fail(
+                "values",
+                f"{where}: values: {clean(str(stat), 40)!r} is not one of {', '.join(STATS)}",
+            )
+    if not values:
+        v.fail("values", f"{where}: values: at least one statistic")
+    column = v.get("column", str, default="seconds")
+    digits = v.get("digits", int)
+    geomean = v.get("geomean", bool, default=False)
+    headings = dict(v.get("columns", LDict, default=LDict()))
+    ratio = _ratio(path, v, where, pivot, label_types) if "ratio" in v.d else None
+    queries = v.get("queries", LList)
+    return QueryTable(
+        id=tid,
+        title=v.get("title", str, default=tid),
+        line=v.line(),
+        where=where,
+        filters=filters,
+        pivot=pivot,
+        values=values,
+        column=column,
+        digits=digits,
+        geomean=geomean,
+        headings=headings,
+        queries=None if queries is None else [str(q) for q in queries],
+        ratio=ratio,
+        lines={k: v.line(k) for k in FIELDS} | filter_lines,
+    )
 
-    def __init__(self, m: Manifest, runs: list[dict], spec, i: int):
-        v = self.v = Fields(m.path, spec, f"query_tables[{i}]")
-        v.only(FIELDS)
-        self.id = v.get("id", str, required=True)
-        if not TABLE_ID.match(self.id):
-            v.fail(
-                "id",
-                f"query_tables[{i}]: id {clean(self.id, 40)!r} must be lowercase letters, digits and dashes",
+
+def _filters(
+    path: str, v: Fields, where: str, labels: list[str]
+) -> tuple[dict[str, object], dict[str, int]]:
+    """`where:` (label -> a value or a list, or `published: true|false`) and each key's line."""
+    if "where" not in v.d:
+        return {}, {}
+    filters = v.get("where", LDict)
+    fv = Fields(path, filters, f"{where}.where")
+    for k, want in filters.items():
+        if k == "published":
+            if not isinstance(want, bool):
+                fv.fail(k, f"{where}.where: published must be true or false")
+        elif k not in labels:
+            fv.fail(
+                k,
+                f"{where}.where: {clean(str(k), 40)!r} is not one of labels ({', '.join(labels)})",
             )
-        self.where = f"query_tables[{i}] ({self.id})"
-        self.runs = _select(m, runs, v, self.where)
+    return dict(filters), {f"where.{k}": fv.line(k) for k in filters}
+
+
+def _ratio(
+    path: str, v: Fields, where: str, pivot: str | None, label_types: dict[str, str]
+) -> QueryRatio:
+    rv = Fields(path, v.get("ratio", LDict), f"{where}.ratio")
+    rv.only(RATIO)
+    base = dict(rv.get("base", LDict, required=True))
+    if len(base) != 1:
+        rv.fail("base", f"{where}.ratio: base must be one label and its value: {{label: value}}")
+    ((bkey, bval),) = base.items()
+    if pivot is not None and bkey != pivot:
+        rv.fail(
+            "base", f"{where}.ratio: with a pivot the base is a value of the pivot label {pivot!r}"
+        )
+    of = rv.get("of", str)
+    if of is not None and of not in STATS:
+        rv.fail("of", f"{where}.ratio: of: {of!r} is not one of {', '.join(STATS)}")
+    return QueryRatio(
+        key=bkey,
+        value=typed_label(path, rv.line("base"), bkey, bval, label_types),
+        of=of,
+        scale=rv.get("scale", (int, float), default=1),
+        digits=rv.get("digits", int),
+        label=rv.get("label", str),
+        line=rv.line("base"),
+    )
+
+
+def build(ctx: StudyContext) -> list[DerivedTable]:
+    """The declared query tables (parsed at load: `m.query_tables`)."""
+    return [_table(ctx.manifest, ctx.queries.runs, spec) for spec in ctx.manifest.query_tables]
+
+
+class _Taken:
+    """A declared query table over the runs it takes: their labels (`keys`), the labels that
+    make its rows, and the queries it shows; what the runs must have is checked here."""
+
+    def __init__(self, m: Manifest, runs: list[QueryRun], spec: QueryTable):
+        self.m, self.spec = m, spec
+        self.runs = _select(m, runs, spec)
         self.keys = label_columns(m, self.runs)
-        self.pivot = v.get("pivot", str)
-        if self.pivot is not None and self.pivot not in self.keys:
-            v.fail(
+        pivot = spec.pivot
+        if pivot is not None and pivot not in self.keys:
+            self.fail(
                 "pivot",
-                f"{self.where}: pivot {self.pivot!r} is not a label of its runs ({', '.join(self.keys)})",
+                f"{spec.where}: pivot {pivot!r} is not a label of its runs ({', '.join(self.keys)})",
             )
-        self.rows_by = [k for k in self.keys if k != self.pivot and not self._follows_pivot(k)]
-        self.values = list(v.get("values", LList, default=LList(["median"])))
-        for s in self.values:
-            if s not in STATS:
-                v.fail(
-                    "values",
-                    f"{self.where}: values: {clean(str(s), 40)!r} is not one of {', '.join(STATS)}",
-                )
-        if not self.values:
-            v.fail("values", f"{self.where}: values: at least one statistic")
-        self.column = v.get("column", str, default="seconds")
-        have = {k for r in self.runs for k in r.get("sar", {})}
-        if self.column != "seconds" and self.column not in have:
-            v.fail(
+        self.rows_by = [k for k in self.keys if k != pivot and not self._follows_pivot(k)]
+        have = {k for r in self.runs for k in r.sar}
+        if spec.column != "seconds" and spec.column not in have:
+            self.fail(
                 "column",
-                f"{self.where}: column {clean(self.column, 40)!r} is not seconds or a sar "
+                f"{spec.where}: column {clean(spec.column, 40)!r} is not seconds or a sar "
                 f"column of its runs ({', '.join(sorted(have)) or 'no `sar:` files'})",
             )
-        self.digits = v.get("digits", int)
-        self.geomean = v.get("geomean", bool, default=False)
-        self.headings = dict(v.get("columns", LDict, default=LDict()))
-        self.ratio = _ratio(m, v, self) if "ratio" in v.d else None
-        self.queries = _queries(v, self)
-        self.m = m
+        if spec.ratio:
+            self._check_base(spec.ratio)
+        self.queries = _queries(self)
+        self.pivot, self.values, self.column = pivot, spec.values, spec.column
+        self.digits, self.ratio = spec.digits, spec.ratio
+
+    def fail(self, key: str | None, reason: str, line: int | None = None) -> NoReturn:
+        raise Problem(self.m.path, line or self.spec.lines.get(key or "", self.spec.line), reason)
+
+    def _check_base(self, ratio: QueryRatio) -> None:
+        where = f"{self.spec.where}.ratio"
+        if ratio.key not in self.keys:
+            self.fail(
+                None,
+                f"{where}: base: {ratio.key!r} is not a label of its runs ({', '.join(self.keys)})",
+                ratio.line,
+            )
+        if str(ratio.value) not in {str(r.labels.get(ratio.key)) for r in self.runs}:
+            self.fail(
+                None,
+                f"{where}: base: no run taken has {ratio.key}={clean(str(ratio.value), 40)}",
+                ratio.line,
+            )
 
     def _follows_pivot(self, key: str) -> bool:
         """Whether a label has one value per pivot value (it names the column, not a row)."""
-        return self.pivot is not None and self.follows(key, self.pivot)
+        return self.spec.pivot is not None and self.follows(key, self.spec.pivot)
 
     def follows(self, key: str, leader: str) -> bool:
         """Whether label `key` has one value per value of label `leader` among the runs."""
-        seen: dict[str, set] = {}
+        seen: dict[str, set[str]] = {}
         for r in self.runs:
-            seen.setdefault(str(r["labels"].get(leader)), set()).add(str(r["labels"].get(key)))
+            seen.setdefault(str(r.labels.get(leader)), set()).add(str(r.labels.get(key)))
         return all(len(v) == 1 for v in seen.values())
 
     def heading(self, key: str) -> str:
-        return self.headings.get(key) or self.m.heading(key)
+        return self.spec.headings.get(key) or self.m.heading(key)
 
     def stat_heading(self, stat: str) -> str:
         """A statistic's heading: `Median s` of the times, `Median sar_iowait` of a sar column."""
@@ -158,101 +268,62 @@ class _Spec:
             return HEADINGS[stat]
         return f"{HEADINGS[stat].removesuffix(' s')} {self.column}"
 
-    def shown(self, key: str, value) -> str:
-        return str(self.m.display.get(key, {}).get(str(value), value))
+    def shown(self, key: str | None, value: object) -> str:
+        return str(self.m.display.get(key or "", {}).get(str(value), value))
 
 
-def _select(m: Manifest, runs: list[dict], v: Fields, where: str) -> list[dict]:
-    filters = v.get("where", LDict, default=LDict())
-    fv = Fields(m.path, filters, f"{where}.where") if "where" in v.d else None
-    for k, want in filters.items():
+def _select(m: Manifest, runs: list[QueryRun], spec: QueryTable) -> list[QueryRun]:
+    """The runs the `where:` filters take; a value no query run has is an error at its line."""
+    for k, want in spec.filters.items():
         if k == "published":
-            if not isinstance(want, bool):
-                fv.fail(k, f"{where}.where: published must be true or false")
             continue
-        have = {str(r["labels"].get(k)) for r in runs}
-        if k not in m.labels:
-            fv.fail(
-                k,
-                f"{where}.where: {clean(str(k), 40)!r} is not one of labels ({', '.join(m.labels)})",
-            )
+        have = {str(r.labels.get(k)) for r in runs}
         for w in want if isinstance(want, list) else [want]:
             if str(w) not in have:
-                fv.fail(
-                    k,
-                    f"{where}.where: {k}: no query run has the value {clean(str(w), 40)!r} (values: {', '.join(sorted(have))})",
+                raise Problem(
+                    m.path,
+                    spec.lines[f"where.{k}"],
+                    f"{spec.where}.where: {k}: no query run has the value {clean(str(w), 40)!r} (values: {', '.join(sorted(have))})",
                 )
-    taken = runs_where(runs, filters)
+    taken = runs_where(runs, spec.filters)
     if not taken:
-        v.fail("where" if filters else None, f"{where}: takes no query run")
+        raise Problem(
+            m.path,
+            spec.lines["where"] if spec.filters else spec.line,
+            f"{spec.where}: takes no query run",
+        )
     return taken
 
 
-def _queries(v: Fields, s: _Spec) -> list[str]:
-    have = sorted({r["query"] for r in s.runs}, key=natural)
-    wanted = v.get("queries", LList)
-    if wanted is None:
+def _queries(s: _Taken) -> list[str]:
+    have = sorted({r.query for r in s.runs}, key=natural)
+    if s.spec.queries is None:
         return have
-    for q in wanted:
-        if str(q) not in have:
-            v.fail(
+    for q in s.spec.queries:
+        if q not in have:
+            s.fail(
                 "queries",
-                f"{s.where}: queries: no run of query {clean(str(q), 40)!r} (queries: {', '.join(have)})",
+                f"{s.spec.where}: queries: no run of query {clean(q, 40)!r} (queries: {', '.join(have)})",
             )
-    return [str(q) for q in wanted]
+    return s.spec.queries
 
 
-def _ratio(m: Manifest, v: Fields, s: _Spec) -> dict:
-    rv = Fields(m.path, v.get("ratio", LDict), f"{s.where}.ratio")
-    rv.only(RATIO)
-    base = dict(rv.get("base", LDict, required=True))
-    if len(base) != 1:
-        rv.fail("base", f"{s.where}.ratio: base must be one label and its value: {{label: value}}")
-    ((bkey, bval),) = base.items()
-    if bkey not in s.keys:
-        rv.fail(
-            "base",
-            f"{s.where}.ratio: base: {bkey!r} is not a label of its runs ({', '.join(s.keys)})",
-        )
-    if s.pivot is not None and bkey != s.pivot:
-        rv.fail(
-            "base",
-            f"{s.where}.ratio: with a pivot the base is a value of the pivot label {s.pivot!r}",
-        )
-    bval = typed_label(m.path, rv.line("base"), bkey, bval, m.label_types)
-    if str(bval) not in {str(r["labels"].get(bkey)) for r in s.runs}:
-        rv.fail("base", f"{s.where}.ratio: base: no run taken has {bkey}={clean(str(bval), 40)}")
-    of = rv.get("of", str)
-    if of is not None and of not in STATS:
-        rv.fail("of", f"{s.where}.ratio: of: {of!r} is not one of {', '.join(STATS)}")
-    scale = rv.get("scale", (int, float), default=1)
-    return {
-        "key": bkey,
-        "value": bval,
-        "of": of,
-        "scale": scale,
-        "digits": rv.get("digits", int),
-        "label": rv.get("label", str),
-    }
-
-
-def _table(m: Manifest, runs: list[dict], spec, i: int) -> dict:
-    s = _Spec(m, runs, spec, i)
-    cells = {}
+def _table(m: Manifest, runs: list[QueryRun], spec: QueryTable) -> DerivedTable:
+    s = _Taken(m, runs, spec)
+    cells: dict[tuple[tuple[str, ...], str], list[QueryRun]] = {}
     for r in s.runs:
-        cells.setdefault((tuple(str(r["labels"].get(k)) for k in s.keys), r["query"]), []).append(r)
+        cells.setdefault((tuple(str(r.labels.get(k)) for k in s.keys), r.query), []).append(r)
     stats = {key: cell_stats(rs, s.column) for key, rs in cells.items()}
-    combos = []
+    combos: list[Combo] = []
     for r in s.runs:
-        combo = tuple(r["labels"].get(k) for k in s.keys)
+        combo = tuple(r.labels.get(k) for k in s.keys)
         if combo not in combos:
             combos.append(combo)
-    t = _geomean(s, combos, stats) if s.geomean else _per_query(s, combos, stats)
-    title = s.v.get("title", str, default=s.id)
-    return {"id": s.id, "title": title, **t, "line": spec.line}
+    t = _geomean(s, combos, stats) if spec.geomean else _per_query(s, combos, stats)
+    return {"id": spec.id, "title": spec.title, **t}
 
 
-def _value(stats: dict, combo: tuple, query: str, stat: str):
+def _value(stats: CellStats, combo: Combo, query: str, stat: str) -> tuple[Any, str | None]:
     """(value, note) of one statistic of one cell: a note when it did not finish."""
     st = stats.get((tuple(map(str, combo)), query))
     if st is None:
@@ -266,13 +337,13 @@ def _value(stats: dict, combo: tuple, query: str, stat: str):
     return value, note
 
 
-def _base_combo(s: _Spec, combos: list[tuple], combo: tuple) -> tuple:
+def _base_combo(s: _Taken, ratio: QueryRatio, combos: list[Combo], combo: Combo) -> Combo:
     """The base's cell for a cell: the base label's value in its place, the labels that follow
     the base label taken from the base's runs, every other label as it is."""
     want = {
-        k: (s.ratio["value"] if k == s.ratio["key"] else v)
+        k: (ratio.value if k == ratio.key else v)
         for k, v in zip(s.keys, combo)
-        if k == s.ratio["key"] or not s.follows(k, s.ratio["key"])
+        if k == ratio.key or not s.follows(k, ratio.key)
     }
     for c in combos:
         if all(str(c[s.keys.index(k)]) == str(v) for k, v in want.items()):
@@ -280,20 +351,28 @@ def _base_combo(s: _Spec, combos: list[tuple], combo: tuple) -> tuple:
     return tuple(want.get(k) for k in s.keys)
 
 
-def _ratio_of(s: _Spec, stats, combos, combo, query, stat):
+def _ratio_of(
+    s: _Taken,
+    ratio: QueryRatio,
+    stats: CellStats,
+    combos: list[Combo],
+    combo: Combo,
+    query: str,
+    stat: str,
+) -> tuple[float | None, str | None]:
     """(ratio, note) of one statistic to the base's, times the scale."""
     x, xn = _value(stats, combo, query, stat)
-    b, bn = _value(stats, _base_combo(s, combos, combo), query, s.ratio["of"] or stat)
+    b, bn = _value(stats, _base_combo(s, ratio, combos, combo), query, ratio.of or stat)
     if x is None or b is None or b == 0:
         side = xn if x is None else f"base: {bn}" if b is None and bn else None
         return None, side
-    return round(x / b * s.ratio["scale"], 6), None
+    return round(x / b * ratio.scale, 6), None
 
 
-def _value_columns(s: _Spec, pivots: list) -> list[tuple]:
+def _value_columns(s: _Taken, pivots: list[Any]) -> list[ValueColumn]:
     """(column, pivot value, statistic, is a ratio) of each value column of a per-query table:
     the statistics per pivot value, then the ratios (not the base's own with a pivot)."""
-    out = []
+    out: list[ValueColumn] = []
     for p in pivots:
         for stat in s.values:
             key = stat if p is None else (str(p) if len(s.values) == 1 else f"{p}_{stat}")
@@ -306,25 +385,24 @@ def _value_columns(s: _Spec, pivots: list) -> list[tuple]:
                 else f"{shown} {s.stat_heading(stat)}"
             )
             digits = 0 if stat in ("n", "finished") else 3 if stat == "spread" else s.digits
-            out.append((col(_slug(key), label, "number", digits), p, stat, False))
-    if not s.ratio:
+            out.append((col(_slug(key), str(label), "number", digits), p, stat, None))
+    ratio = s.ratio
+    if not ratio:
         return out
-    base_name = s.shown(s.ratio["key"], s.ratio["value"])
-    kind = "ratio" if s.ratio["scale"] == 1 else "number"
+    base_name = s.shown(ratio.key, ratio.value)
+    kind = "ratio" if ratio.scale == 1 else "number"
     for p in pivots:
-        if p is not None and str(p) == str(s.ratio["value"]):
+        if p is not None and str(p) == str(ratio.value):
             continue
         for stat in s.values:
             what = s.shown(s.pivot, p) if p is not None else s.stat_heading(stat)
             key = f"{'' if p is None else str(p) + '_'}{stat}_ratio"
-            label = s.ratio["label"] or f"{what} / {base_name}" + (
-                " %" if s.ratio["scale"] == 100 else ""
-            )
-            out.append((col(_slug(key), label, kind, s.ratio["digits"]), p, stat, True))
+            label = ratio.label or f"{what} / {base_name}" + (" %" if ratio.scale == 100 else "")
+            out.append((col(_slug(key), label, kind, ratio.digits), p, stat, ratio))
     return out
 
 
-def _per_query(s: _Spec, combos: list[tuple], stats: dict) -> dict:
+def _per_query(s: _Taken, combos: list[Combo], stats: CellStats) -> dict[str, Any]:
     """One row per query (and per row label combination), a column per statistic (per pivot
     value) and ratio; a query with no value and no note in its row is left out."""
     pivots = (
@@ -335,13 +413,14 @@ def _per_query(s: _Spec, combos: list[tuple], stats: dict) -> dict:
     value_cols = _value_columns(s, pivots)
     columns = [*(col(k, s.heading(k), "label") for k in row_keys), col("query", "Query", "label")]
     columns += [c for c, *_ in value_cols]
-    rows, notes = [], {}
+    rows: list[Row] = []
+    notes: dict[str, str] = {}
     for g, query in itertools.product(groups, s.queries):
-        row = {**dict(zip(row_keys, g)), "query": query}
-        for c, p, stat, is_ratio in value_cols:
+        row: Row = {**dict(zip(row_keys, g)), "query": query}
+        for c, p, stat, ratio in value_cols:
             combo = _combo(s, combos, row_keys, g, p)
-            if is_ratio:
-                value, note = _ratio_of(s, stats, combos, combo, query, stat)
+            if ratio is not None:
+                value, note = _ratio_of(s, ratio, stats, combos, combo, query, stat)
             else:
                 value, note = _value(stats, combo, query, stat)
             row[c["key"]] = value
@@ -354,7 +433,7 @@ def _per_query(s: _Spec, combos: list[tuple], stats: dict) -> dict:
     return {"columns": columns, "rows": rows, "notes": notes}
 
 
-def _combo(s: _Spec, combos: list[tuple], row_keys: list[str], g: tuple, p) -> tuple:
+def _combo(s: _Taken, combos: list[Combo], row_keys: list[str], g: Combo, p: object) -> Combo:
     """The label values of the cell in row `g` and pivot column `p` (labels that follow the
     pivot take its run's values)."""
     by = dict(zip(row_keys, g))
@@ -366,7 +445,7 @@ def _combo(s: _Spec, combos: list[tuple], row_keys: list[str], g: tuple, p) -> t
     return tuple(by.get(k) for k in s.keys)
 
 
-def _geomean(s: _Spec, combos: list[tuple], stats: dict) -> dict:
+def _geomean(s: _Taken, combos: list[Combo], stats: CellStats) -> dict[str, Any]:
     stat = s.values[0]
     common = [q for q in s.queries if all((_value(stats, c, q, stat)[0] or 0) > 0 for c in combos)]
     left = [q for q in s.queries if q not in common]
@@ -380,28 +459,28 @@ def _geomean(s: _Spec, combos: list[tuple], stats: dict) -> dict:
         ),
         col("queries", "Queries", "number", 0),
     ]
-    if s.ratio:
+    ratio = s.ratio
+    if ratio:
         columns.append(
             col(
                 "ratio",
-                s.ratio["label"] or f"/ {s.shown(s.ratio['key'], s.ratio['value'])}",
+                ratio.label or f"/ {s.shown(ratio.key, ratio.value)}",
                 "ratio",
-                s.ratio["digits"],
+                ratio.digits,
             )
         )
     columns.append(col("left_out", "Left out (not finished by every one)", "text"))
-    means = {}
+    means: dict[Combo, float | None] = {}
     for c in combos:
         logs = [math.log(_value(stats, c, q, stat)[0]) for q in common]
         means[c] = round(math.exp(math.fsum(logs) / len(logs)), 6) if logs else None
-    rows = []
+    rows: list[Row] = []
     for c in combos:
-        row = {**dict(zip(s.keys, c)), "geomean": means[c], "queries": len(common)}
-        if s.ratio:
-            b = means.get(_base_combo(s, combos, c))
-            row["ratio"] = (
-                round(means[c] / b * s.ratio["scale"], 6) if means[c] is not None and b else None
-            )
+        mean = means[c]
+        row: Row = {**dict(zip(s.keys, c)), "geomean": mean, "queries": len(common)}
+        if ratio:
+            b = means.get(_base_combo(s, ratio, combos, c))
+            row["ratio"] = round(mean / b * ratio.scale, 6) if mean is not None and b else None
         row["left_out"] = ", ".join(left) or None
         rows.append(row)
     return {"columns": columns, "rows": rows, "notes": {}}

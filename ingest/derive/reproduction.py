@@ -17,6 +17,12 @@ with one verdict (`agrees`):
 Each row names its cell for readers (`cell`: the derived columns' labels and the manifest's
 `display` names) and for programs (`key`: `column at k=v; k=v`, the raw keys).
 
+A check may name the causes its author knows of the cells that are not exact (`causes:`, each
+a `cause` and an optional `key` regex searched in the cell's `key`; the first that matches
+wins): the row's `cause`, which the post's summary counts apart (a deliberate check of a
+mislabelled table, rows the original typed, runs the archive lacks), where the per-cell
+`reason` only says what the comparison saw.
+
 The published precision is the number of decimals as printed: of the quoted text, or, for a
 parsed table, the most decimals any cell of that column shows (a parsed "0.80" is 0.8; the
 column's other cells keep the printed width); an integer cell has none. `digits:` overrides it.
@@ -25,65 +31,41 @@ column's other cells keep the printed width); an integer cell has none. `digits:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
+import regex
+
+from ingest.derive.context import StudyContext
+from ingest.derive.tables import DerivedTable, Row
+from ingest.parse import Table as ParsedTable
 from ingest.problems import Problem
 from ingest.read.fields import Fields, LDict, LList
 from ingest.read.patterns import MATCH_BUDGET_S, compile_pattern
+from ingest.read.records import Manifest
+from ingest.read.sections import Cause, ReproductionCheck, ValueMap
 
 TABLE_ID = "reproduction"
 AGREES = ("exact", "truncation", "differs", "not comparable")
-FIELDS = ("name", "published", "derived", "keys", "values", "where", "value", "digits")
+FIELDS = ("name", "published", "derived", "keys", "values", "where", "value", "digits", "causes")
 NUMBER = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
 
 
-@dataclass
-class ValueMap:
-    """One published value column and the derived column it is compared with."""
-
-    published: str | None  # None for a quoted figure
-    derived: str
-    where: dict = field(
-        default_factory=dict
-    )  # extra derived keys for this column (e.g. clients: 1)
-    of: str | None = None  # the derived column this ratio divides ...
-    base: dict = field(default_factory=dict)  # ... by its value in the row with these keys
-
-
-@dataclass
-class Check:
-    """One declared comparison (a `reproduction:` entry)."""
-
-    line: int
-    name: str
-    derived: str  # id of a table the study produces
-    input: str | None = None  # published-tables input ...
-    format: str | None = None  # ... and its parser
-    file: str | None = None  # or an archive member read by a `files:` rule
-    table: re.Pattern | None = None  # which parsed table(s); named groups are derived keys
-    quote: str | None = None  # or one figure as printed in the original's prose
-    keys: dict = field(default_factory=dict)  # published column -> (derived column, value map)
-    values: list[ValueMap] = field(default_factory=list)
-    where: dict = field(default_factory=dict)  # derived rows considered (column -> value)
-    digits: int | None = None
-
-
 # -- the rule ---------------------------------------------------------------------------------
-def decimals(x) -> int:
+def decimals(x: object) -> int:
     """Decimals of a number as printed ("132.60" -> 2, "24298" -> 0) or of a float's shortest text."""
-    return max(0, -_dec(x).as_tuple().exponent)
+    exponent = _dec(x).as_tuple().exponent
+    return max(0, -exponent) if isinstance(exponent, int) else 0
 
 
-def _dec(x) -> Decimal:
+def _dec(x: object) -> Decimal:
     """A number as the Decimal of its shortest text (what was printed or computed, not the binary)."""
     if isinstance(x, str):
         return Decimal(x.replace(",", ""))
-    return Decimal(x) if isinstance(x, int) else Decimal(repr(float(x)))
+    return Decimal(x) if isinstance(x, int) else Decimal(repr(float(x)))  # type: ignore[arg-type]
 
 
-def compare(published, derived, digits: int) -> tuple[str, str]:
+def compare(published: object, derived: object, digits: int) -> tuple[str, str]:
     """(agrees, reason) for one cell: `published` (number or its text) against `derived`."""
     if derived is None:
         return "differs", "no derived value for this cell"
@@ -112,7 +94,9 @@ def _txt(x: Decimal) -> str:
 
 
 # -- the manifest section ---------------------------------------------------------------------
-def parse(path: str, raw, input_kinds: dict[str, str], line: int | None = None) -> list[Check]:
+def parse(
+    path: str, raw: object, input_kinds: dict[str, str], line: int | None = None
+) -> list[ReproductionCheck]:
     """Validate a manifest's `reproduction:` list (`input_kinds`: input name -> kind; `line`:
     the line of the `reproduction:` key)."""
     if raw is None:
@@ -125,13 +109,15 @@ def parse(path: str, raw, input_kinds: dict[str, str], line: int | None = None) 
     ]
 
 
-def _check(path, d, where, input_kinds, line: int) -> Check:
+def _check(
+    path: str, d: LDict, where: str, input_kinds: dict[str, str], line: int
+) -> ReproductionCheck:
     v = Fields(path, d, where, line)
     v.only(FIELDS)
     derived = v.get("derived", str, required=True)
     pub = Fields(path, v.get("published", LDict, required=True), f"{where}.published")
     pub.only(("input", "format", "file", "table", "quote"))
-    c = Check(
+    c = ReproductionCheck(
         line=v.line(),
         name=v.get("name", str, default=derived),
         derived=derived,
@@ -140,6 +126,7 @@ def _check(path, d, where, input_kinds, line: int) -> Check:
     )
     if c.digits is not None and not 0 <= c.digits <= 12:
         v.fail("digits", f"{where}: digits must be 0 to 12")
+    c.causes = _causes(path, v, where)
     sources = [k for k in ("input", "file", "quote") if k in pub.d]
     if len(sources) != 1:
         pub.fail(None, f"{where}.published: give exactly one of `input`, `file` or `quote`")
@@ -182,17 +169,40 @@ def _check(path, d, where, input_kinds, line: int) -> Check:
     return c
 
 
-def _key(path, where, pcol, spec, line: int):
+def _causes(path: str, v: Fields, where: str) -> list[Cause]:
+    """`causes: [{cause: text, key: regex}, ...]` (`key` optional)."""
+    raw = v.get("causes", LList, default=LList())
+    out: list[Cause] = []
+    for i, spec in enumerate(raw):
+        cv = Fields(path, spec, f"{where}.causes[{i}]", raw.item_lines[i])
+        cv.only(("cause", "key"))
+        text = cv.get("cause", str, required=True).strip()
+        if not text:
+            cv.fail("cause", f"{where}.causes[{i}]: cause must say why")
+        key = cv.get("key", str)
+        pattern = (
+            None
+            if key is None
+            else compile_pattern(cv, "key", key, f"{where}.causes[{i}]", "key regex")
+        )
+        out.append(Cause(text, pattern))
+    return out
+
+
+def _key(
+    path: str, where: str, pcol: object, spec: object, line: int
+) -> tuple[str, dict[str, str]]:
     """`published column: derived column` or `{column: ..., map: {published: derived}}`."""
     if isinstance(spec, str):
         return spec, {}
     kv = Fields(path, spec, f"{where}.keys.{pcol}", line)
     kv.only(("column", "map"))
     mapping = {str(a): str(b) for a, b in kv.get("map", LDict, default=LDict()).items()}
-    return kv.get("column", str, required=True), mapping
+    column: str = kv.get("column", str, required=True)
+    return column, mapping
 
 
-def _value(path, spec, where, line: int) -> ValueMap:
+def _value(path: str, spec: object, where: str, line: int) -> ValueMap:
     vv = Fields(path, spec, where, line)
     vv.only(("published", "derived", "where", "of", "base"))
     vm = ValueMap(
@@ -210,7 +220,7 @@ def _value(path, spec, where, line: int) -> ValueMap:
     return vm
 
 
-def _scalars(v: Fields, key: str) -> dict:
+def _scalars(v: Fields, key: str) -> dict[str, str]:
     out = {}
     for k, x in v.get(key, LDict, default=LDict()).items():
         if isinstance(x, (LDict, LList)) or x is None:
@@ -220,15 +230,15 @@ def _scalars(v: Fields, key: str) -> dict:
 
 
 # -- the comparison ---------------------------------------------------------------------------
-def build(m, checks: list[Check], tables: list[dict], published_tables) -> dict | None:
-    """The reproduction table (docs/data-schema.md), or None when the study declares no check.
-
-    `published_tables(check)` returns (file name, parsed tables) of a check's published source."""
-    if not checks:
-        return None
-    by_id = {t["id"]: t for t in tables}
+def build(ctx: StudyContext) -> list[DerivedTable]:
+    """The reproduction table (docs/data-schema.md) comparing the tables built so far
+    (`ctx.tables`) with the published figures; none when the study declares no check."""
+    m = ctx.manifest
+    if not m.reproduction:
+        return []
+    by_id = {t["id"]: t for t in ctx.tables}
     rows = []
-    for c in checks:
+    for c in m.reproduction:
         derived = by_id.get(c.derived)
         if derived is None:
             raise Problem(
@@ -240,9 +250,10 @@ def build(m, checks: list[Check], tables: list[dict], published_tables) -> dict 
         _check_columns(m, c, derived)
         candidates = [r for r in derived["rows"] if _matches(r, c.where)]
         if c.quote is not None:
-            rows.append(_quoted(m, c, candidates, derived))
+            these = [_quoted(m, c, c.quote, candidates, derived)]
         else:
-            rows.extend(_tabled(m, c, candidates, derived, *published_tables(c)))
+            these = _tabled(m, c, candidates, derived, *published_tables(ctx, c))
+        rows.extend(_with_causes(m, c, these))
     cols = [
         ("table", "Table", "label"),
         ("cell", "Cell", "text"),
@@ -253,17 +264,43 @@ def build(m, checks: list[Check], tables: list[dict], published_tables) -> dict 
         ("source", "Published in", "text"),
         ("reason", "Reason", "text"),
         ("key", "Key", "text"),
+        ("cause", "Cause", "text"),
     ]
-    return {
+    table = {
         "id": TABLE_ID,
         "title": "Reproduction check: published figures against the derived ones",
         "columns": [{"key": k, "label": lab, "kind": kind} for k, lab, kind in cols],
         "rows": rows,
         "notes": {},
     }
+    return [table]
 
 
-def _check_columns(m, c: Check, derived: dict):
+def _with_causes(m: Manifest, c: ReproductionCheck, rows: list[Row]) -> list[Row]:
+    """Each row that is not exact with the first of the check's causes whose `key` matches."""
+    for r in rows:
+        if r["agrees"] == "exact":
+            continue
+        for cause in c.causes:
+            if cause.key is None or _cause_match(m, c, cause.key, r["key"]):
+                r["cause"] = cause.cause
+                break
+    return rows
+
+
+def _cause_match(m: Manifest, c: ReproductionCheck, pattern: regex.Pattern[str], key: str) -> bool:
+    try:
+        return pattern.search(key, timeout=MATCH_BUDGET_S) is not None
+    except TimeoutError:
+        raise Problem(
+            m.path,
+            c.line,
+            f"reproduction: cause key {pattern.pattern[:80]!r} too slow (over "
+            f"{MATCH_BUDGET_S:g} s on {key[:80]!r}); simplify it",
+        ) from None
+
+
+def _check_columns(m: Manifest, c: ReproductionCheck, derived: DerivedTable) -> None:
     have = {col["key"] for col in derived["columns"]}
     need = set(c.where) | {k for k, _ in c.keys.values()} | {v.derived for v in c.values}
     need |= {k for v in c.values for k in v.where} | (set(c.table.groupindex) if c.table else set())
@@ -278,11 +315,13 @@ def _check_columns(m, c: Check, derived: dict):
         )
 
 
-def _matches(row: dict, keys: dict) -> bool:
+def _matches(row: Row, keys: dict[str, str]) -> bool:
     return all(row.get(k) is not None and str(row.get(k)) == v for k, v in keys.items())
 
 
-def _one(m, c: Check, candidates: list[dict], keys: dict, where: str) -> dict | None:
+def _one(
+    m: Manifest, c: ReproductionCheck, candidates: list[Row], keys: dict[str, str], where: str
+) -> Row | None:
     hits = [r for r in candidates if _matches(r, keys)]
     if len(hits) > 1:
         raise Problem(
@@ -294,10 +333,15 @@ def _one(m, c: Check, candidates: list[dict], keys: dict, where: str) -> dict | 
     return hits[0] if hits else None
 
 
-def _quoted(m, c: Check, candidates, row_table: dict) -> dict:
-    text = NUMBER.search(c.quote).group()
+def _quoted(
+    m: Manifest, c: ReproductionCheck, quote: str, candidates: list[Row], row_table: DerivedTable
+) -> Row:
+    found = NUMBER.search(quote)
+    if found is None:  # the manifest's check: a quote holds a number
+        raise Problem(m.path, c.line, f"reproduction: quote {quote!r} holds no number")
+    text = found.group()
     digits = c.digits if c.digits is not None else decimals(text)
-    row = _one(m, c, candidates, {}, f"quote {c.quote!r}")
+    row = _one(m, c, candidates, {}, f"quote {quote!r}")
     col = c.values[0].derived
     derived = row.get(col) if row else None
     agrees, reason = compare(text, derived, digits)
@@ -313,8 +357,8 @@ def _quoted(m, c: Check, candidates, row_table: dict) -> dict:
         derived,
         agrees,
         digits,
-        f"{Path(m.path).name} (quoted: {c.quote})",
-        _with_quote(reason, c.quote, text),
+        f"{Path(m.path).name} (quoted: {quote})",
+        _with_quote(reason, quote, text),
     )
 
 
@@ -326,29 +370,40 @@ def _with_quote(reason: str, quote: str, number: str) -> str:
     return f"{said}; {reason}" if reason else said
 
 
-def _table_match(m, c: Check, name: str):
-    """`c.table.fullmatch(name)` within MATCH_BUDGET_S (a published table's name is input)."""
+def _table_match(
+    m: Manifest, c: ReproductionCheck, table: regex.Pattern[str], name: str
+) -> regex.Match[str] | None:
+    """`table.fullmatch(name)` within MATCH_BUDGET_S (a published table's name is input)."""
     try:
-        return c.table.fullmatch(name, timeout=MATCH_BUDGET_S)
+        return table.fullmatch(name, timeout=MATCH_BUDGET_S)
     except TimeoutError:
         raise Problem(
             m.path,
             c.line,
-            f"reproduction: table pattern {c.table.pattern[:80]!r} too slow (over "
+            f"reproduction: table pattern {table.pattern[:80]!r} too slow (over "
             f"{MATCH_BUDGET_S:g} s on {name[:80]!r}); simplify it",
         ) from None
 
 
-def _tabled(m, c: Check, candidates, derived_table: dict, file: str, parsed_tables) -> list[dict]:
+def _tabled(
+    m: Manifest,
+    c: ReproductionCheck,
+    candidates: list[Row],
+    derived_table: DerivedTable,
+    file: str,
+    parsed_tables: list[ParsedTable],
+) -> list[Row]:
     """The check's rows for a published input's tables: each published cell of the tables the
     check's pattern matches, keyed by the table name's groups and the key columns."""
-    chosen = [(t, _table_match(m, c, t.name)) for t in parsed_tables]
-    chosen = [(t, mt) for t, mt in chosen if mt]
+    table = c.table
+    if table is None:  # the manifest's check: a published table has a `table:` pattern
+        raise Problem(m.path, c.line, "reproduction: a published table needs `table:`")
+    chosen = [(t, mt) for t in parsed_tables if (mt := _table_match(m, c, table, t.name))]
     if not chosen:
         raise Problem(
             m.path,
             c.line,
-            f"reproduction: no table of {file} matches {c.table.pattern!r} "
+            f"reproduction: no table of {file} matches {table.pattern!r} "
             f"(found: {', '.join(t.name for t in parsed_tables[:8])})",
         )
     digits = _column_digits(c, [t for t, _ in chosen])
@@ -387,7 +442,17 @@ def _tabled(m, c: Check, candidates, derived_table: dict, file: str, parsed_tabl
     return rows
 
 
-def _compared(m, c: Check, candidates, derived_table: dict, vm, keys, pub, d: int, where: str):
+def _compared(
+    m: Manifest,
+    c: ReproductionCheck,
+    candidates: list[Row],
+    derived_table: DerivedTable,
+    vm: ValueMap,
+    keys: dict[str, str],
+    pub: float,
+    d: int,
+    where: str,
+) -> Row:
     """The check's row of one published cell: the derived value at its keys, and whether they
     agree at `d` decimals (not comparable where the derived one is undefined: a zero base)."""
     cell_keys = {**keys, **vm.where}
@@ -413,7 +478,7 @@ def _compared(m, c: Check, candidates, derived_table: dict, vm, keys, pub, d: in
     )
 
 
-def _column_digits(c: Check, tables) -> dict[str, int]:
+def _column_digits(c: ReproductionCheck, tables: list[ParsedTable]) -> dict[str | None, int]:
     """Published decimals per value column: the most any of its float cells shows."""
     out = {}
     for vm in c.values:
@@ -429,17 +494,22 @@ def _column_digits(c: Check, tables) -> dict[str, int]:
     return out
 
 
-def _printed(value, digits: int) -> str:
+def _printed(value: float, digits: int) -> str:
     return str(value) if isinstance(value, int) else f"{value:.{digits}f}"
 
 
-def _cell(keys: dict) -> str:
+def _cell(keys: dict[str, str]) -> str:
     """ "k=v; k=v": no comma, so a post can pick the row with `value`'s `where="cell=..."`."""
     return "; ".join(f"{k}={v}" for k, v in keys.items())
 
 
 def _zero_base(
-    candidates, derived_table, vm: ValueMap, row: dict, keys: dict, printed: str
+    candidates: list[Row],
+    derived_table: DerivedTable,
+    vm: ValueMap,
+    row: Row,
+    keys: dict[str, str],
+    printed: str,
 ) -> str | None:
     """Why a declared ratio (`of` / `base`) is missing when its base is 0: a ratio to 0 is undefined."""
     if not vm.of:
@@ -460,18 +530,20 @@ def _zero_base(
     )
 
 
-def _heading(table: dict, key: str) -> str:
+def _heading(table: DerivedTable, key: str) -> str:
     return next((col.get("label") or key for col in table["columns"] if col["key"] == key), key)
 
 
-def _cell_text(table: dict, keys: dict, display: dict | None = None) -> str:
+def _cell_text(
+    table: DerivedTable, keys: dict[str, str], display: dict[str, dict[str, str]] | None = None
+) -> str:
     display = display or {}
     return ", ".join(
         f"{_heading(table, k)} {display.get(k, {}).get(v, v)}" for k, v in keys.items()
     )
 
 
-def _label(m, table: dict | None, col: str, keys: dict) -> str:
+def _label(m: Manifest, table: DerivedTable | None, col: str, keys: dict[str, str]) -> str:
     """The cell as a reader names it: the value column's heading, then each key column's heading
     and value (its `display` name when the manifest gives one)."""
     if table is None:
@@ -483,7 +555,17 @@ def _label(m, table: dict | None, col: str, keys: dict) -> str:
     return f"{_heading(table, col)}: {_cell_text(table, keys, display)}"
 
 
-def _row(c: Check, cell, key, published, derived, agrees, digits, source, reason) -> dict:
+def _row(
+    c: ReproductionCheck,
+    cell: str,
+    key: str,
+    published: str,
+    derived: object,
+    agrees: str,
+    digits: int,
+    source: str,
+    reason: str | None,
+) -> Row:
     return {
         "table": c.name,
         "cell": cell,
@@ -494,14 +576,15 @@ def _row(c: Check, cell, key, published, derived, agrees, digits, source, reason
         "source": source,
         "reason": reason or None,
         "key": key,
+        "cause": None,
     }
 
 
-def published_tables(ctx, c: Check):
+def published_tables(ctx: StudyContext, c: ReproductionCheck) -> tuple[str, list[ParsedTable]]:
     """(file name, parsed tables) of a check's published table source, from a StudyContext."""
     if c.input is not None:
-        return c.input, ctx.published(c.input, c.format).tables
-    if c.file not in ctx.files:
+        return c.input, ctx.published(c.input, c.format or "auto").tables
+    if c.file is None or c.file not in ctx.files:
         raise Problem(
             ctx.manifest.path,
             c.line,
@@ -511,6 +594,6 @@ def published_tables(ctx, c: Check):
     return c.file, ctx.files[c.file].tables
 
 
-def summary(rows: list[dict]) -> dict[str, int]:
+def summary(rows: list[Row]) -> dict[str, int]:
     """Cells per verdict: {"exact": n, "truncation": n, "differs": n, "not comparable": n}."""
     return {a: sum(1 for r in rows if r["agrees"] == a) for a in AGREES}

@@ -1,7 +1,19 @@
-"""The derived tables of a study, in this order: the manifest's `tables:` (ingest/derive/declared.py),
-`query_tables:` and `file_tables:` (ingest/derive/file_tables.py), then the study module's (the hook below), then the default tables (ingest/derive/defaults.py) that
-neither gives by id and the manifest's `default_tables:` keeps; the counter tables of `counters:` (ingest/derive/counters.py); each checked
-(ingest/derive/checks.py); then the reproduction check's table (ingest/derive/reproduction.py).
+"""The derived tables of a study: derive/study.py walks the table sources (`SOURCES`) in order,
+each a module, or a small object, with one interface, `build(ctx: StudyContext) -> list[dict]`
+(ingest/derive/context.py): its manifest section, if it has one, was parsed at load into a
+record of the Manifest (ingest/read/sections.py); an error is a `Problem` it raises, a warning a
+`Problem` it appends to `ctx.problems`. In order:
+
+1. the manifest's declarations: `tables:` (declared.py), `query_tables:` (query_tables.py),
+   `file_tables:` (file_tables.py);
+2. the study module's (the hook below);
+3. the default tables: the runs' (defaults.py, those `default_tables:` keeps) and the query
+   runs' (query_defaults.py), each unless a declared or module table has its id;
+4. the counter tables of `counters:` (counters.py), then the reproduction check's table
+   (reproduction.py), which compares the tables built before it.
+
+Every table is checked (checks.py) as its source gives it; a module table with a declared
+table's id is an error at the declaration's line.
 
 The study-module hook (docs/manifest.md): when the manifest names `views: <module>` (or a
 module `ingest/derive/studies/<study with _ for ->.py` exists), its `build(ctx: StudyContext) ->
@@ -13,130 +25,96 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from dataclasses import dataclass, field
+from enum import Enum
+from types import ModuleType
+from typing import Protocol
 
 from ingest.derive import (
     counters,
     declared,
     defaults,
     file_tables,
+    query_defaults,
     query_tables,
     reproduction,
-    tables,
 )
 from ingest.derive.checks import check_table
-from ingest.join import queries
-from ingest.parse import Parsed
-from ingest.parse.member import parse_bytes
+from ingest.derive.context import StudyContext, study_module_name
+from ingest.derive.tables import DerivedTable
 from ingest.problems import Problem
 from ingest.read.records import Manifest
 
-
-@dataclass
-class StudyContext:
-    """What a study module's `build(ctx)` gets.
-
-    manifest: the validated Manifest; runs: run records as in runs.yaml (in manifest order);
-    series: run id -> columnar series; files: archive member -> Parsed for `files:` rules;
-    inputs: published-tables input name -> its text (`published()` parses it); `quoted(name)`:
-    the manifest's figures quoted from the original's text; declared: the tables of the
-    manifest's `tables:` by id (their rows give a module its cells and their order);
-    problems: warnings so far, `Problem` values (append to add). Bad data: raise `Problem`.
-    """
-
-    manifest: Manifest
-    runs: list[dict]
-    series: dict[str, dict]
-    files: dict[str, Parsed] = field(default_factory=dict)
-    inputs: dict[str, str] = field(default_factory=dict)
-    problems: list[Problem] = field(default_factory=list)
-    declared: dict[str, dict] = field(default_factory=dict)  # the manifest's declared tables by id
-    queries: queries.QueryData | None = None  # the query runs (ingest/join/queries.py)
-    table = staticmethod(tables.table)  # ctx.table(id, title, columns, rows, notes=None)
-
-    def published(self, name: str | None = None, fmt: str = "auto") -> Parsed:
-        """A published-tables input parsed (format detected unless given), e.g. its `tables`;
-        without `name`, the study's one published-tables input."""
-        if name is None:
-            names = [i.name for i in self.manifest.inputs if i.kind == "published-tables"]
-            if len(names) != 1:
-                raise Problem(
-                    self.manifest.path, None, f"expected one published-tables input, found {names}"
-                )
-            name = names[0]
-        return parse_bytes(self.inputs[name].encode("utf-8"), name, fmt)
-
-    def quoted(self, name: str) -> list[dict]:
-        """The rows of the manifest's `quoted: <name>`: figures the original states only in its
-        text, shown as published. A Problem naming the manifest when the section is absent."""
-        m = self.manifest
-        if name not in m.quoted:
-            raise Problem(
-                m.path,
-                m.line_of.get("quoted"),
-                f"quoted: no `{name}` (the study module "
-                f"{study_module_name(m)} shows it as published)",
-            )
-        return m.quoted[name]
-
-    def run(self, **labels) -> dict | None:
-        """The one run whose labels include all of `labels` (values compared as strings)."""
-        hits = [
-            r
-            for r in self.runs
-            if all(str(r["labels"].get(k)) == str(v) for k, v in labels.items())
-        ]
-        if len(hits) > 1:
-            raise Problem(
-                self.manifest.path,
-                None,
-                f"{len(hits)} runs match {labels}: {[r['id'] for r in hits]}",
-            )
-        return hits[0] if hits else None
+__all__ = ["SOURCES", "StudyContext", "derived_tables", "study_module", "study_module_name"]
 
 
-def derived_tables(ctx: StudyContext) -> list[dict]:
+class TableSource(Protocol):
+    """What derive walks: a module or an object with `build(ctx)`."""
+
+    def build(self, ctx: StudyContext) -> list[DerivedTable]: ...
+
+
+class Role(Enum):
+    """What a source's tables are to the others'."""
+
+    DECLARED = "declared"  # the manifest's: ctx.declared, named by their lines
+    MODULE = "module"  # the study module's: may replace a default, not a declared table
+    DEFAULT = "default"  # left out when a declared or module table has the id
+    ADDED = "added"  # written as they come
+
+
+class StudyModule:
+    """The study module's tables: `build(ctx)` of ingest/derive/studies/<module>.py, if any."""
+
+    @staticmethod
+    def build(ctx: StudyContext) -> list[DerivedTable]:
+        module = study_module(ctx.manifest)
+        return list(module.build(ctx)) if module else []
+
+
+SOURCES: tuple[tuple[TableSource, Role], ...] = (
+    (declared, Role.DECLARED),  # tables:
+    (query_tables, Role.DECLARED),  # query_tables:
+    (file_tables, Role.DECLARED),  # file_tables:
+    (StudyModule, Role.MODULE),
+    (defaults, Role.DEFAULT),  # runs, jitter
+    (query_defaults, Role.DEFAULT),  # query-summary, query-runs, query-plans
+    (counters, Role.ADDED),  # counters:
+    (reproduction, Role.ADDED),  # reproduction:
+)
+
+
+def derived_tables(ctx: StudyContext) -> list[DerivedTable]:
     """The study's tables, checked, in the order they are listed in study.yaml."""
     m = ctx.manifest
-    module = study_module(m)
-    own = declared.build(m, ctx.runs, ctx.series, ctx.problems)  # may raise Problem
-    query_runs = ctx.queries.runs if ctx.queries else []
-    own += query_tables.build(m, query_runs)  # the manifest's `query_tables:`
-    own += file_tables.build(m, ctx.files)  # the manifest's `file_tables:`
-    lines = {t["id"]: t.pop("line") for t in own}  # each declared table's manifest line
-    ctx.declared = {t["id"]: t for t in own}
-    built = own + (module.build(ctx) if module else [])
-    ids = [t.get("id") for t in built]
-    for tid in lines:
-        if ids.count(tid) > 1:
-            raise Problem(
-                m.path,
-                lines[tid],
-                f"table {tid!r}: the study module {study_module_name(m)} gives "
-                f"a table of the same id",
-            )
-    # a declared or module table of a default's id replaces it
-    built += [t for t in defaults.build(ctx, m.default_tables) if t["id"] not in ids]
-    if ctx.queries:  # the query runs' default tables (ingest/join/queries.py)
-        built += [t for t in queries.default_tables(m, ctx.queries) if t["id"] not in ids]
-    checked = [check_table(m, t) for t in built]
-    counter_tables, counter_problems = counters.build(
-        m, ctx.runs, ctx.files
-    )  # the manifest's `counters:`
-    checked += [check_table(m, t) for t in counter_tables]
-    ctx.problems.extend(counter_problems)
-    check = reproduction.build(
-        m, m.reproduction, checked, lambda c: reproduction.published_tables(ctx, c)
-    )
-    return checked + ([check_table(m, check)] if check else [])
+    lines = {t.id: t.line for t in m.tables}
+    lines |= {t.id: t.line for t in m.query_tables}
+    lines |= {t.id: t.line for t in m.file_tables}
+    given: set[str] = set()  # ids of the declared and module tables
+    for source, role in SOURCES:
+        built = source.build(ctx)
+        if role is Role.DEFAULT:
+            built = [t for t in built if t["id"] not in given]
+        if role is Role.MODULE:
+            for t in built:
+                if t.get("id") in ctx.declared:
+                    raise Problem(
+                        m.path,
+                        lines[t["id"]],
+                        f"table {t['id']!r}: the study module {study_module_name(m)} gives "
+                        f"a table of the same id",
+                    )
+        checked = [
+            check_table(m, t, lines.get(t["id"]) if role is Role.DECLARED else None) for t in built
+        ]
+        if role is Role.DECLARED:
+            ctx.declared.update((t["id"], t) for t in checked)
+        if role in (Role.DECLARED, Role.MODULE):
+            given.update(t["id"] for t in checked)
+        ctx.tables += checked
+    return ctx.tables
 
 
-def study_module_name(m: Manifest) -> str:
-    """`views:`, else the study's name with `_` for `-` and `.`."""
-    return m.views or m.study.replace("-", "_").replace(".", "_")
-
-
-def study_module(m: Manifest):
+def study_module(m: Manifest) -> ModuleType | None:
     """The study's module (`views:`, else ingest/derive/studies/<study_with_underscores>.py), or None."""
     name = study_module_name(m)
     full = f"{__package__}.studies.{name}"

@@ -6,14 +6,18 @@ i18n/en.toml's). Today: the reproduction check's `summary` (tables/reproduction.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ingest.derive.reproduction import AGREES, TABLE_ID
+from ingest.derive.tables import DerivedTable, Row
+from ingest.join.records import Run
 
 # a verdict's key in the summary: "not comparable" -> not_comparable (a name templates can read)
 COUNTS = {a: a.replace(" ", "_") for a in AGREES}
 EXPLAINED = 3  # the post says why cells differ when at most this many reasons cover them
 
 
-def with_summaries(tables: list[dict], runs: list[dict]) -> list[dict]:
+def with_summaries(tables: list[DerivedTable], runs: list[Run]) -> list[DerivedTable]:
     """The study's tables, the reproduction table with its `summary` (the others as they are)."""
     return [
         {**t, "summary": reproduction(t["rows"], from_runs=bool(runs))}
@@ -23,20 +27,20 @@ def with_summaries(tables: list[dict], runs: list[dict]) -> list[dict]:
     ]
 
 
-def reproduction(rows: list[dict], from_runs: bool) -> dict:
+def reproduction(rows: list[Row], from_runs: bool) -> dict[str, Any]:
     """What the reproduction check found, for the post: how many published figures were
     compared and with what (`from`: `runs`, the values derived from the raw runs, or `inputs`,
     from the study's other inputs), the cells per verdict, the reasons of the cells that differ
-    or are not comparable with their counts (first seen first; `reasons` is empty when more
-    than EXPLAINED reasons cover them: each cell says its own), the same counts per compared
-    table (in order), and the cells that are not exact, one entry per line of the post:
-    cells without a derived value that share the table, the published value and the reason
-    are one entry."""
+    or are not comparable with their counts (a cell's `cause`, when the manifest names one,
+    else its `reason`; first seen first; `reasons` is empty when more than EXPLAINED reasons
+    cover them and some have no cause: each cell says its own), the same counts per compared
+    table (in order), and the cells that are not exact, one entry each."""
     unexplained = [r for r in rows if r["agrees"] in ("differs", "not comparable")]
     reasons: dict[str, int] = {}
     for r in unexplained:
-        why = r["reason"] or "no reason given"
+        why = r.get("cause") or r["reason"] or "no reason given"
         reasons[why] = reasons.get(why, 0) + 1
+    caused = all(r.get("cause") for r in unexplained)
     names = list(dict.fromkeys(r["table"] for r in rows))
     return {
         "compared": len(rows),
@@ -45,7 +49,7 @@ def reproduction(rows: list[dict], from_runs: bool) -> dict:
         "unexplained": len(unexplained),
         "reasons": (
             [{"reason": k, "cells": n} for k, n in reasons.items()]
-            if len(reasons) <= EXPLAINED
+            if len(reasons) <= EXPLAINED or caused
             else []
         ),
         "tables": [
@@ -57,32 +61,21 @@ def reproduction(rows: list[dict], from_runs: bool) -> dict:
     }
 
 
-def _counts(rows: list[dict]) -> dict[str, int]:
+def _counts(rows: list[Row]) -> dict[str, int]:
     return {key: sum(1 for r in rows if r["agrees"] == a) for a, key in COUNTS.items()}
 
 
-def _not_exact(rows: list[dict]) -> list[dict]:
-    """The cells that are not exact, in order, grouped: a cell with a derived value is an entry
-    of its own; cells without one that share table, published value and reason are one entry
-    (`cells`: their names)."""
-    groups: dict[tuple, dict] = {}
-    for r in rows:
-        if r["agrees"] == "exact":
-            continue
-        key = (
-            (r["table"], r["published"], r["reason"])
-            if r["derived"] is None
-            else (r["table"], r["cell"], None)
-        )
-        if key in groups:
-            groups[key]["cells"].append(r["cell"])
-            continue
-        groups[key] = {
-            "table": r["table"],
-            "cells": [r["cell"]],
-            **{k: r[k] for k in ("published", "derived", "digits", "agrees", "reason")},
+def _not_exact(rows: list[Row]) -> list[dict[str, Any]]:
+    """The cells that are not exact, in order, one entry each, as the post's table shows them:
+    `why` is the cell's cause when the manifest names one, else its reason."""
+    return [
+        {
+            **{k: r[k] for k in ("table", "cell", "published", "derived", "digits", "agrees")},
+            "why": r.get("cause") or r["reason"],
         }
-    return list(groups.values())
+        for r in rows
+        if r["agrees"] != "exact"
+    ]
 
 
 __all__ = ["reproduction", "with_summaries"]

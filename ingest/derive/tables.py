@@ -8,22 +8,33 @@ input's parsed table; `slug`, `carry_notes`. (The reusable tables `runs_table` a
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from ingest.join.stats import ratio  # noqa: F401  (for the study modules: one ratio rule for the ingest)
+from ingest.join.stats import ratio as ratio  # for the study modules: one ratio rule for the ingest
+from ingest.parse import Parsed
+from ingest.parse import Table as ParsedTable
 from ingest.problems import Problem
+
+DerivedTable = dict[str, Any]  # the tables/<id>.yaml shape: id, title, columns, rows, notes
+Column = dict[str, Any]  # key, label, kind (label, number, ratio, text), digits, unit
+Row = dict[str, Any]  # column key -> value (None: missing)
 
 
 def table(
-    id: str, title: str, columns: list[dict], rows: list[dict], notes: dict | None = None
-) -> dict:
+    id: str,
+    title: str,
+    columns: list[Column],
+    rows: list[Row],
+    notes: dict[str, str] | None = None,
+) -> DerivedTable:
     """A derived table in the tables/<id>.yaml shape (checked when the study is written)."""
     return {"id": id, "title": title, "columns": columns, "rows": rows, "notes": notes or {}}
 
 
 def col(
     key: str, label: str, kind: str = "number", digits: int | None = None, unit: str | None = None
-) -> dict:
-    c = {"key": key, "label": label, "kind": kind}
+) -> Column:
+    c: Column = {"key": key, "label": label, "kind": kind}
     if digits is not None:
         c["digits"] = digits
     if unit is not None:
@@ -31,7 +42,7 @@ def col(
     return c
 
 
-def one_file(files: dict, pattern: str, manifest: str = "manifest.yaml"):
+def one_file(files: dict[str, Parsed], pattern: str, manifest: str = "manifest.yaml") -> Parsed:
     """The `Parsed` of the one archive member (`ctx.files` key) that fully matches `pattern`."""
     hits = [parsed for member, parsed in files.items() if re.fullmatch(pattern, member)]
     if len(hits) != 1:
@@ -43,7 +54,7 @@ def one_file(files: dict, pattern: str, manifest: str = "manifest.yaml"):
     return hits[0]
 
 
-def find(parsed, prefix: str):
+def find(parsed: Parsed, prefix: str) -> ParsedTable:
     """The parsed table whose name starts with `prefix` (exactly one)."""
     hits = [t for t in parsed.tables if t.name.startswith(prefix)]
     if len(hits) != 1:
@@ -66,7 +77,9 @@ def column_key(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_") or "column"
 
 
-def carry_notes(parsed_table, row_map: dict[int, int], col_map: dict[str, str]) -> dict:
+def carry_notes(
+    parsed_table: ParsedTable, row_map: dict[int, int], col_map: dict[str, str]
+) -> dict[str, str]:
     """Per-cell qualifiers of a parsed table re-keyed for a derived table:
     parsed row index -> derived row index (`row_map`), parsed column -> derived key (`col_map`)."""
     notes = {}

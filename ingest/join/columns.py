@@ -11,6 +11,8 @@ know gets no entry: the chart shows its name.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import Any
 
 from ingest.parse.server_status import GAUGES
 
@@ -47,7 +49,9 @@ OP_LATENCY = re.compile(r"^lat\.([A-Z_]+)\.(p95|mean)$")
 IO_COLUMN = re.compile(rf"^io\.(.+)\.({'|'.join(map(re.escape, IOSTAT))})$")
 
 
-def column_meta(name: str, metric: str | None = None, lat_pct: float | None = None) -> dict | None:
+def column_meta(
+    name: str, metric: str | None = None, lat_pct: float | None = None
+) -> dict[str, Any] | None:
     """{label, unit, kind} of a series column, or None when the ingest does not know it.
     `lat_pct`: the percentile sysbench printed as its interval latency (`lat (ms,95%)`), named
     in that column's label when known."""
@@ -91,7 +95,9 @@ def column_meta(name: str, metric: str | None = None, lat_pct: float | None = No
     return {"label": label, "unit": unit, "kind": kind}
 
 
-def meta_of(columns, metric: str | None = None, lat_pct: float | None = None) -> dict:
+def meta_of(
+    columns: Iterable[str], metric: str | None = None, lat_pct: float | None = None
+) -> dict[str, dict[str, Any]]:
     """{column: {label, unit, kind}} of the columns the ingest knows (`t` left out)."""
     return {
         c: m for c in columns if c != "t" and (m := column_meta(c, metric, lat_pct)) is not None

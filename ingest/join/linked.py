@@ -39,21 +39,27 @@ from __future__ import annotations
 import fnmatch
 import re
 import statistics
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ingest.join.columns import IOSTAT, VMSTAT
 from ingest.join.osmetrics import cpu_s_per_op, each_op
+from ingest.join.records import Linked, Run, Series
+from ingest.parse import Parsed
 from ingest.parse.base import Session
 from ingest.parse.sar import SAMPLE_FIELDS, whole_machine
 from ingest.problems import Problem
-from ingest.read.records import MONITOR_KINDS
+from ingest.read.records import MONITOR_KINDS, Manifest, Rule
 
 # the panels shown first, and so the linked columns written, when the manifest names none
 DEFAULT_PANELS = ("vm.us", "vm.sy", "vm.wa", "io.*.w/s", "cpu_per_op")
 
 
 TOLERANCE_SAMPLES = 2
+# a monitor column's values by their time on the run's clock
+Columns = dict[str, dict[float, object]]
 
 
 def tolerance(interval_s: float, declared: float | None = None) -> float:
@@ -159,25 +165,19 @@ def stamps(s: Session) -> list[datetime] | None:
 
 
 def on_clock(
-    file: str,
-    what: str,
-    s: Session,
-    *,
-    interval_s: float,
-    offset_s: float,
-    run_start: datetime | None,
-    zone: str | None,
-    align: str,
-    step_tol: float,
+    file: str, what: str, s: Session, clock: Clock
 ) -> tuple[list[float], str, list[Problem]]:
     """The end times of a monitor's samples on the run's clock, how they were found
     ("timestamps" or "offset"), and the problems found on the way."""
     times, problems = stamps(s), []
     n = len(s.series["t"])
+    run_start = clock.start()
     if times:
-        problems += check_steps(file, what, times, s.sample_lines, interval_s, step_tol)
-    if align != "offset" and times and run_start is not None:
-        shift = zone_shift(s.meta.get("zone"), zone)
+        problems += check_steps(
+            file, what, times, s.sample_lines, clock.interval_s, clock.step_tol()
+        )
+    if clock.align != "offset" and times and run_start is not None:
+        shift = zone_shift(s.meta.get("zone"), clock.zone)
         if shift is not None:
             return (
                 [round((x - run_start).total_seconds() + shift, 3) for x in times],
@@ -189,10 +189,10 @@ def on_clock(
                 file,
                 s.line,
                 f"{what}: its time zone {s.meta.get('zone')} cannot be matched with the "
-                f"run's declared zone {zone}: placed by offset_s and interval_s instead",
+                f"run's declared zone {clock.zone}: placed by offset_s and interval_s instead",
             )
         )
-    elif align == "timestamps":
+    elif clock.align == "timestamps":
         missing = "the run's log has no start time" if times else f"{what} printed no time stamps"
         problems.append(
             Problem(
@@ -202,13 +202,13 @@ def on_clock(
                 "and interval_s instead",
             )
         )
-    return place(n, interval_s, offset_s), "offset", problems
+    return place(n, clock.interval_s, clock.offset_s), "offset", problems
 
 
 def check_span(
     file: str,
     what: str,
-    t: list,
+    t: list[Any],
     run_end: float | None,
     interval_s: float,
     tol: float,
@@ -261,7 +261,9 @@ def check_span(
     return out
 
 
-def ops_per_interval(run_t: list, ops: list, t: list, interval_s: float) -> list[float | None]:
+def ops_per_interval(
+    run_t: list[Any], ops: list[Any], t: list[Any], interval_s: float
+) -> list[float | None]:
     """The run's mean throughput over each interval (x - interval_s, x] of `t`: the run's
     interval rates weighted by how much of each run interval (t[k-1], t[k]] overlaps it."""
     out, j = [], 0
@@ -281,106 +283,123 @@ def ops_per_interval(run_t: list, ops: list, t: list, interval_s: float) -> list
     return out
 
 
+@dataclass(frozen=True)
+class Clock:
+    """How a monitor's samples are placed on the run's clock (the module docstring): sample i
+    ends at `offset_s + i * interval_s`, or, as `align` allows, at its own time stamp against
+    the run's t = 0 (`run_start`, its log's local ISO time, in the declared `zone`). A series
+    is checked to end where the run ends (`run_end`: its log's end of phase, else its last
+    interval's end) within `tol_s`, its time stamps to step within `step_tol_s` (None: the
+    defaults, `tolerance` and `step_tolerance`)."""
+
+    interval_s: float
+    offset_s: float = 0.0
+    align: str = "auto"  # auto, timestamps or offset
+    run_start: str | None = None
+    zone: str | None = None
+    run_end: float | None = None
+    tol_s: float | None = None
+    step_tol_s: float | None = None
+
+    def start(self) -> datetime | None:
+        return datetime.fromisoformat(self.run_start) if self.run_start else None
+
+    def tol(self) -> float:
+        return tolerance(self.interval_s, self.tol_s)
+
+    def step_tol(self) -> float:
+        return step_tolerance(self.interval_s, self.step_tol_s)
+
+
+@dataclass(frozen=True)
+class Monitors:
+    """A run's monitors, each (file name, parsed session(s)): vmstat, iostat (a session per
+    device), periodic server status, sar; `cores` defaults to iostat's or sar's `(N CPU)`."""
+
+    vmstat: tuple[str, Session] | None = None
+    iostat: tuple[str, list[Session]] | None = None
+    status: tuple[str, Session] | None = None
+    sar: tuple[str, list[Session]] | None = None
+    cores: int | None = None
+
+
 class Joined(NamedTuple):
     """What `linked_series` gives: the columnar series, the problems found, and how each
     monitor was placed ({"vmstat"|"iostat"|"status"|"sar": "timestamps"|"offset"})."""
 
-    series: dict[str, list]
+    series: dict[str, list[Any]]
     problems: list[Problem]
     align: dict[str, str]
 
 
-def linked_series(
-    run_t: list,
-    ops: list,
-    *,
-    interval_s: float,
-    offset_s: float = 0.0,
-    vmstat: tuple[str, Session] | None = None,
-    iostat: tuple[str, list[Session]] | None = None,
-    status: tuple[str, Session] | None = None,
-    sar: tuple[str, list[Session]] | None = None,
-    cores: int | None = None,
-    tol_s: float | None = None,
-    run_start: str | None = None,
-    zone: str | None = None,
-    run_end: float | None = None,
-    align: str = "auto",
-    step_tol_s: float | None = None,
-) -> Joined:
-    """One columnar series of the run's linked metrics (see the module docstring).
-
-    vmstat/iostat/status: (file name, parsed session(s)); cores defaults to iostat's `(N CPU)`.
-    run_start: the run's t = 0 as local ISO time (its log's `meta.start`), or None; zone: the
-    run log's declared zone; run_end: where the run ends on its clock (its log's end of
-    phase; default its last interval's end); align: auto, timestamps or offset."""
-    clock = dict(
-        interval_s=interval_s,
-        offset_s=offset_s,
-        zone=zone,
-        align=align,
-        run_start=datetime.fromisoformat(run_start) if run_start else None,
-        step_tol=step_tolerance(interval_s, step_tol_s),
-    )
-    span = dict(
-        run_end=run_end if run_end is not None else (run_t[-1] if run_t else None),
-        tol=tolerance(interval_s, tol_s),
-    )
-    columns: dict[str, dict[float, object]] = {}
+def linked_series(run_t: list[Any], ops: list[Any], clock: Clock, monitors: Monitors) -> Joined:
+    """One columnar series of the run's linked metrics (see the module docstring): the
+    monitors' samples on the run's clock beside its own times `run_t` and rates `ops`."""
+    if clock.run_end is None and run_t:
+        clock = replace(clock, run_end=run_t[-1])
+    columns: Columns = {}
     problems: list[Problem] = []
     how: dict[str, str] = {}
+    vmstat, iostat, status, sar = monitors.vmstat, monitors.iostat, monitors.status, monitors.sar
+    cores = monitors.cores
     if vmstat:
-        how["vmstat"] = _join_vmstat(*vmstat, clock, span, columns, problems)
+        how["vmstat"] = _join_vmstat(*vmstat, clock, columns, problems)
     if iostat:
-        found = _join_iostat(*iostat, clock, span, columns, problems)
+        found = _join_iostat(*iostat, clock, columns, problems)
         if found:
             how["iostat"] = found
         cores = cores or next((x.meta["cpus"] for x in iostat[1] if x.meta.get("cpus")), None)
     if status:
-        how["status"] = _join_status(*status, clock, span, tol_s, columns, problems)
+        how["status"] = _join_status(*status, clock, columns, problems)
     if sar:
-        found = _join_sar(*sar, clock, span, columns, problems)
+        found = _join_sar(*sar, clock, columns, problems)
         if found:
             how["sar"] = found
         cores = cores or next((x.meta["cpus"] for x in sar[1] if x.meta.get("cpus")), None)
     times = sorted({x for col in columns.values() for x in col})
-    out: dict[str, list] = {"t": times}
+    out: dict[str, list[Any]] = {"t": times}
     for name, col in columns.items():
         out[name] = [col.get(x) for x in times]
     if times and (vmstat or iostat or sar):
-        out.update(_per_op(out, ops_per_interval(run_t, ops, times, interval_s), cores))
+        out.update(_per_op(out, ops_per_interval(run_t, ops, times, clock.interval_s), cores))
     return Joined(out, problems, how)
 
 
-def _placed(file, what, s, clock, span, problems, checked: bool = True) -> tuple[list, str]:
+def _placed(
+    file: str, what: str, s: Session, clock: Clock, problems: list[Problem], checked: bool = True
+) -> tuple[list[float], str]:
     """A monitor session's sample times on the run's clock and how they were placed; when
     `checked`, the problems of its time stamps and of its span are added to `problems`."""
-    t, how, found = on_clock(file, what, s, **clock)
+    t, how, found = on_clock(file, what, s, clock)
     if checked:
         problems += found
         problems += check_span(
-            file, what, t, span["run_end"], clock["interval_s"], span["tol"], how,
-            s.sample_lines, clock["offset_s"],
+            file, what, t, clock.run_end, clock.interval_s, clock.tol(), how,
+            s.sample_lines, clock.offset_s,
         )  # fmt: skip
     return t, how
 
 
-def _join_vmstat(file, s, clock, span, columns, problems) -> str:
+def _join_vmstat(
+    file: str, s: Session, clock: Clock, columns: Columns, problems: list[Problem]
+) -> str:
     """vmstat's columns on the run's clock into `columns`; returns how they were placed."""
-    t, how = _placed(file, "vmstat", s, clock, span, problems)
+    t, how = _placed(file, "vmstat", s, clock, problems)
     for c in VMSTAT:
         if c in s.series:
             columns[f"vm.{c}"] = dict(zip(t, s.series[c]))
     return how
 
 
-def _join_iostat(file, sessions, clock, span, columns, problems) -> str | None:
+def _join_iostat(
+    file: str, sessions: list[Session], clock: Clock, columns: Columns, problems: list[Problem]
+) -> str | None:
     """Each iostat device's columns (IOSTAT) on the run's clock into `columns`; returns how
     they were placed (None: no device). Problems of the time stamps are reported once."""
     devices = [x for x in sessions if x.meta.get("device")]
     how = None
     for i, dev in enumerate(devices):
-        t, how_dev = _placed(file, "iostat", dev, clock, span, problems, checked=i == 0)
+        t, how_dev = _placed(file, "iostat", dev, clock, problems, checked=i == 0)
         how = how or how_dev
         for name, (src, factor, *_meta) in IOSTAT.items():
             col = dev.series.get(src)  # sysstat 12 prints r_await/w_await only: no await
@@ -391,7 +410,9 @@ def _join_iostat(file, sessions, clock, span, columns, problems) -> str | None:
     return how
 
 
-def _join_sar(file, sessions, clock, span, columns, problems) -> str | None:
+def _join_sar(
+    file: str, sessions: list[Session], clock: Clock, columns: Columns, problems: list[Problem]
+) -> str | None:
     """sar's whole-machine columns (its `all` rows, or a report with no item column) on the
     run's clock into `columns` as `sar.<name>` (`sar.%user`, `sar.kbmemused`); returns how
     they were placed (None: no whole-machine report). The samples are placed by offset_s and
@@ -399,7 +420,7 @@ def _join_sar(file, sessions, clock, span, columns, problems) -> str | None:
     whole = whole_machine(sessions)
     placed = None
     for i, s in enumerate(whole):
-        t, how = _placed(file, "sar", s, clock, span, problems, checked=i == 0)
+        t, how = _placed(file, "sar", s, clock, problems, checked=i == 0)
         placed = placed or how
         for name, col in s.series.items():
             if name not in SAMPLE_FIELDS:
@@ -407,11 +428,13 @@ def _join_sar(file, sessions, clock, span, columns, problems) -> str | None:
     return placed
 
 
-def _join_status(file, s, clock, span, tol_s, columns, problems) -> str:
+def _join_status(
+    file: str, s: Session, clock: Clock, columns: Columns, problems: list[Problem]
+) -> str:
     """Server counters on the run's clock into `columns` (by their own time stamps when
     every snapshot has one, else by offset_s); returns how they were placed."""
-    align, zone, run_start = clock["align"], clock["zone"], clock["run_start"]
-    t, how = [round(clock["offset_s"] + x, 6) for x in s.series["t"]], "offset"
+    align, zone, run_start = clock.align, clock.zone, clock.start()
+    t, how = [round(clock.offset_s + x, 6) for x in s.series["t"]], "offset"
     if align != "offset" and run_start is not None and s.meta.get("start"):
         shift = zone_shift(s.meta.get("zone"), zone)
         if shift is None:
@@ -437,10 +460,10 @@ def _join_status(file, s, clock, span, tol_s, columns, problems) -> str:
                 file, s.line, f"server status: align: timestamps, but {missing}: placed by offset_s"
             )
         )
-    step = s.meta.get("interval_s") or clock["interval_s"]
+    step = s.meta.get("interval_s") or clock.interval_s
     problems += check_span(
-        file, "server status", t, span["run_end"], step, tolerance(step, tol_s), how,
-        s.sample_lines, clock["offset_s"],
+        file, "server status", t, clock.run_end, step, tolerance(step, clock.tol_s), how,
+        s.sample_lines, clock.offset_s,
     )  # fmt: skip
     for c, col in s.series.items():
         if c != "t":
@@ -448,7 +471,7 @@ def _join_status(file, s, clock, span, tol_s, columns, problems) -> str:
     return how
 
 
-def _per_op(out: dict[str, list], per: list, cores: int | None) -> dict[str, list]:
+def _per_op(out: dict[str, list[Any]], per: list[Any], cores: int | None) -> dict[str, list[Any]]:
     """cpu_per_op and kb_written_per_op per sample, from the joined columns and the run's
     throughput over each sample (`per`)."""
     derived = {}
@@ -469,17 +492,19 @@ def _per_op(out: dict[str, list], per: list, cores: int | None) -> dict[str, lis
     return derived
 
 
-def _round(x):
+def _round(x: float | None) -> float | None:
     return None if x is None else float(f"{x:.6g}")
 
 
-def matching(patterns, names: list[str]) -> list[str]:
+def matching(patterns: Iterable[str], names: list[str]) -> list[str]:
     """The names (in their order) that one of the patterns (names or globs: `vm.*`,
     `io.*.w/s`) names."""
     return [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
 
 
-def kept_columns(spec: dict, linked: list[str], own: list[str]) -> tuple[list[str], list[str]]:
+def kept_columns(
+    spec: dict[str, Any], linked: list[str], own: list[str]
+) -> tuple[list[str], list[str]]:
     """(the panels, as names, shown first; the linked columns written). Written: the columns
     the panels name, and those `columns:` asks for (`all`: every one); without `panels:`, the
     DEFAULT_PANELS that the run has (docs/manifest.md, "Linked metrics")."""
@@ -492,48 +517,48 @@ def kept_columns(spec: dict, linked: list[str], own: list[str]) -> tuple[list[st
     return panels, keep
 
 
-def attach(m, runs: list[dict], series: dict, files: dict, fill) -> tuple[dict[str, dict], list]:
-    """Linked series of every run whose rule has `linked:` (docs/manifest.md, "Linked metrics").
+def attach(
+    m: Manifest,
+    runs: list[Run],
+    series: dict[str, Series],
+    files: dict[str, Parsed],
+    fill: Callable[[Rule, str, dict[str, Any]], str],
+) -> tuple[dict[str, Linked], list[Problem]]:
+    """The linked metrics of every run whose rule has `linked:` (docs/manifest.md, "Linked
+    metrics"), by run id, and the problems found.
 
     runs/series/files: what `runs.collect_runs` gives (files: member -> Parsed, read by the
-    manifest's `files:` rules); fill(rule, template, labels) -> the member name. Sets each run's
-    `columns` (its own series) and, for a linked run, `linked` (columns, panels, interval and
-    offset, how each monitor was aligned, files); returns {run id: columnar series of the
-    columns kept} and the problems found."""
-    docs, problems = {}, []
+    manifest's `files:` rules); fill(rule, template, labels) -> the member name."""
+    out: dict[str, Linked] = {}
+    problems: list[Problem] = []
     for rec in runs:
-        rec["columns"] = list(series[rec["id"]])
-        rule = next(
-            (r for r in m.runs if r.input is not None and r.took(rec["source"]["file"])),
-            None,
-        )
-        spec = rule.linked if rule else None
-        found = _monitors(spec, rule, rec, files, fill) if spec else {}
+        rule = next((r for r in m.runs if r.input is not None and r.took(rec.source.file)), None)
+        if rule is None or rule.linked is None:
+            continue
+        spec = rule.linked
+        found = _monitors(spec, rule, rec, files, fill)
         if not found:
             continue  # no linked: or its monitors were not kept (e.g. LinkBench hours 2-23)
         offset, offset_problems = _offset(m, rule, rec, spec)
         problems += offset_problems
-        s = series[rec["id"]]
-        joined = linked_series(
-            s.get("t", []),
-            s.get(rec["metric"], []) if rec["metric"] else [],
+        s = series[rec.id]
+        clock = Clock(
             interval_s=spec["interval_s"],
             offset_s=offset,
-            run_end=(rec.get("phase_s") or {}).get("end"),
-            tol_s=spec["tolerance_s"],
-            run_start=rec.get("start"),
-            zone=spec.get("zone"),
             align=spec.get("align", "auto"),
+            run_start=rec.start,
+            zone=spec.get("zone"),
+            run_end=(rec.phase_s or {}).get("end"),
+            tol_s=spec["tolerance_s"],
             step_tol_s=spec.get("step_tolerance_s"),
-            **found,
         )
-        problems += [
-            Problem(p.file, p.line, f"run {rec['id']}: {p.reason}") for p in joined.problems
-        ]
+        ops = s.get(rec.metric, []) if rec.metric else []
+        joined = linked_series(s.get("t", []), ops, clock, Monitors(**found))
+        problems += [Problem(p.file, p.line, f"run {rec.id}: {p.reason}") for p in joined.problems]
         doc = joined.series
         linked = [c for c in doc if c != "t"]
         # a panel is a linked metric or one of the run's own columns (LinkBench's latency, errors)
-        own = [c for c in rec["columns"] if c not in ("t", rec["metric"])]
+        own = [c for c in rec.columns if c not in ("t", rec.metric)]
         panels, keep = kept_columns(spec, linked, own)
         unknown = [p for p in spec["panels"] if not matching([p], own + linked)]
         if unknown:
@@ -542,43 +567,49 @@ def attach(m, runs: list[dict], series: dict, files: dict, fill) -> tuple[dict[s
                 Problem(
                     m.path,
                     rule.line,
-                    f"run {rec['id']}: linked panels {unknown} are not among its "
+                    f"run {rec.id}: linked panels {unknown} are not among its "
                     f"metrics ({', '.join(names[:12])}{', ...' if len(names) > 12 else ''})",
                 )
             )
         if not keep:
             continue
-        docs[rec["id"]] = {"t": doc["t"], **{c: doc[c] for c in keep}}
-        rec["linked"] = {
-            "columns": keep,
-            "panels": panels,
-            "interval_s": spec["interval_s"],
-            "offset_s": offset,
-            **({"offset_from": spec["offset_s"]} if offset != spec["offset_s"] else {}),
-            "align": joined.align,
-            "files": sorted(member for member, _ in found.values()),
-        }
-    return docs, problems
+        out[rec.id] = Linked(
+            series={"t": doc["t"], **{c: doc[c] for c in keep}},
+            columns=keep,
+            panels=panels,
+            interval_s=spec["interval_s"],
+            offset_s=offset,
+            offset_from=spec["offset_s"] if offset != spec["offset_s"] else None,
+            align=joined.align,
+            files=sorted(member for member, _ in found.values()),
+        )
+    return out, problems
 
 
-def _monitors(spec: dict, rule, rec: dict, files: dict, fill) -> dict:
+def _monitors(
+    spec: dict[str, Any],
+    rule: Rule,
+    rec: Run,
+    files: dict[str, Parsed],
+    fill: Callable[[Rule, str, dict[str, Any]], str],
+) -> dict[str, Any]:
     """{"vmstat"|"status": (member, session), "iostat": (member, sessions)} of the monitors
     the rule names that the input holds."""
     found = {}
     for kind in MONITOR_KINDS:
-        member = fill(rule, spec[kind], rec["labels"]) if kind in spec else None
+        member = fill(rule, spec[kind], rec.labels) if kind in spec else None
         if member in files and (sessions := files[member].sessions):
             found[kind] = (member, sessions if kind in ("iostat", "sar") else sessions[0])
     return found
 
 
-def _offset(m, rule, rec: dict, spec: dict) -> tuple[float, list[Problem]]:
+def _offset(m: Manifest, rule: Rule, rec: Run, spec: dict[str, Any]) -> tuple[float, list[Problem]]:
     """The monitors' offset on the run's clock: declared, or where the run's log says the
     phase began (`offset_s: phase-start`: the monitors started with the phase)."""
     if spec["offset_s"] != "phase-start":
         return spec["offset_s"], []
-    start = (rec.get("phase_s") or {}).get("start")
+    start = (rec.phase_s or {}).get("start")
     if start is None:
-        reason = f"run {rec['id']}: offset_s: phase-start, but its log gives no phase start: placed at offset 0"
+        reason = f"run {rec.id}: offset_s: phase-start, but its log gives no phase start: placed at offset 0"
         return 0, [Problem(m.path, rule.line, reason)]
     return start, []

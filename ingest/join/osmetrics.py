@@ -17,6 +17,9 @@ modules) pass the parsed sessions and get plain dicts back.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from ingest.parse.base import Session
 
 PER_OP = ("cpu_s_per_op", "kb_read_per_op", "kb_written_per_op", "reads_per_op", "cs_per_op")
@@ -24,8 +27,8 @@ IO_COLUMNS = ("r/s", "w/s", "rkB/s", "wkB/s")
 
 
 def on_run_clock(
-    series: dict[str, list], interval_s: float, offset_s: float = 0.0
-) -> dict[str, list]:
+    series: dict[str, list[Any]], interval_s: float, offset_s: float = 0.0
+) -> dict[str, list[Any]]:
     """A copy of an OS series (t = sample index) with t in seconds on the run's clock."""
     if interval_s <= 0:
         raise ValueError("interval_s must be positive")
@@ -34,7 +37,9 @@ def on_run_clock(
     return out
 
 
-def window_mean(series: dict[str, list], column: str, start: float, end: float) -> float | None:
+def window_mean(
+    series: dict[str, list[Any]], column: str, start: float, end: float
+) -> float | None:
     """Mean of `column` over the rows with start < t <= end; None when no row has a value."""
     values = [
         v for t, v in zip(series["t"], series.get(column, [])) if start < t <= end and v is not None
@@ -42,12 +47,12 @@ def window_mean(series: dict[str, list], column: str, start: float, end: float) 
     return sum(values) / len(values) if values else None
 
 
-def window_count(series: dict[str, list], start: float, end: float) -> int:
+def window_count(series: dict[str, list[Any]], start: float, end: float) -> int:
     """Rows of `series` in the window start < t <= end."""
     return sum(1 for t in series["t"] if start < t <= end)
 
 
-def cpu_busy(vmstat: dict[str, list]) -> dict[str, list]:
+def cpu_busy(vmstat: dict[str, list[Any]]) -> dict[str, list[Any]]:
     """vmstat series with a `busy` column: us + sy, percent of all CPUs."""
     busy = [
         None if us is None or sy is None else us + sy for us, sy in zip(vmstat["us"], vmstat["sy"])
@@ -55,7 +60,7 @@ def cpu_busy(vmstat: dict[str, list]) -> dict[str, list]:
     return dict(vmstat, busy=busy)
 
 
-def device_sum(iostat: list[Session], devices: list[str] | None = None) -> dict[str, list]:
+def device_sum(iostat: list[Session], devices: list[str] | None = None) -> dict[str, list[Any]]:
     """r/s, w/s, rkB/s, wkB/s summed over `devices` (all devices when None), by report index t.
 
     A report in which a named device is missing gives None for that t (not a partial sum).
@@ -66,17 +71,17 @@ def device_sum(iostat: list[Session], devices: list[str] | None = None) -> dict[
         if s.meta.get("device") and (devices is None or s.meta["device"] in devices)
     ]
     if devices is not None and {s.meta["device"] for s in chosen} != set(devices):
-        found = sorted(s.meta.get("device") for s in iostat if s.meta.get("device"))
+        found = sorted(str(s.meta["device"]) for s in iostat if s.meta.get("device"))
         raise ValueError(
             f"iostat has no device(s) {sorted(set(devices) - {s.meta['device'] for s in chosen})}; found {found}"
         )
     if not chosen:
         raise ValueError("iostat has no device series")
-    by_t: dict[int, list[dict]] = {}
+    by_t: dict[int, list[dict[str, Any]]] = {}
     for s in chosen:
         for i, t in enumerate(s.series["t"]):
             by_t.setdefault(t, []).append({c: s.series[c][i] for c in IO_COLUMNS if c in s.series})
-    out: dict[str, list] = {"t": sorted(by_t)}
+    out: dict[str, list[Any]] = {"t": sorted(by_t)}
     for c in IO_COLUMNS:
         out[c] = [
             _sum([row.get(c) for row in by_t[t]]) if len(by_t[t]) == len(chosen) else None
@@ -121,7 +126,7 @@ def cpu_s_per_op(
 
 
 def hw_efficiency(
-    run: dict[str, list],
+    run: dict[str, list[Any]],
     metric: str,
     start: float,
     end: float,
@@ -133,7 +138,7 @@ def hw_efficiency(
     devices: list[str] | None = None,
     cores: int | None = None,
     ops_per_s: float | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """HW efficiency of a run over the window start < t <= end.
 
     run: the run's columnar series (t in seconds) and `metric` its ops/s column.
@@ -144,8 +149,8 @@ def hw_efficiency(
     Returns ops_per_s, the per-op figures (PER_OP), and the OS samples used (n_vmstat, n_iostat).
     """
     ops = ops_per_s if ops_per_s is not None else window_mean(run, metric, start, end)
-    out: dict = {"ops_per_s": ops, "n_vmstat": 0, "n_iostat": 0}
-    means: dict = {}
+    out: dict[str, Any] = {"ops_per_s": ops, "n_vmstat": 0, "n_iostat": 0}
+    means: dict[str, Any] = {}
     if vmstat is not None:
         vm = on_run_clock(cpu_busy(vmstat.series), os_interval_s, offset_s)
         means.update(
@@ -166,12 +171,14 @@ def hw_efficiency(
     return out
 
 
-def relative(values: dict, base: dict, keys=PER_OP) -> dict[str, float | None]:
+def relative(
+    values: dict[str, Any], base: dict[str, Any], keys: Iterable[str] = PER_OP
+) -> dict[str, float | None]:
     """values[k] / base[k] for each key; None when either is missing or the base is 0."""
     return {
         k: None if values.get(k) is None or not base.get(k) else values[k] / base[k] for k in keys
     }
 
 
-def _sum(values: list) -> float | None:
+def _sum(values: list[Any]) -> float | None:
     return None if not values or any(v is None for v in values) else sum(values)

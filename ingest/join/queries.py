@@ -9,25 +9,30 @@ tables, e.g. `dbt3-explains`); labels come from the rule's named groups and `lab
 from `label_files:`, a file naming what each folder is (`folder-desc`: the description
 becomes the value's display name, and a `regex:` over it more labels).
 
-The default query tables (`query_summary`, `query_runs`, `query_plans`) and the declared
-`query_tables:` (ingest/derive/query_tables.py) are written like any derived table.
+The default query tables (`query-summary`, `query-runs`, `query-plans`:
+ingest/derive/query_defaults.py) and the declared `query_tables:` (ingest/derive/query_tables.py)
+are built from them, with the statistics below.
 """
 
 from __future__ import annotations
 
 import re
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import regex
 
-from ingest.derive.tables import col, column_key
+from ingest.derive.tables import column_key
 from ingest.join.query_sar import SarFiles
+from ingest.join.records import QueryRun
+from ingest.parse import Table as ParsedTable
 from ingest.parse.member import parse_bytes
 from ingest.problems import Problem, clean
 from ingest.read.archive import Archive
-from ingest.read.fields import Fields, LList, load_yaml, typed_label
-from ingest.read.records import Manifest
+from ingest.read.fields import Fields, Label, LDict, LList, typed_label
+from ingest.read.records import Manifest, Rule
+from ingest.read.sections import LabelFile
 
 DID_NOT_FINISH = "did not finish"
 NO_SAR = "no sar file"
@@ -35,18 +40,21 @@ TIMES = ("query", "repeat", "seconds", "status")  # the columns a query format's
 QUERY_FORMATS = ("dbt3-explains",)  # the formats whose parse has a `times` table (query runs)
 PLAN = re.compile(r"^plan (?P<query>\S+) run (?P<repeat>\d+)$")
 LABEL_FILE = ("file", "regex", "label", "display", "input", "format")
+Plan = dict[str, Any]  # labels, query, repeats (the runs that printed it), rows (its steps)
+Described = dict[str, Any]  # a label file's entry of a folder: labels, description, display
 
 
 @dataclass
 class QueryData:
     """What the `queries:` rules took: run records, distinct plans, the rule each run came from."""
 
-    runs: list[dict] = field(default_factory=list)
-    plans: list[dict] = field(default_factory=list)  # {labels, query, repeats, rows}
+    runs: list[QueryRun] = field(default_factory=list)
+    plans: list[Plan] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     per_rule: dict[int, int] = field(default_factory=dict)  # rule line -> runs taken
-    members: set = field(default_factory=set)  # (input, member) taken by a rule or label file
-    sar_columns: dict = field(default_factory=dict)  # run field -> sar column (query_sar.py)
+    # (input, member) taken by a rule or a label file
+    members: set[tuple[str, str]] = field(default_factory=set)
+    sar_columns: dict[str, str] = field(default_factory=dict)  # run field -> sar column
 
 
 def collect(m: Manifest, archives: dict[str, Archive]) -> QueryData:
@@ -55,8 +63,8 @@ def collect(m: Manifest, archives: dict[str, Archive]) -> QueryData:
     if not m.queries:
         return out
     described = _label_files(m, archives, out)
-    seen: dict[tuple, str] = {}
-    plans: dict[tuple, dict] = {}
+    seen: dict[tuple[Any, ...], str] = {}
+    plans: dict[tuple[Any, ...], Plan] = {}
     sar = SarFiles(m)
     for rule in m.queries:
         out.per_rule[rule.line] = 0
@@ -92,8 +100,8 @@ def collect(m: Manifest, archives: dict[str, Archive]) -> QueryData:
                 run = _run(rule, labels, row, times.notes.get(f"{i}/seconds"), member)
                 if rule.sar:
                     fields = {k: v for k, v in mt.groupdict().items() if v is not None}
-                    fields |= {**labels, "query": run["query"], "repeat": run["repeat"]}
-                    run["sar"] = sar.of_run(rule, arc, names, fields)
+                    fields |= {**labels, "query": run.query, "repeat": run.repeat}
+                    run = replace(run, sar=sar.of_run(rule, arc, names, fields))
                 out.runs.append(run)
                 out.per_rule[rule.line] += 1
             _add_plans(plans, labels, parsed.tables)
@@ -106,31 +114,35 @@ def collect(m: Manifest, archives: dict[str, Archive]) -> QueryData:
     return out
 
 
-def _before(m: Manifest, rule) -> list:
+def _before(m: Manifest, rule: Rule) -> list[Rule]:
     """The query rules above `rule` (the first matching rule takes a member)."""
     return m.queries[: m.queries.index(rule)]
 
 
-def _named(labels: dict) -> str:
+def _named(labels: dict[str, Label]) -> str:
     return ", ".join(f"{k}={v}" for k, v in labels.items()) or "the study"
 
 
-def _run(rule, labels: dict, row: dict, note: str | None, member: str) -> dict:
+def _run(
+    rule: Rule, labels: dict[str, Label], row: dict[str, Any], note: str | None, member: str
+) -> QueryRun:
     seconds = row["seconds"]
     done = seconds is not None
-    return {
-        "labels": labels,
-        "query": str(row["query"]),
-        "repeat": row["repeat"],
-        "seconds": seconds,
-        "status": "finished" if done else DID_NOT_FINISH,
-        "note": None if done else (note or DID_NOT_FINISH),
-        "published": rule.published,
-        "source": f"{member}:{row['line']}" if row.get("line") else member,
-    }
+    return QueryRun(
+        labels=labels,
+        query=str(row["query"]),
+        repeat=row["repeat"],
+        seconds=seconds,
+        status="finished" if done else DID_NOT_FINISH,
+        note=None if done else (note or DID_NOT_FINISH),
+        published=rule.published,
+        source=f"{member}:{row['line']}" if row.get("line") else member,
+    )
 
 
-def _labels(m: Manifest, rule, mt, described: dict | None, file: str) -> dict:
+def _labels(
+    m: Manifest, rule: Rule, mt: regex.Match[str], described: Described | None, file: str
+) -> dict[str, Label]:
     """A member's labels: the rule's named groups, its `labels:`, then what a label file says
     of its folder; each in `labels:` (else a manifest error), typed by `label_types:`. The
     folder's description becomes the display name of the label file's `display:` label."""
@@ -153,7 +165,9 @@ def _labels(m: Manifest, rule, mt, described: dict | None, file: str) -> dict:
     return {k: typed[k] for k in m.labels if k in typed}
 
 
-def _add_plans(plans: dict, labels: dict, tables) -> None:
+def _add_plans(
+    plans: dict[tuple[Any, ...], Plan], labels: dict[str, Label], tables: list[ParsedTable]
+) -> None:
     """Each run's plan, kept once per (labels, query, plan): the repeats that printed it."""
     for t in tables:
         mt = PLAN.match(t.name)
@@ -166,75 +180,113 @@ def _add_plans(plans: dict, labels: dict, tables) -> None:
 
 
 # -- label files --------------------------------------------------------------------------
-def _label_files(m: Manifest, archives: dict, out: QueryData) -> dict:
-    """folder -> {labels, description, display} from the manifest's `label_files:` (a file
-    naming what each folder is: `regex:` named groups of a description become labels, `label:`
-    takes the whole description, `display:` names the label whose value it describes)."""
-    doc = load_yaml(m.path)
+def parse_label_files(
+    path: str, doc: LDict, labels: list[str], queries: list[Rule], archives: list[str]
+) -> list[LabelFile]:
+    """The manifest's `label_files:`, checked at load (`archives`: the archive inputs' names);
+    that each file is in its archive and reads as folders is checked when it is read."""
     specs = doc.get("label_files")
     if specs is None:
-        return {}
+        return []
     if not isinstance(specs, LList):
-        raise Problem(m.path, doc.key_lines["label_files"], "label_files: must be a list")
-    described = {}
-    for i, spec in enumerate(specs):
-        v = Fields(m.path, spec, f"label_files[{i}]")
-        v.only(LABEL_FILE)
-        where = f"label_files[{i}]"
-        label, display = v.get("label", str), v.get("display", str)
-        for k in (label, display):
-            if k is not None and k not in m.labels:
-                v.fail(
-                    "label" if k == label else "display",
-                    f"{where}: {k!r} is not one of labels ({', '.join(m.labels)})",
-                )
-        pattern = _pattern(v, i)
-        if pattern is None and label is None and display is None:
+        raise Problem(path, doc.key_lines["label_files"], "label_files: must be a list")
+    if not queries:
+        raise Problem(
+            path,
+            doc.key_lines["label_files"],
+            "label_files: the study has no query runs (`queries:`)",
+        )
+    return [_label_file(path, spec, i, labels, queries, archives) for i, spec in enumerate(specs)]
+
+
+def _label_file(
+    path: str, spec: object, i: int, labels: list[str], queries: list[Rule], archives: list[str]
+) -> LabelFile:
+    where = f"label_files[{i}]"
+    v = Fields(path, spec, where)
+    v.only(LABEL_FILE)
+    label, display = v.get("label", str), v.get("display", str)
+    for k in (label, display):
+        if k is not None and k not in labels:
             v.fail(
-                None, f"{where}: give `regex:`, `label:` or `display:` (what the descriptions say)"
+                "label" if k == label else "display",
+                f"{where}: {k!r} is not one of labels ({', '.join(labels)})",
             )
-        rows, file = _folders(m, archives, v, out, where)
+    pattern = _pattern(v, i)
+    if pattern is None and label is None and display is None:
+        v.fail(None, f"{where}: give `regex:`, `label:` or `display:` (what the descriptions say)")
+    inp = v.get("input", str, default=queries[0].input)
+    if inp not in archives:
+        v.fail("input", f"{where}: input {inp!r} is not an archive input")
+    return LabelFile(
+        where=where,
+        input=inp,
+        file=v.get("file", str, required=True),
+        format=v.get("format", str, default="folder-desc"),
+        pattern=pattern,
+        label=label,
+        display=display,
+        file_line=v.line("file"),
+        regex_line=v.line("regex"),
+    )
+
+
+def parse_suite(path: str, doc: LDict) -> str | None:
+    """The manifest's `suite:`, the query set its query runs are of (e.g. TPC-H)."""
+    suite = doc.get("suite")
+    if suite is not None and not isinstance(suite, str):
+        raise Problem(path, doc.key_lines.get("suite"), "suite: must be a name, e.g. TPC-H")
+    return suite
+
+
+def _label_files(m: Manifest, archives: dict[str, Archive], out: QueryData) -> dict[str, Described]:
+    """folder -> {labels, description, display} from the manifest's `label_files:`."""
+    described: dict[str, Described] = {}
+    for spec in m.label_files:
+        rows, file = _folders(m, archives, spec, out)
         for row in rows:
-            got = {label: row["description"]} if label else {}
-            if pattern is not None:
-                hit = pattern.search(row["description"])
+            got = {spec.label: row["description"]} if spec.label else {}
+            if spec.pattern is not None:
+                hit = spec.pattern.search(row["description"])
                 if hit is None:
                     raise Problem(
                         file,
                         row["line"],
-                        f"{where}: {clean(row['description'], 80)!r} does not match "
-                        f"the regex of {m.path}:{v.line('regex')}",
+                        f"{spec.where}: {clean(row['description'], 80)!r} does not match "
+                        f"the regex of {m.path}:{spec.regex_line}",
                     )
                 got.update((k, x) for k, x in hit.groupdict().items() if x is not None)
             entry = described.setdefault(
                 str(row["folder"]),
-                {"labels": {}, "description": row["description"], "display": display},
+                {"labels": {}, "description": row["description"], "display": spec.display},
             )
             entry["labels"].update(got)
-            entry["display"] = display or entry["display"]
+            entry["display"] = spec.display or entry["display"]
     return described
 
 
-def _folders(m: Manifest, archives: dict, v: Fields, out: QueryData, where: str):
+def _folders(
+    m: Manifest, archives: dict[str, Archive], spec: LabelFile, out: QueryData
+) -> tuple[list[dict[str, Any]], str]:
     """The `folders` rows of a label file, and its name as read."""
-    inp = v.get("input", str, default=m.queries[0].input)
-    if inp not in archives:
-        v.fail("input", f"{where}: input {inp!r} is not an archive input")
-    member = v.get("file", str, required=True)
-    if member not in archives[inp].names():
-        v.fail("file", f"{where}: {member!r} is not a file of {inp}")
-    out.members.add((inp, member))
-    file = f"{inp}/{member}"
-    parsed = parse_bytes(
-        archives[inp].read(member), file, v.get("format", str, default="folder-desc")
-    )
+    if spec.file not in archives[spec.input].names():
+        raise Problem(
+            m.path, spec.file_line, f"{spec.where}: {spec.file!r} is not a file of {spec.input}"
+        )
+    out.members.add((spec.input, spec.file))
+    file = f"{spec.input}/{spec.file}"
+    parsed = parse_bytes(archives[spec.input].read(spec.file), file, spec.format)
     folders = next((t for t in parsed.tables if t.name == "folders"), None)
     if folders is None:
-        v.fail("file", f"{where}: {member} names no folder (no `folder: description` line)")
+        raise Problem(
+            m.path,
+            spec.file_line,
+            f"{spec.where}: {spec.file} names no folder (no `folder: description` line)",
+        )
     return folders.rows, file
 
 
-def _pattern(v: Fields, i: int):
+def _pattern(v: Fields, i: int) -> regex.Pattern[str] | None:
     source = v.get("regex", str)
     if source is None:
         return None
@@ -245,21 +297,21 @@ def _pattern(v: Fields, i: int):
 
 
 # -- statistics ---------------------------------------------------------------------------
-def natural(query: str) -> tuple:
+def natural(query: str) -> tuple[tuple[int, int, str], ...]:
     """Sort key of a query name: `2` < `7` < `7-opt` < `12`."""
     return tuple(
         (0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|\D+", query)
     )
 
 
-def cell_stats(runs: list[dict], column: str = "seconds") -> dict:
+def cell_stats(runs: list[QueryRun], column: str = "seconds") -> dict[str, Any]:
     """Statistics of the repeats of one (labels, query): n, finished, median, min, max, mean,
     spread ((max - min) / median) over the finished ones; `status` says how many did not finish.
     A query that never finished has no time: its statistics are missing. With a sar `column`
     (query_sar.py) they are of that column, over the runs that have it."""
 
-    def value(r):
-        return r["seconds"] if column == "seconds" else r.get("sar", {}).get(column)
+    def value(r: QueryRun) -> float | None:
+        return r.seconds if column == "seconds" else r.sar.get(column)
 
     times = sorted(v for r in runs if (v := value(r)) is not None)
     dnf = len(runs) - len(times)
@@ -282,178 +334,15 @@ def cell_stats(runs: list[dict], column: str = "seconds") -> dict:
     }
 
 
-def group(runs: list[dict], keys: list[str]) -> dict[tuple, list[dict]]:
+def group(runs: list[QueryRun], keys: list[str]) -> dict[tuple[Any, ...], list[QueryRun]]:
     """Runs by (label values of `keys`..., query), in label then natural query order."""
-    out: dict[tuple, list[dict]] = {}
+    out: dict[tuple[Any, ...], list[QueryRun]] = {}
     for r in runs:
-        out.setdefault((*(r["labels"].get(k) for k in keys), r["query"]), []).append(r)
+        out.setdefault((*(r.labels.get(k) for k in keys), r.query), []).append(r)
     return out
 
 
-# -- the default tables -------------------------------------------------------------------
-def label_columns(m: Manifest, runs: list[dict]) -> list[str]:
+def label_columns(m: Manifest, runs: list[QueryRun]) -> list[str]:
     """The labels the query runs have, in `labels:` order."""
-    have = {k for r in runs for k in r["labels"]}
+    have = {k for r in runs for k in r.labels}
     return [k for k in m.labels if k in have]
-
-
-def summary_table(m: Manifest, data: QueryData) -> dict:
-    """`query-summary`: one row per (query, labels), in query order: n, finished, median, min,
-    max, mean, spread, status."""
-    keys = label_columns(m, data.runs)
-    rows, notes = [], {}
-    cells = group(data.runs, keys)
-    for key in sorted(cells, key=lambda k: (natural(k[-1]), _order(data.runs, keys, k[:-1]))):
-        st = cell_stats(cells[key])
-        row = {**dict(zip(keys, key[:-1])), "query": key[-1], **st}
-        if st["finished"] < st["n"]:
-            for c in ("median", "min", "max") if not st["finished"] else ("median",):
-                notes[f"{len(rows)}/{c}"] = st["status"]
-        rows.append(row)
-    return {
-        "id": "query-summary",
-        "title": "Each query's runs: median, fastest and slowest, in seconds",
-        "columns": [
-            *(col(k, m.heading(k), "label") for k in keys),
-            col("query", "Query", "label"),
-            col("n", "Runs", "number", 0),
-            col("finished", "Finished", "number", 0),
-            col("median", "Median s", "number"),
-            col("min", "Min s", "number"),
-            col("max", "Max s", "number"),
-            col("mean", "Mean s", "number", 1),
-            col("spread", "Spread (max - min) / median", "number", 3),
-            col("status", "Status", "text"),
-        ],
-        "rows": rows,
-        "notes": notes,
-    }
-
-
-def _order(runs, keys, values) -> int:
-    """Position of a label combination among the runs (archive order)."""
-    for i, r in enumerate(runs):
-        if tuple(r["labels"].get(k) for k in keys) == tuple(values):
-            return i
-    return len(runs)
-
-
-def runs_table(m: Manifest, data: QueryData) -> dict:
-    """`query-runs`: every run, its time (missing when it did not finish) and where it was read."""
-    keys = label_columns(m, data.runs)
-    rows, notes = [], {}
-    for r in data.runs:
-        if r["note"]:
-            notes[f"{len(rows)}/seconds"] = r["note"]
-        rows.append(
-            {
-                **{k: r["labels"].get(k) for k in keys},
-                "query": r["query"],
-                "repeat": r["repeat"],
-                "seconds": r["seconds"],
-                **{k: r.get("sar", {}).get(k) for k in data.sar_columns},
-                "status": r["status"],
-                "published": "yes" if r["published"] else "no",
-                "source": r["source"],
-            }
-        )
-    return {
-        "id": "query-runs",
-        "title": "Every run of every query, as timed",
-        "columns": [
-            *(col(k, m.heading(k), "label") for k in keys),
-            col("query", "Query", "label"),
-            col("repeat", "Run", "number", 0),
-            col("seconds", "Seconds", "number"),
-            *(col(k, f"{name} (sar, mean)", "number", 2) for k, name in data.sar_columns.items()),
-            col("status", "Status", "text"),
-            col("published", "Published", "label"),
-            col("source", "Read from", "text"),
-        ],
-        "rows": rows,
-        "notes": notes,
-    }
-
-
-def plans_table(m: Manifest, data: QueryData) -> dict:
-    """`query-plans`: the EXPLAIN rows of each (labels, query), once per distinct plan, with
-    the repeats that printed it (a plan that changed between repeats has a row group each)."""
-    keys = label_columns(m, data.runs)
-    plan_cols: list[str] = []
-    for p in data.plans:
-        for r in p["rows"]:
-            plan_cols += [c for c in r if c not in plan_cols]
-    rows = []
-    order = {k: i for i, k in enumerate(group(data.runs, keys))}
-    for p in sorted(
-        data.plans,
-        key=lambda p: (order.get((*p["labels"].values(), p["query"]), 0), natural(p["query"])),
-    ):
-        for step, r in enumerate(p["rows"], start=1):
-            rows.append(
-                {
-                    **{k: p["labels"].get(k) for k in keys},
-                    "query": p["query"],
-                    "runs": _ranges(p["repeats"]),
-                    "step": step,
-                    **{c: r.get(c) for c in plan_cols},
-                }
-            )
-    numeric = {"id", "rows", "filtered"}
-    return {
-        "id": "query-plans",
-        "title": "The EXPLAIN plan of each query, as printed before its runs",
-        "columns": [
-            *(col(k, m.heading(k), "label") for k in keys),
-            col("query", "Query", "label"),
-            col("runs", "Runs", "text"),
-            col("step", "Step", "number", 0),
-            *(
-                col(
-                    c,
-                    c,
-                    "number" if c in numeric else "text",
-                    2 if c == "filtered" else 0 if c in numeric else None,
-                )
-                for c in plan_cols
-            ),
-        ],
-        "rows": rows,
-        "notes": {},
-    }
-
-
-def _ranges(numbers: list[int]) -> str:
-    """`1-3, 5` for [1, 2, 3, 5]."""
-    out, start = [], None
-    ns = sorted(numbers)
-    for i, n in enumerate(ns):
-        start = n if start is None else start
-        if i + 1 == len(ns) or ns[i + 1] != n + 1:
-            out.append(f"{start}-{n}" if n != start else str(n))
-            start = None
-    return ", ".join(out)
-
-
-def default_tables(m: Manifest, data: QueryData) -> list[dict]:
-    """The tables every study with query runs gets (a declared table of the same id replaces one)."""
-    if not data.runs:
-        return []
-    tables = [summary_table(m, data), runs_table(m, data)]
-    if data.plans:
-        tables.append(plans_table(m, data))
-    return tables
-
-
-def study_entry(m: Manifest, data: QueryData) -> dict:
-    """study.yaml's `queries`: the query suite the manifest names (`suite:`, e.g. TPC-H: the
-    compare page matches a query across studies of one suite), the labels, and the counts."""
-    suite = load_yaml(m.path).get("suite")
-    if suite is not None and not isinstance(suite, str):
-        raise Problem(m.path, m.line_of.get("suite"), "suite: must be a name, e.g. TPC-H")
-    return {
-        "suite": suite,
-        "labels": label_columns(m, data.runs),
-        "runs": len(data.runs),
-        "queries": sorted({r["query"] for r in data.runs}, key=natural),
-    }

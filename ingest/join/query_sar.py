@@ -8,8 +8,11 @@ such file; the query-runs table shows them and `query_tables:` may take one as i
 
 from __future__ import annotations
 
+from typing import Any
+
 from ingest.derive.tables import column_key
 from ingest.join.runs import fill
+from ingest.parse import Session
 from ingest.parse.member import parse_bytes
 from ingest.parse.sar import SAMPLE_FIELDS, whole_machine
 from ingest.problems import Problem
@@ -22,9 +25,9 @@ def key_of(column: str) -> str:
     return "sar_" + column_key(column)
 
 
-def means(sessions) -> dict[str, tuple[str, float | None]]:
+def means(sessions: list[Session]) -> dict[str, tuple[str, float | None]]:
     """{field: (sar's column name, mean)} of the whole-machine sessions of one sar report."""
-    out = {}
+    out: dict[str, tuple[str, float | None]] = {}
     for s in whole_machine(sessions):
         for name, values in s.series.items():
             if name in SAMPLE_FIELDS:
@@ -41,15 +44,18 @@ class SarFiles:
 
     def __init__(self, m: Manifest):
         self.m = m
-        self.read: dict[tuple, dict] = {}  # (input, member) -> means
+        # (input, member) -> the means of each column of the file
+        self.read: dict[tuple[str, str], dict[str, tuple[str, float | None]]] = {}
         self.missing: dict[int, tuple[int, str]] = {}  # rule line -> (count, first member)
         self.columns: dict[str, str] = {}  # field -> sar's column name
         self.problems: list[Problem] = []
         self.members: set[tuple[str, str]] = set()
 
-    def of_run(self, rule: Rule, arc: Archive, names: set, fields: dict) -> dict:
+    def of_run(
+        self, rule: Rule, arc: Archive, names: set[str], fields: dict[str, Any]
+    ) -> dict[str, float | None]:
         """{field: mean} of a run's sar files; `fields`: the template's values."""
-        found = {}
+        found: dict[str, float | None] = {}
         for template in rule.sar:
             member = fill(self.m, rule, template, fields)
             if member not in names:

@@ -9,12 +9,19 @@ import hashlib
 import operator
 import re
 import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+import regex
 
 from ingest.join import stats
+from ingest.join.records import Base, Run, RunSource, Series, Stats
+from ingest.parse import Parsed, Session
 from ingest.parse.member import LineBudget, parse_bytes
 from ingest.problems import Problem, clean
 from ingest.read.archive import Archive
-from ingest.read.fields import typed_label
+from ingest.read.fields import Label, typed_label
 from ingest.read.records import Manifest, Rule
 from ingest.write.datadir import NAME_MAX
 
@@ -22,12 +29,24 @@ ID = re.compile(r"\A[a-z0-9][a-z0-9._-]*\Z")  # \Z: `$` lets "ra\n" through
 ID_MAX = NAME_MAX - 55  # bytes of a run id: room for any file suffix of data/<study>/series/
 
 
-def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None, fields=None):
+Progress = Callable[[int, int, str], None]  # (done, of, member): the command line's progress
+Job = tuple[Archive, str, Rule, regex.Match[str]]  # a member a rule takes, and its match
+
+
+def collect_runs(
+    m: Manifest,
+    archives: dict[str, Archive],
+    progress: Progress | None = None,
+    fields: dict[str, dict[str, Any]] | None = None,
+) -> tuple[list[Run], dict[str, Series], dict[str, Parsed], list[Problem]]:
     """(runs, series, files, problems): the run records in archive order, run id -> columnar
     series, archive member -> Parsed of the `files:` rules, and the warnings found. `fields`,
     when given, gets run id -> the template fields of its match (labels and `_` groups)."""
     jobs = _jobs(m, archives)
-    runs, series, files, problems = [], {}, {}, []
+    runs: list[Run] = []
+    series: dict[str, Series] = {}
+    files: dict[str, Parsed] = {}
+    problems: list[Problem] = []
     taken: dict[str, int] = {}
     budget = LineBudget()  # bounds the memory of the parsed series, before any parse (read.py)
     for arc, member, _, _ in jobs:
@@ -48,41 +67,41 @@ def collect_runs(m: Manifest, archives: dict[str, Archive], progress=None, field
                 m, rule, member, mt, s, len(parsed.sessions), len(chosen) > 1, parsed.format
             )
             if fields is not None:
-                fields[rec["id"]] = {**_hidden(mt), **rec["labels"]}
-            if rec["id"] in taken:
+                fields[rec.id] = {**_hidden(mt), **rec.labels}
+            if rec.id in taken:
                 raise Problem(
                     m.path,
                     rule.line,
-                    f"duplicate run id {rec['id']!r} ({member}; "
-                    f"also from the rule at line {taken[rec['id']]})",
+                    f"duplicate run id {rec.id!r} ({member}; "
+                    f"also from the rule at line {taken[rec.id]})",
                 )
-            taken[rec["id"]] = rule.line
-            same = [r for r in runs if r["labels"] == rec["labels"]]
+            taken[rec.id] = rule.line
+            same = [r for r in runs if r.labels == rec.labels]
             if same:
                 raise Problem(
                     m.path,
                     rule.line,
-                    f"duplicate run labels {rec['labels']} ({member} and "
-                    f"{same[0]['source']['file']})",
+                    f"duplicate run labels {rec.labels} ({member} and {same[0].source.file})",
                 )
             runs.append(rec)
-            series[rec["id"]] = s.series
+            series[rec.id] = s.series
             problems.extend(
                 _time_notes(
                     file,
                     s.line,
-                    rec["id"],
+                    rec.id,
                     s.series.get("t", []),
                     s.meta.get("interval_s") or m.interval_s,
                 )
             )
     if progress:
         progress(len(jobs), len(jobs), "")
-    _base_ratios(m, runs)
-    return runs, series, files, problems
+    return _base_ratios(m, runs), series, files, problems
 
 
-def _parse(rule: Rule, arc: Archive, member: str, file: str, problems: list):
+def _parse(
+    rule: Rule, arc: Archive, member: str, file: str, problems: list[Problem]
+) -> Parsed | None:
     """The member parsed (its problems added to `problems`), or None when the rule skips a
     member it cannot read (`incomplete: skip`, with a warning)."""
     try:
@@ -92,11 +111,11 @@ def _parse(rule: Rule, arc: Archive, member: str, file: str, problems: list):
             raise
         problems.append(Problem(e.file, e.line, f"{e.reason}; skipped (incomplete: skip)"))
         return None
-    problems.extend(map(str, parsed.problems))
+    problems.extend(parsed.problems)
     return parsed
 
 
-def _runs_of(rule: Rule, parsed, file: str, problems: list) -> list:
+def _runs_of(rule: Rule, parsed: Parsed, file: str, problems: list[Problem]) -> list[Session]:
     """The sessions of a member that are runs; none is an error, or with `incomplete: skip` a
     warning (and no run)."""
     chosen = _select(rule, parsed.sessions, file)
@@ -110,10 +129,10 @@ def _runs_of(rule: Rule, parsed, file: str, problems: list) -> list:
     return chosen
 
 
-def _jobs(m: Manifest, archives: dict[str, Archive]) -> list[tuple]:
+def _jobs(m: Manifest, archives: dict[str, Archive]) -> list[Job]:
     """(archive, member, rule, match) per member a rule takes (the first matching rule wins);
     a rule that takes no member is an error."""
-    jobs = []
+    jobs: list[Job] = []
     for inp in m.inputs:
         if inp.kind != "archive":
             continue
@@ -131,7 +150,7 @@ def _jobs(m: Manifest, archives: dict[str, Archive]) -> list[tuple]:
     return jobs
 
 
-def _select(rule: Rule, sessions: list, file: str) -> list:
+def _select(rule: Rule, sessions: list[Session], file: str) -> list[Session]:
     """The sessions of one file that are runs, by the rule's `session:` (all, last, N)."""
     complete = [s for s in sessions if s.complete]
     if rule.session == "all":
@@ -158,13 +177,13 @@ def _select(rule: Rule, sessions: list, file: str) -> list:
     return chosen
 
 
-def _hidden(match) -> dict:
+def _hidden(match: regex.Match[str]) -> dict[str, str]:
     """The named groups of a rule's match that are no labels (`_name`): template fields."""
     return {k: v for k, v in match.groupdict().items() if k.startswith("_") and v is not None}
 
 
-def _labels(m: Manifest, rule: Rule, match: re.Match, session) -> dict:
-    labels = {}
+def _labels(m: Manifest, rule: Rule, match: regex.Match[str], session: Session) -> dict[str, Label]:
+    labels: dict[str, Label] = {}
     for k, v in match.groupdict().items():
         if v is not None and not k.startswith("_"):
             labels[k] = v
@@ -178,7 +197,9 @@ def _labels(m: Manifest, rule: Rule, match: re.Match, session) -> dict:
     return {k: typed_label(m.path, rule.line, k, v, m.label_types) for k, v in labels.items()}
 
 
-def fill(m: Manifest, rule: Rule, template: str, labels: dict, display: bool = False) -> str:
+def fill(
+    m: Manifest, rule: Rule, template: str, labels: dict[str, Any], display: bool = False
+) -> str:
     """A rule's `id`/`name` (or `linked:` file) template filled with a run's labels (their
     `display:` names when `display`)."""
     values = {k: (m.display.get(k, {}).get(str(v), v) if display else v) for k, v in labels.items()}
@@ -191,8 +212,15 @@ def fill(m: Manifest, rule: Rule, template: str, labels: dict, display: bool = F
 
 
 def _run_record(
-    m: Manifest, rule: Rule, member: str, match, session, n_sessions: int, multi: bool, fmt: str
-):
+    m: Manifest,
+    rule: Rule,
+    member: str,
+    match: regex.Match[str],
+    session: Session,
+    n_sessions: int,
+    multi: bool,
+    fmt: str,
+) -> Run:
     """The record of one run (runs.yaml): its id, name and labels, where it was read, its tool,
     the window statistics, full-run mean and cross-check of its metric."""
     rid, name, labels = _identity(m, rule, member, match, session, multi)
@@ -209,47 +237,43 @@ def _run_record(
         for k in ("tool", "version", "threads", "interval_s", "lat_pct")
         if meta.get(k) is not None
     }
-    return {
-        "id": rid,
-        "name": name,
-        "labels": labels,
-        "published": rule.published,
-        "source": {
-            "file": member,
-            "line": session.line,
-            "session": meta.get("session", 1),
-            "sessions": n_sessions,
-        },
-        "format": fmt,
-        "tool": tool,
-        "metric": metric,
-        "intervals": session.intervals,
-        **({"mean": "time-weighted"} if weighted else {}),
+    return Run(
+        id=rid,
+        name=name,
+        labels=labels,
+        published=rule.published,
+        source=RunSource(member, session.line, meta.get("session", 1), n_sessions),
+        format=fmt,
+        tool=tool,
+        metric=metric,
+        intervals=session.intervals,
+        time_weighted=weighted,
         # time of the last interval's end: how long the run lasted, as its log says
-        "end_s": t[-1] if t else None,
+        end_s=t[-1] if t else None,
         # the run's t = 0 as a local date and time, when its log prints one (LinkBench's meta.start)
-        **({"start": meta["start"]} if meta.get("start") else {}),
+        start=meta.get("start") or None,
         # where the phase itself began (a warm-up: negative) and ended on the run's clock, as
         # its log says (LinkBench: requester start, PHASE COMPLETED)
-        **(
+        phase_s=(
             {
-                "phase_s": {
-                    k: meta[f"phase_{k}_s"]
-                    for k in ("start", "end")
-                    if meta.get(f"phase_{k}_s") is not None
-                }
+                k: meta[f"phase_{k}_s"]
+                for k in ("start", "end")
+                if meta.get(f"phase_{k}_s") is not None
             }
             if meta.get("phase_start_s") is not None or meta.get("phase_end_s") is not None
-            else {}
+            else None
         ),
-        "window": window,
-        "full": full,
-        "summary": summary or None,
-        "check": stats.cross_check(full["mean"], session.summary.get(metric) if metric else None),
-    }
+        window=window,
+        full=full,
+        summary=summary or None,
+        check=stats.cross_check(full["mean"], session.summary.get(metric) if metric else None),
+        columns=list(series),
+    )
 
 
-def _identity(m: Manifest, rule: Rule, member: str, match, session, multi: bool):
+def _identity(
+    m: Manifest, rule: Rule, member: str, match: regex.Match[str], session: Session, multi: bool
+) -> tuple[str, str, dict[str, Label]]:
     """(id, name, labels in the manifest's order) of a run: the rule's `id`/`name` templates,
     else its labels' values (display names in the name); `-s<N>` for one of several complete
     sessions of a file."""
@@ -287,29 +311,24 @@ def _checked_id(m: Manifest, rule: Rule, member: str, rid: str) -> str:
     return rid
 
 
-def _window(m: Manifest, rid: str, member: str, t: list, values: list, weighted: bool) -> dict:
+def _window(
+    m: Manifest, rid: str, member: str, t: list[float], values: list[Any], weighted: bool
+) -> Stats:
     """The window statistics of the run's metric; an error when the window holds none of its
     intervals."""
-    window = stats.window_stats(t, values, m.window["start"], m.window["end"], weighted)
+    w = m.run_window()
+    window = stats.window_stats(t, values, w["start"], w["end"], weighted)
     if values and not window["n"]:
         span = f"t from {t[0]} to {t[-1]} s" if t else "no interval times"
         raise Problem(
             m.path,
             m.line_of.get("window"),
-            f"window ({m.window['start']}, {m.window['end']}] "
-            f"holds no interval of run {rid} ({member}: {span})",
+            f"window ({w['start']}, {w['end']}] holds no interval of run {rid} ({member}: {span})",
         )
     return window
 
 
-def study_metric(m: Manifest, runs: list[dict]) -> str | None:
-    """The study's main column (study.yaml `metric`, the charts' default): the manifest's,
-    else the one its runs share, else the first run's."""
-    found = [r["metric"] for r in runs if r.get("metric")]
-    return m.metric or (found[0] if found else None)
-
-
-def _metric(m: Manifest, rule: Rule, rid: str, member: str, session) -> str | None:
+def _metric(m: Manifest, rule: Rule, rid: str, member: str, session: Session) -> str | None:
     """The run's main column: its rule's `metric:`, else the manifest's, else the tool's own
     main rate. A column the run's series lacks is an error at the line that chose it: every
     statistic, heading and chart that names the metric is of that column, or there is none."""
@@ -327,7 +346,7 @@ def _metric(m: Manifest, rule: Rule, rid: str, member: str, session) -> str | No
     )
 
 
-def default_id(values) -> str:
+def default_id(values: Iterable[object]) -> str:
     """A run's id without an `id:` template: its label values joined by '-', lower case. A value
     that is no slug (`r²x`, a space, a non-ASCII letter) is spelt in ASCII (Unicode digits as
     digits) with a short hash of the whole, so that ids stay distinct: `r2x-5f1c0e`."""
@@ -343,7 +362,9 @@ def default_id(values) -> str:
     return f"{spelt}-{tag}" if spelt else f"run-{tag}"
 
 
-def _time_notes(file: str, line: int, run_id: str, t: list, interval: float) -> list[Problem]:
+def _time_notes(
+    file: str, line: int, run_id: str, t: list[float], interval: float
+) -> list[Problem]:
     """Warnings about interval times that repeat, go back, or (fixed-clock reports) skip
     intervals; the series keeps them as printed."""
     steps = list(map(operator.sub, t[1:], t))
@@ -377,21 +398,21 @@ def _time_notes(file: str, line: int, run_id: str, t: list, interval: float) -> 
     return notes
 
 
-def _base_ratios(m: Manifest, runs: list[dict]) -> None:
-    """Each run's `base`: its base-case run (labels with the manifest's `base:` substituted) and
-    the ratio of their window means, or None; the base labels must name at least one run."""
+def _base_ratios(m: Manifest, runs: list[Run]) -> list[Run]:
+    """The runs, each with its `base`: its base-case run (labels with the manifest's `base:`
+    substituted) and the ratio of their window means, or None; the base labels must name at
+    least one run."""
     if (
         m.base
         and runs
-        and not any(all(str(r["labels"].get(k)) == str(v) for k, v in m.base.items()) for r in runs)
+        and not any(all(str(r.labels.get(k)) == str(v) for k, v in m.base.items()) for r in runs)
     ):
         raise Problem(m.path, m.line_of.get("base"), f"base {m.base}: no run has these labels")
     base_of = stats.base_counterparts(runs, m.base) if m.base else {}
-    by_id = {r["id"]: r for r in runs}
-    for r in runs:
-        b = base_of.get(r["id"])
-        r["base"] = (
-            {"run": b, "ratio": stats.ratio(r["window"]["mean"], by_id[b]["window"]["mean"])}
-            if b
-            else None
-        )
+    by_id = {r.id: r for r in runs}
+    return [
+        replace(r, base=Base(b, stats.ratio(r.window["mean"], by_id[b].window["mean"])))
+        if (b := base_of.get(r.id))
+        else r
+        for r in runs
+    ]

@@ -23,6 +23,9 @@ import math
 import operator
 from functools import partial
 from itertools import compress, repeat
+from typing import Any
+
+from ingest.join.records import Run, Stats
 
 PERCENTILES = (1, 5, 50, 95, 99)
 DIGITS = 6
@@ -38,7 +41,7 @@ CHECK_TOLERANCE = 0.01
 _IS_PRESENT = partial(operator.is_not, None)  # v is not None
 
 
-def _present(values: list) -> list:
+def _present(values: list[Any]) -> list[Any]:
     """`values` without the missing ones (None); the list itself when none is missing."""
     return list(filter(_IS_PRESENT, values)) if None in values else values
 
@@ -52,7 +55,7 @@ def nearest_rank(sorted_values: list[float], p: float) -> float:
     return sorted_values[max(1, math.ceil(p / 100 * n)) - 1]
 
 
-def stats(values: list[float], weights: list[float] | None = None) -> dict:
+def stats(values: list[Any], weights: list[float] | None = None) -> Stats:
     """n, mean, min, p1..p99, max and cv of `values` (None skipped); all None when empty.
     With `weights` (interval lengths, one per value) the mean and cv are weighted by them."""
     vals, wts = _present_weighted(values, weights)
@@ -74,7 +77,9 @@ def stats(values: list[float], weights: list[float] | None = None) -> dict:
     return out
 
 
-def _present_weighted(values: list, weights: list | None) -> tuple[list, list | None]:
+def _present_weighted(
+    values: list[Any], weights: list[float] | None
+) -> tuple[list[float], list[float] | None]:
     """The values that are not None, with their weights; weights None when there are none or
     when they add up to no elapsed time (then the mean is the plain one)."""
     if weights is None:
@@ -86,38 +91,40 @@ def _present_weighted(values: list, weights: list | None) -> tuple[list, list | 
     return vals, (wts if math.fsum(wts) > 0 else None)
 
 
-def _mean(vals: list, wts: list | None) -> float:
+def _mean(vals: list[float], wts: list[float] | None) -> float:
     if wts is None:
         return math.fsum(vals) / len(vals)
     return math.fsum(map(operator.mul, vals, wts)) / math.fsum(wts)  # v * w
 
 
-def window_values(t: list, values: list, start: float, end: float) -> list:
+def window_values(t: list[float], values: list[Any], start: float, end: float) -> list[Any]:
     """Values whose interval end time is in (start, end]."""
     if all(map(operator.le, t, t[1:])):  # times in order (the usual case): two binary searches
         return values[bisect.bisect_right(t, start) : bisect.bisect_right(t, end)]
     return [v for ti, v in zip(t, values) if start < ti <= end]
 
 
-def interval_lengths(t: list) -> list[float]:
+def interval_lengths(t: list[float]) -> list[float]:
     """Each interval's length: its end time minus the previous one's (the first from 0)."""
     return list(map(operator.sub, t, [0, *t]))  # b - a, each t and the one before it
 
 
-def window_stats(t: list, values: list, start: float, end: float, weighted: bool = False) -> dict:
+def window_stats(
+    t: list[float], values: list[Any], start: float, end: float, weighted: bool = False
+) -> Stats:
     """Statistics of the window (start, end]; `weighted`: mean and cv weighted by interval length."""
     vals = window_values(t, values, start, end)
     weights = window_values(t, interval_lengths(t), start, end) if weighted else None
     return {"start": start, "end": end, **stats(vals, weights)}
 
 
-def full_mean(values: list, t: list | None = None) -> dict:
+def full_mean(values: list[Any], t: list[float] | None = None) -> Stats:
     """n and mean of the whole run; with `t`, the time-weighted mean (operations over elapsed time)."""
     vals, wts = _present_weighted(values, None if t is None else interval_lengths(t))
     return {"n": len(vals), "mean": _r(_mean(vals, wts)) if vals else None}
 
 
-def cross_check(interval_mean: float | None, summary_rate: float | None) -> dict:
+def cross_check(interval_mean: float | None, summary_rate: float | None) -> Stats:
     """Compare the full-run interval mean with the tool's own rate."""
     if interval_mean is None or not summary_rate:
         return {
@@ -146,16 +153,16 @@ def ratio(value: float | None, base: float | None, digits: int = DIGITS) -> floa
     return round(value / base, digits)
 
 
-def base_counterparts(runs: list[dict], base: dict) -> dict[str, str | None]:
+def base_counterparts(runs: list[Run], base: dict[str, Any]) -> dict[str, str | None]:
     """For each run id, the id of its base-case run: the run whose labels equal this run's
     labels with the `base` labels substituted (None when there is no such run)."""
-    by_labels = {_key(r["labels"]): r["id"] for r in runs}
+    by_labels = {_key(r.labels): r.id for r in runs}
     out = {}
     for r in runs:
-        wanted = {**r["labels"], **base}
-        out[r["id"]] = by_labels.get(_key(wanted))
+        wanted = {**r.labels, **base}
+        out[r.id] = by_labels.get(_key(wanted))
     return out
 
 
-def _key(labels: dict) -> tuple:
+def _key(labels: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((k, str(v)) for k, v in labels.items() if v is not None))

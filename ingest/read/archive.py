@@ -63,7 +63,7 @@ def _error(archive: str, member: str | None, reason: str) -> Problem:
     return Problem(archive, None, reason if member is None else f"{clean(member, 200)}: {reason}")
 
 
-def sha256_file(path: str | os.PathLike) -> str:
+def sha256_file(path: str | os.PathLike[str]) -> str:
     with open(path, "rb") as f:
         return hashlib.file_digest(f, "sha256").hexdigest()
 
@@ -110,7 +110,7 @@ def _inside(archive: str, member: str, target: str, base: str | None = None) -> 
 
 
 # -- directories ------------------------------------------------------------------------------
-def walk_dir(root: str | os.PathLike, limits: Limits = Limits()):
+def walk_dir(root: str | os.PathLike[str], limits: Limits = Limits()) -> list[tuple[str, str, int]]:
     """(relative name, real path) of every file under directory `root`, sorted by name, links
     inside the root followed; Problem (`root: name: reason`) for a link that leaves the root, is
     dangling or loops, a device/FIFO/socket, a non-UTF-8 name, too deep or too many entries.
@@ -163,7 +163,7 @@ def walk_dir(root: str | os.PathLike, limits: Limits = Limits()):
     return sorted(found)
 
 
-def dir_sha256(path: str | os.PathLike, limits: Limits = Limits()) -> str:
+def dir_sha256(path: str | os.PathLike[str], limits: Limits = Limits()) -> str:
     """sha256 of a directory input: over its `sha256sum`-style listing, sorted by path."""
     lines = sorted(f"{sha256_file(real)}  {rel}\n" for rel, real, _size in walk_dir(path, limits))
     return hashlib.sha256("".join(lines).encode()).hexdigest()
@@ -183,7 +183,7 @@ class _TarStream:
         self.raw = raw
         self.pos = 0
 
-    def close(self):
+    def close(self) -> None:
         self.f.close()
         self.raw.close()
 
@@ -203,7 +203,7 @@ class _TarStream:
             parts.append(piece)
         return b"".join(parts)
 
-    def _counted(self, n: int, member: str | None):
+    def _counted(self, n: int, member: str | None) -> None:
         """Count `n` bytes read against the total and the ratio (headers counted before)."""
         lim = self.archive.limits
         self.pos += n
@@ -231,7 +231,7 @@ class _TarStream:
         self.pos += len(block)  # checked with the next payload (Limits.members bounds headers)
         return block
 
-    def skip_padding(self, size: int, member: str | None):
+    def skip_padding(self, size: int, member: str | None) -> None:
         if size % BLOCK:
             self.read(BLOCK - size % BLOCK, member)
 
@@ -284,7 +284,7 @@ class _Extended:
         default = self.long_link if self.long_link is not None else info.linkname
         return self.pax.get("linkpath", default)
 
-    def applied(self):
+    def applied(self) -> None:
         """The member they described is read: the next one starts with none (`total` stays)."""
         self.pax, self.long_name, self.long_link = {}, None, None
 
@@ -292,7 +292,7 @@ class _Extended:
 class Archive:
     """Members of an archive by relative name (top-level directory stripped)."""
 
-    def __init__(self, path: str | os.PathLike, limits: Limits = Limits()):
+    def __init__(self, path: str | os.PathLike[str], limits: Limits = Limits()):
         self.path = Path(path)
         self.name = clean(self.path.name)
         self.limits = limits
@@ -323,7 +323,7 @@ class Archive:
         return self._data[name]
 
     # -- limits -------------------------------------------------------------------------
-    def _claim(self, member: str, position: int):
+    def _claim(self, member: str, position: int) -> None:
         """Record `member` at `position`; Problem naming both positions when it is there already."""
         if member in self._where:
             raise _error(
@@ -333,7 +333,7 @@ class Archive:
             )
         self._where[member] = position
 
-    def _count(self, member: str, size: int, compressed: int | None = None):
+    def _count(self, member: str, size: int, compressed: int | None = None) -> None:
         self._total += size
         if self._total > self.limits.total_bytes:
             raise _error(
@@ -355,7 +355,7 @@ class Archive:
                 )
 
     # -- readers ------------------------------------------------------------------------
-    def _read_dir(self):
+    def _read_dir(self) -> None:
         for i, (rel, real, size) in enumerate(walk_dir(self.path, self.limits), 1):
             self._claim(rel, i)
             self._count(rel, self._fits(rel, size))
@@ -364,7 +364,7 @@ class Archive:
             if len(self._data[rel]) != size:
                 raise _error(self.name, rel, "file changed while it was read")
 
-    def _read_tar(self):
+    def _read_tar(self) -> None:
         try:
             stream = _TarStream(self)
         except OSError as e:
@@ -376,7 +376,7 @@ class Archive:
         finally:
             stream.close()
 
-    def _read_tar_stream(self, stream: _TarStream):
+    def _read_tar_stream(self, stream: _TarStream) -> None:
         """Every header of the stream in order (to a zero block or the end of the stream):
         extended headers apply to the next member; links are resolved after the last one."""
         links: list[tuple[str, str]] = []
@@ -408,7 +408,9 @@ class Archive:
             raise _error(self.name, None, f"corrupt tar archive (entry {entry}: negative size)")
         return info
 
-    def _read_extended(self, stream: _TarStream, info: tarfile.TarInfo, ext: _Extended, entry):
+    def _read_extended(
+        self, stream: _TarStream, info: tarfile.TarInfo, ext: _Extended, entry: int
+    ) -> None:
         """A PAX or GNU long-name header: its payload (all of them bounded by
         `Limits.header_bytes`) noted in `ext` for the next member (a global PAX header is read
         and ignored)."""
@@ -429,7 +431,14 @@ class Archive:
         elif info.type != tarfile.XGLTYPE:
             ext.pax.update(_pax_records(payload, self.name))
 
-    def _read_tar_member(self, stream: _TarStream, info, ext: _Extended, entry: int, links):
+    def _read_tar_member(
+        self,
+        stream: _TarStream,
+        info: tarfile.TarInfo,
+        ext: _Extended,
+        entry: int,
+        links: list[tuple[str, str]],
+    ) -> None:
         """One member, named by its extended headers if any: a file is read, a link noted in
         `links`, a directory's payload skipped; devices, FIFOs and other types are refused."""
         kind = info.type
@@ -495,26 +504,26 @@ class Archive:
             )
         return size
 
-    def _read_zip(self):
+    def _read_zip(self) -> None:
         lim = self.limits
         try:
             with open(self.path, "rb") as f:
-                end = zipfile._EndRecData(f)  # the end record only: entry count, directory size
+                # the end record only (entry count, directory size): zipfile's own reader of
+                # it, private, as the public ZipFile reads the whole directory first
+                end = zipfile._EndRecData(f)  # type: ignore[attr-defined]
         except OSError as e:
             raise Problem(self.name, None, f"unreadable zip archive ({e.strerror})") from None
         if end is None:
             raise Problem(self.name, None, "unreadable zip archive (File is not a zip file)")
-        if end[zipfile._ECD_ENTRIES_TOTAL] > lim.members:
+        entries, size = end[zipfile._ECD_ENTRIES_TOTAL], end[zipfile._ECD_SIZE]  # type: ignore[attr-defined]
+        if entries > lim.members:
             raise _error(
                 self.name,
                 None,
-                f"too many members (limit {lim.members}): the zip lists "
-                f"{end[zipfile._ECD_ENTRIES_TOTAL]}",
+                f"too many members (limit {lim.members}): the zip lists {entries}",
             )
-        if end[zipfile._ECD_SIZE] > lim.members * (46 + 256) + lim.header_bytes:
-            raise _error(
-                self.name, None, f"zip central directory of {end[zipfile._ECD_SIZE]} bytes (bomb?)"
-            )
+        if size > lim.members * (46 + 256) + lim.header_bytes:
+            raise _error(self.name, None, f"zip central directory of {size} bytes (bomb?)")
         try:
             zf = zipfile.ZipFile(self.path)
         except (zipfile.BadZipFile, OSError, UnicodeDecodeError, ValueError) as e:
@@ -568,7 +577,7 @@ class Archive:
             raise _error(self.name, info.filename, "member size differs from its header (bomb?)")
         return data
 
-    def _resolve_links(self, links: list[tuple[str, str]]):
+    def _resolve_links(self, links: list[tuple[str, str]]) -> None:
         """Each link -> the file it leads to, through at most `Limits.link_hops` links."""
         target_of = dict(links)
         for name, target in links:
@@ -591,7 +600,7 @@ class Archive:
             self._count(name, len(self._data[target]))
             self._data[name] = self._data[target]
 
-    def _strip_top(self):
+    def _strip_top(self) -> None:
         tops = {n.split("/", 1)[0] for n in self._data}
         if len(tops) == 1 and all("/" in n for n in self._data):
             self._data = {n.split("/", 1)[1]: b for n, b in self._data.items()}

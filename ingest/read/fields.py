@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 import re
 import string
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any, NoReturn
 
 import yaml
 
@@ -29,18 +31,22 @@ MAX_SCALAR = 10_000  # characters of one scalar
 MAX_SPEC_NUMBER = 200  # largest width or precision in a template's format spec
 
 
-class LDict(dict):
+class LDict(dict[Any, Any]):
     """A mapping that remembers its line and the line of each key."""
 
     line = 0
-    key_lines: dict
+    key_lines: dict[Any, int]
 
 
-class LList(list):
+class LList(list[Any]):
     """A sequence that remembers its line and the line of each item."""
 
     line = 0
-    item_lines: list
+    item_lines: list[int]
+
+
+Label = str | int | float  # a label's value, typed by the manifest's `label_types:`
+Types = type | tuple[type, ...]  # what `Fields.get` accepts
 
 
 # libyaml's parser (PyYAML's C loader) where PyYAML was built with it: the same events and
@@ -48,7 +54,7 @@ class LList(list):
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def load_yaml(path: str | Path, text: str | None = None):
+def load_yaml(path: str | Path, text: str | None = None) -> Any:
     """Parse YAML into LDict/LList/scalars; tags, anchors, aliases, duplicate keys are errors."""
     path = str(path)
     if text is None:
@@ -58,9 +64,8 @@ def load_yaml(path: str | Path, text: str | None = None):
         node = yaml.compose(text, Loader=LOADER)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
-        raise Problem(
-            path, mark.line + 1 if mark else None, f"invalid YAML: {e.problem or e.context}"
-        ) from None
+        line = mark.line + 1 if mark is not None else None
+        raise Problem(path, line, f"invalid YAML: {e.problem or e.context}") from None
     except yaml.YAMLError as e:
         raise Problem(path, None, f"invalid YAML: {e}") from None
     if node is None:
@@ -80,12 +85,12 @@ def _read_text(path: str) -> str:
         raise Problem(path, None, f"cannot read ({e.strerror})") from None
 
 
-def _check_events(text: str, path: str):
+def _check_events(text: str, path: str) -> None:
     """The YAML events, checked before any node is built: nesting at most MAX_DEPTH, scalars
     at most MAX_SCALAR characters, no alias, anchor or tag."""
     depth = 0
     for ev in yaml.parse(text, Loader=LOADER):
-        line = ev.start_mark.line + 1
+        line = ev.start_mark.line + 1 if ev.start_mark is not None else None
         if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             depth += 1
             if depth > MAX_DEPTH:
@@ -96,13 +101,13 @@ def _check_events(text: str, path: str):
             raise Problem(path, line, f"value longer than {MAX_SCALAR} characters")
         if isinstance(ev, yaml.AliasEvent):
             raise Problem(path, line, f"YAML aliases are not allowed (*{ev.anchor})")
-        if getattr(ev, "anchor", None):
-            raise Problem(path, line, f"YAML anchors are not allowed (&{ev.anchor})")
-        if getattr(ev, "tag", None) is not None:
-            raise Problem(path, line, f"YAML tags are not allowed ({ev.tag})")
+        if anchor := getattr(ev, "anchor", None):
+            raise Problem(path, line, f"YAML anchors are not allowed (&{anchor})")
+        if (tag := getattr(ev, "tag", None)) is not None:
+            raise Problem(path, line, f"YAML tags are not allowed ({tag})")
 
 
-def _build(node, ctor, path):
+def _build(node: yaml.Node, ctor: yaml.constructor.SafeConstructor, path: str) -> Any:
     line = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
         d = LDict()
@@ -135,7 +140,7 @@ def _build(node, ctor, path):
 SLUG = re.compile(r"\A[a-z0-9][a-z0-9._-]*\Z")  # \Z: `$` lets "ra\n" through
 
 
-LABEL_TYPES = {"str": str, "int": int, "float": float}
+LABEL_TYPES: dict[str, type] = {"str": str, "int": int, "float": float}
 
 
 class Fields:
@@ -145,7 +150,7 @@ class Fields:
     Shared API: every module that reads a section of the manifest (declared, counters, queries,
     query_tables, reproduction) checks its fields with it."""
 
-    def __init__(self, path: str, d, where: str, line: int | None = None):
+    def __init__(self, path: str, d: object, where: str, line: int | None = None):
         if not isinstance(d, LDict):
             raise Problem(
                 path,
@@ -154,13 +159,13 @@ class Fields:
             )
         self.path, self.d, self.where = path, d, where
 
-    def line(self, key=None) -> int:
+    def line(self, key: object = None) -> int:
         return self.d.key_lines.get(key, self.d.line) if key is not None else self.d.line
 
-    def fail(self, key, reason):
+    def fail(self, key: object, reason: str) -> NoReturn:
         raise Problem(self.path, self.line(key), reason)
 
-    def get(self, key, types, required=False, default=None):
+    def get(self, key: str, types: Types, required: bool = False, default: Any = None) -> Any:
         if key not in self.d:
             if required:
                 self.fail(None, f"{self.where}: missing field `{key}`")
@@ -175,7 +180,7 @@ class Fields:
             self.fail(key, f"{self.where}: `{key}` must be {want}, not {_type_name(type(v))}")
         return v
 
-    def only(self, allowed):
+    def only(self, allowed: Iterable[str]) -> None:
         for k in self.d:
             if k not in allowed:
                 self.fail(k, f"{self.where}: unknown field `{k}` (allowed: {', '.join(allowed)})")
@@ -188,7 +193,7 @@ DISPLAY_BAD = re.compile(
 )
 
 
-def check_display(v: Fields, key, text, what: str):
+def check_display(v: Fields, key: object, text: object, what: str) -> None:
     """A string shown on pages (heading, display name, label value, quoted figure): a
     `manifest:line` error when it holds a control, separator or bidi character."""
     if isinstance(text, str) and (m := DISPLAY_BAD.search(text)):
@@ -199,11 +204,11 @@ def check_display(v: Fields, key, text, what: str):
         )
 
 
-def _type_name(t) -> str:
+def _type_name(t: type) -> str:
     return "a mapping" if issubclass(t, dict) else "a list" if issubclass(t, list) else t.__name__
 
 
-def check_template(rv: Fields, key: str, template: str, where: str):
+def check_template(rv: Fields, key: str, template: str, where: str) -> None:
     """An `id`/`name` template may only name labels (no `.attr`, no `[index]`, no conversion)
     and format them with widths and precisions up to MAX_SPEC_NUMBER (the linked monitors'
     and counters.py's member templates)."""
@@ -227,13 +232,15 @@ def check_template(rv: Fields, key: str, template: str, where: str):
             )
 
 
-def typed_label(path, line, key, value, label_types):
+def typed_label(
+    path: str, line: int | None, key: str, value: object, label_types: Mapping[str, str]
+) -> Label:
     """Coerce a label value to its declared type (str by default); NaN and inf are errors.
     Shared API: the labels of runs (runs.py), query runs (queries.py) and the values tables
     name (declared.py, query_tables.py) are typed by this one rule."""
     t = LABEL_TYPES[label_types.get(key, "str")]
     try:
-        out = t(value)
+        out: Label = t(value)
     except (TypeError, ValueError, OverflowError):
         raise Problem(
             path, line, f"label {key}={clean(value, 80)!r} is not a {t.__name__}"
@@ -243,7 +250,9 @@ def typed_label(path, line, key, value, label_types):
     return out
 
 
-def section_items(path: str, doc, key: str, limit: int, what: str) -> list[tuple]:
+def section_items(
+    path: str, doc: LDict, key: str, limit: int, what: str
+) -> list[tuple[Any, str, int]]:
     """(item, `key[i]`, line) of a list section (`tables:`, `counters:`, `file_tables:`), at
     most `limit` of them; [] without the section; `what`: what its items are, for the error."""
     raw = doc.get(key)

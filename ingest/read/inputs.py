@@ -11,10 +11,10 @@ from pathlib import Path
 from ingest.parse.member import decode
 from ingest.problems import Problem
 from ingest.read.archive import Archive, dir_sha256, sha256_file
-from ingest.read.records import Manifest
+from ingest.read.records import Input, Manifest
 
 
-def input_path(m: Manifest, inp, archives: str | Path, studies: str | Path) -> Path:
+def input_path(m: Manifest, inp: Input, archives: str | Path, studies: str | Path) -> Path:
     """Where an input is read from: archives in ARCHIVES, published tables in STUDIES/<study>/."""
     return (
         Path(archives) / inp.name if inp.kind == "archive" else Path(studies) / m.study / inp.name
@@ -44,13 +44,16 @@ def where(m: Manifest, archives: str | Path, studies: str | Path) -> tuple[Path,
     for d, why in zip(dirs, whys):
         if why is None:
             return d, None
-    return dirs[0], "; ".join(dict.fromkeys(whys))
+    return dirs[0], "; ".join(dict.fromkeys(why for why in whys if why is not None))
 
 
-def open_inputs(m: Manifest, archives: str | Path, studies: str | Path) -> tuple[dict, dict]:
+def open_inputs(
+    m: Manifest, archives: str | Path, studies: str | Path
+) -> tuple[dict[str, Archive], dict[str, str]]:
     """(archive name -> Archive, published-tables name -> its text), each input's sha256 checked
     against the manifest's first."""
-    opened, texts = {}, {}
+    opened: dict[str, Archive] = {}
+    texts: dict[str, str] = {}
     for inp in m.inputs:
         path = input_path(m, inp, archives, studies)
         _check_input(m, inp, path)
@@ -61,7 +64,7 @@ def open_inputs(m: Manifest, archives: str | Path, studies: str | Path) -> tuple
     return opened, texts
 
 
-def _check_input(m: Manifest, inp, path: Path):
+def _check_input(m: Manifest, inp: Input, path: Path) -> None:
     if not path.exists():
         raise Problem(m.path, inp.line, f"input {inp.name} not found at {path}")
     if inp.kind == "published-tables" and not path.is_file():

@@ -1,10 +1,11 @@
 """Study manifests (`content/posts/<study>/manifest.yaml`), loaded and validated whole before
-any input is read (`load`): the YAML and the fields every section shares are read by
-ingest/read/fields.py, the patterns compiled with a budget by ingest/read/patterns.py, and
-each section that belongs to a later step is checked by its own module (the table sources of
-ingest/derive/sources.py, the query runs' `label_files:` and `suite:` by
-ingest/join/queries.py). What it builds is ingest/read/records.py's `Manifest`. Every error is
-an `ingest.problems.Problem`: `file:line: reason`. Limits and field reference: docs/manifest.md.
+any input is read (`load`): the YAML (read here and nowhere else) and the fields every section
+shares by ingest/read/fields.py, the patterns compiled with a budget by ingest/read/patterns.py,
+and each section that belongs to a later step parsed by its own module: `tables:`,
+`query_tables:`, `file_tables:`, `counters:` and `reproduction:` by the table sources of
+ingest/derive/, `label_files:` and `suite:` by ingest/join/queries.py. What it builds is
+ingest/read/records.py's `Manifest`, the sections' records ingest/read/sections.py's. Every error
+is an `ingest.problems.Problem`: `file:line: reason`. Limits and field reference: docs/manifest.md.
 """
 
 from __future__ import annotations
@@ -12,12 +13,16 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
+from typing import Any
 
+from ingest.derive import counters, declared, file_tables, query_tables, reproduction
+from ingest.join.queries import parse_label_files, parse_suite
 from ingest.problems import Problem, clean
 from ingest.read.fields import (
     LABEL_TYPES,
     SLUG,
     Fields,
+    Label,
     LDict,
     LList,
     check_display,
@@ -27,6 +32,7 @@ from ingest.read.fields import (
 )
 from ingest.read.patterns import MatchClock, compile_pattern, glob_re
 from ingest.read.records import MONITOR_KINDS, STATUS_FORMATS, STATUS_MODES, Input, Manifest, Rule
+from ingest.read.sections import ReproductionCheck
 
 RESERVED_VIEWS = {"__init__"}  # modules of ingest/derive/studies/ that are not study modules
 
@@ -98,14 +104,8 @@ ALIGN = ("auto", "timestamps", "offset")
 
 def load(path: str | Path) -> Manifest:
     """Load and validate a manifest; raise Problem (`file:line: reason`) on any problem.
-    Everything is checked here, before any input is read: the declared tables and counter
-    tables too (ingest/derive/declared.py, ingest/derive/counters.py), as far as they do not need the runs."""
-    from ingest.derive import (  # their sections' validators (use these)
-        counters,
-        declared,
-        file_tables,
-    )
-
+    Everything is checked here, before any input is read: every section, as far as it does not
+    need the runs (a check that does stays with its builder, at the line recorded here)."""
     path = str(path)
     doc = load_yaml(path)
     v = Fields(path, doc, "manifest")
@@ -129,7 +129,8 @@ def load(path: str | Path) -> Manifest:
         if k not in labels:
             v.fail("base", f"base: {k!r} is not one of labels ({', '.join(labels)})")
     views = _views(v)
-    return Manifest(
+    archives = [i.name for i in inputs if i.kind == "archive"]
+    m = Manifest(
         path=path,
         study=study,
         title=title,
@@ -151,14 +152,34 @@ def load(path: str | Path) -> Manifest:
         quoted=_quoted(path, v),
         default_tables=_default_tables(path, v),
         label_names=label_names,
-        tables=declared.specs(path, doc, labels, label_types),
-        counters=counters.specs(path, doc),
-        file_tables=file_tables.specs(path, doc),
+        tables=declared.parse(path, doc, labels, label_types),
+        counters=counters.parse(path, doc),
+        file_tables=file_tables.parse(path, doc),
         queries=queries,
+        label_files=parse_label_files(path, doc, labels, queries, archives),
+        suite=parse_suite(path, doc),
+        query_tables=query_tables.parse(path, doc, labels, label_types, queries),
     )
+    _distinct_table_ids(m)
+    return m
 
 
-def _all_rules(path, v, inputs, label_types, has_runs: bool) -> tuple[list, list, list]:
+def _distinct_table_ids(m: Manifest) -> None:
+    """A table id is declared once across `tables:`, `query_tables:` and `file_tables:` (each
+    section checks its own): the second is an error at its line."""
+    declared = [(t.line, t.id) for t in m.tables]
+    declared += [(t.line, t.id) for t in m.query_tables]
+    declared += [(t.line, t.id) for t in m.file_tables]
+    seen: dict[str, int] = {}
+    for line, tid in sorted(declared):
+        if tid in seen:
+            raise Problem(m.path, line, f"table {tid!r} is already declared at line {seen[tid]}")
+        seen[tid] = line
+
+
+def _all_rules(
+    path: str, v: Fields, inputs: list[Input], label_types: dict[str, str], has_runs: bool
+) -> tuple[list[Rule], list[Rule], list[Rule]]:
     """The `runs:`, `files:` and `queries:` rules, sharing one match budget; a study needs
     runs or queries, unless it reads only files or published tables."""
     archives = [i.name for i in inputs if i.kind == "archive"]
@@ -178,9 +199,9 @@ def _all_rules(path, v, inputs, label_types, has_runs: bool) -> tuple[list, list
     return runs, files, queries
 
 
-def _views(v) -> str | None:
+def _views(v: Fields) -> str | None:
     """`views:`, the name of a study module under ingest/derive/studies/, or None."""
-    views = v.get("views", str)
+    views: str | None = v.get("views", str)
     if views is not None and (
         not re.fullmatch(r"[a-z][a-z0-9_]*", views) or views in RESERVED_VIEWS
     ):
@@ -192,7 +213,7 @@ def _views(v) -> str | None:
     return views
 
 
-def _window(path, v, required: bool) -> dict | None:
+def _window(path: str, v: Fields, required: bool) -> dict[str, float] | None:
     """`window: {start, end}`: the seconds of each run that are compared."""
     window = v.get("window", LDict, required=required)
     if window is None:
@@ -205,7 +226,9 @@ def _window(path, v, required: bool) -> dict | None:
     return {"start": start, "end": end}
 
 
-def _labels(path, v, required: bool) -> tuple[list, dict, dict]:
+def _labels(
+    path: str, v: Fields, required: bool
+) -> tuple[list[str], dict[str, str], dict[str, str]]:
     """`labels:`, `label_types:` and `label_names:` (readers' headings, display strings)."""
     labels = v.get("labels", LList, required=required, default=LList())
     for i, k in enumerate(labels):
@@ -228,7 +251,7 @@ def _labels(path, v, required: bool) -> tuple[list, dict, dict]:
     return list(labels), label_types, dict(label_names)
 
 
-def _display(path, v) -> dict:
+def _display(path: str, v: Fields) -> dict[str, dict[str, Any]]:
     """`display: {label: {value: shown name}}`."""
     display = v.get("display", LDict, default=LDict())
     out = {}
@@ -242,7 +265,7 @@ def _display(path, v) -> dict:
     return out
 
 
-def _markers(path, v) -> list[dict]:
+def _markers(path: str, v: Fields) -> list[dict[str, Any]]:
     """`markers: [{t, label}]`: moments drawn on the time series."""
     raw = v.get("markers", LList, default=LList())
     out = []
@@ -266,7 +289,7 @@ def _metric(v: Fields, metric: str | None) -> str | None:
     return metric
 
 
-def _default_tables(path, v) -> tuple:
+def _default_tables(path: str, v: Fields) -> tuple[str, ...]:
     """`default_tables: [runs, jitter]` (the default): which default tables a study with runs
     gets besides its declared and module tables; `[]` opts out."""
     ids = v.get("default_tables", LList, default=LList(DEFAULT_TABLES))
@@ -280,11 +303,11 @@ def _default_tables(path, v) -> tuple:
     return tuple(ids)
 
 
-def _quoted(path, v) -> dict:
+def _quoted(path: str, v: Fields) -> dict[str, list[dict[str, Any]]]:
     """`quoted: {name: [{field: value, ...}, ...]}`: figures the original states only in its text
     (no input file holds them), for a study module to show as published (`ctx.quoted(name)`).
     Values are strings, numbers or null (missing); never derived, never computed with."""
-    out = {}
+    out: dict[str, list[dict[str, Any]]] = {}
     for name, rows in v.get("quoted", LDict, default=LDict()).items():
         if not isinstance(name, str) or not SLUG.match(name):
             v.fail(
@@ -312,7 +335,7 @@ def _quoted(path, v) -> dict:
     return out
 
 
-def _series(path, v) -> str | int:
+def _series(path: str, v: Fields) -> str | int:
     """`series: {extra: keep | drop | {every: N}}`: what is written of the per-interval series
     of the runs outside the published comparison (`published: false`)."""
     sv = Fields(path, v.get("series", LDict, default=LDict()), "series")
@@ -327,7 +350,7 @@ def _series(path, v) -> str | int:
         return extra
     ev = Fields(path, extra, "series.extra")
     ev.only(("every",))
-    every = ev.get("every", int, required=True)
+    every: int = ev.get("every", int, required=True)
     if every < 2:
         ev.fail(
             "every",
@@ -349,7 +372,7 @@ def manifest_path(study: str, content: str | Path = "content/posts") -> Path:
     return p
 
 
-def check_folder(m: Manifest):
+def check_folder(m: Manifest) -> None:
     """A manifest writes only the study of its own folder: `study:` must be the folder name."""
     folder = Path(m.path).parent.name
     if m.study != folder:
@@ -360,7 +383,7 @@ def check_folder(m: Manifest):
         )
 
 
-def check_unique(manifests: list[Manifest]):
+def check_unique(manifests: list[Manifest]) -> None:
     """With `all`: two manifests naming one study is an error naming both."""
     seen: dict[str, Manifest] = {}
     for m in manifests:
@@ -374,16 +397,14 @@ def check_unique(manifests: list[Manifest]):
         seen[m.study] = m
 
 
-def _reproduction(path, doc, inputs):
-    from ingest.derive import reproduction  # its own section parser (it uses the validators above)
-
+def _reproduction(path: str, doc: LDict, inputs: list[Input]) -> list[ReproductionCheck]:
     kinds = {i.name: i.kind for i in inputs}
     return reproduction.parse(
         path, doc.get("reproduction"), kinds, doc.key_lines.get("reproduction")
     )
 
 
-def _inputs(path, v) -> list[Input]:
+def _inputs(path: str, v: Fields) -> list[Input]:
     raw = v.get("inputs", LList, required=True)
     if not raw:
         v.fail("inputs", "inputs: at least one input is needed")
@@ -407,7 +428,9 @@ def _inputs(path, v) -> list[Input]:
     return out
 
 
-def _rules(path, v, key, archives, label_types) -> list[Rule]:
+def _rules(
+    path: str, v: Fields, key: str, archives: list[str], label_types: dict[str, str]
+) -> list[Rule]:
     """The rules of `key` (runs, files or queries), each checked with its line."""
     items = v.get(key, LList, default=LList())
     return [
@@ -416,7 +439,15 @@ def _rules(path, v, key, archives, label_types) -> list[Rule]:
     ]
 
 
-def _rule(path, key: str, where: str, d, line: int, archives, label_types) -> Rule:
+def _rule(
+    path: str,
+    key: str,
+    where: str,
+    d: LDict,
+    line: int,
+    archives: list[str],
+    label_types: dict[str, str],
+) -> Rule:
     """One rule: the members it takes (`glob` or `regex`) from which input, read as which
     format, and what it says of their runs (labels, session, id and name, linked metrics, ...)."""
     rv = Fields(path, d, where, line)
@@ -488,7 +519,9 @@ def _sar(rv: Fields, where: str) -> list[str]:
     return templates
 
 
-def _rule_labels(path, rv: Fields, where: str, label_types) -> dict:
+def _rule_labels(
+    path: str, rv: Fields, where: str, label_types: dict[str, str]
+) -> dict[str, Label]:
     """A rule's fixed `labels:`, strings or numbers shown on pages, typed as declared."""
     labels = dict(rv.get("labels", LDict, default=LDict()))
     for lk, lv in labels.items():
@@ -501,7 +534,7 @@ def _rule_labels(path, rv: Fields, where: str, label_types) -> dict:
 
 def _mode(rv: Fields, where: str, fmt: str | None) -> str | None:
     """A `files:` rule's `mode:` (relative or absolute), for the server-status formats only."""
-    mode = rv.get("mode", str)
+    mode: str | None = rv.get("mode", str)
     if mode is not None and mode not in STATUS_MODES:
         rv.fail(
             "mode",
@@ -516,7 +549,7 @@ def _mode(rv: Fields, where: str, fmt: str | None) -> str | None:
     return mode
 
 
-def _linked(path, rv: Fields, where: str) -> dict:
+def _linked(path: str, rv: Fields, where: str) -> dict[str, Any]:
     """A rule's `linked:` mapping: file templates, the monitors' interval and offset, panels
     and the columns kept besides them."""
     lv = Fields(path, rv.get("linked", LDict), f"{where}.linked")
@@ -530,8 +563,10 @@ def _linked(path, rv: Fields, where: str) -> dict:
     if not out:
         lv.fail(None, f"{where}.linked: name at least one of {', '.join(MONITOR_KINDS)}")
 
-    def number(k, required=False, default=None, positive=False):
-        v = lv.get(k, (int, float), required=required, default=default)
+    def number(
+        k: str, required: bool = False, default: float | None = None, positive: bool = False
+    ) -> float | None:
+        v: float | None = lv.get(k, (int, float), required=required, default=default)
         if v is not None and (not math.isfinite(v) or (positive and v <= 0)):
             lv.fail(
                 k, f"{where}.linked: `{k}` must be a finite{' positive' if positive else ''} number"

@@ -5,6 +5,7 @@ is bounded (`pattern_units`), and matched with a time budget per match and a tot
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import regex
 
@@ -27,12 +28,13 @@ class MatchClock:
     def __init__(self, total: float | None = None):
         self.total = self.left = MATCH_TOTAL_S if total is None else total
         self.matches = 0
-        self.spent: dict = {}  # id(rule) -> (rule, its seconds): the slowest is named
+        # id(rule) -> (rule, its seconds): the slowest is named
+        self.spent: dict[int, tuple[Any, float]] = {}
 
 
 def compile_pattern(
     v: Fields, key: str, source: str, where: str, what: str = "regex"
-) -> regex.Pattern:
+) -> regex.Pattern[str]:
     """`source` compiled with the `regex` package (VERSION0), its size bounded first
     (`pattern_units`); a `manifest:line` error when it is too large or invalid."""
     units = pattern_units(source)

@@ -5,11 +5,21 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import regex
 
 from ingest.problems import Problem, clean
+from ingest.read.fields import Label
 from ingest.read.patterns import MATCH_BUDGET_S, MatchClock
+from ingest.read.sections import (
+    CounterTable,
+    DeclaredTable,
+    FileTable,
+    LabelFile,
+    QueryTable,
+    ReproductionCheck,
+)
 
 # a files: rule's `mode:` for these formats (ingest/parse/server_status.py): mysqladmin -r or not
 STATUS_FORMATS = ("global-status", "mysqladmin-status")
@@ -32,26 +42,28 @@ class Input:
 class Rule:
     """A `runs:` or `files:` entry: which archive members it takes and how."""
 
-    pattern: regex.Pattern
+    pattern: regex.Pattern[str]
     source: str  # the glob or regex as written
     input: str
     format: str = "auto"
-    labels: dict = field(default_factory=dict)
+    labels: dict[str, Label] = field(default_factory=dict)
     published: bool = True
     session: str | int = "all"
     id: str | None = None
     name: str | None = None
     line: int = 0
-    linked: dict | None = None  # docs/manifest.md, "Linked metrics"
+    linked: dict[str, Any] | None = None  # docs/manifest.md, "Linked metrics"
     sar: list[str] = field(default_factory=list)  # queries: each run's sar files (templates)
     mode: str | None = None  # files: server-status tables declared relative or absolute
     incomplete: str = "error"  # a member holding no complete run: error, or skip (a warning)
     metric: str | None = None  # the runs' main column, when it is not the manifest's
     metric_line: int = 0  # the line of the rule's `metric:` (0: the rule has none)
     clock: MatchClock = field(default_factory=MatchClock, repr=False, compare=False)
-    _seen: dict = field(default_factory=dict, repr=False, compare=False)  # member -> match
+    _seen: dict[str, regex.Match[str] | None] = field(
+        default_factory=dict, repr=False, compare=False
+    )  # member -> match
 
-    def match(self, manifest: str, member: str):
+    def match(self, manifest: str, member: str) -> regex.Match[str] | None:
         """`pattern.fullmatch(member)` within MATCH_BUDGET_S, and within what is left of the
         manifest's MatchClock; a Problem when it takes longer. Each member is matched once
         (the report and study modules ask again: the same answer, at no cost)."""
@@ -100,34 +112,43 @@ class Manifest:
     inputs: list[Input]
     interval_s: float
     metric: str | None  # None: each run's tool's own main rate (docs/manifest.md)
-    window: dict
-    base: dict
+    window: dict[str, float] | None  # start, end: the seconds of each run that are compared
+    base: dict[str, Any]  # label -> the value of the base case
     labels: list[str]
-    label_types: dict
-    display: dict
-    markers: list[dict]
+    label_types: dict[str, str]
+    display: dict[str, dict[str, Any]]  # label -> value (as text) -> shown name
+    markers: list[dict[str, Any]]  # {t, label}
     runs: list[Rule]
     files: list[Rule]
     views: str | None
-    line_of: dict = field(default_factory=dict)
-    reproduction: list = field(
-        default_factory=list
-    )  # reproduction.Check, one per declared comparison
+    line_of: dict[str, int] = field(default_factory=dict)
+    reproduction: list[ReproductionCheck] = field(default_factory=list)  # `reproduction:`
     extra_series: str | int = (
         "keep"  # `series: {extra: ...}`: keep, drop, or N (every N intervals, the mean)
     )
-    quoted: dict = field(
+    quoted: dict[str, list[dict[str, Any]]] = field(
         default_factory=dict
     )  # `quoted:` name -> rows the original states in its prose
-    default_tables: tuple = (
+    default_tables: tuple[str, ...] = (
         "runs",
         "jitter",
     )  # `default_tables:` the default tables a study with runs gets
-    label_names: dict = field(default_factory=dict)  # `label_names:` label key -> readers' heading
-    tables: list = field(default_factory=list)  # `tables:` checked (declared.Spec)
-    counters: list = field(default_factory=list)  # `counters:` checked (counters.Spec)
-    file_tables: list = field(default_factory=list)  # `file_tables:` checked (file_tables.Spec)
-    queries: list = field(default_factory=list)  # `queries:` rules (Rule), ingest/join/queries.py
+    label_names: dict[str, str] = field(
+        default_factory=dict
+    )  # `label_names:` label key -> readers' heading
+    tables: list[DeclaredTable] = field(default_factory=list)  # `tables:`
+    counters: list[CounterTable] = field(default_factory=list)  # `counters:`
+    file_tables: list[FileTable] = field(default_factory=list)  # `file_tables:`
+    queries: list[Rule] = field(default_factory=list)  # `queries:` rules, ingest/join/queries.py
+    label_files: list[LabelFile] = field(default_factory=list)  # `label_files:` (queries.py)
+    suite: str | None = None  # `suite:` the query set of the query runs (e.g. TPC-H)
+    query_tables: list[QueryTable] = field(default_factory=list)  # `query_tables:` checked
+
+    def run_window(self) -> dict[str, float]:
+        """`window:`, which a study with runs has (`load` requires it then)."""
+        if self.window is None:
+            raise Problem(self.path, None, "window: a study with runs needs one")
+        return self.window
 
     def heading(self, key: str) -> str:
         """The readers' heading of a label (its `label_names:` entry, else the key, spaced)."""

@@ -356,6 +356,7 @@ def _settle(held: _Held):
 def _both(name: str) -> tuple[str, str]:
     """The tmp and old names of a recorded tree."""
     m = LEFTOVER.fullmatch(name)
+    assert m is not None, name  # a recorded name is one LEFTOVER matched
     return f".{m['study']}.old-{m['token']}", f".{m['study']}.tmp-{m['token']}"
 
 
@@ -366,7 +367,9 @@ def recover(root: Path):
     removed. Anything else in data/ is left alone."""
     held = _held[os.path.realpath(root)]
     for name in held.made:
-        study = LEFTOVER.fullmatch(name)["study"]
+        recorded = LEFTOVER.fullmatch(name)
+        assert recorded is not None, name  # a recorded name is one LEFTOVER matched
+        study = recorded["study"]
         for leftover in _both(name):  # the old tree first: it may be the study
             try:
                 st = os.lstat(leftover, dir_fd=held.dir_fd)

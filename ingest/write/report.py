@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ingest.join.records import Run
 from ingest.parse.member import parse_bytes
 from ingest.problems import Problem
 from ingest.read.records import Manifest
@@ -34,7 +35,7 @@ class Report:
     query_runs: int = 0  # runs of the `queries:` rules (ingest/join/queries.py)
     rules: list[tuple[str, int]] = field(default_factory=list)  # (rule, runs it took)
     unmatched: list[tuple[str, str]] = field(default_factory=list)  # (member, why)
-    tables: list[tuple[str, int]] = field(default_factory=list)  # (id, rows)
+    tables: list[tuple[str, int | None]] = field(default_factory=list)  # (id, rows)
     bytes_total: int = 0
     files: int = 0  # files of data/<study>/
     bytes_series: int = 0
@@ -82,7 +83,7 @@ def build(m: Manifest, built, dry_run: bool = False, result: dict | None = None)
                 continue
             rep.unmatched.append((f"{inp.name}/{member}", _why_unmatched(arc.read(member), member)))
         taken[inp.name] = arc
-    own = {f"series/{r['id']}.json" for r in runs}  # one run: its .json (and .linked.json)
+    own = {f"series/{r.id}.json" for r in runs}  # one run: its .json (and .linked.json)
     rep.files = len(files)
     for name, data in sorted(files.items()):
         rep.bytes_total += len(data)
@@ -94,7 +95,7 @@ def build(m: Manifest, built, dry_run: bool = False, result: dict | None = None)
             tid = name.removeprefix("tables/").removesuffix(".yaml")
             rep.tables.append((tid, rows.get(tid)))
     rep.extra_series, rep.series_saved = m.extra_series, built.series_saved
-    rep.reduced = sum(1 for r in runs if "series" in r)
+    rep.reduced = built.series_reduced
     rep.warnings = [
         *_error_lines(m, runs, taken),
         *_short_runs(m, runs),
@@ -105,9 +106,9 @@ def build(m: Manifest, built, dry_run: bool = False, result: dict | None = None)
     return rep
 
 
-def _rule_of(m: Manifest, run: dict):
+def _rule_of(m: Manifest, run: Run):
     """The rule that took a run's file (the first that matches, as the ingest does)."""
-    return next((r for r in [*m.runs, *m.files] if r.took(run["source"]["file"])), None)
+    return next((r for r in [*m.runs, *m.files] if r.took(run.source.file)), None)
 
 
 def _why_unmatched(data: bytes, member: str) -> str:
@@ -126,12 +127,12 @@ def _why_unmatched(data: bytes, member: str) -> str:
     return f"{parsed.format}, matched by no rule"
 
 
-def _error_lines(m: Manifest, runs: list[dict], archives: dict) -> list[str]:
+def _error_lines(m: Manifest, runs: list[Run], archives: dict) -> list[str]:
     """Lines like `FATAL: ...` inside the part of a run's file that its session spans."""
     out = []
-    by_file: dict[str, list[dict]] = {}
+    by_file: dict[str, list[Run]] = {}
     for r in runs:
-        by_file.setdefault(r["source"]["file"], []).append(r)
+        by_file.setdefault(r.source.file, []).append(r)
     for inp in m.inputs:
         arc = archives.get(inp.name)
         if arc is None:
@@ -143,15 +144,15 @@ def _error_lines(m: Manifest, runs: list[dict], archives: dict) -> list[str]:
             hits = _error_hits(arc.read(member))
             if not hits:
                 continue
-            starts = sorted({r["source"]["line"] for r in rs})
+            starts = sorted({r.source.line for r in rs})
             for r in rs:
-                first = r["source"]["line"]
+                first = r.source.line
                 last = next((s - 1 for s in starts if s > first), None)
                 inside = [h for h in hits if h[0] >= first and (last is None or h[0] <= last)]
                 if inside:
                     span = f"lines {first}-{last}" if last else f"line {first} to the end"
                     out.append(
-                        f"{inp.name}/{member}:{inside[0][0]}: run {r['id']}: {len(inside)} error line(s) "
+                        f"{inp.name}/{member}:{inside[0][0]}: run {r.id}: {len(inside)} error line(s) "
                         f"in its session ({span}), first: {inside[0][1][:100]}"
                     )
     return out
@@ -178,69 +179,69 @@ def _error_hits(data: bytes) -> list[tuple[int, str]]:
     return hits
 
 
-def _short_runs(m: Manifest, runs: list[dict]) -> list[str]:
+def _short_runs(m: Manifest, runs: list[Run]) -> list[str]:
     out = []
     for r in runs:
-        w = r["window"]
-        step = r["tool"].get("interval_s") or m.interval_s
+        w = r.window
+        step = r.tool.get("interval_s") or m.interval_s
         expected = int((w["end"] - w["start"]) / step)
         if (
             w["n"] < expected - 1
         ):  # one missing interval is a gap (reported by the ingest), not a short run
             rule = _rule_of(m, r)
-            where = f"{rule.input}/{r['source']['file']}" if rule else r["source"]["file"]
+            where = f"{rule.input}/{r.source.file}" if rule else r.source.file
             out.append(
-                f"{where}:{r['source']['line']}: run {r['id']}: {w['n']} interval(s) in the "
+                f"{where}:{r.source.line}: run {r.id}: {w['n']} interval(s) in the "
                 f"window ({w['start']:g}, {w['end']:g}] s, which holds {expected}: shorter than the window"
             )
     return out
 
 
-def _missing_bases(m: Manifest, runs: list[dict]) -> list[str]:
+def _missing_bases(m: Manifest, runs: list[Run]) -> list[str]:
     """A run with no base case: the closest base run and the labels in which it differs."""
     if not m.base:
         return []
-    bases = [r for r in runs if all(str(r["labels"].get(k)) == str(v) for k, v in m.base.items())]
+    bases = [r for r in runs if all(str(r.labels.get(k)) == str(v) for k, v in m.base.items())]
     out = []
     for r in runs:
-        if r.get("base") is not None:
+        if r.base is not None:
             continue
-        wanted = {**r["labels"], **m.base}
+        wanted = {**r.labels, **m.base}
         shown = ", ".join(f"{k}={v}" for k, v in m.base.items())
         if not bases:
-            out.append(f"{m.path}: run {r['id']}: no base case ({shown}): no run has these labels")
+            out.append(f"{m.path}: run {r.id}: no base case ({shown}): no run has these labels")
             continue
 
         def diff(b, wanted=wanted):
-            keys = sorted(set(wanted) | set(b["labels"]))
-            return [k for k in keys if str(wanted.get(k)) != str(b["labels"].get(k))]
+            keys = sorted(set(wanted) | set(b.labels))
+            return [k for k in keys if str(wanted.get(k)) != str(b.labels.get(k))]
 
         closest = min(bases, key=lambda b: len(diff(b)))
         differs = ", ".join(
-            f"{k} ({r['labels'].get(k, 'none')} here, {closest['labels'].get(k, 'none')} there)"
+            f"{k} ({r.labels.get(k, 'none')} here, {closest.labels.get(k, 'none')} there)"
             for k in diff(closest)
         )
         out.append(
-            f"{m.path}: run {r['id']}: no base case ({shown}); closest base run {closest['id']} "
+            f"{m.path}: run {r.id}: no base case ({shown}); closest base run {closest.id} "
             f"differs in {differs}"
         )
     return out
 
 
-def _base_threads(m: Manifest, runs: list[dict]) -> list[str]:
+def _base_threads(m: Manifest, runs: list[Run]) -> list[str]:
     """A run whose base run ran at another thread count (the tool's, as its log says) while
     `threads` is not a label: the base ratio then compares thread counts too, unsaid."""
     if not m.base or "threads" in m.labels:
         return []
-    by_id = {r["id"]: r for r in runs}
+    by_id = {r.id: r for r in runs}
     out = []
     for r in runs:
-        b = by_id.get((r.get("base") or {}).get("run"))
-        mine, theirs = r["tool"].get("threads"), b["tool"].get("threads") if b else None
+        b = by_id.get(r.base.run) if r.base else None
+        mine, theirs = r.tool.get("threads"), b.tool.get("threads") if b else None
         if b is not None and mine is not None and theirs is not None and mine != theirs:
             line = m.line_of.get("base")
             out.append(
-                f"{m.path}{f':{line}' if line else ''}: run {r['id']}: its base run {b['id']} ran at "
+                f"{m.path}{f':{line}' if line else ''}: run {r.id}: its base run {b.id} ran at "
                 f"{theirs} threads, this one at {mine}, and threads is not a label: the ratio compares "
                 f"thread counts too (add threads to labels:)"
             )

@@ -93,6 +93,7 @@ def run_files(
         rec["series"] = {"resolution": "dropped"}
         rec.pop("linked", None)
         return {}, full_bytes
+    assert isinstance(extra, int)  # keep and drop are done above: every N intervals
     small = downsample(doc, extra)
     rec["series"] = {
         "resolution": "downsampled",

@@ -131,7 +131,7 @@ def met_records(met_parsed) -> list[dict]:
 
 def derive(
     abs_parsed, met_parsed, cnfs: dict[str, dict], rel_parsed=None, quoted: dict | None = None
-) -> tuple[list[dict], list[str]]:
+) -> tuple[list[dict], list[Problem]]:
     """The study's tables and cross-check problems; `quoted`: the manifest's `band` row and `load`
     rows (without them, no `qps-spread` or `load` table)."""
     qps = qps_records(abs_parsed)
@@ -383,7 +383,9 @@ def cross_check(relative, rel_cpu_all, rel_parsed, met_parsed) -> list[Problem]:
     """Problems where our ratios and the author's (o.qps.rel, o.met relative rows) disagree."""
     return [
         Problem(
-            *where, f"{key[0]} {key[1]} {key[2]}: computed ratio {got} but the report says {value}"
+            where[0],
+            where[1],
+            f"{key[0]} {key[1]} {key[2]}: computed ratio {got} but the report says {value}",
         )
         for key, got, value, where in ratio_pairs(relative, rel_cpu_all, rel_parsed, met_parsed)
         if abs(got - value) > TOLERANCE

@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from ingest.derive import reproduction
+from ingest.derive.context import StudyContext
 from ingest.derive.reproduction import compare, decimals, summary
 from ingest.parse import by_name
 from ingest.problems import Problem
@@ -134,14 +135,16 @@ DERIVED = {
 
 
 def _check(tmp_path, manifest=MANIFEST, derived=DERIVED):
-    (tmp_path / "published.md").write_text(PUBLISHED)
     path = tmp_path / "manifest.yaml"
     path.write_text(manifest % ("a" * 64))
-    m = load(path)
-    parsed = by_name("markdown-tables").parse(PUBLISHED, "published.md")
-    return reproduction.build(
-        m, m.reproduction, [derived], lambda c: ("published.md", parsed.tables)
+    ctx = StudyContext(
+        manifest=load(path),
+        runs=[],
+        series={},
+        inputs={"published.md": PUBLISHED},
+        tables=[derived],
     )
+    return reproduction.build(ctx)[0]
 
 
 def test_table_check_on_own_numbers(tmp_path):
@@ -204,6 +207,49 @@ def test_cells_are_named_for_readers_and_keyed_for_programs(tmp_path):
     assert got["ratio at engine=b; disk=fast"] == "B / A: Engine Beta engine, Disk fast"
     assert got["tps at engine=a; disk=slow"] == "Avg TPS: Engine a, Disk slow"
     assert not any("=" in cell for cell in got.values())
+
+
+CAUSES = MANIFEST.replace(
+    "      - {published: avg tps, derived: tps}\n",
+    "      - {published: avg tps, derived: tps}\n"
+    "    causes:\n"
+    "      - {key: 'engine=g\\b', cause: the original typed this row}\n"
+    "      - {cause: not explained}\n",
+)
+
+
+def test_causes_name_why_cells_are_not_exact(tmp_path):
+    """A check's `causes:` (the first whose key regex matches a cell's key; one without a key
+    takes the rest) go on the cells that are not exact only, apart from the per-cell reason."""
+    t = _check(tmp_path, CAUSES)
+    assert [c["key"] for c in t["columns"]][-1] == "cause"
+    got = {r["key"]: r for r in t["rows"]}
+    assert got["tps at engine=g; disk=fast"]["cause"] == "the original typed this row"
+    assert "no row" in got["tps at engine=g; disk=fast"]["reason"]  # the reason stays
+    assert got["tps at engine=b; disk=slow"]["cause"] == "not explained"
+    assert got["tps at engine=a; disk=slow"]["cause"] == "not explained"  # a truncation too
+    assert got["tps at engine=a; disk=fast"]["cause"] is None  # exact: nothing to explain
+    assert got["ratio at engine=b; disk=fast"]["cause"] is None  # the quote declares none
+
+
+@pytest.mark.parametrize(
+    "causes, message",
+    [
+        ("      - {key: x}\n", "`cause`"),
+        ("      - {cause: '  '}\n", "cause must say why"),
+        ("      - {cause: why, when: now}\n", "unknown field `when`"),
+        ("      - {cause: why, key: 'a(b'}\n", "bad key regex"),
+    ],
+)
+def test_a_cause_needs_its_words_and_a_valid_key(tmp_path, causes, message):
+    path = tmp_path / "manifest.yaml"
+    text = MANIFEST.replace(
+        "      - {published: avg tps, derived: tps}\n",
+        "      - {published: avg tps, derived: tps}\n    causes:\n" + causes,
+    )
+    path.write_text(text % ("a" * 64))
+    with pytest.raises(Problem, match=re.escape(message)):
+        load(path)
 
 
 RATIOS = MANIFEST.replace(
@@ -494,16 +540,24 @@ def test_site_serves_the_csv_and_the_post_shows_every_non_exact_cell(built_site,
         f"{', ' + str(s['not comparable']) + ' not comparable' if s['not comparable'] else ''}"
     ) in html.replace("&#39;", "'")
     section = html.split('id="reproduction"', 1)[1].split("</figure>", 1)[0]
-    summary_p = section.split("</p>", 1)[0]
-    reasons = {r["reason"] for r in rows if r["agrees"] in ("differs", "not comparable")}
-    # the summary says why cells differ when there are few reasons (the shortcode names up to
-    # three; reasons carry numbers, so a study may have one per cell): each is in the list below
-    for reason in reasons if len(reasons) <= 3 else ():
-        assert reason.replace('"', "&#34;") in summary_p or reason in summary_p, reason
+    summary_p = section.split("</p>", 1)[0].replace("&#39;", "'")
+    unexplained = [r for r in rows if r["agrees"] in ("differs", "not comparable")]
+    whys = {r.get("cause") or r["reason"] for r in unexplained}
+    caused = all(r.get("cause") for r in unexplained)
+    # the summary says why cells differ when there are few reasons or the manifest names the
+    # causes of all (reasons carry numbers, so a study may have one per cell)
+    for why in whys if len(whys) <= 3 or caused else ():
+        assert why.replace('"', "&#34;") in summary_p or why in summary_p, why
+    not_exact = [r for r in rows if r["agrees"] != "exact"]
+    # one reason for every cell that is not exact: the sentence says it all, no table repeats it
+    covered = len(whys) == 1 and len(unexplained) == len(not_exact)
+    assert ('id="reproduction-cells-table"' in section) == bool(not_exact and not covered)
+    cells = section.split('id="reproduction-cells-table"', 1)[-1].replace("&#39;", "'")
     for r in rows:
         assert "=" not in r["cell"], r["cell"]  # readers' names, not raw keys
-        if r["agrees"] != "exact":
-            assert r["cell"] in section and f"<strong>{r['published']}</strong>" in section
-            assert r["reason"].replace('"', "&#34;") in section or r["reason"] in section
+        if r["agrees"] != "exact" and not covered:
+            why = r.get("cause") or r["reason"]
+            assert f"<td>{r['cell']}</td><td>{r['published']}</td>" in cells, r["cell"]
+            assert why.replace('"', "&#34;") in cells or why in cells, why
     if study == "myrocks-cloud-cost":
-        assert "derived <strong>4.783</strong>, <em>truncation</em>" in section
+        assert "<td>4.783</td><td>truncation</td>" in cells

@@ -78,24 +78,39 @@ def test_more_than_three_reasons_are_left_to_each_cell():
     ]
 
 
-def test_cells_not_exact_grouped_as_the_post_lists_them():
+def test_cells_not_exact_one_each_with_why():
     lines = reproduction(ROWS, from_runs=True)["not_exact"]
-    assert [(x["table"], x["cells"]) for x in lines] == [
-        ("A", ["a2"]),
-        ("A", ["a3", "a4"]),
-        ("B", ["b1"]),
-        ("A", ["a5"]),
-        ("B", ["b2"]),
+    assert [(x["table"], x["cell"]) for x in lines] == [
+        ("A", "a2"),
+        ("A", "a3"),
+        ("B", "b1"),
+        ("A", "a4"),
+        ("A", "a5"),
+        ("B", "b2"),
     ]
     assert lines[1] == {
         "table": "A",
-        "cells": ["a3", "a4"],
+        "cell": "a3",
         "published": "3",
         "derived": None,
         "digits": 1,
         "agrees": "differs",
-        "reason": "no row",
+        "why": "no row",
     }
+
+
+def test_causes_the_manifest_names_group_the_cells_however_many():
+    """A cell's cause (the manifest's) stands for its reason: the cells are counted by cause,
+    even beyond three causes, and each cell's `why` is its cause."""
+    rows = [
+        {**row("A", f"c{i}", "differs", reason=f"why {i}"), "cause": f"cause {i % 4}"}
+        for i in range(8)
+    ]
+    s = reproduction(rows, from_runs=True)
+    assert s["reasons"] == [{"reason": f"cause {i}", "cells": 2} for i in range(4)]
+    assert [x["why"] for x in s["not_exact"]][:4] == [f"cause {i}" for i in range(4)]
+    some = rows[:4] + [row("A", "x", "differs", reason="a reason of its own")]
+    assert reproduction(some, from_runs=True)["reasons"] == []  # five, not all caused
 
 
 @pytest.mark.parametrize("runs", [[], [{"id": "r"}]])

@@ -3,7 +3,15 @@ efficiency. Our own fixtures (tests/fixtures/vmstat, iostat) and our own run num
 
 import pytest
 
-from ingest.join.linked import check_span, linked_series, ops_per_interval, place, tolerance
+from ingest.join.linked import (
+    Clock,
+    Monitors,
+    check_span,
+    linked_series,
+    ops_per_interval,
+    place,
+    tolerance,
+)
 from ingest.parse import by_name
 from tests.kit.golden import FIXTURES
 
@@ -41,12 +49,12 @@ def test_the_default_tolerance_is_two_samples_whatever_the_run_length():
     assert tolerance(5) == 10 and tolerance(5, 30) == 30
     run_t = [10.0 * i for i in range(1, 361)]  # an hour, 10 s intervals
     _, problems, _ = linked_series(
-        run_t, [100.0] * 360, interval_s=5, vmstat=("vm", _vm(732))
+        run_t, [100.0] * 360, Clock(interval_s=5), Monitors(vmstat=("vm", _vm(732)))
     )  # 3,660 s of samples
     assert [str(p).split(": ")[1] for p in problems] == ["vmstat"]
     assert "+60 s, tolerance 10 s" in str(problems[0])
     out, problems, _ = linked_series(
-        run_t, [100.0] * 360, interval_s=5, offset_s=-60, vmstat=("vm", _vm(732))
+        run_t, [100.0] * 360, Clock(interval_s=5, offset_s=-60), Monitors(vmstat=("vm", _vm(732)))
     )
     assert problems == [] and out["t"][0] == -55 and out["t"][-1] == 3600
 
@@ -71,7 +79,7 @@ def test_linked_series_on_the_run_clock_with_efficiency():
     run_t = [5, 10, 15]
     ops = [1000, 2000, 4000]
     out, problems, _ = linked_series(
-        run_t, ops, interval_s=5, vmstat=("vm", VMSTAT), iostat=("io", IOSTAT)
+        run_t, ops, Clock(interval_s=5), Monitors(vmstat=("vm", VMSTAT), iostat=("io", IOSTAT))
     )
     assert problems == []
     assert out["t"] == [5, 10, 15]
@@ -99,7 +107,7 @@ def test_status_rates_join_on_their_own_clock():
         .sessions[0]
     )
     out, problems, _ = linked_series(
-        [10, 20, 30], [5, 5, 5], interval_s=10, status=("st", status), offset_s=0
+        [10, 20, 30], [5, 5, 5], Clock(interval_s=10, offset_s=0), Monitors(status=("st", status))
     )
     assert out["t"] == status.series["t"]
     assert out["st.com_select"] == status.series["com_select"]
@@ -114,7 +122,7 @@ def test_server_status_ending_after_the_run_is_reported_at_its_last_snapshot():
     assert len(status.sample_lines) == len(status.series["t"])
     end = status.series["t"][-1]
     _, problems, _ = linked_series(
-        [1.0, 2.0], [5, 5], interval_s=1, status=("st.txt", status), offset_s=0
+        [1.0, 2.0], [5, 5], Clock(interval_s=1, offset_s=0), Monitors(status=("st.txt", status))
     )
     assert [str(p).split(": ")[0] for p in problems] == [f"st.txt:{status.sample_lines[-1]}"]
     assert f"its last sample ends at {end:g} s of the run" in str(problems[0])
@@ -172,7 +180,9 @@ def test_sar_joins_on_the_run_clock_and_gives_cpu_per_op_with_its_cores():
     sar = by_name("sar").parse((FIXTURES / "sar" / "de-cpu-memory.txt").read_text(), "sar.txt")
     cpu, memory = sar.sessions
     run_t, ops = [5, 10, 15], [1000, 2000, 4000]
-    out, problems, how = linked_series(run_t, ops, interval_s=5, sar=("sar", sar.sessions))
+    out, problems, how = linked_series(
+        run_t, ops, Clock(interval_s=5), Monitors(sar=("sar", sar.sessions))
+    )
     assert problems == [] and how == {"sar": "offset"}
     assert out["t"] == [5, 10, 15]
     assert out["sar.%iowait"] == cpu.series["%iowait"]

@@ -121,7 +121,7 @@ def test_hour_1s_monitors_start_with_the_warm_up_and_end_with_the_run(linkbench)
 def test_the_declared_clock_fits_and_a_wrong_one_is_reported(linkbench):
     """With the manifest's clock the monitors fit the runs; the old clock (offset 0: the warm-up
     counted as the run, 60 s late) and a wrong interval are reported at the last sample's line."""
-    from ingest.join.linked import linked_series
+    from ingest.join.linked import Clock, Monitors, linked_series
     from ingest.parse import by_name
     from tests.kit.golden import archive_text
 
@@ -145,18 +145,16 @@ def test_the_declared_clock_fits_and_a_wrong_one_is_reported(linkbench):
     _, problems, _ = linked_series(
         doc["t"],
         doc["requests/s"],
-        interval_s=5,
-        vmstat=("r.vm.in.L1.P1", vm),
-        run_end=run["phase_s"]["end"],
+        Clock(interval_s=5, run_end=run["phase_s"]["end"]),
+        Monitors(vmstat=("r.vm.in.L1.P1", vm)),
     )
     assert [str(p).split(": ")[0] for p in problems] == [f"r.vm.in.L1.P1:{vm.sample_lines[-1]}"]
     assert "ends at 3660 s" in str(problems[0]) and "not shifted or stretched" in str(problems[0])
     _, problems, _ = linked_series(
         doc["t"],
         doc["requests/s"],
-        interval_s=10,
-        vmstat=("r.vm.in.L1.P1", vm),
-        offset_s=run["linked"]["offset_s"],
+        Clock(interval_s=10, offset_s=run["linked"]["offset_s"]),
+        Monitors(vmstat=("r.vm.in.L1.P1", vm)),
     )
     assert len(problems) == 1 and "check interval_s/offset_s" in str(problems[0])
 

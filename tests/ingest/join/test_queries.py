@@ -202,6 +202,36 @@ def test_query_table_mistakes_name_the_manifest_line(study, extra, line, reason)
     assert reason in err.value.reason
 
 
+@pytest.mark.parametrize(
+    "old, new, line, reason",
+    [
+        ("display: config", "display: engine", 12, "label_files[0]: 'engine' is not one of labels"),
+        ("  - {file:", "  - {input: x.tar.gz, file:", 12, "input 'x.tar.gz' is not an archive"),
+        ("suite: TPC-H", "suite: [TPC-H]", 5, "suite: must be a name"),
+        ("EXTRA", "query_tables:\n  - {id: t, where: {engine: x}}", 14, "'engine' is not one of"),
+        (
+            "EXTRA",
+            "query_tables:\n  - {id: t, ratio: {base: {config: a}, of: p9}}",
+            14,
+            "of: 'p9'",
+        ),
+        ("queries:", "files:", 11, "label_files: the study has no query runs"),
+    ],
+)
+def test_the_query_sections_are_checked_at_load_before_the_archive(
+    tmp_path, old, new, line, reason
+):
+    """`label_files:`, `suite:` and `query_tables:` are parsed with the manifest: a mistake is
+    found by `load` alone, with no archive to read."""
+    text = MANIFEST.format(sha="a" * 64, extra="EXTRA")
+    assert old in text
+    text = text.replace(old, new).replace("EXTRA", "")
+    (tmp_path / "manifest.yaml").write_text(text)
+    with pytest.raises(Problem) as err:
+        load(tmp_path / "manifest.yaml")
+    assert err.value.line == line and reason in err.value.reason, str(err.value)
+
+
 def test_a_label_the_manifest_does_not_list_is_an_error(study):
     tmp, archive = study
     post = tmp / "content" / "bad-label"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.join.linked import check_steps, linked_series, stamps, zone_shift
+from ingest.join.linked import Clock, Monitors, check_steps, linked_series, stamps, zone_shift
 from ingest.parse import by_name
 from tests.kit.golden import FIXTURES
 
@@ -29,10 +29,13 @@ def iostat(name):
     return by_name("iostat").parse((FIXTURES / "iostat" / name).read_text(), name).sessions
 
 
-def join(**kw):
-    kw.setdefault("run_start", RUN.meta["start"])
+def join(vmstat=None, iostat=None, run_start=RUN.meta["start"], **clock):
+    """The linked series of noon.log's run and these monitors, placed as `clock` says."""
     out, problems, how = linked_series(
-        RUN.series["t"], RUN.series["requests/s"], interval_s=5, **kw
+        RUN.series["t"],
+        RUN.series["requests/s"],
+        Clock(interval_s=5, run_start=run_start, **clock),
+        Monitors(vmstat=vmstat, iostat=iostat),
     )
     return out, [str(p) for p in problems], how
 
@@ -322,9 +325,8 @@ def test_status_snapshots_join_by_their_date_lines():
     out, problems, how = linked_series(
         [10, 20, 30, 40],
         [5, 5, 5, 5],
-        interval_s=10,
-        status=("st.txt", s),
-        run_start="2026-03-02T09:59:55.000",
+        Clock(interval_s=10, run_start="2026-03-02T09:59:55.000"),
+        Monitors(status=("st.txt", s)),
     )
     assert how == {"status": "timestamps"}
     assert out["t"] == [x + 5 for x in s.series["t"]]  # the first snapshot is 5 s into the run
@@ -332,19 +334,15 @@ def test_status_snapshots_join_by_their_date_lines():
     out, _, _ = linked_series(
         [10, 20],
         [5, 5],
-        interval_s=10,
-        status=("st.txt", s),
-        zone="+01:00",
-        run_start="2026-03-02T09:59:55.000",
+        Clock(interval_s=10, zone="+01:00", run_start="2026-03-02T09:59:55.000"),
+        Monitors(status=("st.txt", s)),
     )
     assert out["t"][0] == 3600 + 5 + s.series["t"][0]
     out, problems, how = linked_series(
         [10, 20],
         [5, 5],
-        interval_s=10,
-        status=("st.txt", s),
-        zone="CET",
-        run_start="2026-03-02T09:59:55.000",
+        Clock(interval_s=10, zone="CET", run_start="2026-03-02T09:59:55.000"),
+        Monitors(status=("st.txt", s)),
     )
     assert how["status"] == "offset" and out["t"] == s.series["t"]
     assert any(

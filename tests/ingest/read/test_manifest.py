@@ -30,7 +30,7 @@ def test_small_study_end_to_end(tmp_path):
         "tables/runs.csv",
         "tables/runs.yaml",
     ]  # the default tables (ingest/derive/defaults.py), YAML and CSV
-    assert any(p.startswith("mini.tar.gz/multi.log:35: session 2 ") for p in res["problems"])
+    assert any(str(p).startswith("mini.tar.gz/multi.log:35: session 2 ") for p in res["problems"])
 
 
 @pytest.mark.parametrize(

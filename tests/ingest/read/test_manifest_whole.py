@@ -136,6 +136,12 @@ OTHER = {  # (old text of make_declared()'s manifest, new text, line, reason)
         9,
         "display: engine must be a mapping, not str",
     ),
+    "a table id declared in two sections": (
+        "tables:",
+        "file_tables:\n  - {id: x, file: f.txt, table: t}\ntables:",
+        17,
+        "table 'x' is already declared at line 15",
+    ),
     "a quoted value with an escape character": (
         "tables:",
         'quoted:\n  said:\n    - {engine: innodb, tps: "12\\e[31m"}\ntables:',
@@ -175,3 +181,18 @@ def test_ingest_new_refuses_a_study_name_with_a_trailing_newline(tmp_path, capsy
     assert main(["new", "abc\n", str(arc), "--content", str(tmp_path / "content")]) == 1
     assert "must be a slug" in capsys.readouterr().err
     assert not (tmp_path / "content").exists()
+
+
+def test_the_manifest_yaml_is_read_by_the_manifest_module_alone():
+    """Every section is parsed at load (ingest/read/manifest.py): no later step reads the YAML
+    again, so nothing is validated after an input is read."""
+    import ast
+    from pathlib import Path
+
+    ingest_dir = Path(__file__).resolve().parents[3] / "ingest"
+    callers = set()
+    for path in ingest_dir.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and "load_yaml" in ast.unparse(node.func):
+                callers.add(path.relative_to(ingest_dir).as_posix())
+    assert callers == {"read/manifest.py"}
