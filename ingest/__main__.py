@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 if __name__ == "__main__":  # a signal while the modules load: one line, 128+N (nothing written yet)
     for _sig in (signal.SIGINT, signal.SIGTERM):
@@ -227,10 +228,15 @@ def _parse(path: str, fmt: str) -> int:
             print(f"python -m ingest: error: {e.args[0]}", file=sys.stderr)
             return EXIT_USAGE
     parsed = parse_bytes(_read(path), path, fmt)
-    out = {"format": parsed.format, "file": path, "sessions": []}
+    out: dict[str, Any] = {"format": parsed.format, "file": path, "sessions": []}
     for s in parsed.sessions:
         values = s.series.get(s.metric, []) if s.metric else []
-        d = {"line": s.line, "complete": s.complete, "metric": s.metric, "intervals": s.intervals}
+        d: dict[str, Any] = {
+            "line": s.line,
+            "complete": s.complete,
+            "metric": s.metric,
+            "intervals": s.intervals,
+        }
         if any(
             v is not None for v in values
         ):  # the run's mean, by the ingest's rule (ingest/join/stats.py)

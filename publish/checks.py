@@ -1,15 +1,15 @@
-"""The rules of a built post that no template can check (`make build`, last step, after the charts'
-SVG are drawn into the pages): `python -m publish.checks SITE [CONTENT ...]`.
+"""The rules of a post that no template can check (`make build`, last step, after the charts'
+SVG are drawn into the pages): `python -m publish.checks SITE [CONTENT ...]`. Each problem is
+one line `file:line: reason` naming the post's index.md (or its manifest.yaml) at the line that
+gave it, with what to do, and the exit code is 1.
 
-- **Page budget**: a post's HTML without its inline chart drawings (SVG) is under POST_BUDGET
-  bytes and ELEMENT_BUDGET elements, and with them under WHOLE_BUDGET and WHOLE_ELEMENT_BUDGET
-  (docs/publishing.md). Long tables belong on pages of their own (`lazy="true"`); the time
-  series lists hundreds of runs on a page of its own by itself.
-- **Unique ids**: no id twice on a page (a chart id `x` beside a table `x-data`, whose data
-  table is `x-data` too, passes every template and fails the HTML checker).
-
-Each problem is one line `file:line: reason`, naming the post's index.md (the line of the
-shortcode or heading that gave the id, when found), and the exit code is 1.
+- **page budget** (publish/budget.py): a post's HTML within its bytes and elements, with and
+  without its charts' drawings; over it, what fills the page, each chart and table at its
+  shortcode's line with the fix that fits it;
+- **unique ids**: no id twice on a page (a chart id `x` beside a table `x-data`, whose data
+  table is `x-data` too, passes every template and fails the HTML checker);
+- **numbers in prose** and **reader text** (publish/prose.py);
+- **key results**, **byline**, **sources** and **provenance** (publish/post_rules.py).
 """
 
 from __future__ import annotations
@@ -18,46 +18,10 @@ import re
 import sys
 from pathlib import Path
 
-POST_BUDGET = 150_000  # bytes of a post's HTML without its inline SVG
-ELEMENT_BUDGET = 3_000  # elements of it
-WHOLE_BUDGET = 300_000  # bytes with the drawings
-WHOLE_ELEMENT_BUDGET = 4_000
-SVG = re.compile(r"<svg\b.*?</svg>", re.S)
+from publish import post_rules, post_source, prose
+from publish.budget import figures, report
+
 ID = re.compile(r"<[a-zA-Z][^>]*?\sid=\"([^\"]+)\"")
-TABLE = re.compile(
-    r'<figure class="table" id="([^"]+)">(?:(?!</figure>).)*?<tbody>(.*?)</tbody>', re.S
-)
-
-
-def elements(html: str) -> int:
-    """Elements in the page as parsed: start tags (comments and doctype are not elements)."""
-    return len(re.findall(r"<[a-zA-Z]", html))
-
-
-def budget(html: str) -> list[str]:
-    """What is over the page budget, with what weighs most."""
-    bare = SVG.sub("", html)
-    out = []
-    for what, size, limit in (
-        ("bytes", len(html.encode()), WHOLE_BUDGET),
-        ("elements", elements(html), WHOLE_ELEMENT_BUDGET),
-        ("bytes without the charts' drawings", len(bare.encode()), POST_BUDGET),
-        ("elements without the charts' drawings", elements(bare), ELEMENT_BUDGET),
-    ):
-        if size >= limit:
-            out.append(
-                f"the post is {size:,} {what}, over its budget of {limit:,}{_heaviest(html)}"
-            )
-    return out
-
-
-def _heaviest(html: str) -> str:
-    """The tables that weigh most, and the advice that goes with them."""
-    tables = sorted(((len(body), tid) for tid, body in TABLE.findall(html)), reverse=True)[:3]
-    if not tables:
-        return ""
-    named = ", ".join(f"{tid} ({size:,} bytes)" for size, tid in tables)
-    return f'; largest tables: {named}: give long ones lazy="true" (rows on a page of their own)'
 
 
 def duplicate_ids(html: str) -> list[str]:
@@ -91,22 +55,45 @@ def _anchor(text: str) -> str:
     return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
 
 
-def check(site: Path, contents: list[Path]) -> list[str]:
-    """Every problem of the posts of `site`, one `file:line: reason` each."""
+def check(site: Path, contents: list[Path], data_dirs: list[Path] | None = None) -> list[str]:
+    """Every problem of the posts of `site`, one `file:line: reason` each (`contents`: where
+    their index.md are; `data_dirs`: where their data/<study>/ are, the last one first)."""
     problems = []
     for page in sorted(site.glob("posts/*/index.html")):
-        study = page.parent.name
-        source = next(
-            (c / study / "index.md" for c in contents if (c / study / "index.md").is_file()), None
+        path = next(
+            (
+                c / page.parent.name / "index.md"
+                for c in contents
+                if (c / page.parent.name / "index.md").is_file()
+            ),
+            None,
         )
-        html = page.read_text(encoding="utf-8")
-        for reason in budget(html):
-            problems.append(f"{source or page}: {reason}")
-        for ident in duplicate_ids(html):
-            problems.append(
-                f"{where(source, ident)}: id {ident!r} appears more than once in {page}: "
-                "rename one (a chart's or table's id, or a heading)"
-            )
+        problems += check_post(page, path, data_dirs or [])
+    return problems
+
+
+def check_post(page: Path, path: Path | None, data_dirs: list[Path]) -> list[str]:
+    """The problems of one built post (`page`) whose index.md is `path` (None: not found)."""
+    html = page.read_text(encoding="utf-8")
+    source = post_source.read(path, data_dirs) if path else None
+
+    def at(ident: str | None) -> str:
+        return where(path, ident) if path and ident else str(path or page)
+
+    problems = [f"{at(ident)}: {text}" for ident, text in report(html)]
+    for ident in duplicate_ids(html):
+        problems.append(
+            f"{at(ident)}: id {ident!r} appears more than once in {page}: "
+            "rename one (a chart's or table's id, or a heading)"
+        )
+    problems += [f"{at(i)}: {text}" for i, text in post_rules.sources(figures(html))]
+    pages = [page, *sorted(p for p in page.parent.glob("*.html") if p != page)]
+    problems += prose.jargon(source, pages)
+    if source is not None:
+        problems += prose.typed_numbers(source)
+        problems += post_rules.key_results(source)
+        problems += post_rules.byline(source)
+        problems += post_rules.provenance(source, html)
     return problems
 
 
@@ -114,7 +101,8 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0].startswith("-"):
         print("usage: python -m publish.checks SITE [CONTENT ...]", file=sys.stderr)
         return 2
-    problems = check(Path(argv[0]), [Path(c) for c in argv[1:]] or [Path("content/posts")])
+    contents = [Path(c) for c in argv[1:]] or [Path("content/posts")]
+    problems = check(Path(argv[0]), contents, [Path("data")])
     for p in problems:
         print(p, file=sys.stderr)
     return 1 if problems else 0

@@ -7,7 +7,8 @@ benches all run it). Its steps, in order (docs/publishing.md):
 3. `charts`: every chart drawn as SVG into its page and `<id>.svg` beside it
    (publish/charts.py with publish/chart_svgs.js);
 4. `checks`: the rules of a built post no template can check, each a `file:line` of its
-   index.md: the page budget and unique ids (publish/checks.py; a problem fails the build);
+   index.md (or manifest.yaml): the page budget, unique ids, numbers and words of the prose,
+   key results, byline, sources (publish/checks.py; a problem fails the build);
 5. `previews`: each post's preview images from its chart's SVG (publish/previews.py);
 6. `pagefind`: the static search index (Pagefind, npm).
 
@@ -71,10 +72,10 @@ def draw_charts(b: Build) -> None:
 
 
 def check_posts(b: Build) -> None:
-    problems = checks.check(b.site, b.content_dirs)
+    problems = checks.check(b.site, b.content_dirs, b.data_dirs)
     if problems:
         raise SystemExit("\n".join(problems))
-    b.log("checks: every post within its budget, no id twice")
+    b.log("checks: every post within its budget and its rules (docs/publishing.md)")
 
 
 def write_previews(b: Build) -> None:

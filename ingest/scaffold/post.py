@@ -302,7 +302,7 @@ def _body(doc: dict, p: Plan) -> tuple[str, list[str]]:
             "## What the system did",
             "",
             '{{< chart kind="metrics" id="system" source="derived" caption="The rate with the OS '
-            'and server metrics of the same seconds (docs/manifest.md, Linked metrics)" >}}',
+            'and server metrics of the same seconds" >}}',
             "",
         ]
     if p.label:
@@ -319,8 +319,8 @@ def _body(doc: dict, p: Plan) -> tuple[str, list[str]]:
         "",
         "## Jitter over the window",
         "",
-        "The spread of the per-interval rate over the manifest's window (its bounds and metric",
-        "are in the table's caption).",
+        "The spread of the per-interval rate over the window (its bounds and metric are in the",
+        "table's caption).",
         "",
         _table_code(
             "jitter", p.runs, collapsed=p.runs > 1 and (p.runs > COLLAPSE or p.label is not None)

@@ -117,31 +117,3 @@ def resolve(site: Path, base_url: str, page: str, url: str) -> Path | None:
     rel = parts.path[len(base.path) :]
     target = site / rel
     return target / "index.html" if rel == "" or rel.endswith("/") else target
-
-
-class _Text(HTMLParser):
-    """The text a reader can see: everything but script, style and template contents."""
-
-    HIDDEN = {"script", "style", "template"}
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.hidden = 0
-        self.parts: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        self.hidden += tag in self.HIDDEN
-
-    def handle_endtag(self, tag):
-        self.hidden -= tag in self.HIDDEN and self.hidden > 0
-
-    def handle_data(self, data):
-        if not self.hidden:
-            self.parts.append(data)
-
-
-def reader_text(html: str) -> str:
-    """The visible text of an HTML page (or fragment), whitespace collapsed."""
-    collector = _Text()
-    collector.feed(html)
-    return " ".join(" ".join(collector.parts).split())

@@ -1,7 +1,7 @@
-"""The number checks every post passes (tests/site/test_posts_numbers.py on our posts,
-tests/ingest/scaffold/test_scaffold.py on a scaffolded one): each rendered table cell is its data/ value
-formatted with the column's digits, each `value` shortcode's text is recomputed from data/, no
-other number is typed into the prose."""
+"""The number checks of the templates on every post (tests/site/test_posts_numbers.py on our
+posts, tests/ingest/scaffold/ on scaffolded ones): each rendered table cell is its data/ value
+formatted with the column's digits, each `value` shortcode's text is recomputed from data/.
+(That no other number is typed into the prose is make build's rule: publish/prose.py.)"""
 
 from __future__ import annotations
 
@@ -32,8 +32,10 @@ class Cells(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
-        if tag == "figure" and "chart" in (a.get("class") or "").split():
-            self._chart += 1  # a chart's own data table (checked with the chart), not a study table
+        if tag == "figure" and {"chart", "reproduction"} & set((a.get("class") or "").split()):
+            # a chart's own data table (checked with the chart), or the reproduction check's
+            # summary tables (tests/ingest/derive/test_reproduction.py): not a study table
+            self._chart += 1
         elif (
             tag == "table"
             and "data" in (a.get("class") or "").split()
@@ -241,116 +243,3 @@ def check_prose_values(study, text: str, parsed: Cells, data_dir: Path = ROOT / 
     )
     for params, got in zip(calls, shown):
         assert got == expected_value(tables, display, params), f"{study}: {params}"
-
-
-# -- numbers typed into prose -----------------------------------------------------------------
-SHORTCODE_TAG = re.compile(r"\{\{[<%].*?[>%]\}\}", re.S)
-
-
-NUMBER = re.compile(r"\d[\d,.]*\d|\d")
-
-
-def split_post(text: str) -> tuple[dict, str]:
-    _, front, body = text.split("---\n", 2)
-    return yaml.safe_load(front) or {}, body
-
-
-def prose_of(body: str) -> str:
-    """The post's own words, whitespace collapsed: no shortcode tags (the text inside a paired
-    shortcode such as `keyresult` stays), no code, no link targets, no list numbers, no HTML
-    comments."""
-    body = re.sub(r"```.*?```", " ", body, flags=re.S)
-    body = SHORTCODE_TAG.sub(" ", body)
-    body = re.sub(r"`[^`]*`", " ", body)
-    body = re.sub(r"\]\([^)]*\)", "]", body)
-    body = re.sub(r"^\s*\d+\.\s", " ", body, flags=re.M)  # numbered list markers
-    body = re.sub(r"<!--.*?-->", " ", body, flags=re.S)
-    return re.sub(r"\s+", " ", body)
-
-
-# Words that say nothing of what a number counts: a listed phrase made only of these and a number
-# ("with 3", "below 1") would let that number through anywhere it follows the word.
-GLUE = {
-    "with",
-    "below",
-    "above",
-    "at",
-    "to",
-    "of",
-    "and",
-    "or",
-    "the",
-    "from",
-    "about",
-    "than",
-    "over",
-    "under",
-    "by",
-    "more",
-    "less",
-    "in",
-    "on",
-    "for",
-    "is",
-    "a",
-    "an",
-    "between",
-    "up",
-    "around",
-}
-
-
-def wildcards(front: dict) -> list[str]:
-    """Listed setup figures that name no unit or thing, only glue words and numbers (a bare year
-    such as 2017 is a date, allowed)."""
-    out = []
-    for phrase in front.get("setup_figures") or []:
-        if re.fullmatch(r"(19|20)\d\d", phrase):
-            continue
-        words = [w.lower() for w in re.findall(r"[A-Za-z%$]+", phrase)]
-        if not [w for w in words if w not in GLUE]:
-            out.append(phrase)
-    return out
-
-
-def params_text(body: str) -> str:
-    """The reader-facing text of shortcode parameters: caption= and title= (quoted)."""
-    return " ".join(m.group(2) for m in re.finditer(r'\b(caption|title)="([^"]*)"', body))
-
-
-def front_text(front: dict) -> str:
-    """The front matter a reader sees beside the post: its summary and its credits' text and link text."""
-    parts = [str(front.get("summary") or "")]
-    for c in front.get("credits") or []:
-        parts += [str(c.get("text") or ""), str(c.get("link") or "")]
-    return " ".join(parts)
-
-
-def typed_numbers(text: str) -> tuple[list[str], list[str]]:
-    """(numbers typed into the prose, front matter phrases the prose never uses). A number is
-    allowed only inside a phrase the front matter lists under `setup_figures` (figures of the
-    setup, the original's or its archive's) or `names` (names with digits: versions, binaries).
-    The prose includes the captions and titles given to shortcodes, the summary and the credits;
-    a listed phrase that names nothing but a number ("with 3") is itself reported."""
-    front, body = split_post(text)
-    prose = re.sub(r"\s+", " ", " ".join((prose_of(body), params_text(body), front_text(front))))
-    phrases = sorted(
-        {*(front.get("setup_figures") or []), *(front.get("names") or [])}, key=len, reverse=True
-    )
-    unused = []
-    for phrase in phrases:
-        pattern = re.compile(r"(?<![\w.])" + re.escape(phrase) + r"(?!\w|\.\d)")
-        prose, n = pattern.subn(" ", prose)
-        if not n:
-            unused.append(phrase)
-    found = [
-        f"{w!r}: a setup figure that names no unit or thing (a wildcard)" for w in wildcards(front)
-    ]
-    for m in NUMBER.finditer(prose):
-        found.append(f"{m.group()!r} in ...{prose[max(0, m.start() - 40) : m.end() + 20]!r}...")
-    return found, unused
-
-
-def check_tables_in_data(study, text: str, data_dir: Path = ROOT / "data") -> None:
-    ids = re.findall(r'\{\{<\s*table\s+id="([^"]+)"', text)
-    assert ids and set(ids) <= set(study_tables(study, data_dir)), study

@@ -10,7 +10,9 @@ formats, numbers of our own), in shapes none of the six studies has (issue 19 §
   (`mysql-8-0-21/`), each with a `vmstat 1` of the whole run beside it, a directory;
 - `single-run`: one sysbench 1.x run and nothing to tell it apart, a .tgz;
 - `insert-summary` (AUTHORED: drafted by `make new`, and written by an author, manifest and
-  post, `file_tables:`): an insert benchmark's summary tables only, no run, a .tar.gz.
+  post, `file_tables:`): an insert benchmark's summary tables only, no run, a .tar.gz;
+- `many_runs`: the first at scale, 990 runs of eleven server versions, optionally with a
+  vmstat beside each run (tests/ingest/scaffold/test_drafts_build.py, bench/).
 
 `write(name, root)` writes one into `root` and returns (archive path, origin URL). Each is
 deterministic: the same bytes (and member times) on every call.
@@ -143,6 +145,43 @@ def insert_summary(root: Path) -> tuple[Path, str]:
 
 
 AUTHORED = {"insert-summary": insert_summary}
+
+# eleven server versions, as a study of many versions names them (a build suffix is part of it)
+MANY_SERVERS = {
+    "mysql-5.7.44": 1.0,
+    "mysql-8.0.36": 0.97,
+    "mysql-8.4.0": 0.96,
+    "mysql-9.1.0": 0.95,
+    "mysql-9.1.0-custom-build": 0.99,
+    "percona-server-5.7.44-48": 1.02,
+    "percona-server-8.0.36-28": 0.98,
+    "percona-server-8.4.0-1": 0.97,
+    "mariadb-10.11.7": 1.01,
+    "mariadb-11.4.2": 0.99,
+    "mariadb-12.1.1": 0.98,
+}
+
+
+def many_runs(root: Path, monitors: bool = False) -> tuple[Path, str]:
+    """`collations` at scale: 11 servers x 5 collations x 18 thread counts = 990 sysbench 0.5
+    runs, a .tar.gz with a DESC naming the layout; with `monitors`, each run in a folder of its
+    own with a `vmstat 1` of it beside (`<server>/<collation>/<threads>thr/sysbench.log`)."""
+    layout = "<server>/<collation>/<threads>thr" + ("/sysbench.log" if monitors else ".log")
+    members = {"DESC": f"sysbench 0.5 oltp read-only, 30 s per run.\nLayout: {layout}\n"}
+    seed = 0
+    for server, s in MANY_SERVERS.items():
+        for coll, c in COLLATIONS.items():
+            for t in THREADS:
+                seed += 1
+                log = sysbench05_log(40 * _scaling(t) * s * c, 30, interval=2, threads=t, seed=seed)
+                if monitors:
+                    members[f"{server}/{coll}/{t}thr/sysbench.log"] = log
+                    members[f"{server}/{coll}/{t}thr/vmstat.log"] = vmstat_text(32, seed=seed)
+                else:
+                    members[f"{server}/{coll}/{t}thr.log"] = log
+    name = "many-versions-monitors" if monitors else "many-versions"
+    path = tar_gz(root / f"{name}.tar.gz", members, top=name, mtime=COLLATIONS_TIME)
+    return path, f"https://example.org/results/{name}"
 
 
 def write(name: str, root: Path) -> tuple[Path, str]:

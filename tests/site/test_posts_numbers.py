@@ -1,8 +1,9 @@
-"""Every number a post shows comes from data/: each rendered table cell is its data/ value
-formatted with the column's digits (same rows, same order, nothing added or dropped), each
-number quoted in prose by the `value` shortcode is the text recomputed here from data/ for that
-shortcode, no other number is typed into the prose (only the setup figures and names the front
-matter lists), and each table's CSV has one line per data row. Uses the session's one site build."""
+"""Every number a post shows comes from data/, as the templates render it: each rendered table
+cell is its data/ value formatted with the column's digits (same rows, same order, nothing
+added or dropped), each number quoted in prose by the `value` shortcode is the text recomputed
+here from data/ for that shortcode, and each table's CSV has one line per data row. Uses the
+session's one site build. (That no other number is typed into the prose is make build's rule,
+publish/prose.py: tests/site/test_post_rules.py.)"""
 
 from __future__ import annotations
 
@@ -15,12 +16,10 @@ from publish.pipeline import HUGO
 from tests.kit.post_numbers import (
     check_prose_values,
     check_table_cells,
-    check_tables_in_data,
     expected_value,
     fixed,
     parse_post,
     study_tables,
-    typed_numbers,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,44 +64,6 @@ def test_value_check_catches_a_wrong_number():
         {"table": "avg-tps", "col": "avg_tps", "where": "engine=rocksdb,iops=5000,cache_gb=54"},
     )
     assert right != wrong
-
-
-@pytest.mark.parametrize("study", STUDIES)
-def test_no_number_is_typed_into_the_prose(study):
-    """Every number in a post's prose is rendered by `value` or is a listed setup figure/name."""
-    found, unused = typed_numbers((ROOT / "content" / "posts" / study / "index.md").read_text())
-    assert not found, f"{study}: numbers typed into the prose:\n" + "\n".join(found)
-    assert not unused, f"{study}: front matter lists phrases the prose does not use: {unused}"
-
-
-def test_a_planted_typed_number_is_caught():
-    """Negative control: a number typed into the prose (or into a key result) fails the check."""
-    text = (ROOT / "content" / "posts" / "myrocks-cloud-cost" / "index.md").read_text()
-    assert typed_numbers(text) == ([], [])
-    planted = text.replace(
-        "## Throughput\n", "## Throughput\n\nMyRocks is 4.78x faster on gp2.\n", 1
-    )
-    found, _ = typed_numbers(planted)
-    assert len(found) == 1 and "'4.78'" in found[0]
-    inside = text.replace("{{< /keyresult >}}", " (about 2.5 times)\n{{< /keyresult >}}", 1)
-    assert len(typed_numbers(inside)[0]) == 1
-    # a number inside a listed phrase is fine, the same number on its own is not
-    assert typed_numbers(text.replace("## Throughput\n", "## Throughput\n\n54 GB\n", 1))[0] == []
-    assert (
-        len(typed_numbers(text.replace("## Throughput\n", "## Throughput\n\n54 rows\n", 1))[0]) == 1
-    )
-    # captions, titles, the summary and the credits are prose too
-    assert len(typed_numbers(text.replace('caption="', 'caption="4.78x faster. ', 1))[0]) == 1
-    assert len(typed_numbers(text.replace('summary: "', 'summary: "4.78x faster. ', 1))[0]) == 1
-    # a setup figure that is only a glue word and a number is a wildcard, reported
-    wild = text.replace("setup_figures: [", 'setup_figures: ["with 3", ', 1)
-    assert any("wildcard" in f for f in typed_numbers(wild)[0])
-
-
-def test_every_post_table_is_in_data():
-    """The reverse direction: each table shortcode names a table the ingest wrote."""
-    for study in STUDIES:
-        check_tables_in_data(study, (ROOT / "content" / "posts" / study / "index.md").read_text())
 
 
 def test_numbers_are_formatted_as_hugo_prints_them(tmp_path):

@@ -92,8 +92,8 @@ def site(tmp_path_factory):
         post = tmp / "content" / "posts" / f"docs-example-{i:02d}"
         post.mkdir(parents=True)
         (post / "index.md").write_text(
-            f'---\ntitle: "docs example {i}"\ndate: 2026-01-01\nstudy: {study}\nsummary: "An example of docs/charts.md."\n---\n\n'
-            f"Text.\n\n{text}\n",
+            f'---\ntitle: "docs example {i}"\ndate: 2026-01-01\nstudy: {study}\nsummary: "An example of the charts\' documentation."\n---\n\n'
+            f"{text}\n\nText.\n",  # first: an example of key results opens its post
             encoding="utf-8",
         )
     dest = tmp / "www" / "benchlog"

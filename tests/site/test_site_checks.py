@@ -102,7 +102,10 @@ def test_hostile_labels_show_as_text_and_never_run(built_site):
     )
     for label in HOSTILE:
         assert label in visible, label  # shown as the text it is (title, terms, table)
-    assert [c.text for c in text.find("caption")][:1] == [HOSTILE[1]]  # table title from data/
+    # the table's title from data/, after its source label
+    assert [c.text for c in text.find("caption")][:1] == [
+        f"Derived from the result archive {HOSTILE[1]}"
+    ]
     assert "<img src=x" not in hostile and "<script>alert" not in hostile
 
 

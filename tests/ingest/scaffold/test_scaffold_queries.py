@@ -127,29 +127,21 @@ def test_the_scaffolded_post_passes_the_checks_of_every_post(post, study):
     from tests.kit.post_numbers import (
         check_prose_values,
         check_table_cells,
-        check_tables_in_data,
         parse_post,
-        typed_numbers,
     )
     from tests.kit.post_trust import (
         check_byline_and_key_results,
         check_date,
-        check_provenance_claims,
-        check_sources,
     )
     from tests.kit.study_docs import check_docs_tables
 
     data, text = post["tmp"] / "data", (post["dir"].parent / study / "index.md").read_text()
     front = yaml.safe_load(text.split("---\n", 2)[1])
-    assert typed_numbers(text) == ([], [])
-    check_tables_in_data(study, text, data)
     parsed = parse_post(post["built"], study, data)
     check_table_cells(study, parsed, post["built"], data)
     check_prose_values(study, text, parsed, data)
     html = post["built"].page(f"posts/{study}/index.html")
     check_byline_and_key_results(study, html, front["original"])
-    check_sources(study, html)
-    check_provenance_claims(study, html)
     check_date(study, front, post["built"])
     check_docs_tables(study, data, post["dir"].parent)
     built = build_files(
