@@ -42,15 +42,15 @@ tables:
     % HEADINGS
 )
 CHARTS = """
-{{< chart kind="bars" id="mean-bars" table="by-setup" x="setup" y="mean" color="engine" where="iops=3000" caption="Mean per setup" >}}
+{{< chart kind="bars" id="mean-bars" table="by-setup" x="setup" y="mean" color="engine" where="iops=3000" source="derived" caption="Mean per setup" >}}
 
-{{< chart kind="bars" id="mean-dots" table="by-setup" x="setup" y="mean" color="engine" mark="point" where="iops=3000" caption="Mean per setup, as dots" >}}
+{{< chart kind="bars" id="mean-dots" table="by-setup" x="setup" y="mean" color="engine" mark="point" where="iops=3000" source="derived" caption="Mean per setup, as dots" >}}
 
-{{< chart kind="line" id="mean-lines" table="by-setup" x="iops" y="mean" color="engine" facet="setup" caption="Mean against IOPS" >}}
+{{< chart kind="line" id="mean-lines" table="by-setup" x="iops" y="mean" color="engine" facet="setup" source="derived" caption="Mean against IOPS" >}}
 
-{{< chart kind="line" id="setup-lines" table="by-setup" x="setup" y="mean" color="engine" where="iops=3000" caption="Mean per setup, a line over the setups' names" >}}
+{{< chart kind="line" id="setup-lines" table="by-setup" x="setup" y="mean" color="engine" where="iops=3000" source="derived" caption="Mean per setup, a line over the setups' names" >}}
 
-{{< chart kind="ratio" id="mean-ratio" table="runs" row="setup,iops" col="engine" value="mean" caption="Ratio to InnoDB" >}}
+{{< chart kind="ratio" id="mean-ratio" table="runs" row="setup,iops" col="engine" value="mean" source="derived" caption="Ratio to InnoDB" >}}
 """
 
 
