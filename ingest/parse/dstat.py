@@ -23,6 +23,7 @@ missing group) is skipped and counted: one warning per file.
 from __future__ import annotations
 
 import re
+from collections import deque
 from datetime import UTC, datetime
 
 from ingest.parse import register
@@ -39,6 +40,8 @@ KNOWN = {"usr", "read", "recv", "int", "csw", "in", "used", "time", "epoch"}
 CLOCK = re.compile(r"(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)")
 POWERS = {"k": 1, "K": 1, "M": 2, "G": 3, "T": 4}
 TIME = {"time": "clock", "date/time": "clock", "epoch": "time"}  # -> series name
+KNOWN_TOKENS = 20_000  # tokens remembered per column: bounds the memory whatever the file
+_consume = deque(maxlen=0).extend  # runs an iterator to its end, in C
 NOTICE = "You did not select any stats"  # dstat's first line when run without options
 
 
@@ -65,12 +68,13 @@ class DstatParser(Parser):
         pending: list[str] | None = None  # the groups line, waiting for its columns
         for no, raw in lines:
             line = ANSI.sub("", raw) if "\x1b" in raw else raw
-            if not line.strip():
+            stripped = line.strip()
+            if not stripped:
                 continue
             if pending is not None:
                 reader.header(no, pending, line)
                 pending = None
-            elif (groups := _groups(line)) is not None:
+            elif stripped[0] == "-" and (groups := _groups(line)) is not None:
                 pending = groups
             elif reader.layout is not None:
                 reader.row(no, line)
@@ -99,6 +103,11 @@ class _Reader:
         self.at: list[int] = []
         self.time: str | None = None  # "clock" or "time" when a header has a time column
         self.first_dropped = False
+        self.flat: list[tuple[str, int]] = []  # every column of the current header, in order
+        self.columns: list[list] = []  # their series, in the same order
+        self.known: dict[str, dict[str, object]] = {}  # per column: token -> value
+        self.caches: list[dict[str, object]] = []  # those of the current header's columns
+        self.time_at: int | None = None  # the time column's place in a row
 
     def header(self, no: int, groups: list[str], line: str) -> None:
         cells = line.rstrip().split("|")
@@ -130,6 +139,10 @@ class _Reader:
                 keys.append((key, scale))
             layout.append(keys)
         self.layout = layout
+        self.flat = [k for keys in layout for k in keys]
+        self.columns = [self.series[key] for key, _ in self.flat]
+        self.caches = [self.known.setdefault(key, {}) for key, _ in self.flat]
+        self.time_at = next((i for i, (_, scale) in enumerate(self.flat) if scale == 0), None)
 
     def row(self, no: int, line: str) -> None:
         layout = self.layout or []
@@ -137,29 +150,41 @@ class _Reader:
         if len(cells) != len(layout):
             self.lines.skip(no)
             return
-        values = []
+        tokens: list[str] = []
         for cell, keys in zip(cells, layout):
-            tokens = [cell.strip()] if keys[0][1] == 0 else cell.split()
-            if len(tokens) != len(keys):
+            found = [cell.strip()] if keys[0][1] == 0 else cell.split()
+            if len(found) != len(keys):
                 self.lines.skip(no)
                 return
-            for (key, scale), token in zip(keys, tokens):
-                value = _value(token, scale)
-                if value is None:
-                    self.lines.skip(no)
-                    return
-                values.append((key, value))
+            tokens += found
+        values = list(map(dict.get, self.caches, tokens))  # the same few tokens recur
+        if self.time_at is not None:
+            values[self.time_at] = _time(tokens[self.time_at])
+        if None in values and not self._convert(tokens, values):
+            self.lines.skip(no)
+            return
         if not self.first_dropped:
             self.first_dropped = True
             return
         n = len(self.at)
-        for key, value in values:
-            self.series[key].append(value)
+        _consume(map(list.append, self.columns, values))
         self.at.append(no)
         if len(values) < len(self.series):
             for col in self.series.values():  # a column this header lacks: missing, never 0
                 if len(col) == n:
                     col.append(None)
+
+    def _convert(self, tokens: list[str], values: list) -> bool:
+        """Fill in `values` the tokens not met before (remembered, up to KNOWN_TOKENS per
+        column); False when one does not read."""
+        for i, (token, (_, scale)) in enumerate(zip(tokens, self.flat)):
+            if values[i] is None:
+                value = values[i] = _value(token, scale)
+                if value is None:
+                    return False
+                if len(self.caches[i]) < KNOWN_TOKENS:
+                    self.caches[i][token] = value
+        return True
 
     def parsed(self, file: str) -> Parsed:
         if self.layout is None:

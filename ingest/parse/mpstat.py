@@ -17,11 +17,15 @@ number belongs) is skipped and counted: one warning per file.
 
 from __future__ import annotations
 
+from collections import deque
+
 from ingest.parse import register
 from ingest.parse._text import Lines
 from ingest.parse.base import Parsed, Parser, Session
 from ingest.parse.sar import BANNER, clock_of
 
+KNOWN_TOKENS = 200_000  # values remembered: bounds the memory whatever the file
+_consume = deque(maxlen=0).extend  # runs an iterator to its end, in C
 AVERAGE = ("Average:", "Moyenne:", "Durchschn.:", "Media:", "Médio:")
 
 
@@ -66,19 +70,20 @@ class MpstatParser(Parser):
         lines = Lines(text, file)
         meta: dict = {"tool": "mpstat", "t_unit": "sample"}
         names: list[str] | None = None
-        cpus: dict[str, dict] = {}  # item -> {"series": {...}, "lines": [...], "summary": {...}}
+        cpus: dict[str, _Cpu] = {}  # by item: `all`, `0`, `1`, ...
+        known: dict[str, float] = {}  # token -> value
         last: tuple[str, str] | None = None  # the last time printed, and its 24-hour form
         block, block_clock, new_block = 0, None, True  # the sample (interval) being read
         for no, line in lines:
             fields = line.split()
             if not fields:
                 continue
-            if fields[0] in AVERAGE or fields[0] + ":" in AVERAGE:
+            if fields[0] in AVERAGE or fields[1:2] == [":"]:
                 rest = fields[1:] if fields[0].endswith(":") else fields[2:]
                 if names is not None and not _header(rest):
                     _average(lines, no, rest, names, cpus)
                 continue
-            if (banner := BANNER.match(line)) is not None:
+            if fields[0] == "Linux" and (banner := BANNER.match(line)) is not None:
                 meta.update(host=banner["host"], date=banner["date"])
                 if banner["cpus"]:
                     meta["cpus"] = int(banner["cpus"])
@@ -105,45 +110,49 @@ class MpstatParser(Parser):
             else:
                 if new_block or clock != block_clock:
                     block, block_clock, new_block = block + 1, clock, False
-                _sample(lines, no, block, clock, rest, names, cpus)
-        if not cpus or not any(c["lines"] for c in cpus.values()):
+                _sample(lines, no, block, clock, rest, names, cpus, known)
+        if not any(c.lines for c in cpus.values()):
             raise lines.error(0, "no mpstat samples (a header, then a line per CPU)")
         return Parsed(self.name, file, sessions=_sessions(cpus, meta), problems=lines.problems)
 
 
-def _cpu(cpus: dict, item: str, names: list[str]) -> dict:
-    if item not in cpus:
-        cpus[item] = {
-            "series": {"t": [], **{n: [] for n in names}, "clock": []},
-            "lines": [],
-            "summary": {},
-        }
-    return cpus[item]
+class _Cpu:
+    """One CPU's samples, column by column, under the header it was first met with."""
+
+    def __init__(self, names: list[str]):
+        self.names = names
+        self.series: dict[str, list] = {"t": [], **{n: [] for n in names}, "clock": []}
+        self.columns = [self.series[n] for n in names]
+        self.lines: list[int] = []
+        self.summary: dict[str, float] = {}
 
 
 def _sample(
-    lines: Lines, no: int, block: int, clock: str, rest: list, names: list, cpus: dict
+    lines: Lines, no: int, block: int, clock: str, rest: list, names: list, cpus: dict, known: dict
 ) -> None:
     """One CPU's line of values into its session as sample `block` (a line that does not
-    read, or a second line of one CPU in a block: skipped, so a lost line leaves a gap in `t`)."""
-    values = [_number(x) for x in rest[1:]]
-    if len(values) != len(names) or None in values:
-        lines.skip(no)
+    read, or a second line of one CPU in a block: skipped, so a lost line leaves a gap in `t`).
+    `known`: the values of the tokens met before (mpstat prints few distinct ones)."""
+    tokens = rest[1:]
+    values = list(map(known.get, tokens))
+    if None in values:
+        values = [_number(x) for x in tokens]
+        if None in values:
+            lines.skip(no)
+            return
+        if len(known) < KNOWN_TOKENS:
+            known.update(zip(tokens, values))
+    cpu = cpus.get(rest[0])
+    if cpu is None:
+        cpu = cpus[rest[0]] = _Cpu(names)
+    t = cpu.series["t"]
+    if len(values) != len(names) or cpu.names != names or (t and t[-1] >= block):
+        lines.skip(no)  # cut short, another header's columns, or the CPU twice in a block
         return
-    cpu = _cpu(cpus, rest[0], names)
-    series = cpu["series"]
-    if (
-        len(series) != len(names) + 2
-        or any(n not in series for n in names)
-        or (series["t"] and series["t"][-1] >= block)
-    ):
-        lines.skip(no)  # another header's columns for a CPU already met: not mixed
-        return
-    series["t"].append(block)
-    for n, v in zip(names, values):
-        series[n].append(v)
-    series["clock"].append(clock)
-    cpu["lines"].append(no)
+    t.append(block)
+    _consume(map(list.append, cpu.columns, values))
+    cpu.series["clock"].append(clock)
+    cpu.lines.append(no)
 
 
 def _average(lines: Lines, no: int, rest: list, names: list, cpus: dict) -> None:
@@ -152,21 +161,21 @@ def _average(lines: Lines, no: int, rest: list, names: list, cpus: dict) -> None
     if not rest or len(values) != len(names) or None in values or rest[0] not in cpus:
         lines.skip(no)
         return
-    cpus[rest[0]]["summary"] = dict(zip(names, values))
+    cpus[rest[0]].summary = dict(zip(names, values))
 
 
 def _sessions(cpus: dict, meta: dict) -> list[Session]:
     out = []
     for item, cpu in cpus.items():
-        if not cpu["lines"]:
+        if not cpu.lines:
             continue
         out.append(
             Session(
-                series=cpu["series"],
-                summary=cpu["summary"],
+                series=cpu.series,
+                summary=cpu.summary,
                 meta={**meta, "item": item, "item_column": "CPU"},
-                line=cpu["lines"][0],
-                sample_lines=cpu["lines"],
+                line=cpu.lines[0],
+                sample_lines=cpu.lines,
             )
         )
     return out
