@@ -68,7 +68,9 @@ def write_mpstat(path: Path, mb: float, cpus: int, rng: random.Random) -> int:
 def write_dstat(path: Path, mb: float, rng: random.Random) -> int:
     """A `dstat -t` file of about `mb` MB, its header repeated every 1,000 rows; returns the
     rows after the since-boot row."""
-    groups = "----system---- ----total-cpu-usage---- -dsk/total- -net/total- ---paging-- ---system--"
+    groups = (
+        "----system---- ----total-cpu-usage---- -dsk/total- -net/total- ---paging-- ---system--"
+    )
     cols = "     time     |usr sys idl wai stl| read  writ| recv  send|  in   out | int   csw "
     units = ["B", "k", "M"]
     rows, size = 0, 0

@@ -86,10 +86,7 @@ RULE = (
 )
 QUERY_RULE = ("glob", "regex", "input", "format", "labels", "published", "sar")  # a `queries:` rule
 LINKED = (
-    "vmstat",
-    "iostat",
-    "status",
-    "sar",
+    *MONITOR_KINDS,
     "interval_s",
     "offset_s",
     "tolerance_s",
