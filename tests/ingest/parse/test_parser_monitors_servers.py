@@ -144,6 +144,17 @@ def test_mysql_n_status_is_a_status_table_like_global_status():
     assert [t.rows for t in headerless.tables] == [t.rows for t in headed.tables]
 
 
+def test_mysql_n_status_dumps_before_and_after_give_counter_deltas():
+    from ingest.derive.counters import FORMATS
+    from ingest.parse.server_status import counter_deltas
+
+    text = (FIXTURES / "mysql-n-status" / "two-dumps.txt").read_text()
+    before, after = by_name("mysql-n-status").parse(text, "s").tables
+    deltas = {r["variable"]: r["delta"] for r in counter_deltas(before.rows, after.rows, 1000)}
+    assert deltas["com_select"] == 742330 - 714330
+    assert "mysql-n-status" in FORMATS
+
+
 def test_mysql_n_line_of_the_other_kind_is_an_error_at_its_line():
     text = (FIXTURES / "mysql-n-variables" / "mixed.txt").read_text()
     with pytest.raises(Problem, match=r"^v\.txt:5: expected `name<TAB>value`"):
