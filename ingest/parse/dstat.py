@@ -22,8 +22,8 @@ missing group) is skipped and counted: one warning per file.
 
 from __future__ import annotations
 
+import operator
 import re
-from collections import deque
 from datetime import UTC, datetime
 
 from ingest.parse import register
@@ -37,11 +37,11 @@ SYSTEM = {"int": "in", "csw": "cs"}
 BYTES = ("dsk", "net", "paging", "mem", "swap")  # groups printed in bytes: k = 1024
 PREFIX = {"dsk": "dsk", "net": "net", "paging": "pg"}
 KNOWN = {"usr", "read", "recv", "int", "csw", "in", "used", "time", "epoch"}
-CLOCK = re.compile(r"(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)")
+# dd-mm HH:MM:SS (fixed width: no backtracking), day and month and time in range
+CLOCK = re.compile(r"(?:0[1-9]|[12]\d|3[01])-(?:0[1-9]|1[0-2]) (?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d")
 POWERS = {"k": 1, "K": 1, "M": 2, "G": 3, "T": 4}
 TIME = {"time": "clock", "date/time": "clock", "epoch": "time"}  # -> series name
 KNOWN_TOKENS = 20_000  # tokens remembered per column: bounds the memory whatever the file
-_consume = deque(maxlen=0).extend  # runs an iterator to its end, in C
 NOTICE = "You did not select any stats"  # dstat's first line when run without options
 
 
@@ -92,7 +92,9 @@ def _groups(line: str) -> list[str] | None:
 
 
 class _Reader:
-    """The columns of the current header and the rows read so far, column by column."""
+    """The rows read under each header, kept as text and converted a column at a time when
+    the header changes or the file ends (a column's tokens through one dict in C: dstat
+    prints few distinct ones)."""
 
     def __init__(self, lines: Lines):
         self.lines = lines
@@ -100,16 +102,17 @@ class _Reader:
         self.names: list[str] = []  # every column, in order, across headers
         self.series: dict[str, list] = {}
         self.units: dict[str, str] = {}
-        self.at: list[int] = []
+        self.at: list[int] = []  # the line of every sample kept
         self.time: str | None = None  # "clock" or "time" when a header has a time column
         self.first_dropped = False
         self.flat: list[tuple[str, int]] = []  # every column of the current header, in order
-        self.columns: list[list] = []  # their series, in the same order
         self.known: dict[str, dict[str, object]] = {}  # per column: token -> value
-        self.caches: list[dict[str, object]] = []  # those of the current header's columns
-        self.time_at: int | None = None  # the time column's place in a row
+        self.aligned: tuple | None = None  # how a row aligned with the header is read (header)
+        self.tokens: list[str] = []  # the values of the rows under the current header, as text
+        self.rows: list[int] = []  # their lines
 
     def header(self, no: int, groups: list[str], line: str) -> None:
+        self.flush()
         cells = line.rstrip().split("|")
         if len(cells) != len(groups):
             raise self.lines.error(
@@ -118,7 +121,7 @@ class _Reader:
         layout = []
         seen: set[str] = set()
         for group, cell in zip(groups, cells):
-            cols = [c for c in cell.split() if c]
+            cols = cell.split()
             if not cols:
                 raise self.lines.error(no, f"dstat header: group {group!r} has no columns")
             if cols[0] in TIME:  # a time's value holds a space: the group's cell is one value
@@ -140,57 +143,101 @@ class _Reader:
             layout.append(keys)
         self.layout = layout
         self.flat = [k for keys in layout for k in keys]
-        self.columns = [self.series[key] for key, _ in self.flat]
-        self.caches = [self.known.setdefault(key, {}) for key, _ in self.flat]
-        self.time_at = next((i for i, (_, scale) in enumerate(self.flat) if scale == 0), None)
+        self.clock_at = next((i for i, (key, _) in enumerate(self.flat) if key == "clock"), 0)
+        # a row whose `|` sit where the header's do: one split reads it (dstat's columns have
+        # fixed widths); any other row is read group by group
+        bars = [i for i, c in enumerate(line) if c == "|"]
+        self.aligned = None
+        if bars:
+            probe = operator.itemgetter(*bars)
+            words = len(self.flat) + any(key == "clock" for key, _ in self.flat)  # dd-mm HH:MM:SS
+            self.aligned = (probe, probe(line), bars[-1], len(bars), words)
 
     def row(self, no: int, line: str) -> None:
+        tokens = self._aligned(line) or self._by_group(line)
+        if tokens is None:
+            self.lines.skip(no)
+        elif not self.first_dropped:
+            self.first_dropped = True  # the average since boot
+        else:
+            self.tokens += tokens
+            self.rows.append(no)
+
+    def _aligned(self, line: str) -> list[str] | None:
+        """The row's values in column order when its `|` sit where the header's do, else None."""
+        if self.aligned is None:
+            return None
+        probe, bars, last, count, words = self.aligned
+        if len(line) <= last or probe(line) != bars or line.count("|") != count:
+            return None
+        tokens = line.replace("|", " ").split()
+        if len(tokens) != words:
+            return None
+        if words > len(self.flat):  # `dd-mm HH:MM:SS`: its two words are one value
+            at = self.clock_at
+            tokens[at : at + 2] = [f"{tokens[at]} {tokens[at + 1]}"]
+        return tokens
+
+    def _by_group(self, line: str) -> list[str] | None:
+        """The row's values in column order, read group by group; None when a group has
+        another number of values than its header's."""
         layout = self.layout or []
         cells = line.split("|")
         if len(cells) != len(layout):
-            self.lines.skip(no)
-            return
+            return None
         tokens: list[str] = []
         for cell, keys in zip(cells, layout):
             found = [cell.strip()] if keys[0][1] == 0 else cell.split()
             if len(found) != len(keys):
-                self.lines.skip(no)
-                return
+                return None
             tokens += found
-        values = list(map(dict.get, self.caches, tokens))  # the same few tokens recur
-        if self.time_at is not None:
-            values[self.time_at] = _time(tokens[self.time_at])
-        if None in values and not self._convert(tokens, values):
-            self.lines.skip(no)
-            return
-        if not self.first_dropped:
-            self.first_dropped = True
-            return
-        n = len(self.at)
-        _consume(map(list.append, self.columns, values))
-        self.at.append(no)
-        if len(values) < len(self.series):
-            for col in self.series.values():  # a column this header lacks: missing, never 0
-                if len(col) == n:
-                    col.append(None)
+        return tokens
 
-    def _convert(self, tokens: list[str], values: list) -> bool:
-        """Fill in `values` the tokens not met before (remembered, up to KNOWN_TOKENS per
-        column); False when one does not read."""
-        for i, (token, (_, scale)) in enumerate(zip(tokens, self.flat)):
-            if values[i] is None:
-                value = values[i] = _value(token, scale)
-                if value is None:
-                    return False
-                if len(self.caches[i]) < KNOWN_TOKENS:
-                    self.caches[i][token] = value
-        return True
+    def flush(self) -> None:
+        """The rows read under the current header, converted column by column into the
+        series; a row with a value that does not read is skipped (counted) as a whole."""
+        if not self.rows:
+            return
+        width, n = len(self.flat), len(self.rows)
+        columns = []
+        bad: set[int] = set()
+        for j, (key, scale) in enumerate(self.flat):
+            tokens = self.tokens[j::width]
+            if scale == 0:
+                values = list(map(_time, tokens))
+            else:
+                cache = self.known.setdefault(key, {})
+                new = {t: _value(t, scale) for t in set(tokens).difference(cache)}
+                if len(cache) < KNOWN_TOKENS:
+                    cache.update(new)
+                values = list(
+                    map((cache if len(cache) < KNOWN_TOKENS else cache | new).get, tokens)
+                )
+            if None in values:  # a value that does not read: its row is skipped
+                bad.update(i for i, v in enumerate(values) if v is None)
+            columns.append(values)
+        rows = self.rows
+        if bad:
+            for i in sorted(bad):
+                self.lines.skip(rows[i])
+            keep = [i for i in range(n) if i not in bad]
+            columns = [[col[i] for i in keep] for col in columns]
+            rows = [rows[i] for i in keep]
+        for (key, _), values in zip(self.flat, columns):
+            self.series[key] += values
+        for col in self.series.values():  # a column this header lacks: missing, never 0
+            if len(col) == len(self.at):
+                col += [None] * len(rows)
+        self.at += rows
+        self.tokens, self.rows = [], []
 
     def parsed(self, file: str) -> Parsed:
+        self.flush()
         if self.layout is None:
             raise self.lines.error(0, "no dstat header (`---groups---` over `col col|col`)")
         if not self.at:
             raise self.lines.error(0, "no dstat rows after the since-boot row")
+        self.lines.skipped.sort()  # rows skipped at a flush come after the lines skipped since
         meta: dict = {"tool": "dstat", "t_unit": "sample", "since_boot_row": "dropped"}
         meta["units"] = self.units
         series: dict[str, list] = {"t": list(range(1, len(self.at) + 1))}
@@ -237,11 +284,8 @@ def _value(token: str, scale: float):
 
 def _time(token: str) -> str | None:
     """`dd-mm HH:MM:SS` as `MM-DDTHH:MM:SS`; epoch seconds as an ISO UTC time; else None."""
-    if m := CLOCK.fullmatch(token):
-        day, month, hh, mm, ss = m.groups()
-        if 1 <= int(month) <= 12 and 1 <= int(day) <= 31 and hh < "24" and mm < "60" and ss < "61":
-            return f"{month}-{day}T{hh}:{mm}:{ss}"
-        return None
+    if CLOCK.fullmatch(token):
+        return f"{token[3:5]}-{token[:2]}T{token[6:]}"
     if token.isascii() and token.isdigit() and len(token) <= 11:
         stamp = datetime.fromtimestamp(int(token), UTC).replace(tzinfo=None)
         return stamp.isoformat()
