@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ingest.problems import clean
 from ingest.read.archive import Archive
+from ingest.read.patterns import glob_re
 from ingest.read.records import MONITOR_KINDS
 from ingest.scaffold import names, post
 from ingest.scaffold.survey import (
@@ -236,6 +237,9 @@ def _linked(proposals, rules, members) -> list[dict]:
             glob = re.sub(r"\{[^{}]*\}", "*", template).replace("{{", "{").replace("}}", "}")
             if not any(f["glob"] == glob for f in files):
                 files.append({"glob": glob, "format": fmt})
+                taken = re.compile(glob_re(glob))
+                if any(m.format != fmt and taken.fullmatch(m.name) for m in members):
+                    files[-1]["incomplete"] = "skip"  # an empty or unreadable one: skipped
             linked.setdefault("interval_s", _monitor_interval([(runs[r], mon) for r, mon in pairs]))
         if linked:
             rule["linked"] = {k: linked[k] for k in (*MONITOR_KINDS, "interval_s") if k in linked}

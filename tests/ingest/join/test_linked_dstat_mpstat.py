@@ -161,6 +161,9 @@ def test_make_new_proposes_dstat_and_mpstat_beside_each_run(tmp_path):
         members[f"{engine}/sysbench.log"] = sysbench_log(500, seconds=30)
         members[f"{engine}/dstat.txt"] = _dstat(busy, samples=30)
         members[f"{engine}/mpstat.txt"] = _mpstat(busy, samples=30, step=1)
+    members["myisam/sysbench.log"] = sysbench_log(400, seconds=30)
+    members["myisam/dstat.txt"] = ""  # empty: its files: rule skips it
+    members["myisam/mpstat.txt"] = _mpstat(10, samples=30, step=1)
     tar_gz(tmp_path / "s.tar.gz", members)
     posts = tmp_path / "posts"
     assert main(["new", "s", str(tmp_path / "s.tar.gz"), "--content", str(posts)]) == 0
@@ -169,7 +172,7 @@ def test_make_new_proposes_dstat_and_mpstat_beside_each_run(tmp_path):
     assert linked["dstat"] == "{engine}/dstat.txt" and linked["mpstat"] == "{engine}/mpstat.txt"
     assert linked["interval_s"] == 1
     assert linked["panels"] == ["ds.us", "ds.wa", "ds.cs", "cpu_per_op"]
-    assert {"glob": "*/dstat.txt", "format": "dstat"} in man["files"]
+    assert {"glob": "*/dstat.txt", "format": "dstat", "incomplete": "skip"} in man["files"]
     assert {"glob": "*/mpstat.txt", "format": "mpstat"} in man["files"]
     data = ["--archives", str(tmp_path), "--data", str(tmp_path / "data")]
     assert main(["s", "--content", str(posts), *data]) == 0
@@ -177,6 +180,48 @@ def test_make_new_proposes_dstat_and_mpstat_beside_each_run(tmp_path):
         series = json.loads(
             (tmp_path / "data" / "s" / "series" / f"{run['id']}.linked.json").read_text()
         )
+        if run["labels"]["engine"] == "myisam":
+            assert "ds.us" not in series
+            continue
         busy = 30 if run["labels"]["engine"] == "innodb" else 50
         assert series["ds.us"] == [busy + i for i in range(1, 31)]
         assert all(v is not None for v in series["cpu_per_op"])
+
+
+def test_an_empty_monitor_file_is_skipped_when_its_files_rule_says_so(tmp_path):
+    """An empty dstat beside one run: with `incomplete: skip` on its `files:` rule it is
+    reported and that run keeps its mpstat columns, without dstat's."""
+    from tests.kit.sysbench_gen import sysbench_log
+
+    members = {}
+    for name, busy in (("a", 20), ("b", 40)):
+        members[f"{name}/run.log"] = sysbench_log(500, seconds=20)
+        members[f"{name}/dstat.txt"] = _dstat(busy) if name == "a" else ""
+        members[f"{name}/mpstat.txt"] = _mpstat(busy)
+    man = archive_study(
+        tmp_path,
+        "mon",
+        "Runs with an empty dstat",
+        members,
+        """\
+interval_s: 1
+window: {start: 1, end: 20}
+labels: [name]
+runs:
+  - regex: '(?P<name>[a-z])/run\\.log'
+    linked: {dstat: '{name}/dstat.txt', mpstat: '{name}/mpstat.txt', interval_s: 5, columns: all}
+files:
+  - {glob: '*/dstat.txt', format: dstat, incomplete: skip}
+  - {glob: '*/mpstat.txt', format: mpstat}
+""",
+    )
+    result = ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
+    assert [str(p) for p in result["problems"] if "dstat" in p.file] == [
+        "mon.tar.gz/b/dstat.txt: empty file; skipped (incomplete: skip)"
+    ]
+    data = tmp_path / "data" / "mon"
+    runs = {
+        r["labels"]["name"]: r for r in yaml.safe_load((data / "runs.yaml").read_text())["runs"]
+    }
+    b = json.loads((data / "series" / f"{runs['b']['id']}.linked.json").read_text())
+    assert b["mp.all.%usr"] == [41, 42, 43, 44] and "ds.us" not in b
