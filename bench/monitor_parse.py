@@ -6,8 +6,8 @@ Generates (our own numbers, in the real formats, streamed to a temporary directo
 -t` file and an `mpstat -P ALL 1` file of about `--mb` MB each (default 100: the 1,000-run
 study has ~1 GB of such files), then parses each in a fresh subprocess (`by_name(...).parse`
 on the file's text, as the ingest does) and prints one JSON line per format: the file's size
-and lines, the samples read, wall and CPU seconds, MB/s and the subprocess's peak resident
-memory (`VmHWM`). `--smoke` uses 1 MB files and checks the samples read, for the test suite.
+and lines, the samples read, wall and CPU seconds, MB/s, the subprocess's peak resident
+memory (`VmHWM`), and the CPU of `awk` over the same file with the ratio (`x_awk`). `--smoke` uses 1 MB files and checks the samples read, for the test suite.
 Results: docs/performance.md, "Monitor parsers (dstat, mpstat)".
 """
 
@@ -16,6 +16,8 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -95,6 +97,17 @@ def write_dstat(path: Path, mb: float, rng: random.Random) -> int:
     return rows - 1
 
 
+def awk_cpu(path: Path) -> float | None:
+    """CPU seconds of `awk` summing the second field of every line of `path` (the issue's
+    yardstick: what `tar` + `grep` + `awk` cost over the same text); None without awk."""
+    if shutil.which("awk") is None:
+        return None
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(["awk", "{s += $2} END {print s}", str(path)], check=True, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return round(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, 2)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mb", type=float, default=100)
@@ -123,6 +136,9 @@ def main(argv: list[str] | None = None) -> int:
                 lines = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
             out = {"format": fmt, "mb": round(size / 1e6, 1), "lines": lines, **out}
             out["mb_per_cpu_s"] = round(size / 1e6 / out["cpu_s"], 1) if out["cpu_s"] else None
+            out["awk_cpu_s"] = awk_cpu(path)
+            if out["awk_cpu_s"]:
+                out["x_awk"] = round(out["cpu_s"] / out["awk_cpu_s"], 1)
             print(json.dumps(out), flush=True)
             if out["samples"] != written:
                 print(f"{fmt}: {out['samples']} samples read, {written} written", file=sys.stderr)
