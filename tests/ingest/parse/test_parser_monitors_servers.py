@@ -183,3 +183,28 @@ def test_pt_mysql_summary_version_and_settings():
 def test_pt_mysql_summary_without_its_banner_is_not_one():
     with pytest.raises(Problem, match="banner"):
         by_name("pt-mysql-summary").parse("  Version | 8.0.36\n", "pt.txt")
+
+
+@pytest.mark.slow  # reads every member of the real archives
+def test_no_member_of_the_real_archives_is_taken_for_one_of_these_formats():
+    """The real archives hold none of these formats: detection of every member stays what it
+    was (their data/ is unchanged by these parsers)."""
+    import tarfile
+
+    from tests.kit.golden import SHARED
+
+    new = {"dstat", "mpstat", "mysql-n-variables", "mysql-n-status", "pt-mysql-summary"}
+    seen = 0
+    for archive in sorted((SHARED / "archives").glob("*.tar.gz")):
+        with tarfile.open(archive) as tar:
+            for member in tar:
+                if not member.isfile():
+                    continue
+                head = tar.extractfile(member).read(65536).decode("utf-8", "replace")
+                seen += 1
+                try:
+                    name = detect(head, member.name)[0].name
+                except Problem:
+                    continue
+                assert name not in new, f"{archive.name}/{member.name}: {name}"
+    assert seen > 400
