@@ -31,7 +31,8 @@ from ingest.parse._text import Lines
 from ingest.parse.base import Parsed, Parser, Session
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # colour codes when dstat wrote to a terminal
-GROUP = re.compile(r"-+[A-Za-z][\w/.:-]*?-*")  # `----total-cpu-usage----`, `-dsk/total-`
+# `----total-cpu-usage----`, `-dsk/total-`: one class after the letter, so no backtracking
+GROUP = re.compile(r"-+[A-Za-z][\w/.:-]*")
 CPU = {"usr": "us", "sys": "sy", "idl": "id", "wai": "wa", "stl": "st"}
 SYSTEM = {"int": "in", "csw": "cs"}
 BYTES = ("dsk", "net", "paging", "mem", "swap")  # groups printed in bytes: k = 1024
