@@ -9,7 +9,9 @@ variables are lower case (`innodb_buffer_pool_size`), status variables start wit
   `Parsed.settings`, names normalised, values as text ("" stays "").
 - `mysql-n-status`: read as a SHOW GLOBAL STATUS snapshot is (ingest/parse/server_status.py):
   a `status` table (`variable, value`, names lower case, numbers as numbers). Several dumps
-  appended to one file start again at their first name: a table per snapshot.
+  appended to one file start again at their first name: a table per snapshot, and with three
+  or more, the per-second rates on the clock of their `Uptime`, as `global-status` gives
+  them (a last dump cut short is left out of the rates and reported).
 
 A line that is not `name<TAB>value` (or whose name is of the other kind) is an error at its line.
 """
@@ -22,7 +24,7 @@ from ingest.parse import register
 from ingest.parse._text import Lines
 from ingest.parse.base import Parsed, Parser, Table
 from ingest.parse.mycnf import normalise_key
-from ingest.parse.server_status import _value
+from ingest.parse.server_status import _is_relative, _rates, _Snapshot, _value
 
 VARIABLE = re.compile(r"[a-z][a-z0-9_]*")
 STATUS = re.compile(r"[A-Z][A-Za-z0-9_]*")
@@ -104,14 +106,25 @@ class MysqlStatus(_Batch):
 
     def parse(self, text: str, file: str) -> Parsed:
         lines, snaps = self._read(text, file)
-        tables = []
+        tables, read = [], []
         for snap in snaps:
-            rows, seen = [], set()
+            got = _Snapshot(snap[0][0], None)
             for no, name, value in snap:
                 key = name.lower()
-                if key in seen:
+                if key in got.values:
                     raise lines.error(no, f"{name} twice in one snapshot")
-                seen.add(key)
-                rows.append({"variable": key, "value": _value(value.strip())})
-            tables.append(Table("status", ["variable", "value"], rows, line=snap[0][0]))
-        return Parsed(self.name, file, tables=tables, problems=lines.problems)
+                got.values[key], got.lines[key] = _value(value.strip()), no
+            rows = [{"variable": k, "value": v} for k, v in got.values.items()]
+            tables.append(Table("status", ["variable", "value"], rows, line=got.line))
+            read.append(got)
+        parsed = Parsed(self.name, file, tables=tables, problems=lines.problems)
+        if len(read) > 1 and len(read[-1].values) < len(read[0].values):
+            lines.missing_end(
+                read[-1].line, "this dump's last variable (it has fewer than the first)"
+            )
+            read = read[:-1]
+        if len(read) >= 3:
+            session = _rates(read, _is_relative(read), file, parsed.problems)
+            session.meta["mode_from"] = "Uptime"
+            parsed.sessions.append(session)
+        return parsed

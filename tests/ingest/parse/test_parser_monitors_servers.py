@@ -155,6 +155,19 @@ def test_mysql_n_status_dumps_before_and_after_give_counter_deltas():
     assert "mysql-n-status" in FORMATS
 
 
+def test_mysql_n_status_dumps_in_a_loop_give_rates_on_their_uptime():
+    def dump(uptime: int, selects: int) -> str:
+        return f"Com_select\t{selects}\nThreads_running\t4\nUptime\t{uptime}\n"
+
+    text = dump(100, 1000) + dump(110, 1500) + dump(120, 2500) + "Com_select\t3000\n"
+    parsed = by_name("mysql-n-status").parse(text, "st.txt")
+    assert len(parsed.tables) == 4
+    s = parsed.sessions[0]
+    assert s.series == {"t": [10, 20], "com_select": [50.0, 100.0], "threads_running": [4, 4]}
+    assert s.sample_lines == [4, 7]
+    assert [p.line for p in parsed.problems] == [10]  # the last dump, cut short: not a rate
+
+
 def test_mysql_n_line_of_the_other_kind_is_an_error_at_its_line():
     text = (FIXTURES / "mysql-n-variables" / "mixed.txt").read_text()
     with pytest.raises(Problem, match=r"^v\.txt:5: expected `name<TAB>value`"):
