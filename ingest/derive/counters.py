@@ -13,7 +13,8 @@ per counter and a column per run, like the ICP post's status counters:
         variables: [innodb_rows_read, handler_read_next]   # default: every counter that changed
         base: {engine: mysql55}          # adds each other run's ratio to this run
 
-The members must be read by a `files:` rule as `global-status` or `mysqladmin-status`. A value
+The members must be read by a `files:` rule as `global-status`, `mysqladmin-status` or
+`mysql-n-status` (headerless `mysql -N` dumps). A value
 the snapshots do not give (a counter absent from one server, a run without its files) is
 missing, never 0; a counter that fell (FLUSH STATUS, a restart) is missing and reported.
 """
@@ -33,7 +34,7 @@ from ingest.read.records import Manifest
 from ingest.read.sections import CounterTable
 
 FIELDS = ("id", "title", "before", "after", "file", "where", "per", "variables", "base", "digits")
-FORMATS = ("global-status", "mysqladmin-status")
+FORMATS = ("global-status", "mysqladmin-status", "mysql-n-status")
 
 
 MAX_COUNTER_TABLES = 100  # counter tables of one manifest

@@ -46,6 +46,9 @@ OWN = {
 }
 # LinkBench request runs: per operation, its 95th percentile and mean latency (ingest/parse/linkbench.py)
 OP_LATENCY = re.compile(r"^lat\.([A-Z_]+)\.(p95|mean)$")
+MPSTAT_COLUMN = re.compile(r"^mp\.([^.]+)\.(%\w+)$")
+DSTAT_BYTES = {"dsk": "disk", "net": "network", "pg": "paging"}
+DSTAT_WORDS = {"writ": "written", "recv": "received", "send": "sent"}
 IO_COLUMN = re.compile(rf"^io\.(.+)\.({'|'.join(map(re.escape, IOSTAT))})$")
 
 
@@ -79,6 +82,10 @@ def column_meta(
         label, unit, kind = (
             (counter, "", "gauge") if GAUGES.match(counter) else (f"{counter}/s", "/s", "rate")
         )
+    elif name.startswith("ds."):  # dstat, named as vmstat names the same readings
+        label, unit, kind = _dstat(name[3:])
+    elif m := MPSTAT_COLUMN.match(name):  # mpstat: a CPU's (or `all`'s) percentages
+        label, unit, kind = f"CPU {m[1]} {m[2][1:]} (%, mpstat)", "%", "percent"
     elif name.startswith("sar."):  # sar's own names: a percentage, a rate, else a level
         column = name[4:]
         label, unit, kind = (
@@ -93,6 +100,23 @@ def column_meta(
     else:
         return None
     return {"label": label, "unit": unit, "kind": kind}
+
+
+def _dstat(column: str) -> tuple[str, str, str]:
+    """(label, unit, kind) of a dstat column (ingest/parse/dstat.py names them)."""
+    if column in VMSTAT:
+        label, unit, kind = VMSTAT[column]
+        return f"{label}, dstat", unit, kind
+    if column in ("id", "st", "hiq", "siq"):
+        return f"CPU {column} (%, dstat)", "%", "percent"
+    if column == "in":
+        return "interrupts/s, dstat", "/s", "rate"
+    group, _, rest = column.partition(".")
+    if group in DSTAT_BYTES:
+        *item, what = rest.split(".")
+        words = " ".join([DSTAT_BYTES[group], *item, DSTAT_WORDS.get(what, what)])
+        return f"{words} (bytes/s, dstat)", "B/s", "rate"
+    return f"{column} (dstat)", "", "gauge"
 
 
 def meta_of(

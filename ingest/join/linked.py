@@ -5,6 +5,8 @@ For a run whose manifest rule names its vmstat, iostat, sar or periodic server-s
 run's throughput: one row per OS sample, `t` in seconds of the run, columns
 
     vm.us vm.sy vm.wa vm.cs vm.r vm.b                      vmstat
+    ds.us ds.sy ds.wa ds.cs ds.dsk.writ ds.net.recv ...    dstat (its columns, ingest/parse/dstat.py)
+    mp.all.%usr mp.all.%sys mp.0.%usr ...                  mpstat -P ALL (per CPU and `all`)
     io.<dev>.r/s io.<dev>.w/s io.<dev>.rMB/s io.<dev>.wMB/s io.<dev>.await io.<dev>.util
     st.<counter>                                           server counters (per second)
     sar.%user sar.%iowait sar.kbmemused ...                sar (whole machine)
@@ -58,6 +60,13 @@ DEFAULT_PANELS = ("vm.us", "vm.sy", "vm.wa", "io.*.w/s", "cpu_per_op")
 
 
 TOLERANCE_SAMPLES = 2
+# the columns of CPU user and system time, by the monitor preferred
+CPU_BUSY = (
+    ("vm.us", "vm.sy"),
+    ("ds.us", "ds.sy"),
+    ("mp.all.%usr", "mp.all.%sys"),
+    ("sar.%user", "sar.%system"),
+)
 # a monitor column's values by their time on the run's clock
 Columns = dict[str, dict[float, object]]
 
@@ -156,12 +165,29 @@ def check_steps(
     return out
 
 
-def stamps(s: Session) -> list[datetime] | None:
-    """A monitor session's per-sample local times (vmstat -t, iostat -t), or None."""
+def stamps(s: Session, run_start: datetime | None = None) -> list[datetime] | None:
+    """A monitor session's per-sample local times (vmstat -t, iostat -t, dstat -T), or None.
+    dstat -t prints no year (`clock`, `MM-DDTHH:MM:SS`): its times take the year that puts
+    them nearest the run's start, when the run has one."""
     col = s.series.get("time")
-    if not col or any(x is None for x in col):
+    if col and all(x is not None for x in col):
+        return [datetime.fromisoformat(x) for x in col]
+    col = s.series.get("clock")
+    if run_start is None or s.meta.get("tool") != "dstat" or not col or None in col:
         return None
-    return [datetime.fromisoformat(x) for x in col]
+    return [_nearest_year(x, run_start) for x in col]
+
+
+def _nearest_year(month_day_time: str, near: datetime) -> datetime:
+    """`MM-DDTHH:MM:SS` in the year (that of `near`, or the one before or after) nearest `near`."""
+    years = (near.year - 1, near.year, near.year + 1)
+    found = []
+    for year in years:
+        try:
+            found.append(datetime.fromisoformat(f"{year}-{month_day_time}"))
+        except ValueError:  # 02-29 in a year without it
+            continue
+    return min(found, key=lambda x: abs((x - near).total_seconds()))
 
 
 def on_clock(
@@ -169,9 +195,9 @@ def on_clock(
 ) -> tuple[list[float], str, list[Problem]]:
     """The end times of a monitor's samples on the run's clock, how they were found
     ("timestamps" or "offset"), and the problems found on the way."""
-    times, problems = stamps(s), []
-    n = len(s.series["t"])
     run_start = clock.start()
+    times, problems = stamps(s, run_start), []
+    n = len(s.series["t"])
     if times:
         problems += check_steps(
             file, what, times, s.sample_lines, clock.interval_s, clock.step_tol()
@@ -320,6 +346,8 @@ class Monitors:
     iostat: tuple[str, list[Session]] | None = None
     status: tuple[str, Session] | None = None
     sar: tuple[str, list[Session]] | None = None
+    dstat: tuple[str, Session] | None = None
+    mpstat: tuple[str, list[Session]] | None = None
     cores: int | None = None
 
 
@@ -356,11 +384,20 @@ def linked_series(run_t: list[Any], ops: list[Any], clock: Clock, monitors: Moni
         if found:
             how["sar"] = found
         cores = cores or next((x.meta["cpus"] for x in sar[1] if x.meta.get("cpus")), None)
+    if monitors.dstat:
+        how["dstat"] = _join_dstat(*monitors.dstat, clock, columns, problems)
+    if monitors.mpstat:
+        found = _join_mpstat(*monitors.mpstat, clock, columns, problems)
+        if found:
+            how["mpstat"] = found
+        cores = cores or next(
+            (x.meta["cpus"] for x in monitors.mpstat[1] if x.meta.get("cpus")), None
+        )
     times = sorted({x for col in columns.values() for x in col})
     out: dict[str, list[Any]] = {"t": times}
     for name, col in columns.items():
         out[name] = [col.get(x) for x in times]
-    if times and (vmstat or iostat or sar):
+    if times and (vmstat or iostat or sar or monitors.dstat or monitors.mpstat):
         out.update(_per_op(out, ops_per_interval(run_t, ops, times, clock.interval_s), cores))
     return Joined(out, problems, how)
 
@@ -389,6 +426,36 @@ def _join_vmstat(
         if c in s.series:
             columns[f"vm.{c}"] = dict(zip(t, s.series[c]))
     return how
+
+
+def _join_dstat(
+    file: str, s: Session, clock: Clock, columns: Columns, problems: list[Problem]
+) -> str:
+    """dstat's columns on the run's clock into `columns` as `ds.<column>`; returns how they
+    were placed."""
+    t, how = _placed(file, "dstat", s, clock, problems)
+    for c, col in s.series.items():
+        if c not in ("t", "clock", "time"):
+            columns[f"ds.{c}"] = dict(zip(t, col))
+    return how
+
+
+def _join_mpstat(
+    file: str, sessions: list[Session], clock: Clock, columns: Columns, problems: list[Problem]
+) -> str | None:
+    """mpstat's columns of every CPU and `all` on the run's clock into `columns` as
+    `mp.<cpu>.<column>` (`mp.all.%usr`); returns how they were placed (None: no CPU). By
+    offset, a CPU's sample i is its block i (a lost line leaves a gap, not a shift)."""
+    placed = None
+    for i, s in enumerate(sessions):
+        t, how = _placed(file, "mpstat", s, clock, problems, checked=i == 0)
+        if how == "offset":
+            t = [round(clock.offset_s + k * clock.interval_s, 6) for k in s.series["t"]]
+        placed = placed or how
+        for c, col in s.series.items():
+            if c not in SAMPLE_FIELDS:
+                columns[f"mp.{s.meta.get('item')}.{c}"] = dict(zip(t, col))
+    return placed
 
 
 def _join_iostat(
@@ -475,19 +542,25 @@ def _per_op(out: dict[str, list[Any]], per: list[Any], cores: int | None) -> dic
     """cpu_per_op and kb_written_per_op per sample, from the joined columns and the run's
     throughput over each sample (`per`)."""
     derived = {}
-    # CPU busy from vmstat, else from sar -u
-    user, system = ("vm.us", "vm.sy") if "vm.us" in out else ("sar.%user", "sar.%system")
+    # CPU busy from vmstat, else dstat, mpstat's `all`, sar -u
+    user, system = next(
+        (pair for pair in CPU_BUSY if pair[0] in out and pair[1] in out), CPU_BUSY[-1]
+    )
     if user in out and system in out and cores:
         derived["cpu_per_op"] = [
             None if us is None or sy is None else _round(cpu_s_per_op(us + sy, cores, o))
             for us, sy, o in zip(out[user], out[system], per)
         ]
     written = [c for c in out if c.startswith("io.") and c.endswith(".wMB/s")]
+    total = None
     if written:
         total = [
             None if None in values else sum(values) * 1024
             for values in zip(*(out[c] for c in written))
         ]
+    elif "ds.dsk.writ" in out:  # dstat: bytes written per second, all disks
+        total = [None if b is None else b / 1024 for b in out["ds.dsk.writ"]]
+    if total is not None:
         derived["kb_written_per_op"] = [_round(each_op(w, o)) for w, o in zip(total, per)]
     return derived
 
@@ -599,7 +672,8 @@ def _monitors(
     for kind in MONITOR_KINDS:
         member = fill(rule, spec[kind], rec.labels) if kind in spec else None
         if member in files and (sessions := files[member].sessions):
-            found[kind] = (member, sessions if kind in ("iostat", "sar") else sessions[0])
+            several = kind in ("iostat", "sar", "mpstat")  # a session per device or CPU
+            found[kind] = (member, sessions if several else sessions[0])
     return found
 
 

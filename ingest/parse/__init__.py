@@ -24,6 +24,9 @@ MODULES = {
     "sysbench05": ["sysbench05"],  # formats: F4
     "tpcc_mysql": ["tpcc-mysql"],  # formats: F5
     "ibench": ["ibench"],  # formats: F8
+    "pt_summary": ["pt-mysql-summary"],  # studies: by its banner; it quotes a my.cnf
+    "dstat": ["dstat"],  # formats: dstat, before the summary tables its rows look like
+    "mpstat": ["mpstat"],  # formats: mpstat -P ALL, whose banner and header are sar's: before it
     "iostat": ["iostat"],  # formats: F12
     "sar": ["sar"],  # formats: sar (sysstat), whose banner is iostat's: after it
     "vmstat": ["vmstat"],  # formats: F11
@@ -39,6 +42,7 @@ MODULES = {
         "mysqladmin-status",
     ],  # formats: SHOW GLOBAL STATUS, extended-status
     "mycnf": ["mycnf", "global-variables"],  # studies: my.cnf, SHOW GLOBAL VARIABLES
+    "mysql_batch": ["mysql-n-variables", "mysql-n-status"],  # mysql -N: after headed dumps
     "markdown_tables": ["markdown-tables"],  # studies: F13
     "folder_desc": ["folder-desc"],  # queries: a DESC/README naming what each folder is
     "summary_table": ["summary-table"],  # studies: F9, the most generic format: keep it last

@@ -42,7 +42,7 @@ def whole_machine(sessions: list[Session]) -> list[Session]:
     return [s for s in sessions if s.meta.get("item") in (None, "all")]
 
 
-def _clock(fields: list[str]) -> tuple[str, int] | None:
+def clock_of(fields: list[str]) -> tuple[str, int] | None:
     """(24-hour `HH:MM:SS`, fields it took) of a line's leading time of day, or None."""
     m = CLOCK.match(fields[0]) if fields else None
     if m is None:
@@ -72,7 +72,7 @@ class SarParser(Parser):
             return None
         for line in lines[1:]:
             fields = line.split()
-            took = _clock(fields)
+            took = clock_of(fields)
             rest = fields[took[1] :] if took else []
             if len(rest) >= 2 and not any(NUMBER.match(x) for x in rest):
                 return "sysstat banner and a sar header: a time of day, then column names"
@@ -93,7 +93,7 @@ class SarParser(Parser):
                 if banner["cpus"]:
                     meta["cpus"] = int(banner["cpus"])
                 continue
-            took = _clock(fields)
+            took = clock_of(fields)
             if took is None:  # `Average:` (`Durchschn.:`, `Moyenne :`): the report's summary
                 header = None
                 if not (fields[0].endswith(":") or fields[1:2] == [":"]):

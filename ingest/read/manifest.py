@@ -86,10 +86,7 @@ RULE = (
 )
 QUERY_RULE = ("glob", "regex", "input", "format", "labels", "published", "sar")  # a `queries:` rule
 LINKED = (
-    "vmstat",
-    "iostat",
-    "status",
-    "sar",
+    *MONITOR_KINDS,
     "interval_s",
     "offset_s",
     "tolerance_s",
@@ -456,7 +453,7 @@ def _rule(
         if key == "runs"
         else QUERY_RULE
         if key == "queries"
-        else ("glob", "regex", "input", "format", "mode")
+        else ("glob", "regex", "input", "format", "mode", "incomplete")
     )
     glob_, regex_src = rv.get("glob", str), rv.get("regex", str)
     if (glob_ is None) == (regex_src is None):
@@ -479,11 +476,15 @@ def _rule(
             check_template(rv, k, t, where)
     linked = _linked(path, rv, where) if "linked" in d else None
     metric = _metric(rv, rv.get("metric", str)) if key == "runs" else None
-    incomplete = rv.get("incomplete", str, default="error") if key == "runs" else "error"
+    # runs: a member holding no complete run; files: a member that does not read (an empty
+    # monitor file beside a run)
+    skips = key in ("runs", "files")
+    incomplete = rv.get("incomplete", str, default="error") if skips else "error"
     if incomplete not in ("error", "skip"):
         rv.fail(
             "incomplete",
-            f"{where}: incomplete must be error or skip (a member holding no complete run)",
+            f"{where}: incomplete must be error or skip (a member holding no complete run, "
+            "or for files: a member that does not read)",
         )
     mode = _mode(rv, where, fmt) if key == "files" else None
     sar = _sar(rv, where) if key == "queries" else []

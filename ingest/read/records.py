@@ -155,4 +155,11 @@ class Manifest:
         return self.label_names.get(key, key.replace("_", " "))
 
 
-MONITOR_KINDS = ("vmstat", "iostat", "status", "sar")  # the files `linked:` may name
+MONITOR_KINDS = (
+    "vmstat",
+    "iostat",
+    "status",
+    "sar",
+    "dstat",
+    "mpstat",
+)  # the files `linked:` may name

@@ -2,7 +2,7 @@
 names give the `runs:` rules and labels (ingest/scaffold/names.py: a layout stated in a
 DESC/README, else the parts of the paths that vary, named for what they are); the runs give
 the metric, the interval (from the data), a proposed window and the thread counts; monitors
-beside the runs (vmstat, iostat, sar, server status) are proposed as `linked:`. The post
+beside the runs (vmstat, iostat, sar, dstat, mpstat, server status) are proposed as `linked:`. The post
 (ingest/scaffold/post.py) opens with key results that compare across the label that varies
 most."""
 
@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ingest.problems import clean
 from ingest.read.archive import Archive
+from ingest.read.patterns import glob_re
 from ingest.read.records import MONITOR_KINDS
 from ingest.scaffold import names, post
 from ingest.scaffold.survey import (
@@ -215,9 +216,10 @@ def _exclude(proposals, rules, others: list[str]) -> None:
 
 
 def _linked(proposals, rules, members) -> list[dict]:
-    """Monitors beside the runs (vmstat, iostat, sar, server status in the run's folder, or named
-    like it) as each rule's `linked:`, with a `files:` rule per monitor; the template is the
-    monitor's path with the run's named groups in it, checked against every run."""
+    """Monitors beside the runs (vmstat, iostat, sar, dstat, mpstat, server status in the run's
+    folder, or named like it) as each rule's `linked:`, with a `files:` rule per monitor; the
+    template is the monitor's path with the run's named groups in it, checked against every
+    run."""
     monitors = [m for m in members if m.format in MONITORS]
     runs = {m.name: m for m in members if m.run}
     files = []
@@ -235,6 +237,9 @@ def _linked(proposals, rules, members) -> list[dict]:
             glob = re.sub(r"\{[^{}]*\}", "*", template).replace("{{", "{").replace("}}", "}")
             if not any(f["glob"] == glob for f in files):
                 files.append({"glob": glob, "format": fmt})
+                taken = re.compile(glob_re(glob))
+                if any(m.format != fmt and taken.fullmatch(m.name) for m in members):
+                    files[-1]["incomplete"] = "skip"  # an empty or unreadable one: skipped
             linked.setdefault("interval_s", _monitor_interval([(runs[r], mon) for r, mon in pairs]))
         if linked:
             rule["linked"] = {k: linked[k] for k in (*MONITOR_KINDS, "interval_s") if k in linked}
@@ -257,11 +262,20 @@ def _panels(linked: dict, monitors: list[Member]) -> list[str]:
     out = ["vm.us", "vm.wa", "vm.cs"] if "vmstat" in linked else []
     if "sar" in linked and "vmstat" not in linked:
         out += ["sar.%user", "sar.%iowait"]
+    if "dstat" in linked and "vmstat" not in linked:
+        out += ["ds.us", "ds.wa", "ds.cs"]
+    if "mpstat" in linked and not {"vmstat", "dstat", "sar"} & set(linked):
+        out += ["mp.all.%usr", "mp.all.%iowait"]
     device = next((d for m in monitors if m.format == "iostat" for d in m.devices), None)
     if "iostat" in linked and device:
         out.append(f"io.{device}.w/s")
-    if ("vmstat" in linked and "iostat" in linked) or ("sar" in linked and "vmstat" not in linked):
-        out.append("cpu_per_op")  # the cores: iostat's or sar's `(N CPU)`
+    cores = {"iostat", "sar", "mpstat"} & set(linked)  # a banner's `(N CPU)`
+    if (
+        ("vmstat" in linked and "iostat" in linked)
+        or ("sar" in linked and "vmstat" not in linked)
+        or ({"dstat", "mpstat"} & set(linked) and cores)
+    ):
+        out.append("cpu_per_op")
     return out
 
 

@@ -27,6 +27,7 @@ WARMUP = 0.1  # proposed window: skip the first 10% of the shortest run
 
 MONITORS = {"vmstat": "vmstat", "iostat": "iostat"}
 MONITORS |= {"global-status": "status", "mysqladmin-status": "status", "sar": "sar"}
+MONITORS |= {"dstat": "dstat", "mpstat": "mpstat"}
 
 
 INTERVALS = (1, 2, 3, 5, 10, 15, 20, 30, 60)  # a monitor's interval, proposed from its samples

@@ -26,6 +26,11 @@ FORMATS = [
     "iostat",
     "global-status",
     "mysqladmin-status",
+    "dstat",
+    "mpstat",
+    "mysql-n-variables",
+    "mysql-n-status",
+    "pt-mysql-summary",
 ]
 CASES = [p for fmt in FORMATS for p in golden_cases(fmt)]
 

@@ -1,0 +1,293 @@
+"""dstat text output (`dstat`, default `-cdngy`, with or without `-t`/`-T`, any interval).
+
+The header is two lines: groups (`----total-cpu-usage---- -dsk/total- -net/total- ...`) and
+their columns, `|` between groups (`usr sys idl wai stl| read  writ| recv  send|...`). It may
+repeat mid-file. Each row has the same `|`-separated cells. The first row is the average since
+boot (as vmstat's) and is dropped; `t` counts samples (`meta.t_unit` is "sample") and
+`ingest.linked` puts the series on a run's clock.
+
+Values are printed with unit suffixes: `2217B`, `27k`, `39M`, `1.2G`, `0`. They become plain
+numbers: bytes for the disk, network and paging groups (k = 1024), counts for the others
+(k = 1000). Columns are named as vmstat and iostat name what they mean: CPU `us sy id wa st`
+(and `hiq siq` where printed), interrupts and context switches `in cs`; disk `dsk.read
+dsk.writ`, network `net.recv net.send`, paging `pg.in pg.out` (bytes per second; a device's
+group adds its name: `dsk.sda.read`); any other group `<group>.<column>`. `meta.units` names
+each column's unit.
+
+Time: `-t` prints a `time` column, `dd-mm HH:MM:SS` (dstat's default format; the year is not
+printed, so none is guessed): kept as `clock` `MM-DDTHH:MM:SS`. `-T` prints `epoch` seconds: kept
+as `time` (ISO, UTC, `meta.zone`). A row that does not read (a word where a number belongs, a
+missing group) is skipped and counted: one warning per file.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from datetime import UTC, datetime
+
+from ingest.parse import register
+from ingest.parse._text import Lines
+from ingest.parse.base import Parsed, Parser, Session
+
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # colour codes when dstat wrote to a terminal
+# `----total-cpu-usage----`, `-dsk/total-`: one class after the letter, so no backtracking
+GROUP = re.compile(r"-+[A-Za-z][\w/.:-]*")
+CPU = {"usr": "us", "sys": "sy", "idl": "id", "wai": "wa", "stl": "st"}
+SYSTEM = {"int": "in", "csw": "cs"}
+BYTES = ("dsk", "net", "paging", "mem", "swap")  # groups printed in bytes: k = 1024
+PREFIX = {"dsk": "dsk", "net": "net", "paging": "pg"}
+KNOWN = {"usr", "read", "recv", "int", "csw", "in", "used", "time", "epoch"}
+# dd-mm HH:MM:SS (fixed width: no backtracking), day and month and time in range
+CLOCK = re.compile(r"(?:0[1-9]|[12]\d|3[01])-(?:0[1-9]|1[0-2]) (?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d")
+POWERS = {"k": 1, "K": 1, "M": 2, "G": 3, "T": 4}
+TIME = {"time": "clock", "date/time": "clock", "epoch": "time"}  # -> series name
+KNOWN_TOKENS = 20_000  # tokens remembered per column: bounds the memory whatever the file
+NOTICE = "You did not select any stats"  # dstat's first line when run without options
+
+
+@register
+class DstatParser(Parser):
+    name = "dstat"
+    what = "dstat rows"
+    description = "dstat: `----total-cpu-usage---- -dsk/total- ...` groups, `usr sys idl|read writ|...` rows (first row dropped: since boot)"
+
+    def detect(self, head: str) -> str | None:
+        lines = head.splitlines()[:50]
+        for groups, columns in zip(lines, lines[1:]):
+            if (
+                _groups(groups)
+                and "|" in columns
+                and KNOWN & set(columns.replace("|", " ").split())
+            ):
+                return "dstat's two-line header: `---groups---` over `col col|col col`"
+        return None
+
+    def parse(self, text: str, file: str) -> Parsed:
+        lines = Lines(text, file)
+        reader = _Reader(lines)
+        pending: list[str] | None = None  # the groups line, waiting for its columns
+        for no, raw in lines:
+            line = ANSI.sub("", raw) if "\x1b" in raw else raw
+            stripped = line.strip()
+            if not stripped:
+                continue
+            if pending is not None:
+                reader.header(no, pending, line)
+                pending = None
+            elif stripped[0] == "-" and (groups := _groups(line)) is not None:
+                pending = groups
+            elif reader.layout is not None:
+                reader.row(no, line)
+            elif not line.startswith(NOTICE):
+                lines.skip(no)
+        return reader.parsed(file)
+
+
+def _groups(line: str) -> list[str] | None:
+    """The group names of a dstat groups line (`total-cpu-usage`, `dsk/total`), or None."""
+    tokens = line.split()
+    if not tokens or not all(GROUP.fullmatch(t) for t in tokens):
+        return None
+    return [t.strip("-") for t in tokens]
+
+
+class _Reader:
+    """The rows read under each header, kept as text and converted a column at a time when
+    the header changes or the file ends (a column's tokens through one dict in C: dstat
+    prints few distinct ones)."""
+
+    def __init__(self, lines: Lines):
+        self.lines = lines
+        self.layout: list[list[tuple[str, int]]] | None = None  # per group: (name, scale of k)
+        self.names: list[str] = []  # every column, in order, across headers
+        self.series: dict[str, list] = {}
+        self.units: dict[str, str] = {}
+        self.at: list[int] = []  # the line of every sample kept
+        self.time: str | None = None  # "clock" or "time" when a header has a time column
+        self.first_dropped = False
+        self.flat: list[tuple[str, int]] = []  # every column of the current header, in order
+        self.known: dict[str, dict[str, object]] = {}  # per column: token -> value
+        self.aligned: tuple | None = None  # how a row aligned with the header is read (header)
+        self.tokens: list[str] = []  # the values of the rows under the current header, as text
+        self.rows: list[int] = []  # their lines
+
+    def header(self, no: int, groups: list[str], line: str) -> None:
+        self.flush()
+        cells = line.rstrip().split("|")
+        if len(cells) != len(groups):
+            raise self.lines.error(
+                no, f"dstat header: {len(groups)} groups but {len(cells)} `|`-separated columns"
+            )
+        layout = []
+        seen: set[str] = set()
+        for group, cell in zip(groups, cells):
+            cols = cell.split()
+            if not cols:
+                raise self.lines.error(no, f"dstat header: group {group!r} has no columns")
+            if cols[0] in TIME:  # a time's value holds a space: the group's cell is one value
+                cols = cols[:1]
+            keys = []
+            for col in cols:
+                key, unit, scale = _column(group, col)
+                if key in seen:
+                    raise self.lines.error(no, f"dstat header: column {key!r} twice")
+                seen.add(key)
+                if key not in self.series:
+                    self.names.append(key)
+                    self.series[key] = [None] * len(self.at)
+                    if unit:
+                        self.units[key] = unit
+                if scale == 0:
+                    self.time = key
+                keys.append((key, scale))
+            layout.append(keys)
+        self.layout = layout
+        self.flat = [k for keys in layout for k in keys]
+        self.clock_at = next((i for i, (key, _) in enumerate(self.flat) if key == "clock"), 0)
+        # a row whose `|` sit where the header's do: one split reads it (dstat's columns have
+        # fixed widths); any other row is read group by group
+        bars = [i for i, c in enumerate(line) if c == "|"]
+        self.aligned = None
+        if bars:
+            probe = operator.itemgetter(*bars)
+            words = len(self.flat) + any(key == "clock" for key, _ in self.flat)  # dd-mm HH:MM:SS
+            self.aligned = (probe, probe(line), bars[-1], len(bars), words)
+
+    def row(self, no: int, line: str) -> None:
+        tokens = self._aligned(line) or self._by_group(line)
+        if tokens is None:
+            self.lines.skip(no)
+        elif not self.first_dropped:
+            self.first_dropped = True  # the average since boot
+        else:
+            self.tokens += tokens
+            self.rows.append(no)
+
+    def _aligned(self, line: str) -> list[str] | None:
+        """The row's values in column order when its `|` sit where the header's do, else None."""
+        if self.aligned is None:
+            return None
+        probe, bars, last, count, words = self.aligned
+        if len(line) <= last or probe(line) != bars or line.count("|") != count:
+            return None
+        tokens = line.replace("|", " ").split()
+        if len(tokens) != words:
+            return None
+        if words > len(self.flat):  # `dd-mm HH:MM:SS`: its two words are one value
+            at = self.clock_at
+            tokens[at : at + 2] = [f"{tokens[at]} {tokens[at + 1]}"]
+        return tokens
+
+    def _by_group(self, line: str) -> list[str] | None:
+        """The row's values in column order, read group by group; None when a group has
+        another number of values than its header's."""
+        layout = self.layout or []
+        cells = line.split("|")
+        if len(cells) != len(layout):
+            return None
+        tokens: list[str] = []
+        for cell, keys in zip(cells, layout):
+            found = [cell.strip()] if keys[0][1] == 0 else cell.split()
+            if len(found) != len(keys):
+                return None
+            tokens += found
+        return tokens
+
+    def flush(self) -> None:
+        """The rows read under the current header, converted column by column into the
+        series; a row with a value that does not read is skipped (counted) as a whole."""
+        if not self.rows:
+            return
+        width, n = len(self.flat), len(self.rows)
+        columns = []
+        bad: set[int] = set()
+        for j, (key, scale) in enumerate(self.flat):
+            tokens = self.tokens[j::width]
+            if scale == 0:
+                values = list(map(_time, tokens))
+            else:
+                cache = self.known.setdefault(key, {})
+                new = {t: _value(t, scale) for t in set(tokens).difference(cache)}
+                if len(cache) < KNOWN_TOKENS:
+                    cache.update(new)
+                values = list(
+                    map((cache if len(cache) < KNOWN_TOKENS else cache | new).get, tokens)
+                )
+            if None in values:  # a value that does not read: its row is skipped
+                bad.update(i for i, v in enumerate(values) if v is None)
+            columns.append(values)
+        rows = self.rows
+        if bad:
+            for i in sorted(bad):
+                self.lines.skip(rows[i])
+            keep = [i for i in range(n) if i not in bad]
+            columns = [[col[i] for i in keep] for col in columns]
+            rows = [rows[i] for i in keep]
+        for (key, _), values in zip(self.flat, columns):
+            self.series[key] += values
+        for col in self.series.values():  # a column this header lacks: missing, never 0
+            if len(col) == len(self.at):
+                col += [None] * len(rows)
+        self.at += rows
+        self.tokens, self.rows = [], []
+
+    def parsed(self, file: str) -> Parsed:
+        self.flush()
+        if self.layout is None:
+            raise self.lines.error(0, "no dstat header (`---groups---` over `col col|col`)")
+        if not self.at:
+            raise self.lines.error(0, "no dstat rows after the since-boot row")
+        self.lines.skipped.sort()  # rows skipped at a flush come after the lines skipped since
+        meta: dict = {"tool": "dstat", "t_unit": "sample", "since_boot_row": "dropped"}
+        meta["units"] = self.units
+        series: dict[str, list] = {"t": list(range(1, len(self.at) + 1))}
+        for key in self.names:
+            if key != self.time:
+                series[key] = self.series[key]
+        if self.time:
+            series[self.time] = self.series[self.time]
+            if self.time == "time":
+                meta["zone"] = "UTC"
+        session = Session(series=series, meta=meta, line=self.at[0], sample_lines=self.at)
+        return Parsed("dstat", file, sessions=[session], problems=self.lines.problems)
+
+
+def _column(group: str, col: str) -> tuple[str, str, float]:
+    """(series name, unit, scale of k) of column `col` in `group`; scale 0: a time column."""
+    kind, _, item = group.partition("/")
+    if col in TIME:
+        return TIME[col], "", 0
+    if kind == "total-cpu-usage":
+        return CPU.get(col, col), "%", 1000
+    if kind == "system" and col in SYSTEM:
+        return SYSTEM[col], "/s", 1000
+    if kind in PREFIX:
+        name = PREFIX[kind] + ("" if item in ("", "total") else f".{item}") + f".{col}"
+        return name, "B/s", 1024
+    return f"{group}.{col}", ("B" if kind in BYTES else ""), (1024 if kind in BYTES else 1000)
+
+
+def _value(token: str, scale: float):
+    """A dstat value as a plain number (`27k` -> 27 x scale), a time column's value as text;
+    None when the token does not read."""
+    if scale == 0:
+        return _time(token)
+    power = POWERS.get(token[-1], 0) if token else 0
+    digits = token[:-1] if power or token[-1:] == "B" else token
+    if not (digits.isascii() and digits.replace(".", "", 1).isdigit()):
+        return None
+    if "." not in digits:
+        return int(digits) * int(scale) ** power
+    value = float(digits) * scale**power
+    return int(value) if value == int(value) else round(value, 3)
+
+
+def _time(token: str) -> str | None:
+    """`dd-mm HH:MM:SS` as `MM-DDTHH:MM:SS`; epoch seconds as an ISO UTC time; else None."""
+    if CLOCK.fullmatch(token):
+        return f"{token[3:5]}-{token[:2]}T{token[6:]}"
+    if token.isascii() and token.isdigit() and len(token) <= 11:
+        stamp = datetime.fromtimestamp(int(token), UTC).replace(tzinfo=None)
+        return stamp.isoformat()
+    return None
