@@ -65,6 +65,32 @@ def test_rules_name_the_parts_of_names_that_vary_for_what_they_are():
     ]
 
 
+def test_labels_are_the_parts_a_reader_would_choose():
+    """A version is the whole version, its build suffix part of it (a custom build is not the
+    plain release); an OS release stays one word; one rule takes all of them."""
+    names = [
+        f"{os_}/{family}/{version}/Tier{tier}G_RW_{t}th.sysbench.txt"
+        for os_ in ("ubu2204", "ubu2404")
+        for family, version in (
+            ("mysql", "8.0.36"),
+            ("mysql", "8.0.36-custom"),
+            ("mariadb", "10.11.6"),
+            ("percona", "8.0.36-28"),
+        )
+        for tier in (2, 32)
+        for t in (1, 16)
+    ]
+    (prop,) = propose(names, {}, [])
+    assert [g for g, _, _ in prop.groups] == ["os", "server", "version", "tier_gb", "threads"]
+    values = {re.fullmatch(prop.regex, n)["version"] for n in names}
+    assert values == {"8.0.36", "8.0.36-custom", "10.11.6", "8.0.36-28"}
+    assert {re.fullmatch(prop.regex, n)["os"] for n in names} == {"ubu2204", "ubu2404"}
+    # versions of one shape, with a build number: still whole
+    (prop,) = propose(["ps/8.0.36-28/a.log", "ps/8.4.0-1/a.log"], {}, [])
+    assert prop.groups == [("version", False, False)]
+    assert re.fullmatch(prop.regex, "ps/8.4.0-1/a.log")["version"] == "8.4.0-1"
+
+
 def test_names_of_several_shapes_get_a_rule_each_labelled_by_what_they_share():
     """Files named in several ways (as one author's runs grow): a rule per shape of name, each
     named token by token, and the words a rule's names share that say what they are become
