@@ -17,6 +17,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ingest.parse import all_parsers
 from ingest.parse.member import parse_bytes
 from ingest.problems import Problem, clean
 from ingest.read.archive import Archive, dir_sha256, sha256_file, walk_dir
@@ -25,8 +26,10 @@ from ingest.write.datadir import dump
 WARMUP = 0.1  # proposed window: skip the first 10% of the shortest run
 
 
-MONITORS = {"vmstat": "vmstat", "iostat": "iostat"}
-MONITORS |= {"global-status": "status", "mysqladmin-status": "status", "sar": "sar"}
+def monitors() -> dict[str, str]:
+    """format -> the `linked:` key of every monitor format in the registry (its parser's
+    `linked_as`): a monitor format added to ingest/parse is proposed with no change here."""
+    return {p.name: p.linked_as for p in all_parsers() if p.linked_as}
 
 
 INTERVALS = (1, 2, 3, 5, 10, 15, 20, 30, 60)  # a monitor's interval, proposed from its samples
@@ -76,7 +79,7 @@ def sha256(path: Path) -> str:
 
 def survey(arc: Archive) -> list[Member]:
     """Every member with its format and whether it holds a complete run with intervals."""
-    out = []
+    out, kinds = [], monitors()
     for name in arc.names():
         try:
             parsed = parse_bytes(arc.read(name), name)
@@ -92,7 +95,7 @@ def survey(arc: Archive) -> list[Member]:
             m.last_t = min(s.series["t"][-1] for s in done)
             m.interval_s = _step(done[0])
             m.tool = done[0].meta.get("tool") or parsed.format
-        elif parsed.format in MONITORS and parsed.sessions:
+        elif parsed.format in kinds and parsed.sessions:
             m.samples = max(s.intervals for s in parsed.sessions)
             m.devices = [s.meta["device"] for s in parsed.sessions if s.meta.get("device")]
         out.append(m)

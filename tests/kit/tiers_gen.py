@@ -46,9 +46,9 @@ def tiers(root: Path, seconds: int = 40, threads=THREADS) -> tuple[Path, str]:
                     members[f"{stem}.vmstat.txt"] = vmstat_text(seconds + early, seed=seed)
                     members[f"{stem}.iostat.txt"] = iostat_text(seconds + early, seed=seed)
     # what real archives hold too: a monitor missing, monitors empty, a log empty
-    del members["ubu2204/mysql/8.0.36/Tier2G_RW_8th.iostat.txt"]
-    members["ubu2404/mariadb/10.11.6/Tier12G_RW_4th.vmstat.txt"] = ""
-    members["ubu2404/mariadb/10.11.6/Tier12G_RW_4th.iostat.txt"] = ""
-    members["ubu2204/percona/8.0.36-28/Tier32G_RW_512th.sysbench.txt"] = ""
+    del members[f"ubu2204/mysql/8.0.36/Tier2G_RW_{threads[1]}th.iostat.txt"]
+    members[f"ubu2404/mariadb/10.11.6/Tier12G_RW_{threads[0]}th.vmstat.txt"] = ""
+    members[f"ubu2404/mariadb/10.11.6/Tier12G_RW_{threads[0]}th.iostat.txt"] = ""
+    members[f"ubu2204/percona/8.0.36-28/Tier32G_RW_{threads[-1]}th.sysbench.txt"] = ""
     path = tar_gz(root / "tiers-2026.tar.gz", members, top="tiers-2026", mtime=MTIME)
     return path, "https://example.org/results/tiers-2026"

@@ -540,3 +540,59 @@ def test_a_sar_report_beside_each_run_is_proposed_as_linked(tmp_path):
         busy = 30 if run["labels"]["engine"] == "innodb" else 50
         assert series["sar.%user"] == pytest.approx([busy + i / 10 for i in range(1, 31)])
         assert all(v is not None for v in series["cpu_per_op"])
+
+
+def test_monitors_named_as_their_run_are_linked_with_their_offset_from_the_data(tmp_path):
+    """`Tier<N>G_RW_<T>th.<tool>.txt`: vmstat and iostat named as each run but for the tool,
+    each started 0-25 s before its run (a number of its own) and stopped with it: the draft
+    links both with `offset_s: run-end`, leaves out the empty monitors by name, and the ingest
+    puts every run's last sample at its end, with no problem but the run missing its iostat."""
+    from tests.kit.tiers_gen import tiers
+
+    arc, _ = tiers(tmp_path, seconds=20, threads=(1, 64))
+    posts = tmp_path / "posts"
+    assert main(["new", "t", str(arc), "--content", str(posts)]) == 0
+    man = yaml.safe_load((posts / "t" / "manifest.yaml").read_text())
+    (rule,) = man["runs"]
+    linked = rule["linked"]
+    assert linked["vmstat"] == "{os}/{server}/{version}/Tier{tier_gb}G_RW_{threads}th.vmstat.txt"
+    assert linked["iostat"] == linked["vmstat"].replace("vmstat", "iostat")
+    assert linked["offset_s"] == "run-end" and linked["interval_s"] == 1
+    assert {f["format"] for f in man["files"]} == {"vmstat", "iostat"}
+    where = ["--archives", str(tmp_path), "--data", str(tmp_path / "data")]
+    assert main(["t", "--content", str(posts), *where]) == 0
+    runs = yaml.safe_load((tmp_path / "data" / "t" / "runs.yaml").read_text())["runs"]
+    with_monitors = [r for r in runs if r.get("linked")]
+    assert len(with_monitors) == len(runs) - 1  # the run whose monitors are empty
+    offsets = {r["linked"]["offset_s"] for r in with_monitors}
+    assert len(offsets) > 5 and all(-25 <= o <= 0 for o in offsets)
+    study = yaml.safe_load((tmp_path / "data" / "t" / "study.yaml").read_text())
+    assert [p for p in study.get("problems", []) if "ends at" in str(p)] == []
+
+
+def test_rules_linking_alike_declare_it_once(tmp_path):
+    """Runs of two shapes of name (two rules), each with a vmstat in its folder: what the rules
+    share is said once, in the top-level `linked:`, each rule keeping its own template."""
+    from tests.kit.archive_gen import vmstat_text
+
+    logs = {}
+    folders = [
+        "res_8thr_innodb_io1",
+        "res_16thr_innodb_io1",
+        "res_innodb_bp9GB",
+        "res_rocksdb_bp9GB",
+    ]
+    for i, folder in enumerate(folders):
+        logs[f"{folder}/run.log"] = sysbench_log(400 + 100 * i, seconds=30)
+        logs[f"{folder}/vmstat.log"] = vmstat_text(30, seed=i)
+    tar_gz(tmp_path / "m.tar.gz", logs)
+    posts = tmp_path / "posts"
+    assert main(["new", "m", str(tmp_path / "m.tar.gz"), "--content", str(posts)]) == 0
+    man = yaml.safe_load((posts / "m" / "manifest.yaml").read_text())
+    assert len(man["runs"]) == 2
+    assert man["linked"] == {"interval_s": 1, "panels": ["vm.us", "vm.wa", "vm.cs"]}
+    assert [set(r["linked"]) for r in man["runs"]] == [{"vmstat"}, {"vmstat"}]
+    where = ["--archives", str(tmp_path), "--data", str(tmp_path / "data")]
+    assert main(["m", "--content", str(posts), *where]) == 0
+    runs = yaml.safe_load((tmp_path / "data" / "m" / "runs.yaml").read_text())["runs"]
+    assert all(r["linked"]["panels"] == ["vm.us", "vm.wa", "vm.cs"] for r in runs)
