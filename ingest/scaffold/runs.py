@@ -55,7 +55,7 @@ def draft(
     doc, notes, run_labels = _manifest(study, archive, digest, origin, members, proposals)
     p = post.plan(doc, run_labels, {m.format for m in runs})
     if any(m.sessions > 1 for m in runs) or any("id" in r for r in doc["runs"]):
-        p.show = []  # ids the names alone do not give (-sN, an id: template)
+        p.show, p.compared = [], []  # ids the names alone do not give (-sN, an id: template)
     if p.table:
         doc["tables"] = [p.table]
     front, front_notes, body = post.post(doc, p, study, origin, newest_member_day(archive))
