@@ -29,7 +29,12 @@ from ingest.scaffold.survey import (
     monitors,
     newest_member_day,
     next_commands,
+    sampled,
 )
+
+# monitors whose samples are read to find the interval and offset (spread over the runs; of
+# each format): reading every one of hundreds of monitors was most of `new`'s time
+PROBED = 32
 
 DISPLAY_SERVERS = {"mysql": "MySQL", "mariadb": "MariaDB", "percona": "Percona Server"}
 DISPLAY_SERVERS |= {"percona-server": "Percona Server", "ps": "Percona Server", "fb": "FB MySQL"}
@@ -246,12 +251,13 @@ def _linked(proposals, rules, members) -> tuple[dict | None, list[dict]]:
         if linked:
             order = [*dict.fromkeys([*MONITOR_KINDS, *kinds.values()])]
             rule["linked"] = {k: linked[k] for k in order if k in linked}
-            interval = _monitor_interval(pairs)
+            probe = [(run, sampled(mon)) for run, mon in _spread(pairs)]
+            interval = _monitor_interval(probe)
             rule["linked"]["interval_s"] = interval
-            offset = _monitor_offset(pairs, interval)
+            offset = _monitor_offset(probe, interval)
             if offset:
                 rule["linked"]["offset_s"] = offset
-            rule["linked"]["panels"] = _panels(linked, mons)
+            rule["linked"]["panels"] = _panels(linked, [mon for _, mon in probe])
     for f in files:
         f.pop("_glob", None)
     blocks = [r.get("linked") for r in rules]
@@ -263,6 +269,13 @@ def _linked(proposals, rules, members) -> tuple[dict | None, list[dict]]:
         if not r["linked"]:
             del r["linked"]
     return shared or None, files
+
+
+def _spread(pairs: list, n: int = PROBED) -> list:
+    """At most `n` of the pairs, spread over them: the monitors whose samples are read."""
+    if len(pairs) <= n:
+        return pairs
+    return [pairs[round(i * (len(pairs) - 1) / (n - 1))] for i in range(n)]
 
 
 def _files_rule(glob: str, fmt: str, members: list[Member]) -> dict:

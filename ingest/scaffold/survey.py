@@ -17,8 +17,8 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ingest.parse import all_parsers
-from ingest.parse.member import parse_bytes
+from ingest.parse import all_parsers, detect
+from ingest.parse.member import HEAD, parse_bytes
 from ingest.problems import Problem, clean
 from ingest.read.archive import Archive, dir_sha256, sha256_file, walk_dir
 from ingest.write.datadir import dump
@@ -56,6 +56,22 @@ class Member:
     devices: list = field(default_factory=list)  # iostat's devices
     tool: str | None = None
     tables: int = 0  # tables read from the file (summary tables, published figures)
+    raw: bytes | None = field(default=None, repr=False)  # a monitor's bytes, parsed on demand
+
+
+def sampled(m: Member) -> Member:
+    """A monitor with its samples and devices read (parsed now, once, when first asked for:
+    the draft needs them for a few runs, not for each of hundreds of monitors)."""
+    if m.raw is not None:
+        raw, m.raw = m.raw, None
+        try:
+            parsed = parse_bytes(raw, m.name, m.format or "auto")
+        except Problem:
+            return m
+        if parsed.sessions:
+            m.samples = max(s.intervals for s in parsed.sessions)
+            m.devices = [s.meta["device"] for s in parsed.sessions if s.meta.get("device")]
+    return m
 
 
 @dataclass
@@ -81,6 +97,10 @@ def survey(arc: Archive) -> list[Member]:
     """Every member with its format and whether it holds a complete run with intervals."""
     out, kinds = [], monitors()
     for name in arc.names():
+        if fmt := _monitor(arc.read(name), kinds):  # detected from its head, parsed on demand
+            why = "no complete run with intervals" if fmt != "sar" else _what_found(None, [], fmt)
+            out.append(Member(name, fmt, why, raw=arc.read(name)))
+            continue
         try:
             parsed = parse_bytes(arc.read(name), name)
         except Problem as e:
@@ -102,10 +122,19 @@ def survey(arc: Archive) -> list[Member]:
     return out
 
 
-def _what_found(parsed, done) -> str:
+def _monitor(data: bytes, kinds: dict[str, str]) -> str | None:
+    """The monitor format (vmstat, iostat, ...) of a file, from its head; None for others."""
+    try:
+        parser, _ = detect(data[:HEAD].decode("utf-8", "replace").replace("\r\n", "\n"))
+    except Problem:
+        return None
+    return parser.name if parser.name in kinds and data.strip() else None
+
+
+def _what_found(parsed, done, fmt: str | None = None) -> str:
     if done:
         return f"{len(done)} complete run(s)"
-    if parsed.format == "sar":
+    if (fmt or parsed.format) == "sar":
         return "OS samples (joined to runs by `linked:`, or to query runs by `sar:`)"
     if parsed.sessions:
         return "no complete run with intervals"
