@@ -92,7 +92,11 @@ def plan(doc: dict, run_labels: list[dict], formats: set) -> Plan:
     fixed = dict(zip(others, best))
     runs = [r for r in run_labels if _same(r, fixed)]
     runs.sort(key=lambda r: p.values.index(r[p.label]) if r.get(p.label) in p.values else 0)
-    p.compared = [_run_id(doc, r) for r in runs][:PICKED]
+    if len(runs) > PICKED:  # spread over the compared values, the first and the last kept
+        runs = [runs[round(i * (len(runs) - 1) / (PICKED - 1))] for i in range(PICKED)]
+    p.compared = list(dict.fromkeys(_run_id(doc, r) for r in runs))
+    if len(p.compared) >= PICKED:  # the time series draws first what it was given
+        p.show = [s for s in p.show if s in p.compared] or p.compared[:1]
     return p
 
 

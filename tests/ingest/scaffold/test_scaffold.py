@@ -596,3 +596,18 @@ def test_rules_linking_alike_declare_it_once(tmp_path):
     assert main(["m", "--content", str(posts), *where]) == 0
     runs = yaml.safe_load((tmp_path / "data" / "m" / "runs.yaml").read_text())["runs"]
     assert all(r["linked"]["panels"] == ["vm.us", "vm.wa", "vm.cs"] for r in runs)
+
+
+def test_a_comparison_of_many_values_draws_a_spread_of_them():
+    """Past PICKED runs, the charts take the compared runs only, spread over the compared
+    values (the first and the last kept), and the time series draws first only runs it has."""
+    from ingest.scaffold import post
+
+    doc = {"labels": ["engine", "threads"], "label_types": {"threads": "int"}, "runs": [{}]}
+    labels = [{"engine": e, "threads": str(t)} for e in ("innodb", "rocksdb") for t in range(1, 41)]
+    p = post.plan(doc, labels, {"sysbench1"})
+    assert p.label == "threads" and len(p.compared) == post.PICKED
+    assert p.compared[0] == "innodb-1" and p.compared[-1] == "innodb-40"
+    assert p.show and set(p.show) <= set(p.compared)
+    few = post.plan(doc, labels[:10], {"sysbench1"})
+    assert few.compared == [f"innodb-{t}" for t in range(1, 11)] and post._picked(few) == ""
