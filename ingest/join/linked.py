@@ -561,7 +561,19 @@ def attach(
         own = [c for c in rec.columns if c not in ("t", rec.metric)]
         panels, keep = kept_columns(spec, linked, own)
         unknown = [p for p in spec["panels"] if not matching([p], own + linked)]
-        if unknown:
+        absent = [
+            fill(rule, spec[k], rec.labels) for k in MONITOR_KINDS if k in spec and k not in found
+        ]
+        if unknown and absent:  # one of its monitors is missing or empty: say which
+            problems.append(
+                Problem(
+                    m.path,
+                    rule.line,
+                    f"run {rec.id}: no {', '.join(absent)} in the input (missing or empty): "
+                    f"its panels {unknown} are left out",
+                )
+            )
+        elif unknown:
             names = own + linked
             problems.append(
                 Problem(
