@@ -97,12 +97,14 @@ def survey(arc: Archive) -> list[Member]:
     """Every member with its format and whether it holds a complete run with intervals."""
     out, kinds = [], monitors()
     for name in arc.names():
-        if fmt := _monitor(arc.read(name), kinds):  # detected from its head, parsed on demand
+        data = arc.read(name)
+        fmt = _detected(data)
+        if fmt in kinds and not data.isspace():  # a monitor: parsed when its samples are asked
             why = "no complete run with intervals" if fmt != "sar" else _what_found(None, [], fmt)
-            out.append(Member(name, fmt, why, raw=arc.read(name)))
+            out.append(Member(name, fmt, why, raw=data))
             continue
         try:
-            parsed = parse_bytes(arc.read(name), name)
+            parsed = parse_bytes(data, name, fmt or "auto")
         except Problem as e:
             out.append(Member(name, None, clean(e.reason, 120)))
             continue
@@ -122,13 +124,14 @@ def survey(arc: Archive) -> list[Member]:
     return out
 
 
-def _monitor(data: bytes, kinds: dict[str, str]) -> str | None:
-    """The monitor format (vmstat, iostat, ...) of a file, from its head; None for others."""
+def _detected(data: bytes) -> str | None:
+    """The format of a file as its head says (None: no format knows it; parse_bytes then
+    says why), detected once: the monitors among the files are not parsed here."""
+    head = data[:HEAD].decode("utf-8", "replace").removeprefix("\ufeff").replace("\r\n", "\n")
     try:
-        parser, _ = detect(data[:HEAD].decode("utf-8", "replace").replace("\r\n", "\n"))
+        return detect(head)[0].name
     except Problem:
         return None
-    return parser.name if parser.name in kinds and data.strip() else None
 
 
 def _what_found(parsed, done, fmt: str | None = None) -> str:
