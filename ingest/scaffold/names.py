@@ -14,7 +14,7 @@ The parts of the paths that vary become labels, named for what they are:
   (`test`); a number by the word beside it, canonical where it is known (`16thr`, `t16`,
   `c16`: `threads`; `5000iops`: `iops`; `w1000`: `warehouses`; `bp54GB`: `bp_gb`, `27GB`:
   `size_gb`, `redo2g`: `redo_gb`), else by the runs' own thread counts when the values are
-  those (`threads`);
+  those (`threads`), else by the word before it across a separator (`wps=1000`: `wps`);
 - a time stamp (`20200302-1530`, epoch seconds), or a number that is different in every run,
   is not a label when the other parts already tell the runs apart: it stays a group named
   `_<name>`, which templates (`id:`, `name:`, `linked:`) may use and which is not a label.
@@ -85,6 +85,8 @@ OS_RELEASE = re.compile(
     r"[0-9]+",
     re.I | re.ASCII,
 )
+# words before a number that say nothing of it (`res_3.log`): the number stays `n`
+FILLERS = {"res", "result", "results", "log", "logs", "out", "output", "file", "data", "tmp"}
 DESC_FILES = {"desc", "readme", "readme.md", "readme.txt", "readme.rst", "description"}
 PLACEHOLDER = re.compile(r"[<{]([A-Za-z][A-Za-z0-9 _-]{0,40})[>}]")
 MAX_LABEL = 40  # characters of a label name
@@ -106,6 +108,7 @@ class Group:
     name: str = ""
     numeric: bool = False
     hidden: bool = False  # a template field (`_name`), not a label
+    vague: bool = False  # a number no known word names (`n`, or the word before it)
 
 
 @dataclass
@@ -332,7 +335,7 @@ def _name(groups: list[Group], members: list[str], threads: dict[str, set]) -> N
     # a time stamp, or a number different in every run, is no label when the rest tells the
     # runs apart: a template field `_name` instead
     for g in groups:
-        if g.kind == "T" or (g.numeric and g.name in ("n", "number")):
+        if g.kind == "T" or (g.numeric and g.vague):
             rest = [h for h in groups if h is not g and not h.hidden]
             keys = {tuple(h.values[i] for h in rest) for i in range(len(members))}
             if len(set(g.values)) == len(members) and len(keys) == len(members) and rest:
@@ -387,6 +390,11 @@ def _number_name(g: Group, members: list[str], threads: dict[str, set]) -> str:
         return slug(after)
     if all(threads.get(m) == {int(v)} for m, v in zip(members, g.values)):
         return "threads"
+    g.vague = True
+    # the word before it across a separator (`wps=1000`, `node-3`, `run_2`): fuller than `n`
+    word = (g.before or "").lower()
+    if g.sep_before and len(word) > 1 and word not in FILLERS:
+        return slug(word)
     return "n"
 
 

@@ -85,6 +85,10 @@ def test_labels_are_the_parts_a_reader_would_choose():
     values = {re.fullmatch(prop.regex, n)["version"] for n in names}
     assert values == {"8.0.36", "8.0.36-custom", "10.11.6", "8.0.36-28"}
     assert {re.fullmatch(prop.regex, n)["os"] for n in names} == {"ubu2204", "ubu2404"}
+    # a number named by the word before it, not `n`, unless the word says nothing of it
+    assert rules(["a/wps=1000.log", "a/wps=2000.log"])[0][1] == [("wps", True, False)]
+    assert rules(["a/node-1.log", "a/node-3.log"])[0][1] == [("node", True, False)]
+    assert rules(["res_1.log", "res_2.log"])[0][1] == [("n", True, False)]
     # versions of one shape, with a build number: still whole
     (prop,) = propose(["ps/8.0.36-28/a.log", "ps/8.4.0-1/a.log"], {}, [])
     assert prop.groups == [("version", False, False)]
