@@ -612,9 +612,9 @@ def attach(
         found = _monitors(spec, rule, rec, files, fill)
         if not found:
             continue  # no linked: or its monitors were not kept (e.g. LinkBench hours 2-23)
-        offset, offset_problems = _offset(m, rule, rec, spec)
-        problems += offset_problems
         s = series[rec.id]
+        offset, offset_problems = _offset(m, rule, rec, spec, found, (s.get("t") or [0])[-1])
+        problems += offset_problems
         clock = Clock(
             interval_s=spec["interval_s"],
             offset_s=offset,
@@ -634,7 +634,19 @@ def attach(
         own = [c for c in rec.columns if c not in ("t", rec.metric)]
         panels, keep = kept_columns(spec, linked, own)
         unknown = [p for p in spec["panels"] if not matching([p], own + linked)]
-        if unknown:
+        absent = [
+            fill(rule, spec[k], rec.labels) for k in MONITOR_KINDS if k in spec and k not in found
+        ]
+        if unknown and absent:  # one of its monitors is missing or empty: say which
+            problems.append(
+                Problem(
+                    m.path,
+                    rule.line,
+                    f"run {rec.id}: no {', '.join(absent)} in the input (missing or empty): "
+                    f"its panels {unknown} are left out",
+                )
+            )
+        elif unknown:
             names = own + linked
             problems.append(
                 Problem(
@@ -677,9 +689,18 @@ def _monitors(
     return found
 
 
-def _offset(m: Manifest, rule: Rule, rec: Run, spec: dict[str, Any]) -> tuple[float, list[Problem]]:
+def _offset(
+    m: Manifest, rule: Rule, rec: Run, spec: dict[str, Any], found: dict[str, Any], end: float
+) -> tuple[float, list[Problem]]:
     """The monitors' offset on the run's clock: declared, or where the run's log says the
-    phase began (`offset_s: phase-start`: the monitors started with the phase)."""
+    phase began (`offset_s: phase-start`: the monitors started with the phase), or the run's
+    end less the first monitor's samples (`offset_s: run-end`: monitors started a little
+    before the run, each run by its own amount, and stopped with it)."""
+    if spec["offset_s"] == "run-end":
+        sessions = next(iter(found.values()))[1]
+        first = sessions[0] if isinstance(sessions, list) else sessions
+        end = (rec.phase_s or {}).get("end") or end
+        return round(end - first.intervals * spec["interval_s"], 6), []
     if spec["offset_s"] != "phase-start":
         return spec["offset_s"], []
     start = (rec.phase_s or {}).get("start")

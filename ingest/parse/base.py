@@ -93,6 +93,9 @@ class Parser:
     name = ""
     description = ""
     what = "records of this format"  # in the warning about skipped lines: "not read as <what>"
+    # an OS or server monitor: the `linked:` key its files are joined to runs under (the
+    # scaffold proposes every format that sets it); None for everything else
+    linked_as: str | None = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

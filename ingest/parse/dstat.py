@@ -49,6 +49,7 @@ NOTICE = "You did not select any stats"  # dstat's first line when run without o
 @register
 class DstatParser(Parser):
     name = "dstat"
+    linked_as = "dstat"
     what = "dstat rows"
     description = "dstat: `----total-cpu-usage---- -dsk/total- ...` groups, `usr sys idl|read writ|...` rows (first row dropped: since boot)"
 

@@ -193,6 +193,7 @@ class _Reading:
 @register
 class IostatParser(Parser):
     name = "iostat"
+    linked_as = "iostat"
     description = "iostat -x: avg-cpu and per-device reports (kB/s, decimal commas; first report dropped: since boot)"
 
     def detect(self, head: str) -> str | None:

@@ -52,6 +52,7 @@ def _number(token: str) -> float | None:
 @register
 class MpstatParser(Parser):
     name = "mpstat"
+    linked_as = "mpstat"
     what = "mpstat lines"
     description = "mpstat -P ALL (sysstat): a time, CPU, %usr %nice %sys %iowait %irq ...; one session per CPU and `all`"
 

@@ -63,6 +63,7 @@ def _value(token: str) -> float | int:
 @register
 class SarParser(Parser):
     name = "sar"
+    linked_as = "sar"
     what = "sar lines"
     description = "sar (sysstat): a time of day, then columns (%user ..., kbmemfree ...); one session per kind and item"
 

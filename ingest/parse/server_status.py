@@ -115,6 +115,7 @@ class _Snapshot:
 
 
 class _StatusParser(Parser):
+    linked_as = "status"
     """Shared reading: subclasses say what a header, a row and a separator look like."""
 
     boxed = False

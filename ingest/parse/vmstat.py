@@ -28,6 +28,7 @@ STAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
 @register
 class VmstatParser(Parser):
     name = "vmstat"
+    linked_as = "vmstat"
     description = "vmstat: r b swpd free ... us sy id wa st [-t date time], one row per interval (first row dropped: since boot)"
 
     def detect(self, head: str) -> str | None:

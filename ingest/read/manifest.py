@@ -55,6 +55,7 @@ TOP = (
     "display",
     "markers",
     "runs",
+    "linked",  # the `linked:` every runs: rule inherits (a rule's own keys win)
     "files",
     "views",
     "reproduction",
@@ -97,6 +98,7 @@ LINKED = (
     "step_tolerance_s",
 )
 ALIGN = ("auto", "timestamps", "offset")
+OFFSETS = ("phase-start", "run-end")  # an offset_s derived from each run's data
 
 
 def load(path: str | Path) -> Manifest:
@@ -180,7 +182,7 @@ def _all_rules(
     """The `runs:`, `files:` and `queries:` rules, sharing one match budget; a study needs
     runs or queries, unless it reads only files or published tables."""
     archives = [i.name for i in inputs if i.kind == "archive"]
-    runs = _rules(path, v, "runs", archives, label_types)
+    runs = _rules(path, v, "runs", archives, label_types, _default_linked(path, v))
     files = _rules(path, v, "files", archives, label_types)
     queries = _rules(path, v, "queries", archives, label_types)  # docs/manifest.md, "Query runs"
     clock = MatchClock()  # one budget for all the matches of this manifest's ingest
@@ -426,14 +428,59 @@ def _inputs(path: str, v: Fields) -> list[Input]:
 
 
 def _rules(
-    path: str, v: Fields, key: str, archives: list[str], label_types: dict[str, str]
+    path: str,
+    v: Fields,
+    key: str,
+    archives: list[str],
+    label_types: dict[str, str],
+    default_linked: LDict | None = None,
 ) -> list[Rule]:
-    """The rules of `key` (runs, files or queries), each checked with its line."""
+    """The rules of `key` (runs, files or queries), each checked with its line; a `runs:`
+    rule inherits the manifest's top-level `linked:`."""
     items = v.get(key, LList, default=LList())
     return [
-        _rule(path, key, f"{key}[{i}]", d, items.item_lines[i], archives, label_types)
+        _rule(
+            path,
+            key,
+            f"{key}[{i}]",
+            _inherit(d, default_linked),
+            items.item_lines[i],
+            archives,
+            label_types,
+        )
         for i, d in enumerate(items)
     ]
+
+
+def _default_linked(path: str, v: Fields) -> LDict | None:
+    """The top-level `linked:`, checked on its own (at its lines) before any rule inherits it:
+    monitors declared once for every rule rather than repeated in each."""
+    default: LDict | None = v.get("linked", LDict)
+    if default is not None:
+        holder = LDict(linked=default)
+        holder.line, holder.key_lines = default.line, {"linked": v.line("linked")}
+        _linked(path, Fields(path, holder, "manifest"), "manifest", default=True)
+    return default
+
+
+def _inherit(d: LDict, default: LDict | None) -> LDict:
+    """A rule with the default `linked:` merged under its own (its keys win, each keeping the
+    line it was written at); `linked: false` on a rule opts it out."""
+    if default is None or not isinstance(d, LDict):
+        return d
+    own = d.get("linked")
+    out = LDict((k, x) for k, x in d.items() if k != "linked")
+    out.line, out.key_lines = d.line, dict(d.key_lines)
+    if own is False:
+        return out
+    if own is not None and not isinstance(own, LDict):
+        return d  # the rule's `linked:` is no mapping: its own error, at its line
+    merged = LDict({**default, **(own or {})})
+    merged.line = own.line if own is not None else default.line
+    merged.key_lines = {**default.key_lines, **(own.key_lines if own is not None else {})}
+    out["linked"] = merged
+    out.key_lines.setdefault("linked", merged.line)
+    return out
 
 
 def _rule(
@@ -550,9 +597,10 @@ def _mode(rv: Fields, where: str, fmt: str | None) -> str | None:
     return mode
 
 
-def _linked(path: str, rv: Fields, where: str) -> dict[str, Any]:
+def _linked(path: str, rv: Fields, where: str, default: bool = False) -> dict[str, Any]:
     """A rule's `linked:` mapping: file templates, the monitors' interval and offset, panels
-    and the columns kept besides them."""
+    and the columns kept besides them. The top-level default (`default`) is checked field by
+    field; what a rule's needs in all (a monitor, `interval_s`) may come from the rule."""
     lv = Fields(path, rv.get("linked", LDict), f"{where}.linked")
     lv.only(LINKED)
     out = {}
@@ -561,7 +609,7 @@ def _linked(path: str, rv: Fields, where: str) -> dict[str, Any]:
         if t is not None:
             check_template(lv, k, t, f"{where}.linked")
             out[k] = t
-    if not out:
+    if not out and not default:
         lv.fail(None, f"{where}.linked: name at least one of {', '.join(MONITOR_KINDS)}")
 
     def number(
@@ -574,13 +622,14 @@ def _linked(path: str, rv: Fields, where: str) -> dict[str, Any]:
             )
         return v
 
-    out["interval_s"] = number("interval_s", required=True, positive=True)
+    out["interval_s"] = number("interval_s", required=not default, positive=True)
     offset = lv.get("offset_s", (int, float, str), default=0)
-    if isinstance(offset, str) and offset != "phase-start":
+    if isinstance(offset, str) and offset not in OFFSETS:
         lv.fail(
             "offset_s",
-            f"{where}.linked: `offset_s` must be a number of seconds or phase-start "
-            "(the monitors started with the phase, as its log says)",
+            f"{where}.linked: `offset_s` must be a number of seconds, phase-start "
+            "(the monitors started with the phase, as its log says) or run-end (they stopped "
+            "with the run: each run's offset is its end less its samples)",
         )
     out["offset_s"] = offset if isinstance(offset, str) else number("offset_s", default=0)
     out["tolerance_s"] = number("tolerance_s", positive=True)

@@ -7,12 +7,14 @@ The parts of the paths that vary become labels, named for what they are:
   whose values share one shape (the same separators and sequence of letters, digits,
   versions) varies token by token; one whose values differ in shape varies as a whole;
 - a varying part is named by its values: a known storage engine (`engine`), a server with
-  its version (`mysql-8-0-21`, `mariadb-10.4.8`) or a dotted version (`version`), a storage
+  its version (`mysql-8-0-21`, `mariadb-10.4.8`) or a dotted version (`version`; a folder
+  that is a version with a build suffix, `8.0.36-custom` or `8.0.36-28`, is one whole version),
+  an OS release kept whole (`ubu2204`: `os`), a storage
   type (`io1`, `gp2`, `nvme`, `ssd`: `storage`), a collation (`collation`), a sysbench test
   (`test`); a number by the word beside it, canonical where it is known (`16thr`, `t16`,
   `c16`: `threads`; `5000iops`: `iops`; `w1000`: `warehouses`; `bp54GB`: `bp_gb`, `27GB`:
   `size_gb`, `redo2g`: `redo_gb`), else by the runs' own thread counts when the values are
-  those (`threads`);
+  those (`threads`), else by the word before it across a separator (`wps=1000`: `wps`);
 - a time stamp (`20200302-1530`, epoch seconds), or a number that is different in every run,
   is not a label when the other parts already tell the runs apart: it stays a group named
   `_<name>`, which templates (`id:`, `name:`, `linked:`) may use and which is not a label.
@@ -71,6 +73,20 @@ WORDS |= {w: "warehouses" for w in ("w", "wh", "whs", "warehouse", "warehouses")
 WORDS |= {"tables": "tables", "tbl": "tables", "rows": "rows", "s": "seconds", "sec": "seconds"}
 SIZE_UNITS = {"gb": "gb", "g": "gb", "gib": "gb", "mb": "mb", "m": "mb", "mib": "mb", "tb": "tb"}
 SIZE_UNITS |= {"kb": "kb", "k": "kb", "tib": "tb"}
+# a folder that is a whole version, its build suffix included (`8.0.36-custom`, `8.0.36-28`,
+# `mysql-8.0.36-custom`): one label, never a version and a number beside it
+WHOLE_VERSION = re.compile(
+    rf"(?:(?:{SERVERS})[-_]?[0-9]+(?:[._-][0-9]+){{1,3}}|[0-9]+(?:\.[0-9]+)+)(?:[-+~][A-Za-z0-9]+)*",
+    re.I | re.ASCII,
+)
+# an operating system and its release, named as one word (`ubu2204`, `el9`): kept whole
+OS_RELEASE = re.compile(
+    r"(?:ubu|ubuntu|deb|debian|centos|rhel|el|rocky|alma|ol|fc|fedora|sles|amzn|al|bookworm)"
+    r"[0-9]+",
+    re.I | re.ASCII,
+)
+# words before a number that say nothing of it (`res_3.log`): the number stays `n`
+FILLERS = {"res", "result", "results", "log", "logs", "out", "output", "file", "data", "tmp"}
 DESC_FILES = {"desc", "readme", "readme.md", "readme.txt", "readme.rst", "description"}
 PLACEHOLDER = re.compile(r"[<{]([A-Za-z][A-Za-z0-9 _-]{0,40})[>}]")
 MAX_LABEL = 40  # characters of a label name
@@ -92,6 +108,7 @@ class Group:
     name: str = ""
     numeric: bool = False
     hidden: bool = False  # a template field (`_name`), not a label
+    vague: bool = False  # a number no known word names (`n`, or the word before it)
 
 
 @dataclass
@@ -244,13 +261,21 @@ def _parts(members: list[str], whole: bool) -> list:
             continue
         toks = [tokens(v) for v in stems]
         shapes = {tuple(k for k, _ in t) for t in toks}
-        if whole or len(shapes) != 1:
+        if whole or len(shapes) != 1 or _whole(stems):
             out.append(Group("seg", stems))
         else:
             out += _token_parts(toks)
         if ext:
             out.append(ext)
     return _merge_literals(out)
+
+
+def _whole(stems: list[str]) -> bool:
+    """Values a reader names as one word: a version with a build suffix in any of them
+    (`8.0.36-custom` is not `8.0.36`), an OS release (`ubu2204`, not `ubu`)."""
+    if all(WHOLE_VERSION.fullmatch(v) for v in stems):
+        return any(not re.fullmatch(SERVER_VERSION + "|[0-9.]+", v, re.I) for v in stems)
+    return all(OS_RELEASE.fullmatch(v) for v in stems)
 
 
 def _token_parts(toks: list[list[tuple[str, str]]]) -> list:
@@ -310,7 +335,7 @@ def _name(groups: list[Group], members: list[str], threads: dict[str, set]) -> N
     # a time stamp, or a number different in every run, is no label when the rest tells the
     # runs apart: a template field `_name` instead
     for g in groups:
-        if g.kind == "T" or (g.numeric and g.name in ("n", "number")):
+        if g.kind == "T" or (g.numeric and g.vague):
             rest = [h for h in groups if h is not g and not h.hidden]
             keys = {tuple(h.values[i] for h in rest) for i in range(len(members))}
             if len(set(g.values)) == len(members) and len(keys) == len(members) and rest:
@@ -325,6 +350,10 @@ def _what(g: Group, members: list[str], threads: dict[str, set]) -> str:
         return "started"
     if g.kind in ("V", "v") or all(re.fullmatch(SERVER_VERSION, v, re.I) for v in g.values):
         return "version"
+    if g.kind == "seg" and all(WHOLE_VERSION.fullmatch(v) for v in g.values):
+        return "version"
+    if g.kind == "seg" and all(OS_RELEASE.fullmatch(v) for v in g.values):
+        return "os"
     if g.numeric:
         return _number_name(g, members, threads)
     if low <= ENGINES:
@@ -361,6 +390,11 @@ def _number_name(g: Group, members: list[str], threads: dict[str, set]) -> str:
         return slug(after)
     if all(threads.get(m) == {int(v)} for m, v in zip(members, g.values)):
         return "threads"
+    g.vague = True
+    # the word before it across a separator (`wps=1000`, `node-3`, `run_2`): fuller than `n`
+    word = (g.before or "").lower()
+    if g.sep_before and len(word) > 1 and word not in FILLERS:
+        return slug(word)
     return "n"
 
 

@@ -20,6 +20,10 @@ from dataclasses import dataclass, field
 
 COLLAPSE = 12  # more runs than this: the runs table is collapsed
 LAZY = 40  # more rows than this: a table's rows are on a page of their own
+# more runs than this: the time series and metrics charts take the compared runs only (each
+# run in a chart adds its spec, its files and its pick to the page; every run stays on the
+# compare page and in the runs table), so that a draft fits the page budgets at any size
+PICKED = 24
 BENCHMARKS = {"sysbench05": "sysbench", "sysbench1": "sysbench", "sysbench-csv": "sysbench"}
 BENCHMARKS |= {"tpcc-mysql": "tpcc-mysql", "linkbench": "linkbench", "linkbenchx": "linkbench"}
 BENCHMARKS |= {"ibench": "insert-benchmark"}
@@ -38,6 +42,7 @@ class Plan:
     fixed: dict = field(default_factory=dict)
     table: dict | None = None
     show: list = field(default_factory=list)  # run ids the time series draws first
+    compared: list = field(default_factory=list)  # run ids of the comparison, in its order
     linked: bool = False
     formats: set = field(default_factory=set)
 
@@ -61,7 +66,7 @@ def in_prose(label: str, doc: dict) -> str:
 def plan(doc: dict, run_labels: list[dict], formats: set) -> Plan:
     """The comparison of the post, from each run's labels (label -> value as text)."""
     p = Plan(len(run_labels), formats=formats)
-    p.linked = any("linked" in r for r in doc["runs"])
+    p.linked = "linked" in doc or any("linked" in r for r in doc["runs"])
     values = {k: _ordered([r[k] for r in run_labels if k in r], doc, k) for k in doc["labels"]}
     varying = [k for k in doc["labels"] if len(values[k]) > 1]
     if len(run_labels) < 2 or not varying:
@@ -84,6 +89,14 @@ def plan(doc: dict, run_labels: list[dict], formats: set) -> Plan:
     picks = sorted({round(i * (len(p.values) - 1) / 3) for i in range(4)})
     wanted = [{**dict(zip(others, best)), p.label: p.values[i]} for i in picks]
     p.show = [_run_id(doc, r) for w in wanted for r in run_labels if _same(r, w)]
+    fixed = dict(zip(others, best))
+    runs = [r for r in run_labels if _same(r, fixed)]
+    runs.sort(key=lambda r: p.values.index(r[p.label]) if r.get(p.label) in p.values else 0)
+    if len(runs) > PICKED:  # spread over the compared values, the first and the last kept
+        runs = [runs[round(i * (len(runs) - 1) / (PICKED - 1))] for i in range(PICKED)]
+    p.compared = list(dict.fromkeys(_run_id(doc, r) for r in runs))
+    if len(p.compared) >= PICKED:  # the time series draws first what it was given
+        p.show = [s for s in p.show if s in p.compared] or p.compared[:1]
     return p
 
 
@@ -284,6 +297,18 @@ def _show(p: Plan) -> str:
     return f' show="{",".join(p.show)}"' if p.show and p.runs > 4 else ""
 
 
+def _picked(p: Plan) -> str:
+    """A chart's `runs=`: past PICKED runs, the compared ones only."""
+    if p.runs <= PICKED or len(p.compared) < 2:
+        return ""
+    return f' runs="{",".join(p.compared)}"'
+
+
+def _first(p: Plan) -> str:
+    """The metrics chart's `show=`: the first run the time series draws."""
+    return f' show="{p.show[0]}"' if p.show and p.runs > PICKED and len(p.compared) > 1 else ""
+
+
 def _body(doc: dict, p: Plan) -> tuple[str, list[str]]:
     items, used = _keyresults(doc, p)
     parts = [
@@ -293,7 +318,7 @@ def _body(doc: dict, p: Plan) -> tuple[str, list[str]]:
         "",
         "## The runs over time",
         "",
-        f'{{{{< chart kind="timeseries" id="over-time" source="derived"{_show(p)} '
+        f'{{{{< chart kind="timeseries" id="over-time" source="derived"{_picked(p)}{_show(p)} '
         'caption="Each run\'s rate per interval, for the whole run" >}}',
         "",
     ]
@@ -301,8 +326,8 @@ def _body(doc: dict, p: Plan) -> tuple[str, list[str]]:
         parts += [
             "## What the system did",
             "",
-            '{{< chart kind="metrics" id="system" source="derived" caption="The rate with the OS '
-            'and server metrics of the same seconds" >}}',
+            f'{{{{< chart kind="metrics" id="system" source="derived"{_picked(p)}{_first(p)} '
+            'caption="The rate with the OS and server metrics of the same seconds" >}}',
             "",
         ]
     if p.label:

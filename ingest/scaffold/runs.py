@@ -8,6 +8,7 @@ most."""
 
 from __future__ import annotations
 
+import os
 import re
 import statistics
 from pathlib import Path
@@ -20,15 +21,20 @@ from ingest.scaffold import names, post
 from ingest.scaffold.survey import (
     INTERVALS,
     LISTED,
-    MONITORS,
     WARMUP,
     Draft,
     Member,
     head_of,
     literal,
+    monitors,
     newest_member_day,
     next_commands,
+    sampled,
 )
+
+# monitors whose samples are read to find the interval and offset (spread over the runs; of
+# each format): reading every one of hundreds of monitors was most of `new`'s time
+PROBED = 32
 
 DISPLAY_SERVERS = {"mysql": "MySQL", "mariadb": "MariaDB", "percona": "Percona Server"}
 DISPLAY_SERVERS |= {"percona-server": "Percona Server", "ps": "Percona Server", "fb": "FB MySQL"}
@@ -54,7 +60,7 @@ def draft(
     doc, notes, run_labels = _manifest(study, archive, digest, origin, members, proposals)
     p = post.plan(doc, run_labels, {m.format for m in runs})
     if any(m.sessions > 1 for m in runs) or any("id" in r for r in doc["runs"]):
-        p.show = []  # ids the names alone do not give (-sN, an id: template)
+        p.show, p.compared = [], []  # ids the names alone do not give (-sN, an id: template)
     if p.table:
         doc["tables"] = [p.table]
     front, front_notes, body = post.post(doc, p, study, origin, newest_member_day(archive))
@@ -76,7 +82,7 @@ def _manifest(study, archive, digest, origin, members, proposals) -> tuple[dict,
     _threads_label(proposals, rules, runs, labels, types)
     _set_label(proposals, rules, labels)
     _exclude(proposals, rules, [m.name for m in members if not m.run])
-    files = _linked(proposals, rules, members)
+    default_linked, files = _linked(proposals, rules, members)
     interval = _common([runs[n].interval_s for p in proposals for n in p.members])
     end = min(m.last_t for m in runs.values())
     doc = {
@@ -90,6 +96,7 @@ def _manifest(study, archive, digest, origin, members, proposals) -> tuple[dict,
         "label_types": types,
         "label_names": {k: post.heading(k) for k in labels},
         "display": _display(proposals),
+        "linked": default_linked,
         "runs": rules,
         "files": files,
     }
@@ -215,36 +222,84 @@ def _exclude(proposals, rules, others: list[str]) -> None:
             rule["incomplete"] = "skip"
 
 
-def _linked(proposals, rules, members) -> list[dict]:
-    """Monitors beside the runs (vmstat, iostat, sar, dstat, mpstat, server status in the run's
-    folder, or named like it) as each rule's `linked:`, with a `files:` rule per monitor; the
-    template is the monitor's path with the run's named groups in it, checked against every
-    run."""
-    monitors = [m for m in members if m.format in MONITORS]
+def _linked(proposals, rules, members) -> tuple[dict | None, list[dict]]:
+    """Monitors beside the runs (every monitor format of the registry: vmstat, iostat, sar,
+    server status ... in the run's folder, or named like it) as each rule's `linked:`, with
+    a `files:` rule per monitor; the template is the monitor's path with the run's named
+    groups in it, checked against every run. When every rule links the same way, the block is
+    returned once, as the manifest's top-level `linked:` the rules inherit."""
+    kinds = monitors()
+    mons = [m for m in members if m.format in kinds]
     runs = {m.name: m for m in members if m.run}
-    files = []
+    files: list[dict] = []
     for p, rule in zip(proposals, rules):
-        linked = {}
-        for fmt in sorted({m.format for m in monitors}):
-            kind = MONITORS[fmt]
+        linked: dict = {}
+        pairs: list = []
+        for fmt in sorted({m.format for m in mons}):
+            kind = kinds[fmt]
             if kind in linked:
                 continue
-            found = _beside(p, [m for m in monitors if m.format == fmt])
+            found = _beside(p, [m for m in mons if m.format == fmt])
             if not found:
                 continue
-            template, pairs = found
+            template, got = found
             linked[kind] = template
+            pairs += [(runs[r], mon) for r, mon in got]
             glob = re.sub(r"\{[^{}]*\}", "*", template).replace("{{", "{").replace("}}", "}")
             if not any(f["glob"] == glob for f in files):
-                files.append({"glob": glob, "format": fmt})
-                taken = re.compile(glob_re(glob))
-                if any(m.format != fmt and taken.fullmatch(m.name) for m in members):
-                    files[-1]["incomplete"] = "skip"  # an empty or unreadable one: skipped
-            linked.setdefault("interval_s", _monitor_interval([(runs[r], mon) for r, mon in pairs]))
+                files.append(_files_rule(glob, fmt, members))
         if linked:
-            rule["linked"] = {k: linked[k] for k in (*MONITOR_KINDS, "interval_s") if k in linked}
-            rule["linked"]["panels"] = _panels(linked, monitors)
-    return files
+            order = [*dict.fromkeys([*MONITOR_KINDS, *kinds.values()])]
+            rule["linked"] = {k: linked[k] for k in order if k in linked}
+            probe = [(run, sampled(mon)) for run, mon in _spread(pairs)]
+            interval = _monitor_interval(probe)
+            rule["linked"]["interval_s"] = interval
+            offset = _monitor_offset(probe, interval)
+            if offset:
+                rule["linked"]["offset_s"] = offset
+            rule["linked"]["panels"] = _panels(linked, [mon for _, mon in probe])
+    blocks = [r.get("linked") for r in rules]
+    if len(rules) < 2 or not all(blocks):
+        return None, files
+    shared = {k: v for k, v in blocks[0].items() if all(b.get(k) == v for b in blocks)}
+    for r in rules:  # what differs (a template naming a rule's own groups) stays the rule's
+        r["linked"] = {k: v for k, v in r["linked"].items() if k not in shared}
+        if not r["linked"]:
+            del r["linked"]
+    return shared or None, files
+
+
+def _spread(pairs: list, n: int = PROBED) -> list:
+    """At most `n` of the pairs, spread over them: the monitors whose samples are read."""
+    if len(pairs) <= n:
+        return pairs
+    return [pairs[round(i * (len(pairs) - 1) / (n - 1))] for i in range(n)]
+
+
+def _files_rule(glob: str, fmt: str, members: list[Member]) -> dict:
+    """The `files:` rule of a monitor: its glob, with `incomplete: skip` when the glob also takes
+    files that do not read as that monitor (empty, cut short): each is skipped with a warning."""
+    pattern = re.compile(glob_re(glob))
+    rule = {"glob": glob, "format": fmt}
+    if any(m.format != fmt and pattern.fullmatch(m.name) for m in members):
+        rule["incomplete"] = "skip"
+    return rule
+
+
+def _monitor_offset(pairs, interval: float) -> float | str:
+    """Where the monitors started on the run's clock, from the data: a monitor stopped with
+    its run started its samples x interval before the run's end. One offset when the runs
+    agree (within a sample; 0 is left unsaid), else `run-end`: each run's own, derived by the
+    ingest the same way (monitors started by hand, 0-25 s early, differ run by run)."""
+    offsets = [
+        run.last_t - mon.samples * interval for run, mon in pairs if mon.samples and run.last_t
+    ]
+    if not offsets:
+        return 0
+    if max(offsets) - min(offsets) > interval:
+        return "run-end"
+    median = statistics.median(offsets)
+    return 0 if abs(median) <= interval else round(median, 3)
 
 
 def _named_like(p, run: str, here: list[Member]) -> list[Member]:
@@ -281,8 +336,66 @@ def _panels(linked: dict, monitors: list[Member]) -> list[str]:
 
 def _beside(p, monitors) -> tuple[str, list] | None:
     """(template, [(run, monitor)]) when the runs of a rule have monitors of one format
-    beside them (one each in the run's folder, or the one named with a part of the run's name:
-    `vm_{_started}.txt`), the template filled from the run's groups."""
+    beside them: one each in the run's folder, or the one named with a part of the run's name
+    (`vm_{_started}.txt`), or the one named as the run but for one word
+    (`Tier2G_16th.vmstat.txt` beside `Tier2G_16th.sysbench.txt`); the template filled from
+    the run's groups, checked against every pair."""
+    found = [f for f in (_beside_by_values(p, monitors), _beside_by_stem(p, monitors)) if f]
+    return max(found, key=lambda f: len(f[1]), default=None)  # the way that pairs most runs
+
+
+def _beside_by_stem(p, monitors) -> tuple[str, list] | None:
+    """Each run's monitor: in its folder, named as the run but for one part outside the run's
+    groups (the tool's name), that part the same for most runs (a run whose own monitor is
+    missing or unreadable has none: the nearest name is another run's)."""
+    folder: dict[str, list] = {}
+    for mon in monitors:
+        folder.setdefault(mon.name.rpartition("/")[0], []).append(mon)
+    pattern = re.compile(p.regex)
+    found: dict[str, list] = {}
+    for run in p.members:
+        here = folder.get(run.rpartition("/")[0], [])
+        if here:
+            mon = max(here, key=lambda m: _shared(run, m.name))
+            got = _stem_template(run, mon.name, pattern.fullmatch(run))
+            found.setdefault(got or "", []).append((run, mon))
+    found.pop("", None)
+    if not found:
+        return None
+    template, pairs = max(found.items(), key=lambda kv: len(kv[1]))
+    return (template, pairs) if 2 * len(pairs) >= len(p.members) else None
+
+
+def _shared(a: str, b: str) -> int:
+    """Characters two names share at their start and end."""
+    start = len(os.path.commonprefix([a, b]))
+    end = len(os.path.commonprefix([a[start:][::-1], b[start:][::-1]]))
+    return start + end
+
+
+def _stem_template(run: str, mon: str, mt: re.Match) -> str | None:
+    """The monitor's template: the run's name with its groups as fields and the part where
+    the two names differ taken from the monitor; None when that part overlaps a group."""
+    start = len(os.path.commonprefix([run, mon]))
+    end = len(os.path.commonprefix([run[start:][::-1], mon[start:][::-1]]))
+    cut = (start, len(run) - end)
+    spans = sorted((mt.span(k), k) for k, v in mt.groupdict().items() if v)
+    if any(a < cut[1] and cut[0] < b for (a, b), _ in spans):
+        return None
+
+    def fill(lo: int, hi: int) -> str:
+        out, at = "", lo
+        for (a, b), k in spans:
+            if lo <= a and b <= hi:
+                out += literal(run[at:a]) + "{" + k + "}"
+                at = b
+        return out + literal(run[at:hi])
+
+    return fill(0, cut[0]) + literal(mon[start : len(mon) - end]) + fill(cut[1], len(run))
+
+
+def _beside_by_values(p, monitors) -> tuple[str, list] | None:
+    """The monitor alone in the run's folder, or the one named with the run's values."""
     folder = {}
     for mon in monitors:
         folder.setdefault(mon.name.rsplit("/", 1)[0] if "/" in mon.name else "", []).append(mon)

@@ -17,7 +17,8 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ingest.parse.member import parse_bytes
+from ingest.parse import all_parsers, detect
+from ingest.parse.member import HEAD, parse_bytes
 from ingest.problems import Problem, clean
 from ingest.read.archive import Archive, dir_sha256, sha256_file, walk_dir
 from ingest.write.datadir import dump
@@ -25,9 +26,10 @@ from ingest.write.datadir import dump
 WARMUP = 0.1  # proposed window: skip the first 10% of the shortest run
 
 
-MONITORS = {"vmstat": "vmstat", "iostat": "iostat"}
-MONITORS |= {"global-status": "status", "mysqladmin-status": "status", "sar": "sar"}
-MONITORS |= {"dstat": "dstat", "mpstat": "mpstat"}
+def monitors() -> dict[str, str]:
+    """format -> the `linked:` key of every monitor format in the registry (its parser's
+    `linked_as`): a monitor format added to ingest/parse is proposed with no change here."""
+    return {p.name: p.linked_as for p in all_parsers() if p.linked_as}
 
 
 INTERVALS = (1, 2, 3, 5, 10, 15, 20, 30, 60)  # a monitor's interval, proposed from its samples
@@ -54,6 +56,22 @@ class Member:
     devices: list = field(default_factory=list)  # iostat's devices
     tool: str | None = None
     tables: int = 0  # tables read from the file (summary tables, published figures)
+    raw: bytes | None = field(default=None, repr=False)  # a monitor's bytes, parsed on demand
+
+
+def sampled(m: Member) -> Member:
+    """A monitor with its samples and devices read (parsed now, once, when first asked for:
+    the draft needs them for a few runs, not for each of hundreds of monitors)."""
+    if m.raw is not None:
+        raw, m.raw = m.raw, None
+        try:
+            parsed = parse_bytes(raw, m.name, m.format or "auto")
+        except Problem:
+            return m
+        if parsed.sessions:
+            m.samples = max(s.intervals for s in parsed.sessions)
+            m.devices = [s.meta["device"] for s in parsed.sessions if s.meta.get("device")]
+    return m
 
 
 @dataclass
@@ -77,10 +95,16 @@ def sha256(path: Path) -> str:
 
 def survey(arc: Archive) -> list[Member]:
     """Every member with its format and whether it holds a complete run with intervals."""
-    out = []
+    out, kinds = [], monitors()
     for name in arc.names():
+        data = arc.read(name)
+        fmt = _detected(data)
+        if fmt in kinds and not data.isspace():  # a monitor: parsed when its samples are asked
+            why = "no complete run with intervals" if fmt != "sar" else _what_found(None, [], fmt)
+            out.append(Member(name, fmt, why, raw=data))
+            continue
         try:
-            parsed = parse_bytes(arc.read(name), name)
+            parsed = parse_bytes(data, name, fmt or "auto")
         except Problem as e:
             out.append(Member(name, None, clean(e.reason, 120)))
             continue
@@ -93,17 +117,27 @@ def survey(arc: Archive) -> list[Member]:
             m.last_t = min(s.series["t"][-1] for s in done)
             m.interval_s = _step(done[0])
             m.tool = done[0].meta.get("tool") or parsed.format
-        elif parsed.format in MONITORS and parsed.sessions:
+        elif parsed.format in kinds and parsed.sessions:
             m.samples = max(s.intervals for s in parsed.sessions)
             m.devices = [s.meta["device"] for s in parsed.sessions if s.meta.get("device")]
         out.append(m)
     return out
 
 
-def _what_found(parsed, done) -> str:
+def _detected(data: bytes) -> str | None:
+    """The format of a file as its head says (None: no format knows it; parse_bytes then
+    says why), detected once: the monitors among the files are not parsed here."""
+    head = data[:HEAD].decode("utf-8", "replace").removeprefix("\ufeff").replace("\r\n", "\n")
+    try:
+        return detect(head)[0].name
+    except Problem:
+        return None
+
+
+def _what_found(parsed, done, fmt: str | None = None) -> str:
     if done:
         return f"{len(done)} complete run(s)"
-    if parsed.format == "sar":
+    if (fmt or parsed.format) == "sar":
         return "OS samples (joined to runs by `linked:`, or to query runs by `sar:`)"
     if parsed.sessions:
         return "no complete run with intervals"

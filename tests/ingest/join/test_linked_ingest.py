@@ -36,7 +36,7 @@ ARCHIVE = SHARED / "archives" / "mdcallag-linkbench-2017-inno5717-2m.tar.gz"
         ),
         (
             "{vmstat: a.vm, interval_s: 5, offset_s: warmup}",
-            "runs[0].linked: `offset_s` must be a number of seconds or phase-start",
+            "runs[0].linked: `offset_s` must be a number of seconds, phase-start",
         ),
     ],
 )
@@ -207,3 +207,103 @@ files:
         assert series["sar.%user"] == [busy + i for i in range(1, 5)]
         assert series["sar.%iowait"] == [i + 0.5 for i in range(1, 5)]
     assert not [p for p in result["problems"] if "sar" in p.reason]
+
+
+def _two_folders(tmp_path, body: str, early: dict[str, int]):
+    """Two sysbench runs of 20 s, each with a `vmstat 1` that started `early[name]` s before
+    its run and stopped with it; `body`: the manifest after the inputs."""
+    from tests.kit.archive_gen import vmstat_text
+    from tests.kit.sysbench_gen import sysbench_log
+
+    members = {}
+    for name, tps in (("a", 500), ("b", 800)):
+        members[f"{name}/run.log"] = sysbench_log(tps, seconds=20)
+        members[f"{name}/vm.txt"] = vmstat_text(20 + early[name], seed=len(name))
+    return archive_study(tmp_path, "mon", "Runs with vmstat", members, body)
+
+
+HEAD = """\
+interval_s: 1
+window: {start: 1, end: 20}
+labels: [name]
+"""
+
+
+def test_linked_declared_once_is_inherited_by_every_rule(tmp_path):
+    """A top-level `linked:` is each rule's, its keys overridden by the rule's own; monitors
+    started 3 and 11 s before their runs and stopped with them are placed by `run-end`, each
+    run by its own offset, and end where the run ends (nothing reported)."""
+    man = _two_folders(
+        tmp_path,
+        HEAD
+        + """\
+linked: {vmstat: '{name}/vm.txt', interval_s: 1, offset_s: run-end, panels: [vm.us]}
+runs:
+  - regex: '(?P<name>a)/run\\.log'
+  - regex: '(?P<name>b)/run\\.log'
+    linked: {panels: [vm.us, vm.cs]}
+files:
+  - {glob: '*/vm.txt', format: vmstat}
+""",
+        {"a": 3, "b": 11},
+    )
+    m = load(man)
+    assert [r.linked["panels"] for r in m.runs] == [["vm.us"], ["vm.us", "vm.cs"]]
+    assert all(r.linked["vmstat"] == "{name}/vm.txt" for r in m.runs)
+    result = ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
+    runs = yaml.safe_load((tmp_path / "data" / "mon" / "runs.yaml").read_text())["runs"]
+    got = {r["labels"]["name"]: r["linked"] for r in runs}
+    assert got["a"]["offset_s"] == -3 and got["b"]["offset_s"] == -11
+    assert got["a"]["offset_from"] == "run-end"
+    for r in runs:
+        series = json.loads(
+            (tmp_path / "data" / "mon" / "series" / f"{r['id']}.linked.json").read_text()
+        )
+        assert series["t"][-1] == 20
+    assert not [p for p in result["problems"] if "vm.txt" in (p.file or "") or "linked" in p.reason]
+
+
+@pytest.mark.parametrize(
+    "top, rule, reason",
+    [
+        (
+            "linked: {vmstat: a.vm, interval_s: -1}\n",
+            "",
+            ":8: manifest.linked: `interval_s` must be a finite positive",
+        ),
+        ("linked: [a]\n", "", ":8: manifest: `linked` must be a mapping"),
+        (
+            "linked: {vmstat: a.vm, interval_s: 1}\n",
+            "    linked: {offset_s: later}\n",
+            ":11: runs[0].linked: `offset_s` must be",
+        ),
+        ("linked: {interval_s: 1}\n", "", ":8: runs[0].linked: name at least one of"),
+    ],
+)
+def test_linked_declared_once_is_validated_at_its_line(tmp_path, top, rule, reason):
+    man = archive_study(
+        tmp_path,
+        "mon",
+        "Monitors",
+        {"a/run.log": "x"},
+        HEAD + top + "runs:\n  - regex: '(?P<name>a)/run\\.log'\n" + rule,
+    )
+    with pytest.raises(Problem) as err:
+        load(man)
+    assert f"{man}{reason}" in str(err.value), str(err.value)
+
+
+def test_a_rule_may_opt_out_of_the_linked_default(tmp_path):
+    man = _two_folders(
+        tmp_path,
+        HEAD
+        + """\
+linked: {vmstat: '{name}/vm.txt', interval_s: 1}
+runs:
+  - regex: '(?P<name>a)/run\\.log'
+  - regex: '(?P<name>b)/run\\.log'
+    linked: false
+""",
+        {"a": 0, "b": 0},
+    )
+    assert [r.linked is not None for r in load(man).runs] == [True, False]

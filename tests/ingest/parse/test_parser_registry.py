@@ -49,3 +49,14 @@ def test_unknown_format_names_the_known_ones_in_detection_order():
         )
     else:
         raise AssertionError("no KeyError")
+
+
+def test_every_monitor_format_is_a_key_linked_may_name():
+    """A parser's `linked_as` is how a monitor format plugs into `linked:` and the scaffold's
+    proposal: it must be one of the keys the manifest accepts, and the four monitors have one."""
+    from ingest.parse import all_parsers
+    from ingest.read.records import MONITOR_KINDS
+
+    kinds = {p.name: p.linked_as for p in all_parsers() if p.linked_as}
+    assert set(kinds.values()) <= set(MONITOR_KINDS)
+    assert {"vmstat", "iostat", "sar", "global-status", "mysqladmin-status"} <= set(kinds)

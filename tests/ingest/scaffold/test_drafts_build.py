@@ -7,6 +7,7 @@ budget ...). One Hugo build for all of them."""
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from ingest.__main__ import main
 from publish.checks import check
@@ -15,6 +16,7 @@ from tests.kit.archive_gen import vmstat_text, write_tree
 from tests.kit.dbt3_gen import write_archive
 from tests.kit.sitebuild import BASE_URL, build
 from tests.kit.sysbench_gen import sysbench_log, tar_gz
+from tests.kit.tiers_gen import tiers
 
 
 def labels_in_names(root):
@@ -50,6 +52,8 @@ SHAPES = {
     "single-run": unseen.single_run,
     "dbt3-queries": dbt3_queries,
     "summary-tables": unseen.insert_summary,
+    # 239 sysbench 1.0 runs, vmstat and iostat named as each run, started early; some empty
+    "tiers-monitors": tiers,
 }
 
 
@@ -91,3 +95,19 @@ def test_each_draft_opens_with_key_results_quoting_data(drafts, study):
     assert body.count("{{< keyresult ") == body.count("{{< keyresult ref=") >= 3
     for item in body.split("{{< keyresult ref=")[1:]:
         assert "{{< value " in item.split("{{< /keyresult >}}")[0]
+
+
+def test_a_draft_of_many_runs_with_monitors_fits_and_links_them(drafts):
+    """The ~250-run draft links its monitors once and draws only the compared runs in its
+    time series and metrics charts (every run stays in the runs table): it built within the
+    page budgets above, and here it holds what makes it fit."""
+    body = (drafts["posts"] / "tiers-monitors" / "index.md").read_text()
+    charts = [line for line in body.splitlines() if "{{< chart " in line]
+    assert len(charts) == 2 and all(' runs="' in c for c in charts)
+    for c in charts:
+        picked = c.split(' runs="')[1].split('"')[0].split(",")
+        assert 2 <= len(picked) <= 24
+    runs = yaml.safe_load((drafts["data"] / "tiers-monitors" / "runs.yaml").read_text())["runs"]
+    assert len(runs) == 239 and sum(1 for r in runs if r.get("linked")) == 238
+    html = (drafts["site"] / "posts" / "tiers-monitors" / "index.html").read_text()
+    assert len(html.encode()) < 150_000  # the budget is 300 KB: room left for the author

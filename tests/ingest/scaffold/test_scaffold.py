@@ -65,6 +65,36 @@ def test_rules_name_the_parts_of_names_that_vary_for_what_they_are():
     ]
 
 
+def test_labels_are_the_parts_a_reader_would_choose():
+    """A version is the whole version, its build suffix part of it (a custom build is not the
+    plain release); an OS release stays one word; one rule takes all of them."""
+    names = [
+        f"{os_}/{family}/{version}/Tier{tier}G_RW_{t}th.sysbench.txt"
+        for os_ in ("ubu2204", "ubu2404")
+        for family, version in (
+            ("mysql", "8.0.36"),
+            ("mysql", "8.0.36-custom"),
+            ("mariadb", "10.11.6"),
+            ("percona", "8.0.36-28"),
+        )
+        for tier in (2, 32)
+        for t in (1, 16)
+    ]
+    (prop,) = propose(names, {}, [])
+    assert [g for g, _, _ in prop.groups] == ["os", "server", "version", "tier_gb", "threads"]
+    values = {re.fullmatch(prop.regex, n)["version"] for n in names}
+    assert values == {"8.0.36", "8.0.36-custom", "10.11.6", "8.0.36-28"}
+    assert {re.fullmatch(prop.regex, n)["os"] for n in names} == {"ubu2204", "ubu2404"}
+    # a number named by the word before it, not `n`, unless the word says nothing of it
+    assert rules(["a/wps=1000.log", "a/wps=2000.log"])[0][1] == [("wps", True, False)]
+    assert rules(["a/node-1.log", "a/node-3.log"])[0][1] == [("node", True, False)]
+    assert rules(["res_1.log", "res_2.log"])[0][1] == [("n", True, False)]
+    # versions of one shape, with a build number: still whole
+    (prop,) = propose(["ps/8.0.36-28/a.log", "ps/8.4.0-1/a.log"], {}, [])
+    assert prop.groups == [("version", False, False)]
+    assert re.fullmatch(prop.regex, "ps/8.4.0-1/a.log")["version"] == "8.4.0-1"
+
+
 def test_names_of_several_shapes_get_a_rule_each_labelled_by_what_they_share():
     """Files named in several ways (as one author's runs grow): a rule per shape of name, each
     named token by token, and the words a rule's names share that say what they are become
@@ -514,3 +544,80 @@ def test_a_sar_report_beside_each_run_is_proposed_as_linked(tmp_path):
         busy = 30 if run["labels"]["engine"] == "innodb" else 50
         assert series["sar.%user"] == pytest.approx([busy + i / 10 for i in range(1, 31)])
         assert all(v is not None for v in series["cpu_per_op"])
+
+
+def test_monitors_named_as_their_run_are_linked_with_their_offset_from_the_data(tmp_path):
+    """`Tier<N>G_RW_<T>th.<tool>.txt`: vmstat and iostat named as each run but for the tool,
+    each started 0-25 s before its run (a number of its own) and stopped with it: the draft
+    links both with `offset_s: run-end`, leaves out the empty monitors by name, and the ingest
+    puts every run's last sample at its end, with no problem but the run missing its iostat."""
+    from tests.kit.tiers_gen import tiers
+
+    arc, _ = tiers(tmp_path, seconds=20, threads=(1, 64))
+    posts = tmp_path / "posts"
+    assert main(["new", "t", str(arc), "--content", str(posts)]) == 0
+    man = yaml.safe_load((posts / "t" / "manifest.yaml").read_text())
+    (rule,) = man["runs"]
+    linked = rule["linked"]
+    assert linked["vmstat"] == "{os}/{server}/{version}/Tier{tier_gb}G_RW_{threads}th.vmstat.txt"
+    assert linked["iostat"] == linked["vmstat"].replace("vmstat", "iostat")
+    assert linked["offset_s"] == "run-end" and linked["interval_s"] == 1
+    assert {f["format"] for f in man["files"]} == {"vmstat", "iostat"}
+    where = ["--archives", str(tmp_path), "--data", str(tmp_path / "data")]
+    assert main(["t", "--content", str(posts), *where]) == 0
+    runs = yaml.safe_load((tmp_path / "data" / "t" / "runs.yaml").read_text())["runs"]
+    with_monitors = [r for r in runs if r.get("linked")]
+    assert len(with_monitors) == len(runs) - 1  # the run whose monitors are empty
+    offsets = {r["linked"]["offset_s"] for r in with_monitors}
+    assert len(offsets) > 5 and all(-25 <= o <= 0 for o in offsets)
+    study = yaml.safe_load((tmp_path / "data" / "t" / "study.yaml").read_text())
+    problems = [str(p) for p in study.get("problems", [])]
+    assert [p for p in problems if "ends at" in p] == []
+    missing = "no ubu2204/mysql/8.0.36/Tier2G_RW_64th.iostat.txt in the input (missing or empty)"
+    assert [p for p in problems if missing in p], problems
+    # the rest: each empty monitor file the draft's `incomplete: skip` passed over, by name
+    others = [p for p in problems if missing not in p]
+    assert others and all(p.endswith("empty file; skipped (incomplete: skip)") for p in others)
+
+
+def test_rules_linking_alike_declare_it_once(tmp_path):
+    """Runs of two shapes of name (two rules), each with a vmstat in its folder: what the rules
+    share is said once, in the top-level `linked:`, each rule keeping its own template."""
+    from tests.kit.archive_gen import vmstat_text
+
+    logs = {}
+    folders = [
+        "res_8thr_innodb_io1",
+        "res_16thr_innodb_io1",
+        "res_innodb_bp9GB",
+        "res_rocksdb_bp9GB",
+    ]
+    for i, folder in enumerate(folders):
+        logs[f"{folder}/run.log"] = sysbench_log(400 + 100 * i, seconds=30)
+        logs[f"{folder}/vmstat.log"] = vmstat_text(30, seed=i)
+    tar_gz(tmp_path / "m.tar.gz", logs)
+    posts = tmp_path / "posts"
+    assert main(["new", "m", str(tmp_path / "m.tar.gz"), "--content", str(posts)]) == 0
+    man = yaml.safe_load((posts / "m" / "manifest.yaml").read_text())
+    assert len(man["runs"]) == 2
+    assert man["linked"] == {"interval_s": 1, "panels": ["vm.us", "vm.wa", "vm.cs"]}
+    assert [set(r["linked"]) for r in man["runs"]] == [{"vmstat"}, {"vmstat"}]
+    where = ["--archives", str(tmp_path), "--data", str(tmp_path / "data")]
+    assert main(["m", "--content", str(posts), *where]) == 0
+    runs = yaml.safe_load((tmp_path / "data" / "m" / "runs.yaml").read_text())["runs"]
+    assert all(r["linked"]["panels"] == ["vm.us", "vm.wa", "vm.cs"] for r in runs)
+
+
+def test_a_comparison_of_many_values_draws_a_spread_of_them():
+    """Past PICKED runs, the charts take the compared runs only, spread over the compared
+    values (the first and the last kept), and the time series draws first only runs it has."""
+    from ingest.scaffold import post
+
+    doc = {"labels": ["engine", "threads"], "label_types": {"threads": "int"}, "runs": [{}]}
+    labels = [{"engine": e, "threads": str(t)} for e in ("innodb", "rocksdb") for t in range(1, 41)]
+    p = post.plan(doc, labels, {"sysbench1"})
+    assert p.label == "threads" and len(p.compared) == post.PICKED
+    assert p.compared[0] == "innodb-1" and p.compared[-1] == "innodb-40"
+    assert p.show and set(p.show) <= set(p.compared)
+    few = post.plan(doc, labels[:10], {"sysbench1"})
+    assert few.compared == [f"innodb-{t}" for t in range(1, 11)] and post._picked(few) == ""
