@@ -3,8 +3,8 @@ result (a `Parsed`, or the `Problem` it raised) in the list's order.
 
 A study of many large logs (the cloud study: 36 logs, 17 MB) spends half its ingest parsing
 them, one after the other, on one core. With enough bytes to share, the members are parsed by
-a pool of forked processes (one per CPU), which get the bytes from the parent's memory (fork)
-and send each `Parsed` back pickled; the parent takes the results in order as they come. The
+this process and forked workers (one process per CPU), which get the bytes from the parent's
+memory (fork) and send each `Parsed` back pickled; the parent takes the results in order. The
 parse is a function of the bytes, so the results, and data/, are the same as one process's."""
 
 from __future__ import annotations
@@ -36,7 +36,9 @@ def workers(items: list[Item]) -> int:
 
 
 def parse_many(items: list[Item]) -> Iterator[Parsed | Problem]:
-    """`parse_bytes` of each item, in order; a Problem it raises is the item's result."""
+    """`parse_bytes` of each item, in order; a Problem it raises is the item's result. With
+    n processes, this one parses every n-th item itself (no result of its own to pickle) and
+    a pool of n - 1 forked workers the others."""
     n = workers(items)
     if n == 1 or "fork" not in multiprocessing.get_all_start_methods():
         yield from map(_parse, items)
@@ -44,8 +46,10 @@ def parse_many(items: list[Item]) -> Iterator[Parsed | Problem]:
     global _ITEMS
     _ITEMS = items
     try:
-        with multiprocessing.get_context("fork").Pool(n) as pool:
-            yield from pool.imap(_parse_at, range(len(items)))
+        with multiprocessing.get_context("fork").Pool(n - 1) as pool:
+            theirs = pool.imap(_parse_at, [i for i in range(len(items)) if i % n])
+            for i, item in enumerate(items):
+                yield next(theirs) if i % n else _parse(item)
     finally:
         _ITEMS = []
 
