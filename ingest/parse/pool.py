@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 
 from ingest.parse import Parsed
 from ingest.parse.member import parse_bytes
@@ -45,13 +47,24 @@ def parse_many(items: list[Item]) -> Iterator[Parsed | Problem]:
         return
     global _ITEMS
     _ITEMS = items
+    # an executor rather than multiprocessing.Pool: a worker that dies (the OOM killer) is an
+    # error here (BrokenProcessPool), where the Pool would wait for its result forever
+    pool = ProcessPoolExecutor(n - 1, multiprocessing.get_context("fork"), _quiet)
     try:
-        with multiprocessing.get_context("fork").Pool(n - 1) as pool:
-            theirs = pool.imap(_parse_at, [i for i in range(len(items)) if i % n])
-            for i, item in enumerate(items):
-                yield next(theirs) if i % n else _parse(item)
+        theirs = pool.map(_parse_at, [i for i in range(len(items)) if i % n])
+        for i, item in enumerate(items):
+            yield next(theirs) if i % n else _parse(item)
     finally:
+        pool.shutdown(wait=False, cancel_futures=True)
         _ITEMS = []
+
+
+def _quiet() -> None:
+    """A worker leaves Ctrl-C to this process, which reports it once, and ends quietly on
+    SIGTERM: it would otherwise run the command line's handlers it inherits and print a
+    traceback per worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _parse(item: Item) -> Parsed | Problem:
