@@ -1,7 +1,7 @@
 """Ingest benchmark: the full ingest of the myrocks-cloud-cost archive against the archive
 authors' own extraction (`grep "thds:" FILE | awk ...` per log), timed side by side.
 
-    .venv/bin/python -m bench.ingest_bench [--repeat N] [--before DIR] [--stages]
+    .venv/bin/python -m bench.ingest_bench [--repeat N] [--before DIR] [--stages] [--smoke]
 
 Like for like (the goal of issue #3 is judged on this pair): both start from the published
 `.tar.gz` and both pay for their own process start and decompression.
@@ -19,7 +19,8 @@ the goal is judged on: on the shared 2-CPU machine other jobs inflate wall time,
 time. Wall times are printed too.
 `--before DIR` adds `python -m ingest` run in another checkout (before/after a change, under
 the same load); the bytecode of both checkouts' `ingest/` is compiled first. `--stages` adds where the CPU time of one cold ingest goes
-(bench/ingest_stages.py). Results: docs/performance.md.
+(bench/ingest_stages.py). `--smoke`: one round (the real archive is the input: the figures
+are the bench's whole point, and one round takes seconds). Results: docs/performance.md.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ import tarfile
 import tempfile
 import time
 from pathlib import Path
+
+from bench import smoke
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -103,7 +106,10 @@ def main() -> int:
         help="also time `python -m ingest` in another checkout (e.g. of an older commit)",
     )
     ap.add_argument("--stages", action="store_true", help="also print the CPU split of the ingest")
+    smoke.add_flag(ap)
     args = ap.parse_args()
+    if args.smoke:
+        args.repeat = 1
     for root in (ROOT, *([args.before.resolve()] if args.before else [])):
         # the bytecode an installed checkout has; without it (a fresh worktree, and
         # PYTHONDONTWRITEBYTECODE set) every run would compile the ingest, ~0.05 s

@@ -1,7 +1,9 @@
 """Where the CPU time of one `python -m ingest myrocks-cloud-cost` goes, measured cold in a
 fresh process (as the real command runs): prints {step: CPU seconds} as JSON.
 
-    .venv/bin/python -m bench.ingest_stages     (bench/ingest_bench.py --stages runs it N times)
+    .venv/bin/python -m bench.ingest_stages [--smoke]  (bench/ingest_bench.py --stages: N times)
+
+One run is one round already: `--smoke` (tests/bench/) runs the same.
 
 The steps are the ingest's own functions, wrapped with a timer in the namespaces that call
 them; each figure excludes the timed steps nested in it (the published-tables parse inside
@@ -43,6 +45,8 @@ def timed(name, fn):
 
 
 def main():
+    if sys.argv[1:] not in ([], ["--smoke"]):
+        raise SystemExit("usage: python -m bench.ingest_stages [--smoke]")
     os.environ["INGEST_WORKERS"] = "1"  # every step in this process, where its CPU is counted
     t0 = time.process_time()
     import ingest.__main__ as cli
