@@ -9,7 +9,7 @@ import hashlib
 import operator
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -52,14 +52,7 @@ def collect_runs(
     budget = LineBudget()  # bounds the memory of the parsed series, before any parse (read.py)
     for arc, member, _, _ in jobs:
         budget.take(arc.read(member), f"{arc.name}/{member}")
-    # every member parsed, on every CPU when they are many (ingest/parse/pool.py)
-    outcomes = parse_many(
-        [
-            (arc.read(member), f"{arc.name}/{member}", rule.format, rule.mode)
-            for arc, member, rule, _ in jobs
-        ]
-    )
-    for i, ((arc, member, rule, mt), outcome) in enumerate(zip(jobs, outcomes)):
+    for i, ((arc, member, rule, mt), outcome) in enumerate(zip(jobs, _parsed(jobs))):
         if progress:
             progress(i, len(jobs), member)
         file = f"{arc.name}/{member}"
@@ -105,6 +98,12 @@ def collect_runs(
     if progress:
         progress(len(jobs), len(jobs), "")
     return _base_ratios(m, runs), series, files, problems
+
+
+def _parsed(jobs: list[Job]) -> Iterator[Parsed | Problem]:
+    """Each job's member parsed (or the Problem it raised), in order: on every CPU when they
+    are many (ingest/parse/pool.py)."""
+    return parse_many([(a.read(m), f"{a.name}/{m}", r.format, r.mode) for a, m, r, _ in jobs])
 
 
 def _parse(rule: Rule, outcome: Parsed | Problem, problems: list[Problem]) -> Parsed | None:
