@@ -20,15 +20,25 @@ def add_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--smoke", action="store_true", help=HELP)
 
 
-def tiny_job(dest: Path) -> Build:
+def tiny_job(dest: Path, base_url: str = "/") -> Build:
     """The pipeline's job of the fixture studies' site into `dest` (tests/kit/sitebuild.py)."""
     from tests.kit.sitebuild import FIXTURE, build_job
 
-    return build_job(dest, "/", FIXTURE, own_content=False)
+    return build_job(dest, base_url, FIXTURE, own_content=False)
 
 
-def tiny_site(dest: Path, full: bool = True) -> Path:
+def tiny_site(dest: Path, full: bool = True, base_url: str = "/") -> Path:
     """The fixture studies' site built into `dest` (full: with previews and the search index;
     else up to the charts' drawings)."""
-    publish(tiny_job(dest), STEPS if full else ("hugo", "series", "charts"))
+    publish(tiny_job(dest, base_url), STEPS if full else ("hugo", "series", "charts"))
     return dest
+
+
+def site_or_tiny(site: str | None, smoke: bool, tmp: str) -> Path:
+    """The site a browser bench was given, or with `smoke` and none the tiny one built in
+    `tmp`; neither is a usage error."""
+    if site:
+        return Path(site)
+    if not smoke:
+        raise SystemExit("give the built site's directory (or --smoke)")
+    return tiny_site(Path(tmp) / "www" / "site")
