@@ -53,7 +53,7 @@ def test_the_bench_runs_its_smoke_mode(name, tmp_path):
     if "--smoke" not in (BENCH / f"{name}.py").read_text():
         pytest.skip(f"bench/{name}.py has no --smoke mode yet")
     if name == "lighthouse" and not LIGHTHOUSE.exists():
-        pytest.skip("Lighthouse not installed (npm ci in bench/lighthouse, from the registry)")
+        pytest.skip("Lighthouse not installed: run python -m bench.lighthouse once (npm)")
     node = ROOT / ".node" / "node_modules" / ".bin"  # the project's Node, as `make` puts it first
     env = {**os.environ, "PATH": f"{node}{os.pathsep}{os.environ['PATH']}", "TMPDIR": str(tmp_path)}
     done = subprocess.run(
