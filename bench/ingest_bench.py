@@ -83,7 +83,8 @@ def stages(repeat: int) -> list[tuple[str, float]]:
     runs = [
         json.loads(
             subprocess.run(
-                [sys.executable, str(ROOT / "bench/ingest_stages.py")],
+                # -m from ROOT: this checkout's ingest (as a script, the editable install's)
+                [sys.executable, "-m", "bench.ingest_stages"],
                 cwd=ROOT,
                 check=True,
                 stdout=subprocess.PIPE,
