@@ -26,7 +26,7 @@ slow = pytest.mark.slow  # seconds of CPU: many processes, the real archive, or 
 BENCHES = {
     "archive_bombs": (r"interval-lines: .* accepted: 1 members", []),
     "build_bench": (r"Hugo alone, CPU s\n.*\n\+0 .*\n\+1 ", [slow]),
-    "chart_profile": (r"process CPU [\d.]+ s\nphase", []),
+    "chart_profile": (r"process CPU [\d.]+ s\nphase", [slow]),
     "chart_workers": (r"\n2 +[\d.]+ .*\nsame bytes: yes", [slow]),
     "compare_bench": (r"\nhover +[\d.]+", [browser]),
     "fault_bench": (r"## random moments, real ingest\n(.*\n)*traceback +0\ntrials +1", [slow]),
