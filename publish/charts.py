@@ -8,10 +8,11 @@ its figures (`<figure class="chart" id=... data-kind=...>`), each one's spec (th
 frame.html). The drawing is Node's: publish/chart_svgs.js gets the site's charts (all of them,
 or on a site with many a share per process, one process per CPU: `draw`) with the kinds' own
 code, Vega, Vega-Lite and SVGO, and its cache of earlier drawings, and returns, per chart, the
-desktop SVG as Vega wrote it and the inline form (desktop and phone width). Here each desktop SVG is written as `<page dir>/<id>.svg` (the previews' source) and each inline form is
-put in place of its empty view, at the offsets the parser gave; nothing else of the page
-changes. The pages' text is escaped by Vega's renderer; chart_svgs.js refuses markup that could
-run. Colours are the light theme's (publish/theme.py)."""
+desktop SVG as Vega wrote it and the inline form (desktop and phone width). Here each desktop
+SVG is written as `<page dir>/<id>.svg` (the previews' source) and each inline form is put in
+place of its empty view, at the offsets the parser gave; nothing else of the page changes.
+The pages' text is escaped by Vega's renderer; chart_svgs.js refuses markup that could run.
+Colours are the light theme's (publish/theme.py)."""
 
 from __future__ import annotations
 
@@ -193,12 +194,13 @@ def draw(
 def _drawers(site: Path, theme: dict[str, str], jobs: list[dict], n: int) -> dict:
     """The drawer run as `n` processes at once, each over every n-th job (the copies of one
     kind of post spread evenly); their drawings put back in job order, as one drawer's."""
-    shares = [jobs[i::n] for i in range(n) if jobs[i::n]] or [[]]
-    with ThreadPoolExecutor(len(shares)) as pool:  # a thread feeds and reads each process
+    n = max(1, min(n, len(jobs)))  # no process without a chart (one when there is none)
+    shares = [jobs[i::n] for i in range(n)]
+    with ThreadPoolExecutor(n) as pool:  # a thread feeds and reads each process
         results = list(pool.map(lambda share: _drawer(site, theme, share), shares))
     drawings: list[dict] = [{}] * len(jobs)
     for i, result in enumerate(results):
-        drawings[i :: len(shares)] = result["drawings"]
+        drawings[i::n] = result["drawings"]
     hits = [r["hits"] for r in results if r["hits"] is not None]
     return {"drawings": drawings, "note": f", {sum(hits)} from the cache" if hits else ""}
 
