@@ -1,6 +1,7 @@
 """Archive bombs against `ingest.read.archive.Archive`: compressed size, peak memory, time, result.
 
     .venv/bin/python -m bench.archive_bombs [--repo DIR] [--scale N] [--only BOMB...] [--limit-mb N]
+    .venv/bin/python -m bench.archive_bombs --smoke   # every bomb at 1/1000 of its size
 
 Each bomb is generated (streamed through gzip, never held in memory) into a temporary
 directory and opened by `Archive` in a fresh subprocess run from `--repo` (default: this
@@ -28,6 +29,8 @@ import tarfile
 import tempfile
 import zipfile
 from pathlib import Path
+
+from bench import smoke
 
 BLOCK = 512
 
@@ -213,8 +216,12 @@ BOMBS = {  # name -> (generator, size, read the members as the ingest does)
 PROBE = """
 import sys, time, json
 t = time.monotonic()
-from ingest.archive import Archive
-from ingest.read import parse_bytes
+try:
+    from ingest.read.archive import Archive
+    from ingest.parse.member import parse_bytes
+except ImportError:  # a checkout from before the ingest's packages
+    from ingest.archive import Archive
+    from ingest.read import parse_bytes
 result = "imported"
 if len(sys.argv) > 1:
     try:
@@ -266,8 +273,14 @@ def main():
     ap.add_argument(
         "--limit-mb", type=int, default=8192, help="address space of each probe (RLIMIT_AS)"
     )
+    smoke.add_flag(ap)
     args = ap.parse_args()
+    if args.smoke:
+        args.scale = 0.001
     base = probe(args.repo)["rss_mb"]
+    if base is None:
+        raise SystemExit(f"repo {args.repo}: the probe does not import: {probe(args.repo)}")
+    crashed = []
     print(f"repo {args.repo}: import alone {base:.0f} MB")
     with tempfile.TemporaryDirectory() as tmp:
         for name, (make, size, parse) in BOMBS.items():
@@ -283,6 +296,10 @@ def main():
                 f"({extra}), {r['s']} s: {r['result']}"
             )
             path.unlink()
+            if r["result"].startswith("crashed"):
+                crashed.append(name)
+    if crashed:  # the probe itself broke (not a bomb's verdict): the figures are void
+        raise SystemExit(f"probe crashed on {', '.join(crashed)}")
 
 
 if __name__ == "__main__":

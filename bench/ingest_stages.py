@@ -1,7 +1,9 @@
 """Where the CPU time of one `python -m ingest myrocks-cloud-cost` goes, measured cold in a
 fresh process (as the real command runs): prints {step: CPU seconds} as JSON.
 
-    .venv/bin/python -m bench.ingest_stages     (bench/ingest_bench.py --stages runs it N times)
+    .venv/bin/python -m bench.ingest_stages [--smoke]  (bench/ingest_bench.py --stages: N times)
+
+One run is one round already: `--smoke` (tests/bench/) runs the same.
 
 The steps are the ingest's own functions, wrapped with a timer in the namespaces that call
 them; each figure excludes the timed steps nested in it (the published-tables parse inside
@@ -14,6 +16,7 @@ START = time.process_time()  # interpreter start, site, the editable-install fin
 
 import contextlib  # noqa: E402
 import json  # noqa: E402
+import os  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
 from collections import defaultdict  # noqa: E402
@@ -42,6 +45,9 @@ def timed(name, fn):
 
 
 def main():
+    if sys.argv[1:] not in ([], ["--smoke"]):
+        raise SystemExit("usage: python -m bench.ingest_stages [--smoke]")
+    os.environ["INGEST_WORKERS"] = "1"  # every step in this process, where its CPU is counted
     t0 = time.process_time()
     import ingest.__main__ as cli
     from ingest import pipeline
@@ -49,6 +55,7 @@ def main():
     from ingest.derive import study as derive
     from ingest.join import runs
     from ingest.join import stats as metrics
+    from ingest.parse import pool
     from ingest.read import inputs as at_hand
     from ingest.read import manifest
     from ingest.write import seriesfiles
@@ -58,7 +65,7 @@ def main():
     manifest.load = timed("manifest (YAML load + checks)", manifest.load)
     at_hand.sha256_file = timed("sha256 of the inputs", at_hand.sha256_file)
     at_hand.Archive = timed("gunzip + tar (in memory)", at_hand.Archive)
-    runs.parse_bytes = timed("parse sysbench logs (decode + parser)", runs.parse_bytes)
+    pool.parse_bytes = timed("parse sysbench logs (decode + parser)", pool.parse_bytes)
     context.parse_bytes = timed("parse my.cnf and published tables", context.parse_bytes)
     for f in ("window_stats", "full_mean", "cross_check"):
         setattr(metrics, f, timed("metrics (window stats, means, checks)", getattr(metrics, f)))

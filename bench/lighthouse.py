@@ -1,19 +1,23 @@
 """Lighthouse over the built site, served locally the way GitHub Pages serves a project page.
 
     .venv/bin/python -m bench.lighthouse [--no-build] [--mobile] [PAGE ...]
+    .venv/bin/python -m bench.lighthouse --smoke    # the home page of the fixture studies' site
 
 Serves site/ from a temporary web root at /benchlog/ with a static server that compresses text
 with gzip as GitHub Pages does (an uncompressed response would overstate the transfer time of the
 mobile preset's simulated slow 4G), builds the
 site for that address (`make build BASEURL=http://127.0.0.1:<port>/benchlog/`, so canonical and
 card URLs are absolute as on Pages), and runs Lighthouse (npm, pinned in
-bench/lighthouse/package.json and its lock, installed there by `npm ci` on first use: the site's
+bench/lighthouse/package.json and its lock, installed there by `npm install` on first use: the site's
 own node_modules do not carry it) with the system's Chromium ($CHROMIUM, else `chromium` on
 PATH, tests/kit/browser_kit.py) on each page: the home page, every post, a term page, a
 taxonomy page, the search page (with a query) and the 404 page. Prints one row per page with
 the scores (desktop preset unless --mobile) and the targets of issue #6: accessibility and
 best practices 100, performance 95 or better. Reports land in bench/out/lighthouse/.
 Exit status 1 if a page misses a target. Results are recorded in docs/lighthouse.md.
+`--smoke` (tests/bench/): Lighthouse installed from the npm cache only (`--offline`:
+no registry), the fixture studies' site (bench/smoke.py) built for the served address and
+one page audited; its scores are printed, not held to the targets.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+from bench import smoke  # noqa: E402
 from tests.kit.browser_kit import chromium  # noqa: E402
 
 LIGHTHOUSE_DIR = ROOT / "bench" / "lighthouse"
@@ -131,17 +136,26 @@ def main() -> int:
     parser.add_argument("pages", nargs="*", help="paths under the site, e.g. posts/x/")
     parser.add_argument("--no-build", action="store_true", help="use the existing site/")
     parser.add_argument("--mobile", action="store_true", help="Lighthouse's mobile defaults")
+    smoke.add_flag(parser)
     args = parser.parse_args()
-    site = ROOT / "site"
+    tiny = tempfile.TemporaryDirectory()
+    site = Path(tiny.name) / "www" / "site" if args.smoke else ROOT / "site"
     if not LIGHTHOUSE.exists():
+        # `npm install --no-save` from the lock, not `npm ci`: Lighthouse's trace engine asks
+        # for two packages at `latest`, and npm ci refuses any lock once `latest` has moved on
         subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+            ["npm", "install", "--no-save", "--no-audit", "--no-fund", "--loglevel=error"]
+            + (["--offline"] if args.smoke else []),
             check=True,
             cwd=LIGHTHOUSE_DIR,
         )
     OUT.mkdir(parents=True, exist_ok=True)
+    site.mkdir(parents=True, exist_ok=True)
     httpd, base, www = serve(site)
-    if not args.no_build:
+    if args.smoke:
+        smoke.tiny_site(site, base_url=base)
+        args.pages = [""]
+    elif not args.no_build:
         subprocess.run(
             ["make", "build", f"BASEURL={base}"], check=True, cwd=ROOT, stdout=subprocess.DEVNULL
         )
@@ -164,7 +178,8 @@ def main() -> int:
     finally:
         httpd.shutdown()
         www.cleanup()
-    return 1 if missed and not args.mobile else 0
+        tiny.cleanup()
+    return 1 if missed and not args.mobile and not args.smoke else 0
 
 
 if __name__ == "__main__":

@@ -1,13 +1,13 @@
 """Cost of keeping OS samples' time stamps (vmstat -t, iostat -t) and of joining by them.
 
-    .venv/bin/python -m bench.os_timestamps [--repo DIR] [--repeat N]
+    .venv/bin/python -m bench.os_timestamps [--repo DIR] [--repeat N] [--smoke]
 
 Generates (our own numbers, in the real formats) one hour of `vmstat -t 1` (3,600 rows) and
 `iostat -x -t 1` (3,600 reports, two devices), then, in a subprocess run from `--repo`
 (default: this checkout; pass a worktree of an older commit for the baseline), parses each
 `--repeat` times and, where the code has it, builds the linked series by offset and by time
 stamps. Prints the median wall time of each step in ms, one JSON line. Results are recorded in
-docs/formats.md ("Time stamps of OS samples").
+docs/formats.md ("Time stamps of OS samples"). `--smoke`: one repeat of 60 samples.
 """
 
 from __future__ import annotations
@@ -20,13 +20,18 @@ import tempfile
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from bench import smoke
+
 HERE = Path(__file__).resolve().parents[1]
 N = 3600
 
 PROBE = r"""
 import json, statistics, sys, time
 from pathlib import Path
-from ingest.parsers import by_name
+try:
+    from ingest.parse import by_name
+except ImportError:  # a checkout from before the ingest's packages
+    from ingest.parsers import by_name
 d, repeat = Path(sys.argv[1]), int(sys.argv[2])
 out = {}
 def timed(name, f):
@@ -40,25 +45,33 @@ parsed = {}
 for name, text in sorted(texts.items()):
     fmt = name.split("-")[0]
     parsed[name] = timed(f"parse {name}", lambda: by_name(fmt).parse(text, name))
+n = len(parsed["vmstat-t"].sessions[0].series["t"])
+run_t = [float(i) for i in range(1, n + 1)]
+ops = [5000.0] * n
+vm, io = parsed["vmstat-t"].sessions[0], parsed["iostat-t"].sessions
 try:
-    from ingest.linked import linked_series
-except ImportError:
-    linked_series = None
-if linked_series:
-    run_t = [float(i) for i in range(1, 3601)]
-    ops = [5000.0] * 3600
-    vm, io = parsed["vmstat-t"].sessions[0], parsed["iostat-t"].sessions
-    timed("link by offset", lambda: linked_series(run_t, ops, interval_s=1, vmstat=("vm", vm), iostat=("io", io),
-                                                   align="offset") if "align" in linked_series.__code__.co_varnames
-          else linked_series(run_t, ops, interval_s=1, vmstat=("vm", vm), iostat=("io", io)))
-    if "align" in linked_series.__code__.co_varnames:
-        timed("link by time stamps", lambda: linked_series(run_t, ops, interval_s=1, vmstat=("vm", vm),
-                                                            iostat=("io", io), run_start="2019-06-12T12:00:00.000"))
+    from ingest.join.linked import Clock, Monitors, linked_series
+    on = Monitors(vmstat=("vm", vm), iostat=("io", io))
+    timed("link by offset", lambda: linked_series(run_t, ops, Clock(1, align="offset"), on))
+    start = "2019-06-12T12:00:00.000"
+    timed("link by time stamps", lambda: linked_series(run_t, ops, Clock(1, run_start=start), on))
+except ImportError:  # older checkouts: keyword arguments, or no linked series at all
+    try:
+        from ingest.linked import linked_series
+    except ImportError:
+        linked_series = None
+    if linked_series:
+        timed("link by offset", lambda: linked_series(run_t, ops, interval_s=1, vmstat=("vm", vm), iostat=("io", io),
+                                                       align="offset") if "align" in linked_series.__code__.co_varnames
+              else linked_series(run_t, ops, interval_s=1, vmstat=("vm", vm), iostat=("io", io)))
+        if "align" in linked_series.__code__.co_varnames:
+            timed("link by time stamps", lambda: linked_series(run_t, ops, interval_s=1, vmstat=("vm", vm),
+                                                                iostat=("io", io), run_start="2019-06-12T12:00:00.000"))
 print(json.dumps(out))
 """
 
 
-def vmstat(stamped: bool) -> str:
+def vmstat(stamped: bool, n: int = N) -> str:
     head = (
         "procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----"
         + (" -----timestamp-----" if stamped else ""),
@@ -67,7 +80,7 @@ def vmstat(stamped: bool) -> str:
     )
     rows = []
     t0 = datetime(2019, 6, 12, 12, 0, 0)
-    for k in range(N + 1):
+    for k in range(n + 1):
         us, sy, wa = 40 + k % 7, 8 + k % 3, 1 + k % 4
         row = (
             f"{2 + k % 5:2d} {k % 2:2d}      0 {6012344 - k:7d} 212000 {3120400 + k:7d}    0    0"
@@ -78,10 +91,10 @@ def vmstat(stamped: bool) -> str:
     return "\n".join([*head, *rows]) + "\n"
 
 
-def iostat(stamped: bool) -> str:
+def iostat(stamped: bool, n: int = N) -> str:
     lines = ["Linux 4.15.0-54-generic (bench1) \t06/12/2019 \t_x86_64_\t(8 CPU)", ""]
     t0 = datetime(2019, 6, 12, 12, 0, 0)
-    for k in range(N + 1):
+    for k in range(n + 1):
         if stamped:
             lines.append((t0 + timedelta(seconds=k)).strftime("%m/%d/%Y %I:%M:%S %p"))
         lines += [
@@ -104,13 +117,17 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repo", type=Path, default=HERE)
     ap.add_argument("--repeat", type=int, default=5)
+    smoke.add_flag(ap)
     args = ap.parse_args()
+    n = 60 if args.smoke else N
+    if args.smoke:
+        args.repeat = 1
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
         for stamped in (False, True):
             suffix = "-t" if stamped else ""
-            (d / f"vmstat{suffix}.txt").write_text(vmstat(stamped))
-            (d / f"iostat{suffix}.txt").write_text(iostat(stamped))
+            (d / f"vmstat{suffix}.txt").write_text(vmstat(stamped, n))
+            (d / f"iostat{suffix}.txt").write_text(iostat(stamped, n))
         res = subprocess.run(
             [sys.executable, "-c", PROBE, str(d), str(args.repeat)],
             cwd=args.repo,

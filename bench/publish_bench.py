@@ -7,7 +7,9 @@ the site (the site's size after the step less before it: the charts' step adds t
 to the pages and a <chart id>.svg per chart). `bench/build_bench.py` times the same steps with
 many studies.
 
-    .venv/bin/python -m bench.publish_bench [--repeat 5]
+    .venv/bin/python -m bench.publish_bench [--repeat 5] [--smoke]
+
+`--smoke`: one run over the fixture studies' site (bench/smoke.py).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+from bench import smoke  # noqa: E402
 from publish.pipeline import STEPS, Build, publish  # noqa: E402
 
 
@@ -31,7 +34,10 @@ def size(path: Path, pattern: str = "**/*") -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
+    smoke.add_flag(parser)
     args = parser.parse_args()
+    if args.smoke:
+        args.repeat = 1
     runs: dict[str, list[tuple[float, float]]] = {}
     names = {"hugo": "hugo (baseline)"}
     with tempfile.TemporaryDirectory() as tmp:
@@ -39,7 +45,8 @@ def main() -> int:
         sizes: dict[str, int] = {}
         for _ in range(args.repeat):
             shutil.rmtree(site, ignore_errors=True)
-            build, before = Build(site=site, log=lambda line: None), 0
+            build = smoke.tiny_job(site) if args.smoke else Build(site=site)
+            build.log, before = lambda line: None, 0
             for step in STEPS:
                 timing = publish(build, (step,))[step]
                 name = names.get(step, step)

@@ -1,15 +1,18 @@
 """Screenshots of a built page at desktop and phone width, light and dark, for looking at.
 
 Usage: .venv/bin/python -m bench.screenshots <built site dir> <page path> [out dir] [figures]
+       .venv/bin/python -m bench.screenshots --smoke   # a post of the fixture studies' site
 Writes <out>/<name>-{desktop,phone}-{light,dark}.png (full page), with a fourth argument also
 one PNG per figure, and prints any problems.
 """
 
 import sys
+import tempfile
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from bench import smoke  # noqa: E402
 from tests.kit.browser_kit import launch, open_page, serve, wait_for_charts  # noqa: E402
 
 
@@ -48,5 +51,15 @@ def main(site, path, out="bench/out/screens", figures=""):
     server.shutdown()
 
 
+def smoke_run() -> None:
+    """The four screenshots of a post of the tiny site, into a temporary dir (bench/smoke.py)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        site = smoke.site_or_tiny(None, True, tmp)
+        main(site, "/posts/fixture-study/", str(Path(tmp) / "screens"))
+        shots = sorted((Path(tmp) / "screens").glob("*.png"))
+        if len(shots) != 4 or not all(p.stat().st_size for p in shots):
+            raise SystemExit(f"expected 4 screenshots, got {[p.name for p in shots]}")
+
+
 if __name__ == "__main__":
-    main(*sys.argv[1:])
+    smoke_run() if sys.argv[1:] == ["--smoke"] else main(*sys.argv[1:])

@@ -2,6 +2,7 @@
 listed, on two built sites side by side (a baseline and a candidate), in Debian's Chromium.
 
 Usage: .venv/bin/python -m bench.search_bench <baseline site> <candidate site> [TERM] [ROUNDS]
+       .venv/bin/python -m bench.search_bench --smoke   # one round, this site against itself
 Both sites are served from this machine; the rounds alternate between them, each in a fresh
 browser context (no cache). Prints the medians in ms and the candidate/baseline ratio. The
 number of filter groups expected is read from the candidate's pages (`data-pagefind-filter`).
@@ -11,14 +12,18 @@ Results are recorded in docs/performance.md ("Search").
 import re
 import statistics
 import sys
+import tempfile
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from publish.pipeline import Build, publish  # noqa: E402
 from tests.kit.browser_kit import launch, serve  # noqa: E402
 
-# resolves with the time since navigation once a result and `groups` filter groups are shown
-SHOWN = """(groups) => new Promise((done) => {
+# resolves with the time since navigation once a result and `groups` filter groups are shown;
+# fails after a minute (a page that never shows them would otherwise hang the bench)
+SHOWN = """(groups) => new Promise((done, fail) => {
+  setTimeout(() => fail(new Error(`no result with ${groups} filter groups in 60 s`)), 60000);
   const check = () => {
     const result = document.querySelector('.pagefind-ui__result-link');
     const shown = document.querySelectorAll('.pagefind-ui__filter-name').length;
@@ -61,4 +66,10 @@ def main(baseline, candidate, term="innodb", rounds="10"):
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:])
+    if sys.argv[1:] == ["--smoke"]:  # one round; the project's pages and search index only
+        with tempfile.TemporaryDirectory() as tmp:
+            site = Path(tmp) / "site"
+            publish(Build(site=site, log=lambda line: None), ("hugo", "pagefind"))
+            main(site, site, "innodb", "1")
+    else:
+        main(*sys.argv[1:])

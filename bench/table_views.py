@@ -1,6 +1,7 @@
 """How many table views of the built posts are readable (issue 9 §6), at 1280 and 375 px.
 
 Usage: .venv/bin/python -m bench.table_views <built site dir> [-v]
+       .venv/bin/python -m bench.table_views --smoke   # the fixture studies' site
 Serves the site, opens every post at both widths in Debian's Chromium, draws its charts, opens
 every details element and applies tests/kit/table_views.py to every table. Prints per post and
 width the readable / total counts and whether the page scrolls sideways; -v lists every
@@ -8,10 +9,12 @@ unreadable table with the reason. Results are recorded in docs/charts.md ("Table
 """
 
 import sys
+import tempfile
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from bench import smoke  # noqa: E402
 from tests.kit.browser_kit import launch, open_page, serve, wait_for_charts  # noqa: E402
 from tests.kit.table_views import measure, problems  # noqa: E402
 
@@ -55,4 +58,8 @@ def main(site, verbose=""):
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:])
+    if sys.argv[1:] == ["--smoke"]:
+        with tempfile.TemporaryDirectory() as tmp:
+            main(smoke.site_or_tiny(None, True, tmp))
+    else:
+        main(*sys.argv[1:])

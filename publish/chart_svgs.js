@@ -2,7 +2,8 @@
 // of the built site on stdin, run by the publish pipeline's charts step (publish/charts.py,
 // which reads the pages and puts the drawings in place). Input: JSON {theme: the light theme's
 // custom properties (publish/theme.py), charts: [{page, id, kind, spec (its JSON text)}]}.
-// Output: JSON {drawings: [{svg, inline}] in the same order, note}. For each chart it asks the
+// Output: JSON {drawings: [{svg, inline}] in the same order, hits: how many came from the cache
+// (null without one)}; publish/charts.py may run several drawers at once, each over a share. For each chart it asks the
 // kind's module (assets/js/kinds.js) for the initial view (a time series reads its runs' JSON
 // files from the site), renders it with the page's own Vega and Vega-Lite (node_modules, the
 // versions of package.json) through Vega's headless SVG renderer and returns
@@ -250,8 +251,7 @@ async function main(site, input) {
     const { svg, inline } = await drawChart(kind, id, spec, read, site, cache, page);
     drawings.push({ svg, inline });
   }
-  const note = cache.dir ? `, ${cache.hits} from the cache` : '';
-  process.stdout.write(JSON.stringify({ drawings, note }));
+  process.stdout.write(JSON.stringify({ drawings, hits: cache.dir ? cache.hits : null }));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

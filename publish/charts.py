@@ -5,19 +5,22 @@ Each page is read with one HTML parser (`ChartPage`, on the standard library's h
 its figures (`<figure class="chart" id=... data-kind=...>`), each one's spec (the JSON of
 `<script type="application/json" id="<id>-spec">`) and the place of its empty view
 (`<div class="chart-view pending" id="<id>-view"></div>`, layouts/_partials/chart-parts/
-frame.html). The drawing is Node's: publish/chart_svgs.js gets every chart of the site at once
-(the kinds' own code, Vega, Vega-Lite and SVGO; its cache of earlier drawings) and returns, per
-chart, the desktop SVG as Vega wrote it and the inline form (desktop and phone width). Here each
-desktop SVG is written as `<page dir>/<id>.svg` (the previews' source) and each inline form is
-put in place of its empty view, at the offsets the parser gave; nothing else of the page
-changes. The pages' text is escaped by Vega's renderer; chart_svgs.js refuses markup that could
-run. Colours are the light theme's (publish/theme.py)."""
+frame.html). The drawing is Node's: publish/chart_svgs.js gets the site's charts (all of them,
+or on a site with many a share per process, one process per CPU: `draw`) with the kinds' own
+code, Vega, Vega-Lite and SVGO, and its cache of earlier drawings, and returns, per chart, the
+desktop SVG as Vega wrote it and the inline form (desktop and phone width). Here each desktop
+SVG is written as `<page dir>/<id>.svg` (the previews' source) and each inline form is put in
+place of its empty view, at the offsets the parser gave; nothing else of the page changes.
+The pages' text is escaped by Vega's renderer; chart_svgs.js refuses markup that could run.
+Colours are the light theme's (publish/theme.py)."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -29,6 +32,9 @@ DRAWER = ROOT / "publish" / "chart_svgs.js"
 # and its live heap stays under ~0.1 GB; with the default the process peaked at 0.6 GB with 24
 # extra cloud-size studies, with 16 MB at ~0.4 GB for the same CPU (docs/performance.md)
 NODE_FLAGS = ["--max-semi-space-size=16"]
+# Charts per drawer process: each process pays ~0.4 s of CPU to load Vega, Vega-Lite and SVGO,
+# so a second one runs only when there are enough charts to share (a cold +24 site has ~180)
+CHARTS_PER_WORKER = 24
 
 
 def node_binary() -> str:
@@ -148,12 +154,25 @@ def drawer_command(site: Path, node_flags: tuple[str, ...] = ()) -> list[str]:
     return [node_binary(), *NODE_FLAGS, *node_flags, str(DRAWER), str(site)]
 
 
-def draw(site: Path, theme: dict[str, str]) -> tuple[dict[Path, list[str]], str]:
+def workers(n_charts: int) -> int:
+    """How many drawer processes to run side by side: one per CPU this process may use
+    (CHART_WORKERS overrides), at most one per CHARTS_PER_WORKER charts."""
+    wanted = os.environ.get("CHART_WORKERS")
+    cpus = int(wanted) if wanted else len(os.sched_getaffinity(0))
+    return max(1, min(cpus, n_charts // CHARTS_PER_WORKER))
+
+
+def draw(
+    site: Path, theme: dict[str, str], n_workers: int | None = None
+) -> tuple[dict[Path, list[str]], str]:
     """Draws every chart of the built site into its page and `<id>.svg` beside it; returns,
     per page directory, the ids of the charts drawn, in page order (the previews' choice), and
-    a line for the log."""
+    a line for the log. The charts are shared among `n_workers` drawer processes (default:
+    `workers`); a chart's drawing does not depend on which process drew it or what it drew
+    before (chart_svgs.js resets Vega's ids per drawing), so the bytes are the same."""
     pages = chart_pages(site)
-    result = _drawer(site, theme, drawer_jobs(pages))
+    jobs = drawer_jobs(pages)
+    result = _drawers(site, theme, jobs, n_workers or workers(len(jobs)))
     drawings = iter(result["drawings"])
     drawn: dict[Path, list[str]] = {}
     for page in pages:
@@ -172,9 +191,23 @@ def draw(site: Path, theme: dict[str, str]) -> tuple[dict[Path, list[str]], str]
     return drawn, f"charts: {count} charts on {len(drawn)} pages{result['note']}"
 
 
+def _drawers(site: Path, theme: dict[str, str], jobs: list[dict], n: int) -> dict:
+    """The drawer run as `n` processes at once, each over every n-th job (the copies of one
+    kind of post spread evenly); their drawings put back in job order, as one drawer's."""
+    n = max(1, min(n, len(jobs)))  # no process without a chart (one when there is none)
+    shares = [jobs[i::n] for i in range(n)]
+    with ThreadPoolExecutor(n) as pool:  # a thread feeds and reads each process
+        results = list(pool.map(lambda share: _drawer(site, theme, share), shares))
+    drawings: list[dict] = [{}] * len(jobs)
+    for i, result in enumerate(results):
+        drawings[i::n] = result["drawings"]
+    hits = [r["hits"] for r in results if r["hits"] is not None]
+    return {"drawings": drawings, "note": f", {sum(hits)} from the cache" if hits else ""}
+
+
 def _drawer(site: Path, theme: dict[str, str], jobs: list[dict]) -> dict:
     """publish/chart_svgs.js over `jobs` (stdin JSON): {drawings: one {svg, inline} per job,
-    note: what came from its cache} (stdout)."""
+    hits: how many came from its cache, null without one} (stdout)."""
     done = subprocess.run(
         drawer_command(site),
         input=json.dumps({"theme": theme, "charts": jobs}),

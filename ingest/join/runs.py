@@ -9,7 +9,7 @@ import hashlib
 import operator
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -18,7 +18,8 @@ import regex
 from ingest.join import stats
 from ingest.join.records import Base, Run, RunSource, Series, Stats
 from ingest.parse import Parsed, Session
-from ingest.parse.member import LineBudget, parse_bytes
+from ingest.parse.member import LineBudget
+from ingest.parse.pool import parse_many
 from ingest.problems import Problem, clean
 from ingest.read.archive import Archive
 from ingest.read.fields import Label, typed_label
@@ -51,11 +52,11 @@ def collect_runs(
     budget = LineBudget()  # bounds the memory of the parsed series, before any parse (read.py)
     for arc, member, _, _ in jobs:
         budget.take(arc.read(member), f"{arc.name}/{member}")
-    for i, (arc, member, rule, mt) in enumerate(jobs):
+    for i, ((arc, member, rule, mt), outcome) in enumerate(zip(jobs, _parsed(jobs))):
         if progress:
             progress(i, len(jobs), member)
         file = f"{arc.name}/{member}"
-        parsed = _parse(rule, arc, member, file, problems)
+        parsed = _parse(rule, outcome, problems)
         if parsed is None:
             continue
         if rule in m.files:
@@ -99,20 +100,23 @@ def collect_runs(
     return _base_ratios(m, runs), series, files, problems
 
 
-def _parse(
-    rule: Rule, arc: Archive, member: str, file: str, problems: list[Problem]
-) -> Parsed | None:
+def _parsed(jobs: list[Job]) -> Iterator[Parsed | Problem]:
+    """Each job's member parsed (or the Problem it raised), in order: on every CPU when they
+    are many (ingest/parse/pool.py)."""
+    return parse_many([(a.read(m), f"{a.name}/{m}", r.format, r.mode) for a, m, r, _ in jobs])
+
+
+def _parse(rule: Rule, outcome: Parsed | Problem, problems: list[Problem]) -> Parsed | None:
     """The member parsed (its problems added to `problems`), or None when the rule skips a
     member it cannot read (`incomplete: skip`, with a warning)."""
-    try:
-        parsed = parse_bytes(arc.read(member), file, rule.format, rule.mode)
-    except Problem as e:
+    if isinstance(outcome, Problem):
         if rule.incomplete != "skip":
-            raise
+            raise outcome
+        e = outcome
         problems.append(Problem(e.file, e.line, f"{e.reason}; skipped (incomplete: skip)"))
         return None
-    problems.extend(parsed.problems)
-    return parsed
+    problems.extend(outcome.problems)
+    return outcome
 
 
 def _runs_of(rule: Rule, parsed: Parsed, file: str, problems: list[Problem]) -> list[Session]:

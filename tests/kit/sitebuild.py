@@ -50,6 +50,15 @@ def build(
     """Build the project into dest with `make build`'s pipeline, plus `extra`'s content/data.
     previews=False stops after the charts' SVG (no preview images, no search index);
     own_content=False leaves the project's own posts out (extra's content only)."""
+    steps = STEPS if previews else ("hugo", "series", "charts", "checks")
+    try:
+        publish(build_job(dest, base_url, extra, own_content), steps)
+    except SystemExit as err:  # the pipeline's error: Hugo's or a step's message
+        raise AssertionError(f"python -m publish {dest} failed:\n{err}") from None
+
+
+def build_job(dest: Path, base_url: str, extra: Path | None, own_content: bool = True) -> Build:
+    """The pipeline's job of `build` (its config dir for `extra`'s mounts written)."""
     config_dir = ROOT / "config"
     if extra is not None:
         # an environment's mounts replace every other config's, so the combined list goes in a
@@ -62,7 +71,7 @@ def build(
     data_dirs = [ROOT / "data"] + (
         [extra / "data"] if extra is not None and (extra / "data").is_dir() else []
     )
-    job = Build(
+    return Build(
         site=dest,
         base_url=base_url,
         config_dir=config_dir if extra is not None else None,
@@ -71,11 +80,6 @@ def build(
         + ([extra / "content" / "posts"] if extra else []),
         log=lambda line: None,
     )
-    steps = STEPS if previews else ("hugo", "series", "charts", "checks")
-    try:
-        publish(job, steps)
-    except SystemExit as err:  # the pipeline's error: Hugo's or a step's message
-        raise AssertionError(f"python -m publish {dest} failed:\n{err}") from None
 
 
 def extra_mounts(extra: Path, own_content: bool = True) -> str:

@@ -124,3 +124,49 @@ def test_a_chart_of_an_unknown_kind_or_without_a_spec_fails_the_build_with_its_p
         with pytest.raises(SystemExit) as failed:
             draw(tmp_path / "site", "off")
         assert str(failed.value) == f"{page}: {error}"
+
+
+def test_charts_shared_among_drawer_processes_give_the_same_bytes_as_one(tmp_path):
+    """The charts step on a site with many charts runs one drawer per CPU, each over a share:
+    every page and SVG is byte for byte what one drawer over all the charts writes, and the
+    cache counts the hits of every drawer."""
+    project = write_site(tmp_path / "project")
+    built = tmp_path / "built"
+    result = subprocess.run(
+        [hugo_binary(), "--quiet", "--destination", str(built)],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    sites = {n: shutil.copytree(built, tmp_path / f"workers-{n}") for n in (1, 2, 3)}
+    os.environ["CHART_SVG_CACHE"] = "off"
+    try:
+        notes = {n: charts.draw(site, light_theme(), n_workers=n)[1] for n, site in sites.items()}
+    finally:
+        del os.environ["CHART_SVG_CACHE"]
+    n_charts = len(charts.drawer_jobs(charts.chart_pages(built)))
+    assert n_charts >= 3  # every drawer gets a share
+    assert files(sites[2]) == files(sites[1]) and files(sites[3]) == files(sites[1])
+    assert files(sites[1]) != files(built)  # the charts were drawn
+    assert notes[2] == notes[1] and "from the cache" not in notes[1]
+    cache = tmp_path / "cache"
+    for name in ("fill", "hit"):
+        draw_site = shutil.copytree(built, tmp_path / name)
+        os.environ["CHART_SVG_CACHE"] = str(cache)
+        try:
+            _, note = charts.draw(draw_site, light_theme(), n_workers=2)
+        finally:
+            del os.environ["CHART_SVG_CACHE"]
+        assert files(draw_site) == files(sites[1])
+    assert note.endswith(f", {n_charts} from the cache")
+
+
+def test_a_second_drawer_only_when_there_are_enough_charts(monkeypatch):
+    monkeypatch.setenv("CHART_WORKERS", "2")
+    assert charts.workers(charts.CHARTS_PER_WORKER - 1) == 1
+    assert charts.workers(2 * charts.CHARTS_PER_WORKER) == 2
+    assert charts.workers(100 * charts.CHARTS_PER_WORKER) == 2
+    monkeypatch.setenv("CHART_WORKERS", "1")
+    assert charts.workers(100 * charts.CHARTS_PER_WORKER) == 1

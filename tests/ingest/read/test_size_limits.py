@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from ingest.join import runs
 from ingest.parse import member as read
+from ingest.parse import pool
 from ingest.parse.member import parse_bytes
 from ingest.problems import Problem
 from tests.kit.sysbench_gen import sysbench_log, tar_gz
@@ -46,7 +46,7 @@ def test_an_ingest_over_the_total_is_refused_before_any_parse(tmp_path, monkeypa
     def never(*a, **k):
         raise AssertionError("parsed before the budget was checked")
 
-    monkeypatch.setattr(runs, "parse_bytes", never)
+    monkeypatch.setattr(pool, "parse_bytes", never)
     with pytest.raises(Problem, match=r"^mini\.tar\.gz/[a-z0-9-]+\.log:\d+: the files of this "):
         run(tmp_path, man)
     assert not (tmp_path / "data" / "mini").exists()
