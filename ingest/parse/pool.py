@@ -12,6 +12,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 
@@ -34,6 +35,8 @@ def workers(items: list[Item]) -> int:
     cpus = int(wanted) if wanted else len(os.sched_getaffinity(0))
     if len(items) < MIN_MEMBERS or sum(len(i[0]) for i in items) < MIN_BYTES:
         return 1
+    if threading.active_count() > 1:  # a fork copies another thread's held locks, never freed
+        return 1
     return max(1, min(cpus, len(items)))
 
 
@@ -50,12 +53,15 @@ def parse_many(items: list[Item]) -> Iterator[Parsed | Problem]:
     # an executor rather than multiprocessing.Pool: a worker that dies (the OOM killer) is an
     # error here (BrokenProcessPool), where the Pool would wait for its result forever
     pool = ProcessPoolExecutor(n - 1, multiprocessing.get_context("fork"), _quiet)
+    done = False
     try:
         theirs = pool.map(_parse_at, [i for i in range(len(items)) if i % n])
         for i, item in enumerate(items):
             yield next(theirs) if i % n else _parse(item)
+        done = True
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        # joined when all came back, so no thread of it is left when the next study forks
+        pool.shutdown(wait=done, cancel_futures=True)
         _ITEMS = []
 
 
