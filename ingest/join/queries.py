@@ -35,6 +35,7 @@ from ingest.read.records import Manifest, Rule
 from ingest.read.sections import LabelFile
 
 DID_NOT_FINISH = "did not finish"
+DIGITS = "0123456789"
 NO_SAR = "no sar file"
 TIMES = ("query", "repeat", "seconds", "status")  # the columns a query format's `times` has
 QUERY_FORMATS = ("dbt3-explains",)  # the formats whose parse has a `times` table (query runs)
@@ -298,9 +299,11 @@ def _pattern(v: Fields, i: int) -> regex.Pattern[str] | None:
 
 # -- statistics ---------------------------------------------------------------------------
 def natural(query: str) -> tuple[tuple[int, int, str], ...]:
-    """Sort key of a query name: `2` < `7` < `7-opt` < `12`."""
+    """Sort key of a query name: `2` < `7` < `7-opt` < `12`. A run of ASCII digits compares
+    by its length without leading zeros, then as text: no `int()`, which refuses 4,301 digits."""
     return tuple(
-        (0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|\D+", query)
+        (0, len(p.lstrip("0")), p.lstrip("0")) if p[0] in DIGITS else (1, 0, p)
+        for p in re.findall(r"[0-9]+|[^0-9]+", query)
     )
 
 

@@ -20,7 +20,9 @@ import re
 from ingest.parse import register
 from ingest.parse._text import Lines
 from ingest.parse.base import Parsed, Parser, Table
-from ingest.parse.values import parse_number
+from ingest.parse.values import number_problem, parse_number
+from ingest.problems import clean
+from ingest.read.fields import DISPLAY_BAD
 
 BORDER = re.compile(r"^\+(?:-+\+)+\s*$")
 BOXED_HEADER = re.compile(r"^\|\s*id\s*\|\s*select_type\s*\|")
@@ -34,10 +36,14 @@ def cell_value(column: str, text: str):
     if text in ("", "NULL"):
         return None
     if column in NUMERIC:
-        value = parse_number(text)
+        value = parse_number(text, f"plan {column}")
         if value is None:
             raise ValueError(f"could not convert string to float: {text!r}")
         return value
+    if bad := DISPLAY_BAD.search(text):
+        raise number_problem(
+            f"plan {column}: '{clean(text, 60)}' holds U+{ord(bad.group()):04X} (a control character)"
+        )
     return text
 
 
