@@ -31,6 +31,7 @@ from ingest.parse.member import parse_bytes
 from ingest.problems import Problem, clean
 from ingest.read.archive import Archive
 from ingest.read.fields import Fields, Label, LDict, LList, typed_label
+from ingest.read.patterns import budgeted, compile_pattern
 from ingest.read.records import Manifest, Rule
 from ingest.read.sections import LabelFile
 
@@ -248,7 +249,13 @@ def _label_files(m: Manifest, archives: dict[str, Archive], out: QueryData) -> d
         for row in rows:
             got = {spec.label: row["description"]} if spec.label else {}
             if spec.pattern is not None:
-                hit = spec.pattern.search(row["description"])
+                hit = budgeted(
+                    spec.pattern,
+                    row["description"],
+                    m.clock,
+                    lambda reason, s=spec: Problem(m.path, s.regex_line, f"{s.where}: {reason}"),
+                    "search",
+                )
                 if hit is None:
                     raise Problem(
                         file,
@@ -288,13 +295,11 @@ def _folders(
 
 
 def _pattern(v: Fields, i: int) -> regex.Pattern[str] | None:
+    """The `regex:` over the descriptions, bounded and compiled as every manifest pattern."""
     source = v.get("regex", str)
     if source is None:
         return None
-    try:
-        return regex.compile(source, regex.VERSION0)
-    except (regex.error, RecursionError, OverflowError, ValueError) as e:
-        v.fail("regex", f"label_files[{i}]: bad regex ({clean(e, 120)})")
+    return compile_pattern(v, "regex", source, f"label_files[{i}]")
 
 
 # -- statistics ---------------------------------------------------------------------------
