@@ -96,7 +96,7 @@ def collect_runs(
             )
     if progress:
         progress(len(jobs), len(jobs), "")
-    return _base_ratios(m, runs), series, files, problems
+    return _base_ratios(m, runs, problems), series, files, problems
 
 
 def _parse(
@@ -398,10 +398,11 @@ def _time_notes(
     return notes
 
 
-def _base_ratios(m: Manifest, runs: list[Run]) -> list[Run]:
+def _base_ratios(m: Manifest, runs: list[Run], problems: list[Problem]) -> list[Run]:
     """The runs, each with its `base`: its base-case run (labels with the manifest's `base:`
     substituted) and the ratio of their window means, or None; the base labels must name at
-    least one run."""
+    least one run. A ratio is only between like metrics: a run of tps over a base of qps has
+    none, and a warning says so."""
     if (
         m.base
         and runs
@@ -410,9 +411,22 @@ def _base_ratios(m: Manifest, runs: list[Run]) -> list[Run]:
         raise Problem(m.path, m.line_of.get("base"), f"base {m.base}: no run has these labels")
     base_of = stats.base_counterparts(runs, m.base) if m.base else {}
     by_id = {r.id: r for r in runs}
-    return [
-        replace(r, base=Base(b, stats.ratio(r.window["mean"], by_id[b].window["mean"])))
-        if (b := base_of.get(r.id))
-        else r
-        for r in runs
-    ]
+    out = []
+    for r in runs:
+        b = base_of.get(r.id)
+        if b is None:
+            out.append(r)
+            continue
+        if r.metric != by_id[b].metric:
+            problems.append(
+                Problem(
+                    m.path,
+                    m.line_of.get("base"),
+                    f"run {r.id} ({clean(r.metric, 40)}) has no ratio to its base run {b} "
+                    f"({clean(by_id[b].metric, 40)}): a ratio is only between like metrics",
+                )
+            )
+            out.append(replace(r, base=Base(b, None)))
+            continue
+        out.append(replace(r, base=Base(b, stats.ratio(r.window["mean"], by_id[b].window["mean"]))))
+    return out
