@@ -74,7 +74,12 @@ class Dbt3Explains(Parser):
                 while i < len(items) and not items[i][1].strip():
                     i += 1
                 if i < len(items) and items[i][1].startswith("+"):
+                    at = items[i + 1][0] if i + 1 < len(items) else items[i][0]
                     block["plan"], i, _closed = read_boxed(lines, items, i)
+                    if block["plan"] is None:  # a box of another header: not dropped unsaid
+                        raise lines.error(
+                            at, "EXPLAIN result: a box without an | id | select_type | header"
+                        )
             elif line == "--- Time elapsed ---":
                 _in_block(lines, block, n, "a time")
                 if i >= len(items):

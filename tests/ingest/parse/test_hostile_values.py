@@ -143,3 +143,10 @@ def test_folder_description_with_a_run_of_spaces_reads_trimmed():
     data = ("a-1: one" + " " * 2000 + "two   \n").encode()
     row = parse_bytes(data, "DESC", "folder-desc").tables[0].rows[0]
     assert row["description"] == "one" + " " * 2000 + "two"
+
+
+def test_a_boxed_explain_of_another_header_is_an_error_not_dropped():
+    data = explains().replace(b"| id | select_type |", b"| ID | kind        |")
+    assert problem(data, "e.txt", "dbt3-explains") == (
+        "e.txt:6: EXPLAIN result: a box without an | id | select_type | header"
+    )
