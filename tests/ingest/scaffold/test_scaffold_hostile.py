@@ -198,3 +198,20 @@ def test_the_build_fails_when_two_pages_claim_one_url(tmp_path):
         'content/posts/taker/index.md: alias "/posts/victim/" is the URL of content/posts/victim/index.md'
         in str(e.value)
     )
+
+
+def test_a_table_name_in_the_draft_prose_is_text_never_a_shortcode(tmp_path, capsys):
+    """A summary-table archive whose table is named `load {{< provenance >}} *a*`: the
+    draft's key results pasted it into the prose, where Hugo rendered 4 provenance blocks.
+    Now the name is escaped: the body's shortcodes are only those the scaffold writes."""
+    import re
+
+    rows = "ips.av\tcpu\tengine\n1200\t41.5\tinno5717\n1100\t40.2\tmyrocks\n"
+    text = f"10m rows / load\n{rows}\n\nload {{{{< provenance >}}}} *a*\nsecs\tengine\n12\tinno\n"
+    arc = tar_gz(tmp_path / "t.tar.gz", {"bench.txt": text, "my.cnf": "[mysqld]\nx=1\n"})
+    assert new(tmp_path, "sums", arc) == 0, capsys.readouterr().err
+    body = (tmp_path / "posts" / "sums" / "index.md").read_text().split("\n---\n", 1)[1]
+    assert body.count("{{< provenance >}}") == 1
+    assert "&#123;&#123;&lt; provenance &gt;&#125;&#125; \\*a\\*" in body
+    names = re.findall(r"\{\{< /?(\w+)", body)
+    assert set(names) <= {"keyresults", "keyresult", "value", "table", "provenance"}, names
