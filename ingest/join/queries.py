@@ -27,7 +27,7 @@ from ingest.derive.tables import column_key
 from ingest.join.query_sar import SarFiles
 from ingest.join.records import QueryRun
 from ingest.parse import Table as ParsedTable
-from ingest.parse.member import parse_bytes
+from ingest.parse.member import LineBudget, parse_bytes
 from ingest.problems import Problem, clean
 from ingest.read.archive import Archive
 from ingest.read.fields import Fields, Label, LDict, LList, typed_label
@@ -59,15 +59,19 @@ class QueryData:
     sar_columns: dict[str, str] = field(default_factory=dict)  # run field -> sar column
 
 
-def collect(m: Manifest, archives: dict[str, Archive]) -> QueryData:
-    """The query runs of the manifest's `queries:` rules, labelled, with their plans."""
+def collect(
+    m: Manifest, archives: dict[str, Archive], budget: LineBudget | None = None
+) -> QueryData:
+    """The query runs of the manifest's `queries:` rules, labelled, with their plans; every
+    file read (query files, label files, sar files) counted by the ingest's line budget."""
     out = QueryData()
     if not m.queries:
         return out
-    described = _label_files(m, archives, out)
+    budget = budget or LineBudget()
+    described = _label_files(m, archives, out, budget)
     seen: dict[tuple[Any, ...], str] = {}
     plans: dict[tuple[Any, ...], Plan] = {}
-    sar = SarFiles(m)
+    sar = SarFiles(m, budget)
     for rule in m.queries:
         out.per_rule[rule.line] = 0
         arc = archives[rule.input]
@@ -77,7 +81,9 @@ def collect(m: Manifest, archives: dict[str, Archive]) -> QueryData:
             if not mt or any(r.match(m.path, member) for r in _before(m, rule)):
                 continue
             file = f"{arc.name}/{member}"
-            parsed = parse_bytes(arc.read(member), file, rule.format)
+            data = arc.read(member)
+            budget.take(data, file)
+            parsed = parse_bytes(data, file, rule.format)
             out.problems.extend(parsed.problems)
             out.members.add((rule.input, member))
             labels = _labels(m, rule, mt, described.get(member.rpartition("/")[0]), file)
@@ -241,11 +247,13 @@ def parse_suite(path: str, doc: LDict) -> str | None:
     return suite
 
 
-def _label_files(m: Manifest, archives: dict[str, Archive], out: QueryData) -> dict[str, Described]:
+def _label_files(
+    m: Manifest, archives: dict[str, Archive], out: QueryData, budget: LineBudget
+) -> dict[str, Described]:
     """folder -> {labels, description, display} from the manifest's `label_files:`."""
     described: dict[str, Described] = {}
     for spec in m.label_files:
-        rows, file = _folders(m, archives, spec, out)
+        rows, file = _folders(m, archives, spec, out, budget)
         for row in rows:
             got = {spec.label: row["description"]} if spec.label else {}
             if spec.pattern is not None:
@@ -274,7 +282,7 @@ def _label_files(m: Manifest, archives: dict[str, Archive], out: QueryData) -> d
 
 
 def _folders(
-    m: Manifest, archives: dict[str, Archive], spec: LabelFile, out: QueryData
+    m: Manifest, archives: dict[str, Archive], spec: LabelFile, out: QueryData, budget: LineBudget
 ) -> tuple[list[dict[str, Any]], str]:
     """The `folders` rows of a label file, and its name as read."""
     if spec.file not in archives[spec.input].names():
@@ -283,7 +291,9 @@ def _folders(
         )
     out.members.add((spec.input, spec.file))
     file = f"{spec.input}/{spec.file}"
-    parsed = parse_bytes(archives[spec.input].read(spec.file), file, spec.format)
+    data = archives[spec.input].read(spec.file)
+    budget.take(data, file)
+    parsed = parse_bytes(data, file, spec.format)
     folders = next((t for t in parsed.tables if t.name == "folders"), None)
     if folders is None:
         raise Problem(

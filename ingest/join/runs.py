@@ -38,6 +38,7 @@ def collect_runs(
     archives: dict[str, Archive],
     progress: Progress | None = None,
     fields: dict[str, dict[str, Any]] | None = None,
+    budget: LineBudget | None = None,
 ) -> tuple[list[Run], dict[str, Series], dict[str, Parsed], list[Problem]]:
     """(runs, series, files, problems): the run records in archive order, run id -> columnar
     series, archive member -> Parsed of the `files:` rules, and the warnings found. `fields`,
@@ -48,7 +49,8 @@ def collect_runs(
     files: dict[str, Parsed] = {}
     problems: list[Problem] = []
     taken: dict[str, int] = {}
-    budget = LineBudget()  # bounds the memory of the parsed series, before any parse (read.py)
+    # bounds the memory of the parsed series, before any parse; shared with the query runs
+    budget = budget or LineBudget()
     for arc, member, _, _ in jobs:
         budget.take(arc.read(member), f"{arc.name}/{member}")
     for i, (arc, member, rule, mt) in enumerate(jobs):

@@ -262,3 +262,14 @@ def test_the_cli_ingests_and_reports_query_runs(study, tmp_path, capsys):
     assert code == 0, out
     assert f"{len(FOLDERS)} folder" not in out and "(query runs)" in out
     assert (tmp_path / "cli-study" / "tables" / "query-summary.csv").is_file()
+
+
+def test_query_label_and_sar_files_count_in_the_ingests_line_budget(study, monkeypatch):
+    """The line budget bounded only the `runs:` files: query files of any size were parsed.
+    With the budget lowered to 2,000 lines, this study's query files pass it."""
+    from ingest.parse import member
+
+    monkeypatch.setattr(member, "MAX_INGEST_LINES", 2_000)
+    with pytest.raises(Problem) as err:
+        ingest(*study, name="over-budget")
+    assert "the files of this ingest pass 2,000 lines in all" in err.value.reason, str(err.value)

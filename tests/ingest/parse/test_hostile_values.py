@@ -150,3 +150,13 @@ def test_a_boxed_explain_of_another_header_is_an_error_not_dropped():
     assert problem(data, "e.txt", "dbt3-explains") == (
         "e.txt:6: EXPLAIN result: a box without an | id | select_type | header"
     )
+
+
+def test_a_plan_longer_than_any_real_one_is_an_error_at_its_line():
+    from ingest.parse.mysql_explain import MAX_PLAN_ROWS
+
+    row = b"|  1 | SIMPLE      |\n"
+    data = explains().replace(row, row * (MAX_PLAN_ROWS + 1))
+    assert problem(data, "e.txt", "dbt3-explains") == (
+        f"e.txt:{8 + MAX_PLAN_ROWS}: EXPLAIN: a plan of more than {MAX_PLAN_ROWS:,} rows"
+    )
