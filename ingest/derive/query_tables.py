@@ -157,7 +157,7 @@ def _parse_table(
 def _digits(v: Fields, key: str, where: str) -> int | None:
     """Decimals shown: 0 to MAX_DIGITS (a float has no more; the page's number format fails
     on more)."""
-    digits = v.get(key, int)
+    digits: int | None = v.get(key, int)
     if digits is not None and not 0 <= digits <= MAX_DIGITS:
         v.fail(key, f"{where}: {key}: {digits} is not 0 to {MAX_DIGITS}")
     return digits
@@ -165,7 +165,7 @@ def _digits(v: Fields, key: str, where: str) -> int | None:
 
 def _scale(rv: Fields, where: str) -> int | float:
     """A ratio's factor: positive and at most MAX_SCALE, so a ratio stays a finite number."""
-    scale = rv.get("scale", (int, float), default=1)
+    scale: int | float = rv.get("scale", (int, float), default=1)
     if isinstance(scale, bool) or not (0 < scale <= MAX_SCALE):
         rv.fail(
             "scale",

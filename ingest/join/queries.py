@@ -16,6 +16,7 @@ are built from them, with the statistics below.
 
 from __future__ import annotations
 
+import functools
 import re
 import statistics
 from dataclasses import dataclass, field, replace
@@ -254,6 +255,7 @@ def _label_files(
     described: dict[str, Described] = {}
     for spec in m.label_files:
         rows, file = _folders(m, archives, spec, out, budget)
+        slow = functools.partial(_slow_label_regex, m, spec)
         for row in rows:
             got = {spec.label: row["description"]} if spec.label else {}
             if spec.pattern is not None:
@@ -261,7 +263,7 @@ def _label_files(
                     spec.pattern,
                     row["description"],
                     m.clock,
-                    lambda reason, s=spec: Problem(m.path, s.regex_line, f"{s.where}: {reason}"),
+                    slow,
                     "search",
                 )
                 if hit is None:
@@ -279,6 +281,10 @@ def _label_files(
             entry["labels"].update(got)
             entry["display"] = spec.display or entry["display"]
     return described
+
+
+def _slow_label_regex(m: Manifest, spec: LabelFile, reason: str) -> Problem:
+    return Problem(m.path, spec.regex_line, f"{spec.where}: {reason}")
 
 
 def _folders(

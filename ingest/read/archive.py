@@ -28,6 +28,7 @@ from __future__ import annotations
 import errno
 import gzip
 import hashlib
+import io
 import os
 import posixpath
 import re
@@ -37,7 +38,6 @@ import zipfile
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
 
 from ingest.problems import CONTROL, Problem, clean
 
@@ -64,7 +64,7 @@ def _error(archive: str, member: str | None, reason: str) -> Problem:
     return Problem(archive, None, reason if member is None else f"{clean(member, 200)}: {reason}")
 
 
-def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+def open_regular(path: str | os.PathLike[str]) -> io.BufferedReader:
     """`path` opened for reading only if it is a regular file (links followed), else Problem:
     the open of a FIFO would wait for a writer and /dev/zero never ends. O_NONBLOCK lets the
     open of a FIFO return at once; fstat checks the file opened, not a name that may change."""
@@ -76,7 +76,7 @@ def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
         os.close(fd)
         raise Problem(str(path), None, "not a regular file (device, FIFO or socket): not read")
     os.set_blocking(fd, True)
-    return os.fdopen(fd, "rb")
+    return io.BufferedReader(io.FileIO(fd, "rb"))
 
 
 def sha256_file(path: str | os.PathLike[str]) -> str:

@@ -49,7 +49,8 @@ def budgeted(
     try:
         if budget <= 0:
             raise TimeoutError
-        return getattr(pattern, how)(text, timeout=budget)
+        found: regex.Match[str] | None = getattr(pattern, how)(text, timeout=budget)
+        return found
     except TimeoutError:
         source = clean(pattern.pattern, 80)
         if budget < MATCH_BUDGET_S:
