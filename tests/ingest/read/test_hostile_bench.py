@@ -29,3 +29,15 @@ def test_every_hang_case_ends_as_it_should():
 
     ran = [line.split(" (n=", 1)[0] for line in out.stdout.splitlines() if " (n=" in line]
     assert ran == list(HANGS)
+
+
+def test_the_scaffold_draft_bench_drafts_and_ingests():
+    out = subprocess.run(
+        [sys.executable, "-m", "bench.scaffold_draft", "--smoke"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert [line.split(" (", 1)[0] for line in out.stdout.splitlines()] == ["new", "ingest"]
