@@ -113,7 +113,7 @@ def load(path: str | Path) -> Manifest:
     v.only(TOP)
     study = v.get("study", str, required=True)
     if not SLUG.match(study):
-        v.fail("study", f"study {clean(study, 80)!r} must be a slug (a-z, 0-9, '-', '.', '_')")
+        v.fail("study", f"study {study[:80]!r} must be a slug (a-z, 0-9, '-', '.', '_')")
     if len(study) > MAX_STUDY:  # it names files and folders: 255 bytes is a file name's limit
         v.fail("study", f"study: a name of {len(study)} characters (limit {MAX_STUDY})")
     title = v.get("title", str, required=True)
