@@ -61,7 +61,7 @@ def main() -> int:
 
                 prof = cProfile.Profile()
                 prof.runcall(ingest_main, argv[2:])
-                pstats.Stats(prof).sort_stats("cumulative").print_stats(25)
+                pstats.Stats(prof).sort_stats("tottime").print_stats(20)
                 continue
             r = run_case(args.repo, argv, args.timeout, 0)
             print(f"{step} ({runs:,} runs): {r['s']} s, peak {r['rss_mb']} MB, exit {r['exit']}")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 
+from ingest.parse._text import position
 from ingest.problems import Problem
 
 MISSING = {"", "n/a", "na", "-", "\u2014"}
@@ -34,8 +35,6 @@ UNIT_SCALE = {"K": 1024, "M": 1024**2, "G": 1024**3, "T": 1024**4, "P": 1024**5}
 def number_problem(reason: str) -> Exception:
     """A `file:line` Problem at the line the parse is reading (`_text.position`), or a
     ValueError outside a parse."""
-    from ingest.parse._text import position
-
     lines = position.get()
     if lines is None:
         return ValueError(reason)
