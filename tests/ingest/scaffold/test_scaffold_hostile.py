@@ -215,3 +215,20 @@ def test_a_table_name_in_the_draft_prose_is_text_never_a_shortcode(tmp_path, cap
     assert "&#123;&#123;&lt; provenance &gt;&#125;&#125; \\*a\\*" in body
     names = re.findall(r"\{\{< /?(\w+)", body)
     assert set(names) <= {"keyresults", "keyresult", "value", "table", "provenance"}, names
+
+
+def test_a_layout_of_placeholders_side_by_side_drafts_in_bounded_time(tmp_path, capsys):
+    """A DESC stating `<p0><p1>...<p9>-end.log`: its pattern backtracks on a name it misses,
+    which Python's `re` tried for minutes, both when the layout was checked against the runs
+    and when the rule was checked against the other members. Both now go through the
+    budgeted path; the draft ends (the test's bound is far above its time)."""
+    layout = "".join(f"<p{i}>" for i in range(10)) + "-end.log"
+    logs = {f"{'x' * 12}{e}-end.log": sysbench_log(400 + i, seconds=20) for i, e in enumerate("ab")}
+    logs["DESC"] = f"Layout: {layout}\n"
+    logs[f"{'x' * 32}-enX.log"] = "not a run\n"  # minutes for Python's re
+    arc = tar_gz(tmp_path / "l.tar.gz", logs)
+    done: list[int] = []
+    worker = threading.Thread(target=lambda: done.append(new(tmp_path, "lay", arc)), daemon=True)
+    worker.start()
+    worker.join(60)
+    assert done == [0], capsys.readouterr().err
