@@ -7,7 +7,7 @@ import pytest
 
 from ingest.problems import Problem
 from ingest.read.manifest import load
-from tests.ingest.join.test_queries import MANIFEST
+from tests.kit.dbt3_gen import MANIFEST
 
 
 @pytest.mark.parametrize(

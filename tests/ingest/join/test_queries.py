@@ -17,23 +17,8 @@ from ingest.__main__ import main
 from ingest.pipeline import build_files
 from ingest.problems import Problem
 from ingest.read.manifest import load
-from tests.kit.dbt3_gen import DNF, FOLDERS, QUERIES, REPEATS, seconds, write_archive
+from tests.kit.dbt3_gen import DNF, FOLDERS, MANIFEST, QUERIES, REPEATS, seconds, write_archive
 
-MANIFEST = """\
-study: innodb-queries
-title: DBT3 on InnoDB
-inputs:
-  - {{name: dbt3.tar.gz, kind: archive, sha256: {sha}, origin: "file:dbt3.tar.gz"}}
-suite: TPC-H
-labels: [server, config, version, bp_gb]
-label_types: {{bp_gb: int}}
-queries:
-  - regex: '(?P<server>mariadb|mysql)-(?P<config>[0-9a-z-]+)/all_explains\\.txt'
-    format: dbt3-explains
-label_files:
-  - {{file: DESC, display: config, regex: '(?P<version>\\d+\\.\\d+\\.\\d+), InnoDB, (?P<bp_gb>\\d+)G'}}
-{extra}
-"""
 TABLES = """\
 query_tables:
   - id: medians

@@ -10,13 +10,13 @@ import tarfile
 
 import pytest
 
-from ingest.pipeline import build_files
+from ingest.pipeline import build_files, ingest
 from ingest.problems import Problem
 from ingest.read import patterns
 from ingest.read.archive import sha256_file
 from ingest.read.manifest import load
-from tests.ingest.derive import test_file_tables as ft
-from tests.ingest.join.test_queries import MANIFEST
+from tests.kit.dbt3_gen import MANIFEST
+from tests.kit.sysbench_gen import tar_gz
 
 EXPLAINS = (
     "===== 3_explain.sql Run No: 1 =====\nSTARTUP_PARAMS: \n\n--- Explain result ---\n"
@@ -82,12 +82,19 @@ def test_file_table_patterns_share_the_ingest_total(tmp_path, monkeypatch):
     block = "".join(f"{'a' * 18}{i:03d}\nips engine\n{i} x\n\n" for i in range(400))
     arc = tmp_path / "archives" / "many.tar.gz"
     arc.parent.mkdir(parents=True)
-    ft.tar_gz(arc, {"bench.txt": block})
-    declared = "  - {id: load, file: bench.txt, table: '(a|aa)+b(?P<n>[0-9]+)'}\n"
-    man = ft.study(tmp_path, declared=declared, archive="many.tar.gz")
+    tar_gz(arc, {"bench.txt": block})
+    man = tmp_path / "content" / "sums" / "manifest.yaml"
+    man.parent.mkdir(parents=True)
+    man.write_text(
+        "study: sums\ntitle: Tables\ninputs:\n"
+        f"  - {{name: many.tar.gz, kind: archive, sha256: {sha256_file(arc)}, "
+        'origin: "https://example.org/s"}\n'
+        "files:\n  - {glob: bench.txt, format: summary-table}\n"
+        "file_tables:\n  - {id: load, file: bench.txt, table: '(a|aa)+b(?P<n>[0-9]+)'}\n"
+    )
     monkeypatch.setattr(patterns, "MATCH_TOTAL_S", 0.05)
     with pytest.raises(Problem) as err:
-        ft.run(tmp_path, man)
+        ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
     assert err.value.line == 8 and "patterns too slow: " in err.value.reason, str(err.value)
 
 
