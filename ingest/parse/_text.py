@@ -92,6 +92,20 @@ def query_name(lines: Lines, n: int, name: str) -> str:
     return name
 
 
+def check_names(file: str, line: int | None, names: list[str], what: str) -> None:
+    """Names a file gives (a table's name, its columns): a `file:line` error when one holds a
+    control, separator or bidi character, as a manifest's names are checked (they become
+    headings and keys on pages)."""
+    for name in names:
+        if bad := DISPLAY_BAD.search(name):
+            raise Problem(
+                file,
+                line,
+                f"{what} '{clean(name, 60)}' holds U+{ord(bad.group()):04X} (a control, line "
+                "separator or bidi character)",
+            )
+
+
 def line_ranges(numbers: list[int]) -> str:
     """`1-3, 7, 12-15` for [1, 2, 3, 7, 12, 13, 14, 15] (sorted line numbers)."""
     out, start = [], numbers[0]

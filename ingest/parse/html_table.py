@@ -17,6 +17,7 @@ import re
 from html.parser import HTMLParser
 
 from ingest.parse import register
+from ingest.parse._text import check_names
 from ingest.parse.base import Parsed, Parser, Table
 from ingest.parse.values import parse_cell, read_number
 from ingest.problems import Problem, clean
@@ -130,6 +131,7 @@ def _table(file: str, found: dict, k: int) -> Table | None:
                 for i in range(width)
             ]
             name = found["caption"] or ("table" if k == 1 else f"table {k}")
+            check_names(file, found["line"], [name, *columns], "table name or column")
             table = Table(name=name, columns=columns, rows=[], line=found["line"])
         if len(row) != len(table.columns):
             raise Problem(file, line, f"{len(row)} cells, expected {len(table.columns)}")

@@ -160,3 +160,23 @@ def test_a_plan_longer_than_any_real_one_is_an_error_at_its_line():
     assert problem(data, "e.txt", "dbt3-explains") == (
         f"e.txt:{8 + MAX_PLAN_ROWS}: EXPLAIN: a plan of more than {MAX_PLAN_ROWS:,} rows"
     )
+
+
+@pytest.mark.parametrize(
+    "data, fmt, reason",
+    [
+        (
+            "## Load\n\n| engine | ips\u202e |\n|---|---|\n| a | 1 |\n",
+            "markdown-tables",
+            "name or column 'ips\\u202e' holds U+202E",
+        ),
+        (
+            "<table>\n<tr><th>q</th><th>d\x1b[2J</th></tr>\n<tr><td>a</td><td>1</td></tr>\n</table>\n",
+            "html-table",
+            "table name or column 'd\\x1b[2J' holds U+001B",
+        ),
+    ],
+    ids=["markdown-bidi", "html-escape"],
+)
+def test_table_and_column_names_of_published_tables_are_printable(data, fmt, reason):
+    assert reason in problem(data.encode(), "t", fmt)
