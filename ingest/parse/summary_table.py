@@ -22,11 +22,10 @@ from __future__ import annotations
 import re
 
 from ingest.parse import register
-from ingest.parse._text import Lines, position
+from ingest.parse._text import Lines, check_names, position
 from ingest.parse.base import Parsed, Parser, Table
 from ingest.parse.values import is_numeric_cell, parse_cell
 from ingest.problems import Problem, clean
-from ingest.read.fields import DISPLAY_BAD
 
 MAX_HEADING_CHARS = 60
 MAX_HEADING_WORDS = 8
@@ -164,11 +163,7 @@ def _nest(path: list[str], headings: list[str]) -> list[str]:
 def _table(name: str, columns: list[str], rows: list[str], first_line: int, file: str) -> Table:
     if len(set(columns)) != len(columns):
         raise Problem(file, first_line - 1, f"duplicate column names in header: {columns}")
-    for col in columns:
-        if bad := DISPLAY_BAD.search(col):
-            raise Problem(
-                file, first_line - 1, f"column {clean(col, 40)!r} holds U+{ord(bad.group()):04X}"
-            )
+    check_names(file, first_line - 1, [name, *columns], "table name or column")
     table = Table(name=name, columns=columns, rows=[])
     reading = position.get()  # a number's error names its line
     for i, line in enumerate(rows):

@@ -180,3 +180,10 @@ def test_a_plan_longer_than_any_real_one_is_an_error_at_its_line():
 )
 def test_table_and_column_names_of_published_tables_are_printable(data, fmt, reason):
     assert reason in problem(data.encode(), "t", fmt)
+
+
+def test_a_summary_table_named_with_a_bidi_character_is_an_error():
+    data = "Disk \u202eA\nrate.av engine\n100 alpha\n".encode()
+    assert "table name or column 'Disk \\u202eA' holds U+202E" in problem(
+        data, "t.txt", "summary-table"
+    )
