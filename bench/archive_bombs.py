@@ -14,7 +14,7 @@ ingest's rules do) were added for issue 21; each probe's address space is capped
 (`--limit-mb`, 8 GB) so the code before a fix fails with MemoryError, as it did in the issue,
 instead of taking the machine's memory. Results are recorded in docs/formats.md.
 
-The hang cases (`HANGS`, issue "Hostile inputs, round four") are inputs that once ran for
+The hang cases (`HANGS`) are hostile inputs that once ran for
 minutes or took gigabytes: each is written to a temporary directory and run in a fresh
 subprocess killed at `--timeout` seconds, reporting its seconds, peak memory and outcome.
 `--smoke` runs every hang case at a small size and checks that each ends as it should (the

@@ -1,4 +1,4 @@
-"""`bench/archive_bombs.py --smoke`: every hang case of the hostile-input probe (round four),
+"""`bench/archive_bombs.py --smoke`: every hang case of the hostile-input probe,
 at a small size, ends as it should within its kill time: an error at its file:line (never an
 internal error, exit 3) or a clean exit. The full-size figures are in docs/performance.md,
 "Hostile inputs, round four"."""
