@@ -14,12 +14,21 @@ that of a subprocess that only imports the module. `negative-pax-size` (issue 21
 ingest's rules do) were added for issue 21; each probe's address space is capped
 (`--limit-mb`, 8 GB) so the code before a fix fails with MemoryError, as it did in the issue,
 instead of taking the machine's memory. Results are recorded in docs/formats.md.
+
+The hang cases (`HANGS`) are hostile inputs that once ran for
+minutes or took gigabytes: each is written to a temporary directory and run in a fresh
+subprocess killed at `--timeout` seconds, reporting its seconds, peak memory and outcome.
+`--smoke` runs every hang case at a small size and checks that each ends as it should (the
+suite runs it: tests/ingest/read/test_hostile_bench.py); `--hangs` runs them at full size,
+the figures of docs/performance.md, "Hostile inputs, round four".
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
+import io
 import json
 import os
 import resource
@@ -27,6 +36,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 import zipfile
 from pathlib import Path
 
@@ -265,6 +275,258 @@ def probe(repo: Path, *args: str, limit_mb: int = 0) -> dict:
     return json.loads(out.stdout)
 
 
+# -- hang cases --------------------------------------------------------------------------------
+RUN = """
+import contextlib, io, json, runpy, sys, time
+t = time.monotonic()
+kind, target, *args = sys.argv[1:]
+out, err, code = io.StringIO(), io.StringIO(), 0
+with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    try:
+        if kind == "module":
+            sys.argv = [target, *args]
+            runpy.run_module(target, run_name="__main__", alter_sys=True)
+        else:
+            exec(compile(target, "<case>", "exec"), {"ARGS": args})
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else 1
+        if isinstance(e.code, str):
+            err.write(e.code)
+    except BaseException as e:
+        code, err = 3, io.StringIO(f"{type(e).__name__}: {e}")
+said = (err.getvalue().strip().splitlines() or out.getvalue().strip().splitlines() or [""])[-1]
+hwm = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:"))
+print(json.dumps({"rss_mb": round(hwm / 1024), "s": round(time.monotonic() - t, 2),
+                  "exit": code, "said": said[:200]}))
+"""
+
+
+def run_case(repo: Path, argv: list[str], timeout: float, limit_mb: int) -> dict:
+    """One hang case in a fresh subprocess from `repo`, killed at `timeout` seconds."""
+
+    def cap():
+        if limit_mb:
+            resource.setrlimit(resource.RLIMIT_AS, (limit_mb << 20, limit_mb << 20))
+
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", RUN, *argv],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(repo)},
+            preexec_fn=cap,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return {"rss_mb": None, "s": timeout, "exit": None, "said": f"killed at {timeout:g} s"}
+    if out.returncode:
+        tail = (out.stderr.strip().splitlines() or ["?"])[-1]
+        return {"rss_mb": None, "s": None, "exit": out.returncode, "said": f"crashed: {tail[:160]}"}
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _tar(path: Path, members: dict[str, bytes]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(path, "w:gz") as tar:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return path
+
+
+def explains(runs: list[tuple[str, int]], plan_rows: int = 1) -> bytes:
+    """An all_explains.txt of the DBT3 kit: one block per (query, run), a plan of `plan_rows`."""
+    border = "+----+-------------+\n"
+    box = border + "| id | select_type |\n" + border + "|  1 | SIMPLE      |\n" * plan_rows + border
+    return "".join(
+        f"===== {q}_explain.sql Run No: {k} =====\nSTARTUP_PARAMS: \n\n"
+        f"--- Explain result ---\n{box}--- Time elapsed ---\n{7 + k}\n\n"
+        for q, k in runs
+    ).encode()
+
+
+QUERY_MANIFEST = """\
+study: hostile
+title: Hostile inputs
+inputs:
+  - {{name: q.tar.gz, kind: archive, sha256: {sha}, origin: "https://example.org/q"}}
+labels: [server, engine]
+queries:
+  - regex: '(?P<server>[a-z0-9-]+)/all_explains\\.txt'
+    format: dbt3-explains
+{extra}"""
+
+
+def query_study(tmp: Path, members: dict[str, bytes], extra: str = "") -> list[str]:
+    """A query study of `members` (archive q.tar.gz, or a FIFO / link put there after): the
+    ingest's command line. A README beside the folders keeps them folders (an archive of one
+    top folder is read from inside it)."""
+    arc = _tar(tmp / "archives" / "q.tar.gz", {"README": b"hostile inputs\n", **members})
+    man = tmp / "content" / "hostile" / "manifest.yaml"
+    man.parent.mkdir(parents=True)
+    sha = hashlib.sha256(arc.read_bytes()).hexdigest()
+    man.write_text(QUERY_MANIFEST.format(sha=sha, extra=extra))
+    where = ["--content", tmp / "content", "--archives", tmp / "archives", "--data", tmp / "data"]
+    return ["module", "ingest", "hostile", *map(str, where), "--studies", str(tmp / "studies")]
+
+
+def case_label_regex(tmp: Path, n: int) -> list[str]:
+    """A `label_files:` regex that backtracks, over a description of n a's."""
+    members = {
+        "DESC": f"runs\n\nx-1: {'a' * n}\n".encode(),
+        "x-1/all_explains.txt": explains([("3", 1)]),
+    }
+    extra = "label_files:\n  - {file: DESC, display: server, regex: '(?P<engine>(a|aa)+b)'}\n"
+    return query_study(tmp, members, extra)
+
+
+def case_label_repeat(tmp: Path, n: int) -> list[str]:
+    """A `label_files:` regex of a huge counted repeat (`a{n}`)."""
+    members = {"DESC": b"runs\n\nx-1: a\n", "x-1/all_explains.txt": explains([("3", 1)])}
+    extra = f"label_files:\n  - {{file: DESC, display: server, regex: 'a{{{n}}}'}}\n"
+    return query_study(tmp, members, extra)
+
+
+def case_desc_spaces(tmp: Path, n: int) -> list[str]:
+    """A DESC line with a run of n spaces inside its description."""
+    path = tmp / "DESC"
+    path.write_text(f"a-1: one{' ' * n}two\n")
+    code = "from ingest.parse.member import parse_bytes\nparse_bytes(open(ARGS[0], 'rb').read(), 'DESC', 'folder-desc')"
+    return ["code", code, str(path)]
+
+
+def case_plan_rows(tmp: Path, n: int) -> list[str]:
+    """One query run whose EXPLAIN plan has n rows."""
+    return query_study(tmp, {"x-1/all_explains.txt": explains([("3", 1)], plan_rows=n)})
+
+
+def case_special_input(kind: str):
+    def make(tmp: Path, _n: int) -> list[str]:
+        argv = query_study(tmp, {"x-1/all_explains.txt": explains([("3", 1)])})
+        arc = tmp / "archives" / "q.tar.gz"
+        arc.unlink()
+        os.mkfifo(arc) if kind == "fifo" else arc.symlink_to("/dev/zero")
+        return argv
+
+    make.__doc__ = f"The archive input is a {'FIFO' if kind == 'fifo' else 'symlink to /dev/zero'}."
+    return make
+
+
+def case_file_tables(tmp: Path, n: int) -> list[str]:
+    """n summary tables, each name ~1 ms against a `file_tables:` pattern that backtracks."""
+    text = "".join(f"{'a' * 18}{i:05d}\nips engine\n{i} x\n\n" for i in range(n))
+    arc = _tar(tmp / "archives" / "t.tar.gz", {"bench.txt": text.encode()})
+    man = tmp / "content" / "hostile" / "manifest.yaml"
+    man.parent.mkdir(parents=True)
+    man.write_text(
+        "study: hostile\ntitle: Tables\ninputs:\n"
+        f"  - {{name: t.tar.gz, kind: archive, sha256: {hashlib.sha256(arc.read_bytes()).hexdigest()}, "
+        'origin: "https://example.org/t"}\n'
+        "files:\n  - {glob: bench.txt, format: summary-table}\n"
+        "file_tables:\n  - {id: t, file: bench.txt, table: '(a|aa)+b(?P<n>[0-9]+)'}\n"
+    )
+    where = ["--content", tmp / "content", "--archives", tmp / "archives", "--data", tmp / "data"]
+    return ["module", "ingest", "hostile", *map(str, where), "--studies", str(tmp / "studies")]
+
+
+def case_markdown(kind: str):
+    def make(tmp: Path, n: int) -> list[str]:
+        path = tmp / "p" / "index.md"
+        path.parent.mkdir()
+        if kind == "nested-front":
+            path.write_text("---\ntitle: x\nnames: " + "[" * n + "]" * n + "\n---\nText.\n")
+            code = (
+                "from pathlib import Path\nfrom publish import post_source\n"
+                "unreadable = getattr(post_source, 'Unreadable', ())  # none before the fix\n"
+                "try:\n    post_source.read(Path(ARGS[0]), [])\n"
+                "except unreadable as e:\n    raise SystemExit(str(e))"
+            )
+        else:
+            body = {
+                "shortcodes": "{{< " * n,
+                "brackets": ("[" * 10_000 + "\n") * max(1, n // 10_000),
+            }[kind]
+            path.write_text(f"---\ntitle: x\nsummary: y\n---\n{body}")
+            code = "from pathlib import Path\nfrom publish import post_source, prose\nprose.typed_numbers(post_source.read(Path(ARGS[0]), []))"
+        return ["code", code, str(path)]
+
+    make.__doc__ = {
+        "nested-front": "A post's front matter of n nested lists.",
+        "shortcodes": "A post's body of n unclosed `{{<`.",
+        "brackets": "A post's body of n `[` (10,000 a line).",
+    }[kind]
+    return make
+
+
+def case_layout(tmp: Path, n: int) -> list[str]:
+    """A DESC layout of n placeholders side by side, against a name it misses at its end."""
+    layout = "".join(f"<p{i}>" for i in range(n)) + "-end.log"
+    code = "from ingest.scaffold.names import from_layout\nprint(from_layout(ARGS[0], [ARGS[1]]))"
+    return ["code", code, layout, "x" * (2 * n + 5) + "-enX.log"]
+
+
+def case_scaffold_sar(tmp: Path, n: int) -> list[str]:
+    """`ingest new` on a DBT3 archive of n queries (one run each) and 3n sar reports, named so
+    that no template names the reports of half the runs: each is tried for every report."""
+    runs = [(str(q), 1) for q in range(1, n + 1)]
+    sar = (
+        b"Linux 5.10.0 (db) \t03/04/2025 \t_x86_64_\t(4 CPU)\n\n"
+        b"10:00:00 CPU %user %iowait\n10:00:05 all 20.00 1.00\n"
+    )
+    members = {"x-1/all_explains.txt": explains(runs)}
+    for q, _k in runs:  # a third name a run (too few for a template), the others run 2
+        for kind in ("u", "r", "b"):
+            members[f"x-1/{q}.sql_no_{1 if int(q) % 3 == 0 else 2}_sar_{kind}.txt"] = sar
+    arc = _tar(tmp / "q.tar.gz", members)
+    return ["module", "ingest", "new", "hostile", str(arc), "--content", str(tmp / "posts")]
+
+
+# name -> (make(tmp, n) -> argv, n at full size, n for --smoke, what --smoke expects it to say)
+HANGS = {
+    "desc-spaces": (case_desc_spaces, 60_000, 2_000, "exit 0"),
+    "label-files-backtracking": (case_label_regex, 40, 30, "too slow"),
+    "label-files-a{1000000000}": (
+        case_label_repeat,
+        1_000_000_000,
+        1_000_000_000,
+        "regex too large",
+    ),
+    "file-tables-total": (case_file_tables, 4_000, 4_000, "patterns too slow"),
+    "fifo-input": (case_special_input("fifo"), 0, 0, "not a regular file"),
+    "dev-zero-input": (case_special_input("dev-zero"), 0, 0, "not a regular file"),
+    "plan-rows": (case_plan_rows, 300_000, 2_000, "a plan of more than 1,000 rows"),
+    "markdown-front-nesting": (case_markdown("nested-front"), 2_000, 2_000, "nests more than"),
+    "markdown-shortcodes": (case_markdown("shortcodes"), 40_000, 40_000, "exit 0"),
+    "markdown-brackets": (case_markdown("brackets"), 200_000, 10_000, "exit 0"),
+    "scaffold-layout": (case_layout, 12, 12, "exit 0"),
+    "scaffold-sar": (case_scaffold_sar, 1_000, 100, "exit 0"),
+}
+
+
+def run_hangs(repo: Path, only, smoke: bool, timeout: float, limit_mb: int) -> list[str]:
+    """Run the hang cases; the lines to print, and (with `smoke`) each case's check."""
+    failed = []
+    for name, (make, full, small, expect) in HANGS.items():
+        if only and name not in only:
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            argv = make(Path(tmp), small if smoke else full)
+            started = time.monotonic()
+            r = run_case(repo, argv, timeout, limit_mb)
+            wall = time.monotonic() - started
+        said = f"exit {r['exit']}" + (f": {r['said']}" if r["said"] else "")
+        print(
+            f"{name} (n={small if smoke else full:,}): {r['s']} s ({wall:.1f} s wall), "
+            f"peak {r['rss_mb']} MB, {said}"
+        )
+        ok = r["exit"] is not None and r["exit"] != 3 and expect in said
+        if smoke and not ok:
+            failed.append(f"{name}: expected {expect!r}, got {said}")
+    return failed
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[1])
@@ -274,7 +536,16 @@ def main():
         "--limit-mb", type=int, default=8192, help="address space of each probe (RLIMIT_AS)"
     )
     smoke.add_flag(ap)
+    ap.add_argument("--hangs", action="store_true", help="the hang cases at full size")
+    ap.add_argument("--hang", nargs="*", choices=sorted(HANGS), help="these hang cases only")
+    ap.add_argument("--timeout", type=float, default=60.0, help="kill a hang case after (s)")
     args = ap.parse_args()
+    if args.hangs or args.smoke:  # the smoke run: the hang cases small and checked, then the bombs
+        failed = run_hangs(args.repo, args.hang, args.smoke, args.timeout, args.limit_mb)
+        for line in failed:
+            print(f"FAILED {line}", file=sys.stderr)
+        if failed or args.hangs:
+            raise SystemExit(1 if failed else 0)
     if args.smoke:
         args.scale = 0.001
     base = probe(args.repo)["rss_mb"]

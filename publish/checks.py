@@ -75,12 +75,16 @@ def check(site: Path, contents: list[Path], data_dirs: list[Path] | None = None)
 def check_post(page: Path, path: Path | None, data_dirs: list[Path]) -> list[str]:
     """The problems of one built post (`page`) whose index.md is `path` (None: not found)."""
     html = page.read_text(encoding="utf-8")
-    source = post_source.read(path, data_dirs) if path else None
+    unreadable: list[str] = []
+    try:
+        source = post_source.read(path, data_dirs) if path else None
+    except post_source.Unreadable as e:  # the other checks still run, on the page alone
+        source, unreadable = None, [str(e)]
 
     def at(ident: str | None) -> str:
         return where(path, ident) if path and ident else str(path or page)
 
-    problems = [f"{at(ident)}: {text}" for ident, text in report(html)]
+    problems = unreadable + [f"{at(ident)}: {text}" for ident, text in report(html)]
     for ident in duplicate_ids(html):
         problems.append(
             f"{at(ident)}: id {ident!r} appears more than once in {page}: "

@@ -9,6 +9,12 @@ from pathlib import Path
 import yaml
 
 FENCE = "---\n"
+MAX_DEPTH = 32  # nesting levels of a front matter (real ones use 3): the loader recurses per level
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class Unreadable(Exception):
+    """A post the rules cannot read: `file:line: reason`, reported as a problem of the build."""
 
 
 @dataclass
@@ -46,7 +52,13 @@ def read(path: Path, data_dirs: list[Path]) -> Source | None:
     if not text.startswith(FENCE) or text.count(FENCE) < 2:
         return None
     _, front_text, body = text.split(FENCE, 2)
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(front_text)
+    too_deep = _too_deep(front_text)
+    if too_deep is not None:
+        raise Unreadable(
+            f"{path}:{too_deep}: the front matter nests more than {MAX_DEPTH} levels: "
+            "flatten it (a post's front matter has a few)"
+        )
+    loader = LOADER(front_text)
     try:  # one parse gives the data and each key's line
         node = loader.get_single_node()
         front = (loader.construct_document(node) if node is not None else None) or {}
@@ -71,6 +83,28 @@ def read(path: Path, data_dirs: list[Path]) -> Source | None:
     manifest = path.parent / "manifest.yaml"
     source.manifest = manifest if manifest.is_file() else None
     return source
+
+
+def _too_deep(front_text: str) -> int | None:
+    """The file line where the front matter passes MAX_DEPTH levels, else None: read as a
+    stream of events (no recursion), before the loader builds it (2,000 nested lists were a
+    RecursionError)."""
+    loader = LOADER(front_text)
+    depth = 0
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return event.start_mark.line + 2
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except yaml.YAMLError:
+        return None  # not YAML: `read` says so as before
+    finally:
+        loader.dispose()
+    return None
 
 
 def _node_lines(node, key: tuple, out: dict) -> None:

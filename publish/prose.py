@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from html import unescape
 from pathlib import Path
 
 from publish.post_source import Source, fast_yaml
 
 NUMBER = re.compile(r"\d[\d,.]*\d|\d")
-SHORTCODE_TAG = re.compile(r"\{\{[<%].*?[>%]\}\}", re.S)
 SHOWN_PARAM = re.compile(r'\b(?:caption|title)="([^"]*)"')
 VERSION = re.compile(r"(?<![\d.])\d+(?:\.\d+)+")
 DASHED_VERSION = re.compile(r"(?<=[A-Za-z][-_])\d+(?:[-_]\d+)+(?![\d])")
@@ -64,24 +64,46 @@ def _blank(text: str) -> str:
     return re.sub(r"[^\n]", " ", text)
 
 
-def _shown_params(m: re.Match) -> str:
+def _shown_params(tag: str) -> str:
     """A shortcode tag blanked but for its `caption=` and `title=` text, which the reader sees."""
-    tag = m.group(0)
     out = list(_blank(tag))
     for p in SHOWN_PARAM.finditer(tag):
         out[p.start(1) : p.end(1)] = tag[p.start(1) : p.end(1)]
     return "".join(out)
 
 
+def _replace_spans(
+    text: str, start: re.Pattern, end: re.Pattern, how: Callable[[str], str] = _blank
+) -> str:
+    """`text` with each span from a match of `start` to the next match of `end` after it
+    replaced by `how(span)`. One pass: a `start` with no `end` after it ends the scan (no
+    later one can close either). A lazy `start.*?end` regex rescans the rest of the text from
+    every unclosed start: 20,000 `{{<` took 44 s."""
+    out, at = [], 0
+    while (m := start.search(text, at)) is not None:
+        e = end.search(text, m.end())
+        if e is None:
+            break
+        out += [text[at : m.start()], how(text[m.start() : e.end()])]
+        at = e.end()
+    return "".join(out) + text[at:]
+
+
+FENCE = re.compile("```")
+COMMENT_OPEN, COMMENT_CLOSE = re.compile("<!--"), re.compile("-->")
+TAG_OPEN, TAG_CLOSE = re.compile(r"\{\{[<%]"), re.compile(r"[>%]\}\}")
+LINK_OPEN, LINK_CLOSE = re.compile(r"\]\("), re.compile(r"\)")
+
+
 def prose(body: str) -> str:
     """The body's own words at their offsets, the rest blanked: no shortcode tag (the text inside
     a paired one such as `keyresult` stays, and so do `caption=` and `title=`), no code, no link
-    target, no list number, no HTML comment."""
-    body = re.sub(r"```.*?```", lambda m: _blank(m.group(0)), body, flags=re.S)
-    body = re.sub(r"<!--.*?-->", lambda m: _blank(m.group(0)), body, flags=re.S)
-    body = SHORTCODE_TAG.sub(_shown_params, body)
+    target, no list number, no HTML comment. Linear in the body's length."""
+    body = _replace_spans(body, FENCE, FENCE)
+    body = _replace_spans(body, COMMENT_OPEN, COMMENT_CLOSE)
+    body = _replace_spans(body, TAG_OPEN, TAG_CLOSE, _shown_params)
     body = re.sub(r"`[^`\n]*`", lambda m: _blank(m.group(0)), body)
-    body = re.sub(r"\]\([^)]*\)", lambda m: "]" + _blank(m.group(0)[1:]), body)
+    body = _replace_spans(body, LINK_OPEN, LINK_CLOSE, lambda t: "]" + _blank(t[1:]))
     return re.sub(r"^[ \t]*\d+\.[ \t]", lambda m: _blank(m.group(0)), body, flags=re.M)
 
 

@@ -22,8 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import regex
-
 from ingest.derive.context import StudyContext
 from ingest.derive.declared import MAX_DIGITS
 from ingest.derive.reproduction import decimals
@@ -31,7 +29,7 @@ from ingest.derive.tables import Column, DerivedTable, Row, col, column_key, tab
 from ingest.parse import Parsed
 from ingest.problems import Problem, clean
 from ingest.read.fields import Fields, LDict, check_display, section_items
-from ingest.read.patterns import MATCH_BUDGET_S, compile_pattern
+from ingest.read.patterns import budgeted, compile_pattern
 from ingest.read.records import Manifest
 from ingest.read.sections import FileTable
 
@@ -97,7 +95,7 @@ def _table(m: Manifest, files: dict[str, Parsed], spec: FileTable) -> DerivedTab
     if parsed is None:
         read = ", ".join(clean(f, 60) for f in list(files)[:5]) or "none"
         raise fail(f"no `files:` rule reads {spec.file!r} (read: {read})")
-    chosen = [(t, mt) for t in parsed.tables if (mt := _match(spec, t.name, fail))]
+    chosen = [(t, mt) for t in parsed.tables if (mt := budgeted(spec.table, t.name, m.clock, fail))]
     if not chosen:
         names = "; ".join(clean(t.name, 60) for t in parsed.tables[:3]) or "none"
         raise fail(f"no table of {spec.file} matches `table` (its first: {names})")
@@ -119,14 +117,6 @@ def _table(m: Manifest, files: dict[str, Parsed], spec: FileTable) -> DerivedTab
     columns = [col(keys[g], h, "label") for g, h in spec.labels.items()]
     columns += [_column(keys[c], (spec.columns or {}).get(c, c), rows) for c in printed]
     return table(spec.id, spec.title or spec.id, columns, rows)
-
-
-def _match(spec: FileTable, name: str, fail: Callable[[str], Problem]) -> regex.Match[str] | None:
-    """`spec.table.fullmatch(name)` within MATCH_BUDGET_S (a table's name is input)."""
-    try:
-        return spec.table.fullmatch(name, timeout=MATCH_BUDGET_S)
-    except TimeoutError:
-        raise fail(f"`table` too slow (over {MATCH_BUDGET_S:g} s on {clean(name, 60)!r})") from None
 
 
 def _keys(names: list[str], fail: Callable[[str], Problem]) -> dict[str, str]:

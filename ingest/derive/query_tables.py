@@ -37,14 +37,18 @@ from ingest.derive.declared import runs_where
 from ingest.derive.tables import Column, DerivedTable, Row, col
 from ingest.join.queries import DID_NOT_FINISH, cell_stats, label_columns, natural
 from ingest.join.records import QueryRun
+from ingest.parse._text import MAX_QUERY
 from ingest.problems import Problem, clean
-from ingest.read.fields import Fields, LDict, LList, typed_label
+from ingest.read.fields import Fields, LDict, LList, check_display, typed_label
 from ingest.read.records import Manifest, Rule
 from ingest.read.sections import QueryRatio, QueryTable
 
 Combo = tuple[Any, ...]  # the label values of a cell, in the order of `_Taken.keys`
 CellStats = dict[tuple[tuple[str, ...], str], dict[str, Any]]  # (labels, query) -> statistics
 ValueColumn = tuple[Column, Any, str, QueryRatio | None]  # column, pivot value, statistic, ratio
+
+MAX_DIGITS = 15  # decimals a float carries
+MAX_SCALE = 1e6  # a ratio's factor (100: percent); 1e308 would overflow to inf
 
 FIELDS = (
     "id",
@@ -127,11 +131,11 @@ def _parse_table(
     if not values:
         v.fail("values", f"{where}: values: at least one statistic")
     column = v.get("column", str, default="seconds")
-    digits = v.get("digits", int)
+    digits = _digits(v, "digits", where)
     geomean = v.get("geomean", bool, default=False)
     headings = dict(v.get("columns", LDict, default=LDict()))
     ratio = _ratio(path, v, where, pivot, label_types) if "ratio" in v.d else None
-    queries = v.get("queries", LList)
+    queries = _queries_listed(v, where)
     return QueryTable(
         id=tid,
         title=v.get("title", str, default=tid),
@@ -144,10 +148,50 @@ def _parse_table(
         digits=digits,
         geomean=geomean,
         headings=headings,
-        queries=None if queries is None else [str(q) for q in queries],
+        queries=queries,
         ratio=ratio,
         lines={k: v.line(k) for k in FIELDS} | filter_lines,
     )
+
+
+def _digits(v: Fields, key: str, where: str) -> int | None:
+    """Decimals shown: 0 to MAX_DIGITS (a float has no more; the page's number format fails
+    on more)."""
+    digits: int | None = v.get(key, int)
+    if digits is not None and not 0 <= digits <= MAX_DIGITS:
+        v.fail(key, f"{where}: {key}: {digits} is not 0 to {MAX_DIGITS}")
+    return digits
+
+
+def _scale(rv: Fields, where: str) -> int | float:
+    """A ratio's factor: positive and at most MAX_SCALE, so a ratio stays a finite number."""
+    scale: int | float = rv.get("scale", (int, float), default=1)
+    if isinstance(scale, bool) or not (0 < scale <= MAX_SCALE):
+        rv.fail(
+            "scale",
+            f"{where}.ratio: scale: {clean(scale, 40)} is not above 0 and at most {MAX_SCALE:g}",
+        )
+    return scale
+
+
+def _queries_listed(v: Fields, where: str) -> list[str] | None:
+    """`queries:` as names, each once (`1` and `'1'` are one query) and printable."""
+    listed = v.get("queries", LList)
+    if listed is None:
+        return None
+    out: list[str] = []
+    for i, q in enumerate(listed):
+        name = str(q)
+        line = listed.item_lines[i] if i < len(listed.item_lines) else v.line("queries")
+        if not isinstance(q, (str, int)) or isinstance(q, bool) or len(name) > MAX_QUERY:
+            raise Problem(
+                v.path, line, f"{where}: queries: {clean(name, 40)!r} is not a query name"
+            )
+        check_display(v, "queries", name, f"{where}: queries")
+        if name in out:
+            raise Problem(v.path, line, f"{where}: queries: {clean(name, 40)!r} is listed twice")
+        out.append(name)
+    return out
 
 
 def _filters(
@@ -190,8 +234,8 @@ def _ratio(
         key=bkey,
         value=typed_label(path, rv.line("base"), bkey, bval, label_types),
         of=of,
-        scale=rv.get("scale", (int, float), default=1),
-        digits=rv.get("digits", int),
+        scale=_scale(rv, where),
+        digits=_digits(rv, "digits", f"{where}.ratio"),
         label=rv.get("label", str),
         line=rv.line("base"),
     )

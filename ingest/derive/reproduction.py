@@ -41,7 +41,7 @@ from ingest.derive.tables import DerivedTable, Row
 from ingest.parse import Table as ParsedTable
 from ingest.problems import Problem
 from ingest.read.fields import Fields, LDict, LList
-from ingest.read.patterns import MATCH_BUDGET_S, compile_pattern
+from ingest.read.patterns import budgeted, compile_pattern
 from ingest.read.records import Manifest
 from ingest.read.sections import Cause, ReproductionCheck, ValueMap
 
@@ -289,15 +289,10 @@ def _with_causes(m: Manifest, c: ReproductionCheck, rows: list[Row]) -> list[Row
 
 
 def _cause_match(m: Manifest, c: ReproductionCheck, pattern: regex.Pattern[str], key: str) -> bool:
-    try:
-        return pattern.search(key, timeout=MATCH_BUDGET_S) is not None
-    except TimeoutError:
-        raise Problem(
-            m.path,
-            c.line,
-            f"reproduction: cause key {pattern.pattern[:80]!r} too slow (over "
-            f"{MATCH_BUDGET_S:g} s on {key[:80]!r}); simplify it",
-        ) from None
+    def fail(reason: str) -> Problem:
+        return Problem(m.path, c.line, f"reproduction: cause key: {reason}")
+
+    return budgeted(pattern, key, m.clock, fail, "search") is not None
 
 
 def _check_columns(m: Manifest, c: ReproductionCheck, derived: DerivedTable) -> None:
@@ -373,16 +368,12 @@ def _with_quote(reason: str, quote: str, number: str) -> str:
 def _table_match(
     m: Manifest, c: ReproductionCheck, table: regex.Pattern[str], name: str
 ) -> regex.Match[str] | None:
-    """`table.fullmatch(name)` within MATCH_BUDGET_S (a published table's name is input)."""
-    try:
-        return table.fullmatch(name, timeout=MATCH_BUDGET_S)
-    except TimeoutError:
-        raise Problem(
-            m.path,
-            c.line,
-            f"reproduction: table pattern {table.pattern[:80]!r} too slow (over "
-            f"{MATCH_BUDGET_S:g} s on {name[:80]!r}); simplify it",
-        ) from None
+    """`table.fullmatch(name)` through the manifest's match budget (a table's name is input)."""
+
+    def fail(reason: str) -> Problem:
+        return Problem(m.path, c.line, f"reproduction: table: {reason}")
+
+    return budgeted(table, name, m.clock, fail)
 
 
 def _tabled(

@@ -16,6 +16,7 @@ are built from them, with the statistics below.
 
 from __future__ import annotations
 
+import functools
 import re
 import statistics
 from dataclasses import dataclass, field, replace
@@ -27,14 +28,16 @@ from ingest.derive.tables import column_key
 from ingest.join.query_sar import SarFiles
 from ingest.join.records import QueryRun
 from ingest.parse import Table as ParsedTable
-from ingest.parse.member import parse_bytes
+from ingest.parse.member import LineBudget, parse_bytes
 from ingest.problems import Problem, clean
 from ingest.read.archive import Archive
 from ingest.read.fields import Fields, Label, LDict, LList, typed_label
+from ingest.read.patterns import budgeted, compile_pattern
 from ingest.read.records import Manifest, Rule
 from ingest.read.sections import LabelFile
 
 DID_NOT_FINISH = "did not finish"
+DIGITS = "0123456789"
 NO_SAR = "no sar file"
 TIMES = ("query", "repeat", "seconds", "status")  # the columns a query format's `times` has
 QUERY_FORMATS = ("dbt3-explains",)  # the formats whose parse has a `times` table (query runs)
@@ -57,15 +60,19 @@ class QueryData:
     sar_columns: dict[str, str] = field(default_factory=dict)  # run field -> sar column
 
 
-def collect(m: Manifest, archives: dict[str, Archive]) -> QueryData:
-    """The query runs of the manifest's `queries:` rules, labelled, with their plans."""
+def collect(
+    m: Manifest, archives: dict[str, Archive], budget: LineBudget | None = None
+) -> QueryData:
+    """The query runs of the manifest's `queries:` rules, labelled, with their plans; every
+    file read (query files, label files, sar files) counted by the ingest's line budget."""
     out = QueryData()
     if not m.queries:
         return out
-    described = _label_files(m, archives, out)
+    budget = budget or LineBudget()
+    described = _label_files(m, archives, out, budget)
     seen: dict[tuple[Any, ...], str] = {}
     plans: dict[tuple[Any, ...], Plan] = {}
-    sar = SarFiles(m)
+    sar = SarFiles(m, budget)
     for rule in m.queries:
         out.per_rule[rule.line] = 0
         arc = archives[rule.input]
@@ -75,7 +82,9 @@ def collect(m: Manifest, archives: dict[str, Archive]) -> QueryData:
             if not mt or any(r.match(m.path, member) for r in _before(m, rule)):
                 continue
             file = f"{arc.name}/{member}"
-            parsed = parse_bytes(arc.read(member), file, rule.format)
+            data = arc.read(member)
+            budget.take(data, file)
+            parsed = parse_bytes(data, file, rule.format)
             out.problems.extend(parsed.problems)
             out.members.add((rule.input, member))
             labels = _labels(m, rule, mt, described.get(member.rpartition("/")[0]), file)
@@ -239,15 +248,24 @@ def parse_suite(path: str, doc: LDict) -> str | None:
     return suite
 
 
-def _label_files(m: Manifest, archives: dict[str, Archive], out: QueryData) -> dict[str, Described]:
+def _label_files(
+    m: Manifest, archives: dict[str, Archive], out: QueryData, budget: LineBudget
+) -> dict[str, Described]:
     """folder -> {labels, description, display} from the manifest's `label_files:`."""
     described: dict[str, Described] = {}
     for spec in m.label_files:
-        rows, file = _folders(m, archives, spec, out)
+        rows, file = _folders(m, archives, spec, out, budget)
+        slow = functools.partial(_slow_label_regex, m, spec)
         for row in rows:
             got = {spec.label: row["description"]} if spec.label else {}
             if spec.pattern is not None:
-                hit = spec.pattern.search(row["description"])
+                hit = budgeted(
+                    spec.pattern,
+                    row["description"],
+                    m.clock,
+                    slow,
+                    "search",
+                )
                 if hit is None:
                     raise Problem(
                         file,
@@ -265,8 +283,12 @@ def _label_files(m: Manifest, archives: dict[str, Archive], out: QueryData) -> d
     return described
 
 
+def _slow_label_regex(m: Manifest, spec: LabelFile, reason: str) -> Problem:
+    return Problem(m.path, spec.regex_line, f"{spec.where}: {reason}")
+
+
 def _folders(
-    m: Manifest, archives: dict[str, Archive], spec: LabelFile, out: QueryData
+    m: Manifest, archives: dict[str, Archive], spec: LabelFile, out: QueryData, budget: LineBudget
 ) -> tuple[list[dict[str, Any]], str]:
     """The `folders` rows of a label file, and its name as read."""
     if spec.file not in archives[spec.input].names():
@@ -275,7 +297,9 @@ def _folders(
         )
     out.members.add((spec.input, spec.file))
     file = f"{spec.input}/{spec.file}"
-    parsed = parse_bytes(archives[spec.input].read(spec.file), file, spec.format)
+    data = archives[spec.input].read(spec.file)
+    budget.take(data, file)
+    parsed = parse_bytes(data, file, spec.format)
     folders = next((t for t in parsed.tables if t.name == "folders"), None)
     if folders is None:
         raise Problem(
@@ -287,20 +311,20 @@ def _folders(
 
 
 def _pattern(v: Fields, i: int) -> regex.Pattern[str] | None:
+    """The `regex:` over the descriptions, bounded and compiled as every manifest pattern."""
     source = v.get("regex", str)
     if source is None:
         return None
-    try:
-        return regex.compile(source, regex.VERSION0)
-    except (regex.error, RecursionError, OverflowError, ValueError) as e:
-        v.fail("regex", f"label_files[{i}]: bad regex ({clean(e, 120)})")
+    return compile_pattern(v, "regex", source, f"label_files[{i}]")
 
 
 # -- statistics ---------------------------------------------------------------------------
 def natural(query: str) -> tuple[tuple[int, int, str], ...]:
-    """Sort key of a query name: `2` < `7` < `7-opt` < `12`."""
+    """Sort key of a query name: `2` < `7` < `7-opt` < `12`. A run of ASCII digits compares
+    by its length without leading zeros, then as text: no `int()`, which refuses 4,301 digits."""
     return tuple(
-        (0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|\D+", query)
+        (0, len(p.lstrip("0")), p.lstrip("0")) if p[0] in DIGITS else (1, 0, p)
+        for p in re.findall(r"[0-9]+|[^0-9]+", query)
     )
 
 

@@ -39,6 +39,7 @@ def collect_runs(
     archives: dict[str, Archive],
     progress: Progress | None = None,
     fields: dict[str, dict[str, Any]] | None = None,
+    budget: LineBudget | None = None,
 ) -> tuple[list[Run], dict[str, Series], dict[str, Parsed], list[Problem]]:
     """(runs, series, files, problems): the run records in archive order, run id -> columnar
     series, archive member -> Parsed of the `files:` rules, and the warnings found. `fields`,
@@ -49,7 +50,11 @@ def collect_runs(
     files: dict[str, Parsed] = {}
     problems: list[Problem] = []
     taken: dict[str, int] = {}
-    budget = LineBudget()  # bounds the memory of the parsed series, before any parse (read.py)
+    # a run's labels -> the run: one look-up per run (a scan of the runs before each one was
+    # quadratic: 19,000 runs spent minutes here)
+    by_labels: dict[frozenset[tuple[str, Any]], Run] = {}
+    # bounds the memory of the parsed series, before any parse; shared with the query runs
+    budget = budget or LineBudget()
     for arc, member, _, _ in jobs:
         budget.take(arc.read(member), f"{arc.name}/{member}")
     for i, ((arc, member, rule, mt), outcome) in enumerate(zip(jobs, _parsed(jobs))):
@@ -77,12 +82,12 @@ def collect_runs(
                     f"also from the rule at line {taken[rec.id]})",
                 )
             taken[rec.id] = rule.line
-            same = [r for r in runs if r.labels == rec.labels]
-            if same:
+            same = by_labels.setdefault(frozenset(rec.labels.items()), rec)
+            if same is not rec:
                 raise Problem(
                     m.path,
                     rule.line,
-                    f"duplicate run labels {rec.labels} ({member} and {same[0].source.file})",
+                    f"duplicate run labels {rec.labels} ({member} and {same.source.file})",
                 )
             runs.append(rec)
             series[rec.id] = s.series
@@ -97,7 +102,7 @@ def collect_runs(
             )
     if progress:
         progress(len(jobs), len(jobs), "")
-    return _base_ratios(m, runs), series, files, problems
+    return _base_ratios(m, runs, problems), series, files, problems
 
 
 def _parsed(jobs: list[Job]) -> Iterator[Parsed | Problem]:
@@ -402,10 +407,11 @@ def _time_notes(
     return notes
 
 
-def _base_ratios(m: Manifest, runs: list[Run]) -> list[Run]:
+def _base_ratios(m: Manifest, runs: list[Run], problems: list[Problem]) -> list[Run]:
     """The runs, each with its `base`: its base-case run (labels with the manifest's `base:`
     substituted) and the ratio of their window means, or None; the base labels must name at
-    least one run."""
+    least one run. A ratio is only between like metrics: a run of tps over a base of qps has
+    none, and a warning says so."""
     if (
         m.base
         and runs
@@ -414,9 +420,22 @@ def _base_ratios(m: Manifest, runs: list[Run]) -> list[Run]:
         raise Problem(m.path, m.line_of.get("base"), f"base {m.base}: no run has these labels")
     base_of = stats.base_counterparts(runs, m.base) if m.base else {}
     by_id = {r.id: r for r in runs}
-    return [
-        replace(r, base=Base(b, stats.ratio(r.window["mean"], by_id[b].window["mean"])))
-        if (b := base_of.get(r.id))
-        else r
-        for r in runs
-    ]
+    out = []
+    for r in runs:
+        b = base_of.get(r.id)
+        if b is None:
+            out.append(r)
+            continue
+        if r.metric != by_id[b].metric:
+            problems.append(
+                Problem(
+                    m.path,
+                    m.line_of.get("base"),
+                    f"run {r.id} ({clean(r.metric, 40)}) has no ratio to its base run {b} "
+                    f"({clean(by_id[b].metric, 40)}): a ratio is only between like metrics",
+                )
+            )
+            out.append(replace(r, base=Base(b, None)))
+            continue
+        out.append(replace(r, base=Base(b, stats.ratio(r.window["mean"], by_id[b].window["mean"]))))
+    return out

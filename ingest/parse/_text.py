@@ -15,6 +15,7 @@ from contextvars import ContextVar
 from datetime import datetime
 
 from ingest.problems import Problem, clean
+from ingest.read.fields import DISPLAY_BAD
 
 NUMBER = r"-?\d+(?:\.\d+)?"
 # The `Lines` a parse is reading, so that a value Python cannot convert is reported at its line.
@@ -22,6 +23,7 @@ position: ContextVar = ContextVar("position", default=None)
 _LITERAL = re.compile(r": ('.*'|\".*\")$", re.S)
 _TIME_DATA = re.compile(r"^time data ('.*?'|\".*?\") does not match")
 _LONG_INT = re.compile(r"\d{4301}")
+MAX_QUERY = 100  # characters of a query name (the DBT3 kit's are `1` .. `22`, `7-opt`)
 
 
 class Lines:
@@ -75,6 +77,33 @@ class Lines:
         """Note a run that stops before `what` (one problem per file: a cut mid-line says it already)."""
         if not self.problems:
             self.problem(line, f"ends before {what}: cut short, or the tool died?")
+
+
+def query_name(lines: Lines, n: int, name: str) -> str:
+    """A query's name as printed: short and printable, as it becomes a table key and a
+    page heading; else a `file:line` error."""
+    if len(name) > MAX_QUERY:
+        raise lines.error(n, f"a query name of {len(name):,} characters (limit {MAX_QUERY})")
+    if bad := DISPLAY_BAD.search(name):
+        raise lines.error(
+            n,
+            f"query name '{clean(name, 60)}' holds U+{ord(bad.group()):04X} (a control character)",
+        )
+    return name
+
+
+def check_names(file: str, line: int | None, names: list[str], what: str) -> None:
+    """Names a file gives (a table's name, its columns): a `file:line` error when one holds a
+    control, separator or bidi character, as a manifest's names are checked (they become
+    headings and keys on pages)."""
+    for name in names:
+        if bad := DISPLAY_BAD.search(name):
+            raise Problem(
+                file,
+                line,
+                f"{what} '{clean(name, 60)}' holds U+{ord(bad.group()):04X} (a control, line "
+                "separator or bidi character)",
+            )
 
 
 def line_ranges(numbers: list[int]) -> str:

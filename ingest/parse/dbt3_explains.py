@@ -28,11 +28,12 @@ from __future__ import annotations
 import re
 
 from ingest.parse import register
-from ingest.parse._text import Lines
+from ingest.parse._text import Lines, query_name
 from ingest.parse.base import Parsed, Parser, Table
 from ingest.parse.mysql_explain import read_boxed
+from ingest.parse.values import read_number
 
-RUN = re.compile(r"^===== (?P<query>\S+?)_explain\.sql Run No: (?P<repeat>\d+) =====\s*$")
+RUN = re.compile(r"^===== (?P<query>\S+?)_explain\.sql Run No: (?P<repeat>\d+) =====\s*$", re.ASCII)
 DNF = -1  # the kit's time of a query that did not finish
 DID_NOT_FINISH = "did not finish"
 
@@ -63,7 +64,8 @@ class Dbt3Explains(Parser):
             if m := RUN.match(line):
                 if block is not None:  # the previous run has no time: cut short
                     lines.problem(block["line"], _cut(block))
-                block = {"query": m["query"], "repeat": int(m["repeat"]), "line": n}
+                repeat = read_number(m["repeat"], "run number", whole=True)
+                block = {"query": query_name(lines, n, m["query"]), "repeat": repeat, "line": n}
                 block.update(params=None, plan=None)
             elif line.startswith("STARTUP_PARAMS:") and block is not None:
                 block["params"] = line.partition(":")[2].strip() or None
@@ -72,13 +74,18 @@ class Dbt3Explains(Parser):
                 while i < len(items) and not items[i][1].strip():
                     i += 1
                 if i < len(items) and items[i][1].startswith("+"):
+                    at = items[i + 1][0] if i + 1 < len(items) else items[i][0]
                     block["plan"], i, _closed = read_boxed(lines, items, i)
+                    if block["plan"] is None:  # a box of another header: not dropped unsaid
+                        raise lines.error(
+                            at, "EXPLAIN result: a box without an | id | select_type | header"
+                        )
             elif line == "--- Time elapsed ---":
                 _in_block(lines, block, n, "a time")
                 if i >= len(items):
                     break  # the file ends before the time: reported below
                 lines.at, seconds = items[i]
-                _add(parsed, times, block, int(seconds.strip()))
+                _add(parsed, times, block, read_number(seconds, "time elapsed", whole=True))
                 block, i = None, i + 1
         if block is not None:  # the file ends inside a run (one problem per file, as Lines says)
             lines.missing_end(

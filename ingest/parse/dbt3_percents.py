@@ -15,7 +15,7 @@ marker of a query that did not finish: missing (None), with the printed marker a
 from __future__ import annotations
 
 from ingest.parse import register
-from ingest.parse._text import Lines
+from ingest.parse._text import Lines, query_name
 from ingest.parse.base import Parsed, Parser, Table
 from ingest.parse.dbt3_summary import marker_note
 from ingest.parse.values import parse_number
@@ -61,7 +61,7 @@ class Dbt3Percents(Parser):
             cells = _fields(line)
             if len(cells) != len(names) + 1:
                 raise lines.error(n, f"{len(cells)} fields, expected {len(names) + 1}")
-            row = {"query": cells[0]}
+            row = {"query": query_name(lines, n, cells[0])}
             for column, cell in zip(names, cells[1:]):
                 value = parse_number(cell.replace(",", ".")) if cell else None
                 if cell and value is None:

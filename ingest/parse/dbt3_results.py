@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from ingest.parse import register
-from ingest.parse._text import Lines
+from ingest.parse._text import Lines, query_name
 from ingest.parse.base import Parsed, Parser, Table
 from ingest.parse.dbt3_summary import marker_note
 from ingest.parse.values import parse_number
@@ -68,7 +68,7 @@ def _row(lines: Lines, table: Table, n: int, line: str) -> dict:
     cells += [""] * (len(COLUMNS) + 1 - len(cells))
     if len(cells) > len(COLUMNS) + 1 or any(c.strip() for c in cells[len(COLUMNS) :]):
         raise lines.error(n, f"{len(cells)} fields, expected {len(COLUMNS)}: {line[:60]!r}")
-    row = {"query": cells[0].strip().removesuffix(".sql")}
+    row = {"query": query_name(lines, n, cells[0].strip().removesuffix(".sql"))}
     for column, cell in zip(COLUMNS[1:], cells[1:]):
         value = parse_number(cell) if cell.strip() else None
         if cell.strip() and value is None:

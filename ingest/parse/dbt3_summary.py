@@ -17,10 +17,11 @@ from __future__ import annotations
 import re
 
 from ingest.parse import register
-from ingest.parse._text import Lines
+from ingest.parse._text import Lines, query_name
 from ingest.parse.base import Parsed, Parser, Table
+from ingest.parse.values import read_number
 
-LINE = re.compile(r"^(?P<query>[\w.-]+)\t(-?\d+)\t(-?\d+)\t(-?\d+)\t(?P<times>\S+)\s*$")
+LINE = re.compile(r"^(?P<query>[\w.-]+)\t(-?\d+)\t(-?\d+)\t(-?\d+)\t(?P<times>\S+)\s*$", re.ASCII)
 DNF = -1
 
 
@@ -53,9 +54,9 @@ class Dbt3Summary(Parser):
             m = LINE.match(line)
             if not m:
                 raise lines.error(n, f"expected query, median, min, max, times: {line[:60]!r}")
-            row = {"query": m["query"]}
+            row = {"query": query_name(lines, n, m["query"])}
             for column, printed in zip(("median", "min", "max"), m.groups()[1:4]):
-                value = int(printed)
+                value = read_number(printed, column, whole=True)
                 if value == DNF:
                     marker_note(table, column, printed)
                 row[column] = None if value == DNF else value

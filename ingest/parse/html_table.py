@@ -17,11 +17,12 @@ import re
 from html.parser import HTMLParser
 
 from ingest.parse import register
+from ingest.parse._text import check_names
 from ingest.parse.base import Parsed, Parser, Table
-from ingest.parse.values import parse_cell
-from ingest.problems import Problem
+from ingest.parse.values import parse_cell, read_number
+from ingest.problems import Problem, clean
 
-PERCENT = re.compile(r"^([+-]?(?:\d+\.?\d*|\.\d+))\s*%$")
+PERCENT = re.compile(r"^([+-]?(?:\d+\.?\d*|\.\d+))\s*%$", re.ASCII)
 BOUND = re.compile(r"^[<>]\s*=?\s*\d+(?:\.\d+)?$")
 MAX_SPAN = 100
 
@@ -63,7 +64,7 @@ class _Reader(HTMLParser):
 def cell(text: str) -> tuple[object, str | None, str | None]:
     """(value, unit, note) of one data cell."""
     if m := PERCENT.match(text):
-        return float(m.group(1)) if "." in m.group(1) else int(m.group(1)), "%", None
+        return read_number(m.group(1), "percent cell"), "%", None
     if BOUND.match(text):
         return None, None, text
     value, unit = parse_cell(text)
@@ -130,12 +131,16 @@ def _table(file: str, found: dict, k: int) -> Table | None:
                 for i in range(width)
             ]
             name = found["caption"] or ("table" if k == 1 else f"table {k}")
+            check_names(file, found["line"], [name, *columns], "table name or column")
             table = Table(name=name, columns=columns, rows=[], line=found["line"])
         if len(row) != len(table.columns):
             raise Problem(file, line, f"{len(row)} cells, expected {len(table.columns)}")
         values = {}
         for column, (_, text) in zip(table.columns, row):
-            value, unit, note = cell(text)
+            try:
+                value, unit, note = cell(text)
+            except ValueError as e:  # a number too long or out of range (`read_number`)
+                raise Problem(file, line, f"{clean(column, 40)}: {e}") from None
             key = f"{len(table.rows)}/{column}"
             if unit:
                 table.units[key] = unit

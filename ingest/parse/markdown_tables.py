@@ -19,10 +19,10 @@ import markdown
 from markdown.extensions.tables import TableExtension
 
 from ingest.parse import register
-from ingest.parse._text import Lines
+from ingest.parse._text import Lines, check_names
 from ingest.parse.base import Parsed, Parser, Table
 from ingest.parse.values import parse_cell
-from ingest.problems import Problem
+from ingest.problems import Problem, clean
 
 QUALIFIERS = ("approximately", "about", "around", "roughly", "up to", "at least", "at most", "~")
 NOTE_COLUMN = "note"
@@ -106,6 +106,7 @@ def table_from_cells(
         raise Problem(
             file, line, f"table {name!r}: column names must be unique and non-empty: {header}"
         )
+    check_names(file, line, [name, *header], f"table {clean(name, 40)!r}: name or column")
     table = Table(name=name, columns=list(header), rows=[], line=line, caption=caption)
     for i, row in enumerate(body):
         if len(row) != len(header):

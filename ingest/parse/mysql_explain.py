@@ -20,11 +20,16 @@ import re
 from ingest.parse import register
 from ingest.parse._text import Lines
 from ingest.parse.base import Parsed, Parser, Table
-from ingest.parse.values import parse_number
+from ingest.parse.values import number_problem, parse_number
+from ingest.problems import clean
+from ingest.read.fields import DISPLAY_BAD
 
 BORDER = re.compile(r"^\+(?:-+\+)+\s*$")
 BOXED_HEADER = re.compile(r"^\|\s*id\s*\|\s*select_type\s*\|")
 TAB_HEADER = re.compile(r"^id\tselect_type\t")
+# Rows of one plan: a real EXPLAIN has a few dozen; a row costs ~3 KB parsed and kept, so a
+# 300,000-row plan took 904 MB before this bound.
+MAX_PLAN_ROWS = 1_000
 NUMERIC = {"id", "rows", "filtered"}  # columns read as numbers; the others stay text
 
 
@@ -34,11 +39,20 @@ def cell_value(column: str, text: str):
     if text in ("", "NULL"):
         return None
     if column in NUMERIC:
-        value = parse_number(text)
+        value = parse_number(text, f"plan {column}")
         if value is None:
             raise ValueError(f"could not convert string to float: {text!r}")
         return value
+    if bad := DISPLAY_BAD.search(text):
+        raise number_problem(
+            f"plan {column}: '{clean(text, 60)}' holds U+{ord(bad.group()):04X} (a control character)"
+        )
     return text
+
+
+def _bounded(lines: Lines, table: Table, at: int) -> None:
+    if len(table.rows) >= MAX_PLAN_ROWS:
+        raise lines.error(at, f"EXPLAIN: a plan of more than {MAX_PLAN_ROWS:,} rows")
 
 
 def _cuts(border: str) -> list[tuple[int, int]]:
@@ -66,6 +80,7 @@ def read_boxed(lines: Lines, items: list[tuple[int, str]], i: int):
         if not (row.startswith("|") and len(row.rstrip()) == len(border.rstrip())):
             raise lines.error(at, f"EXPLAIN: a plan row must fill the box ({row[:40]!r})")
         lines.at = at
+        _bounded(lines, table, at)
         table.rows.append({c: cell_value(c, row[a:b]) for c, (a, b) in zip(columns, cuts)})
         j += 1
     return table, min(j + 1, len(items)), j < len(items)
@@ -82,6 +97,7 @@ def _read_tabbed(lines: Lines, items: list[tuple[int, str]], i: int) -> tuple[Ta
         if len(cells) != len(columns):
             raise lines.error(at, f"EXPLAIN: {len(cells)} fields, expected {len(columns)}")
         lines.at = at
+        _bounded(lines, table, at)
         table.rows.append({c: cell_value(c, v) for c, v in zip(columns, cells)})
         j += 1
     return table, j

@@ -24,12 +24,15 @@ import re
 from ingest.parse import register
 from ingest.parse._text import Lines, columnar
 from ingest.parse.base import Parsed, Parser, Session
+from ingest.parse.values import read_number
+from ingest.problems import CONTROL, clean
 
 BANNER = re.compile(
-    r"^Linux \S+ \((?P<host>[^)]*)\)\s+(?P<date>\S+)\s+_\S+_(?:\s+\((?P<cpus>\d+) CPU\))?\s*$"
+    r"^Linux \S+ \((?P<host>[^)]*)\)\s+(?P<date>\S+)\s+_\S+_(?:\s+\((?P<cpus>\d+) CPU\))?\s*$",
+    re.ASCII,
 )
-CLOCK = re.compile(r"^(?P<h>\d\d)[:.,](?P<m>\d\d)[:.,](?P<s>\d\d)$")
-NUMBER = re.compile(r"^-?\d+(?:[.,]\d+)?$")
+CLOCK = re.compile(r"^(?P<h>\d\d)[:.,](?P<m>\d\d)[:.,](?P<s>\d\d)$", re.ASCII)
+NUMBER = re.compile(r"^-?\d+(?:[.,]\d+)?$", re.ASCII)
 ITEM = re.compile(r"^[A-Z]+$")  # a header's column of names: CPU, DEV, IFACE, TTY, INTR, ...
 
 
@@ -55,9 +58,9 @@ def clock_of(fields: list[str]) -> tuple[str, int] | None:
     return f"{hour:02d}:{m['m']}:{m['s']}", taken
 
 
-def _value(token: str) -> float | int:
-    """A sar number: whole as printed, or with a decimal point or comma."""
-    return int(token) if token.lstrip("-").isdigit() else float(token.replace(",", "."))
+def _value(name: str, token: str) -> float | int:
+    """A sar number: whole as printed, or with a decimal point or comma (`read_number`)."""
+    return read_number(token.replace(",", "."), f"sar {clean(name, 40)}")
 
 
 @register
@@ -92,7 +95,7 @@ class SarParser(Parser):
             if banner:
                 meta.update(host=banner["host"], date=banner["date"])
                 if banner["cpus"]:
-                    meta["cpus"] = int(banner["cpus"])
+                    meta["cpus"] = read_number(banner["cpus"], "sar CPU count", whole=True)
                 continue
             took = clock_of(fields)
             if took is None:  # `Average:` (`Durchschn.:`, `Moyenne :`): the report's summary
@@ -102,7 +105,7 @@ class SarParser(Parser):
                 continue
             clock, rest = took[0], fields[took[1] :]
             if not any(NUMBER.match(x) for x in rest):
-                header = rest
+                header = _header(lines, no, rest)
                 continue
             if header is None:
                 raise lines.error(no, "sar values before a header (a time of day, then names)")
@@ -110,6 +113,19 @@ class SarParser(Parser):
         if not blocks:
             raise lines.error(0, "no sar samples (a header, then lines of values)")
         return Parsed(self.name, file, sessions=_sessions(blocks, meta), problems=lines.problems)
+
+
+def _header(lines: Lines, no: int, names: list[str]) -> list[str]:
+    """A header's column names: each once and printable, else a `file:line` error (a name
+    twice would put the second column's values under the first's name)."""
+    seen: set[str] = set()
+    for name in names:
+        if CONTROL.search(name):
+            raise lines.error(no, f"sar header: a control character in column {clean(name, 40)!r}")
+        if name in seen:
+            raise lines.error(no, f"sar header names column {clean(name, 40)!r} twice")
+        seen.add(name)
+    return names
 
 
 def _sample(lines: Lines, no: int, clock: str, rest: list, header: list, blocks: dict) -> None:
@@ -124,7 +140,7 @@ def _sample(lines: Lines, no: int, clock: str, rest: list, header: list, blocks:
     if wrong is not None:
         lines.skip(no)
         return
-    row = {"clock": clock, **{name: _value(x) for name, x in numbers}}
+    row = {"clock": clock, **{name: _value(name, x) for name, x in numbers}}
     item = None if item_at is None else rest[item_at]
     key = (tuple(name for name, _ in numbers), item)
     block = blocks.setdefault(key, {"rows": [], "lines": [], "item_column": None})

@@ -22,10 +22,10 @@ from __future__ import annotations
 import re
 
 from ingest.parse import register
-from ingest.parse._text import Lines
+from ingest.parse._text import Lines, check_names, position
 from ingest.parse.base import Parsed, Parser, Table
 from ingest.parse.values import is_numeric_cell, parse_cell
-from ingest.problems import Problem
+from ingest.problems import Problem, clean
 
 MAX_HEADING_CHARS = 60
 MAX_HEADING_WORDS = 8
@@ -163,11 +163,15 @@ def _nest(path: list[str], headings: list[str]) -> list[str]:
 def _table(name: str, columns: list[str], rows: list[str], first_line: int, file: str) -> Table:
     if len(set(columns)) != len(columns):
         raise Problem(file, first_line - 1, f"duplicate column names in header: {columns}")
+    check_names(file, first_line - 1, [name, *columns], "table name or column")
     table = Table(name=name, columns=columns, rows=[])
+    reading = position.get()  # a number's error names its line
     for i, line in enumerate(rows):
+        if reading is not None:
+            reading.at = first_line + i
         record = {}
         for col, cell in zip(columns, line.split()):
-            value, unit = parse_cell(cell)
+            value, unit = parse_cell(cell, f"table {clean(name, 40)}, {clean(col, 40)}")
             record[col] = value
             if unit:
                 table.units[f"{i}/{col}"] = unit

@@ -28,6 +28,7 @@ from __future__ import annotations
 import errno
 import gzip
 import hashlib
+import io
 import os
 import posixpath
 import re
@@ -63,8 +64,23 @@ def _error(archive: str, member: str | None, reason: str) -> Problem:
     return Problem(archive, None, reason if member is None else f"{clean(member, 200)}: {reason}")
 
 
+def open_regular(path: str | os.PathLike[str]) -> io.BufferedReader:
+    """`path` opened for reading only if it is a regular file (links followed), else Problem:
+    the open of a FIFO would wait for a writer and /dev/zero never ends. O_NONBLOCK lets the
+    open of a FIFO return at once; fstat checks the file opened, not a name that may change."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as e:
+        raise Problem(str(path), None, f"cannot read ({e.strerror})") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise Problem(str(path), None, "not a regular file (device, FIFO or socket): not read")
+    os.set_blocking(fd, True)
+    return io.BufferedReader(io.FileIO(fd, "rb"))
+
+
 def sha256_file(path: str | os.PathLike[str]) -> str:
-    with open(path, "rb") as f:
+    with open_regular(path) as f:
         return hashlib.file_digest(f, "sha256").hexdigest()
 
 

@@ -30,13 +30,14 @@ from ingest.read.fields import (
     load_yaml,
     typed_label,
 )
-from ingest.read.patterns import MatchClock, compile_pattern, glob_re
+from ingest.read.patterns import compile_pattern, glob_re
 from ingest.read.records import MONITOR_KINDS, STATUS_FORMATS, STATUS_MODES, Input, Manifest, Rule
 from ingest.read.sections import ReproductionCheck
 
 RESERVED_VIEWS = {"__init__"}  # modules of ingest/derive/studies/ that are not study modules
 
 
+MAX_STUDY = 100  # characters of a study's name (a slug naming its data folder and page)
 SHA256 = re.compile(r"\A[0-9a-f]{64}\Z")
 INPUT_KINDS = ("archive", "published-tables")
 
@@ -111,7 +112,9 @@ def load(path: str | Path) -> Manifest:
     v.only(TOP)
     study = v.get("study", str, required=True)
     if not SLUG.match(study):
-        v.fail("study", f"study {study!r} must be a slug (a-z, 0-9, '-', '.', '_')")
+        v.fail("study", f"study {study[:80]!r} must be a slug (a-z, 0-9, '-', '.', '_')")
+    if len(study) > MAX_STUDY:  # it names files and folders: 255 bytes is a file name's limit
+        v.fail("study", f"study: a name of {len(study)} characters (limit {MAX_STUDY})")
     title = v.get("title", str, required=True)
     check_display(v, "title", title, "title")
     inputs = _inputs(path, v)
@@ -159,6 +162,8 @@ def load(path: str | Path) -> Manifest:
         suite=parse_suite(path, doc),
         query_tables=query_tables.parse(path, doc, labels, label_types, queries),
     )
+    for rule in [*runs, *files, *queries]:  # one match budget for every pattern of the ingest
+        rule.clock = m.clock
     _distinct_table_ids(m)
     return m
 
@@ -185,9 +190,6 @@ def _all_rules(
     runs = _rules(path, v, "runs", archives, label_types, _default_linked(path, v))
     files = _rules(path, v, "files", archives, label_types)
     queries = _rules(path, v, "queries", archives, label_types)  # docs/manifest.md, "Query runs"
-    clock = MatchClock()  # one budget for all the matches of this manifest's ingest
-    for rule in [*runs, *files, *queries]:
-        rule.clock = clock
     if not (runs or queries) and (
         has_runs or not (files or any(i.kind == "published-tables" for i in inputs))
     ):

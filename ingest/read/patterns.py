@@ -5,6 +5,8 @@ is bounded (`pattern_units`), and matched with a time budget per match and a tot
 from __future__ import annotations
 
 import re
+import time
+from collections.abc import Callable
 from typing import Any
 
 import regex
@@ -30,6 +32,39 @@ class MatchClock:
         self.matches = 0
         # id(rule) -> (rule, its seconds): the slowest is named
         self.spent: dict[int, tuple[Any, float]] = {}
+
+
+def budgeted(
+    pattern: regex.Pattern[str],
+    text: str,
+    clock: MatchClock,
+    fail: Callable[[str], Exception],
+    how: str = "fullmatch",
+) -> regex.Match[str] | None:
+    """`pattern.<how>(text)` (fullmatch or search) within MATCH_BUDGET_S and what is left of
+    `clock`: the one path every pattern of a manifest section (label files, file tables,
+    reproduction checks) is run through; `fail(reason)` is raised when it takes longer."""
+    budget = min(MATCH_BUDGET_S, clock.left)
+    start = time.perf_counter()
+    try:
+        if budget <= 0:
+            raise TimeoutError
+        found: regex.Match[str] | None = getattr(pattern, how)(text, timeout=budget)
+        return found
+    except TimeoutError:
+        source = clean(pattern.pattern, 80)
+        if budget < MATCH_BUDGET_S:
+            raise fail(
+                f"patterns too slow: {clock.matches:,} matches took over {clock.total:g} s in "
+                f"all (the last: {source!r}); simplify them"
+            ) from None
+        raise fail(
+            f"pattern {source!r} too slow (over {MATCH_BUDGET_S:g} s on {clean(text, 60)!r}); "
+            "simplify it"
+        ) from None
+    finally:
+        clock.left -= time.perf_counter() - start
+        clock.matches += 1
 
 
 def compile_pattern(

@@ -143,6 +143,8 @@ class Manifest:
     label_files: list[LabelFile] = field(default_factory=list)  # `label_files:` (queries.py)
     suite: str | None = None  # `suite:` the query set of the query runs (e.g. TPC-H)
     query_tables: list[QueryTable] = field(default_factory=list)  # `query_tables:` checked
+    # the match budget the rules share, also spent by every other pattern of the manifest
+    clock: MatchClock = field(default_factory=MatchClock, repr=False, compare=False)
 
     def run_window(self) -> dict[str, float]:
         """`window:`, which a study with runs has (`load` requires it then)."""

@@ -34,6 +34,8 @@ from pathlib import PurePosixPath
 
 import regex
 
+from ingest.read.patterns import MatchClock, budgeted
+
 SERVERS = r"percona-server|mariadb|mysql|percona|pxc|fbmysql|webscalesql|aurora|tidb|ps|fb"
 SERVER_VERSION = rf"(?:{SERVERS})[-_]?[0-9]+(?:[._-][0-9]+){{1,3}}"
 # one token of a name: a server with its version, a time stamp, a dotted version, a storage
@@ -144,8 +146,13 @@ def layouts(texts: dict[str, str]) -> list[tuple[str, str]]:
     return out
 
 
-def from_layout(layout: str, names: list[str]) -> Proposal | None:
-    """The rule a stated layout gives, when it takes every one of `names`."""
+class _TooSlow(Exception):
+    """A stated layout's pattern over the budget of the scaffold's matches."""
+
+
+def from_layout(layout: str, names: list[str], clock: MatchClock | None = None) -> Proposal | None:
+    """The rule a stated layout gives, when it takes every one of `names` within the match
+    budget (`patterns.budgeted`: `clock`, the scaffold's, or a new one)."""
     parts, groups, pos, seen = [], [], 0, set()
     for m in PLACEHOLDER.finditer(layout):
         parts.append(re.escape(layout[pos : m.start()]))
@@ -158,8 +165,14 @@ def from_layout(layout: str, names: list[str]) -> Proposal | None:
         pos = m.end()
     parts.append(re.escape(layout[pos:]))
     pattern = "".join(parts)
-    matches = [re.fullmatch(pattern, n) for n in names]
-    if not groups or not all(matches):
+    if not groups:
+        return None
+    compiled = regex.compile(pattern, regex.VERSION0)
+    try:  # placeholders side by side backtrack: 10 of them took 25 s on a name they miss
+        matches = [budgeted(compiled, n, clock or MatchClock(), _TooSlow) for n in names]
+    except _TooSlow:
+        return None  # the layout is too ambiguous to follow: the names propose the rule
+    if not all(matches):
         return None
     numeric = {g: all(mt[g].isascii() and mt[g].isdigit() for mt in matches) for g in groups}
     final = pattern
@@ -176,9 +189,10 @@ def propose(names: list[str], threads: dict[str, set], stated: list[tuple[str, s
     for n in names:
         by_depth.setdefault(n.count("/"), []).append(n)
     out = []
+    clock = MatchClock()  # one budget for every stated layout's matches
     for members in by_depth.values():
         for file, lay in stated:
-            if prop := from_layout(lay, members):
+            if prop := from_layout(lay, members, clock):
                 prop.source = file
                 break
         else:

@@ -50,6 +50,18 @@ class Plan:
 UPPER = {"gb", "mb", "tb", "kb", "iops", "kiops", "cpu", "io", "ssd", "hdd"}
 
 
+MD_PUNCT = re.compile(r"[\\`*_\[\]#|!~]")
+MD_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", "{": "&#123;", "}": "&#125;"}
+
+
+def md_text(text: object) -> str:
+    """`text` (a name from an archive) as literal Markdown prose: Markdown punctuation
+    backslash-escaped, and `& < > { }` as character references, since Hugo reads `{{<` as a
+    shortcode before Markdown, whatever precedes it; line ends become spaces."""
+    s = MD_PUNCT.sub(lambda m: "\\" + m.group(), " ".join(str(text).split()))
+    return "".join(MD_ENTITIES.get(c, c) for c in s)
+
+
 def heading(label: str) -> str:
     """A label's readers' heading: `redo_gb` -> "Redo GB", `bp_gb` -> "BP GB"."""
     words = [w for w in label.split("_") if w]

@@ -90,17 +90,24 @@ def sar_templates(archive, rule: dict, members: list[Member]) -> tuple[list[str]
     times = next((t for t in parsed.tables if t.name == "times"), None)
     runs = [(str(r["query"]), r["repeat"]) for r in times.rows] if times else []
     out, columns = [], set()
+    kept: dict[str, bool] = {}  # template -> names half the runs' reports: each counted once
     for name in local:
         base = name.rpartition("/")[2]
         for query, repeat in runs:
+            if query not in base:  # a plain substring test before the regexes
+                continue
             template = _sar_template(base, query, repeat)
             if template is None:
                 continue
-            hits = sum(f"{folder}/" + template.format(query=q, repeat=k) in sar for q, k in runs)
-            if hits * 2 >= len(runs):
-                if template not in out:
+            if template not in kept:
+                hits = sum(
+                    f"{folder}/" + template.format(query=q, repeat=k) in sar for q, k in runs
+                )
+                kept[template] = hits * 2 >= len(runs)
+                if kept[template]:
                     out.append(template)
                     columns |= _columns(archive, name)
+            if kept[template]:
                 break
     parent = folder.rsplit("/", 1)[0] + "/" if "/" in folder else ""
     return [literal(parent) + f"{{{LABEL}}}/{t}" for t in out], columns

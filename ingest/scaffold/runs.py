@@ -13,9 +13,11 @@ import re
 import statistics
 from pathlib import Path
 
+import regex
+
 from ingest.problems import clean
 from ingest.read.archive import Archive
-from ingest.read.patterns import glob_re
+from ingest.read.patterns import MatchClock, budgeted, glob_re
 from ingest.read.records import MONITOR_KINDS
 from ingest.scaffold import names, post
 from ingest.scaffold.survey import (
@@ -207,9 +209,10 @@ def _exclude(proposals, rules, others: list[str]) -> None:
     """A rule must not take a member without a run (an empty or interrupted file named like
     the runs, a monitor in the same folder): by their file names when few, else by name, else
     (hundreds of names) `incomplete: skip`, which skips them with a warning each."""
+    clock = MatchClock()
     for p, rule in zip(proposals, rules):
-        pattern = re.compile(rule["regex"])
-        hits = [n for n in others if pattern.fullmatch(n)]
+        pattern = regex.compile(rule["regex"], regex.VERSION0)
+        hits = [n for n in others if _taken(pattern, n, clock)]
         if not hits:
             continue
         base = {n.rsplit("/", 1)[-1] for n in hits}
@@ -220,6 +223,20 @@ def _exclude(proposals, rules, others: list[str]) -> None:
             rule["regex"] = f"(?!(?:{'|'.join(map(re.escape, hits))})$){rule['regex']}"
         else:
             rule["incomplete"] = "skip"
+
+
+class _TooSlow(Exception):
+    """A rule's pattern over the match budget on a member."""
+
+
+def _taken(pattern: regex.Pattern[str], name: str, clock: MatchClock) -> bool:
+    """Whether the rule's pattern takes `name`, through the budgeted path (a stated layout's
+    placeholders side by side backtrack on a name they miss); over the budget counts as taken,
+    so the rule leaves the member out or skips what it cannot read."""
+    try:
+        return budgeted(pattern, name, clock, _TooSlow) is not None
+    except _TooSlow:
+        return True
 
 
 def _linked(proposals, rules, members) -> tuple[dict | None, list[dict]]:

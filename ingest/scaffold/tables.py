@@ -151,14 +151,16 @@ def _body(entries: list[dict]) -> tuple[str, list[str]]:
             key = column_key(col)
             tid, title = e["spec"]["id"], e["spec"]["title"]
             used += [title, col]
+            shown = post.md_text(col)  # names from the archive: never Markdown or a shortcode
             said = (
-                f"{col} goes from {_value(tid, key, 'min')} to {_value(tid, key, 'max')}"
+                f"{shown} goes from {_value(tid, key, 'min')} to {_value(tid, key, 'max')}"
                 if agg_only is None
-                else f"the {'highest' if agg_only == 'max' else 'lowest'} {col} is "
+                else f"the {'highest' if agg_only == 'max' else 'lowest'} {shown} is "
                 f"{_value(tid, key, agg_only)}"
             )
             results.append(
-                f'{{{{< keyresult ref="{tid}" >}}}}In {title}, {said}.{{{{< /keyresult >}}}}'
+                f'{{{{< keyresult ref="{tid}" >}}}}In {post.md_text(title)}, {said}.'
+                "{{< /keyresult >}}"
             )
     shown = picks[0][0] if picks else None
     tables = "\n\n".join(

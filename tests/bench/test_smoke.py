@@ -44,6 +44,7 @@ BENCHES = {
 ELSEWHERE = {
     "monitor_parse": "tests/ingest/parse/test_monitor_parse_bench.py",
     "new_bench": "tests/ingest/scaffold/test_new_bench.py",
+    "scaffold_draft": "tests/ingest/read/test_hostile_bench.py",
 }
 
 

@@ -200,3 +200,22 @@ def write_archive(path: Path, top: str = "innodb-s10-2013-05-14") -> Path:
             info.size, info.mtime = len(data), 1368500000
             tar.addfile(info, io.BytesIO(data))
     return path
+
+
+# A manifest of the archive above (`{sha}` its sha256, `{extra}` more sections): the query
+# tests' study, and the base of the hostile manifests' tests.
+MANIFEST = """\
+study: innodb-queries
+title: DBT3 on InnoDB
+inputs:
+  - {{name: dbt3.tar.gz, kind: archive, sha256: {sha}, origin: "file:dbt3.tar.gz"}}
+suite: TPC-H
+labels: [server, config, version, bp_gb]
+label_types: {{bp_gb: int}}
+queries:
+  - regex: '(?P<server>mariadb|mysql)-(?P<config>[0-9a-z-]+)/all_explains\\.txt'
+    format: dbt3-explains
+label_files:
+  - {{file: DESC, display: config, regex: '(?P<version>\\d+\\.\\d+\\.\\d+), InnoDB, (?P<bp_gb>\\d+)G'}}
+{extra}
+"""

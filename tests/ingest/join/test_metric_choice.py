@@ -200,3 +200,23 @@ def test_a_declared_table_names_the_metric_it_is_of(tmp_path):
     assert t["title"] == "Mean reads_s by server"
     assert [c["label"] for c in t["columns"][1:]] == ["Mean reads_s", "Mean lat_ms"]
     assert t["rows"][0]["mean"] == runs[t["rows"][0]["server"]]["window"]["mean"]
+
+
+def test_a_base_ratio_is_only_between_like_metrics(tmp_path):
+    """Run mariadb-10.1 reads writes_s (its rule's `metric:`), its base mysql-5.7 tps: the
+    ratio of writes/s over tps was published as a number; now it is missing, with a warning
+    at `base:`. The base run's own ratio (like over like) stays 1."""
+    man = study(tmp_path, "base: {server: mysql-5.7}\n")
+    text = man.read_text().replace(
+        "runs:\n",
+        "runs:\n  - regex: 'mariadb-10\\.1/oltp\\.log'\n    labels: {server: mariadb-10.1}\n    metric: writes_s\n",
+    )
+    man.write_text(text)
+    got, runs, _, _ = run(tmp_path, man)
+    assert runs["mariadb-10.1"]["base"] == {"run": "mysql-5.7", "ratio": None}
+    assert runs["mysql-5.7"]["base"] == {"run": "mysql-5.7", "ratio": 1.0}
+    line = text.splitlines().index("base: {server: mysql-5.7}") + 1
+    assert (
+        f"{man}:{line}: run mariadb-10.1 (writes_s) has no ratio to its base run mysql-5.7 (tps): "
+        "a ratio is only between like metrics"
+    ) in [str(p) for p in got["problems"]]

@@ -17,23 +17,8 @@ from ingest.__main__ import main
 from ingest.pipeline import build_files
 from ingest.problems import Problem
 from ingest.read.manifest import load
-from tests.kit.dbt3_gen import DNF, FOLDERS, QUERIES, REPEATS, seconds, write_archive
+from tests.kit.dbt3_gen import DNF, FOLDERS, MANIFEST, QUERIES, REPEATS, seconds, write_archive
 
-MANIFEST = """\
-study: innodb-queries
-title: DBT3 on InnoDB
-inputs:
-  - {{name: dbt3.tar.gz, kind: archive, sha256: {sha}, origin: "file:dbt3.tar.gz"}}
-suite: TPC-H
-labels: [server, config, version, bp_gb]
-label_types: {{bp_gb: int}}
-queries:
-  - regex: '(?P<server>mariadb|mysql)-(?P<config>[0-9a-z-]+)/all_explains\\.txt'
-    format: dbt3-explains
-label_files:
-  - {{file: DESC, display: config, regex: '(?P<version>\\d+\\.\\d+\\.\\d+), InnoDB, (?P<bp_gb>\\d+)G'}}
-{extra}
-"""
 TABLES = """\
 query_tables:
   - id: medians
@@ -262,3 +247,14 @@ def test_the_cli_ingests_and_reports_query_runs(study, tmp_path, capsys):
     assert code == 0, out
     assert f"{len(FOLDERS)} folder" not in out and "(query runs)" in out
     assert (tmp_path / "cli-study" / "tables" / "query-summary.csv").is_file()
+
+
+def test_query_label_and_sar_files_count_in_the_ingests_line_budget(study, monkeypatch):
+    """The line budget bounded only the `runs:` files: query files of any size were parsed.
+    With the budget lowered to 2,000 lines, this study's query files pass it."""
+    from ingest.parse import member
+
+    monkeypatch.setattr(member, "MAX_INGEST_LINES", 2_000)
+    with pytest.raises(Problem) as err:
+        ingest(*study, name="over-budget")
+    assert "the files of this ingest pass 2,000 lines in all" in err.value.reason, str(err.value)

@@ -90,6 +90,10 @@ DIGITS = st.sampled_from(
         "\u0661\u0662",
         "+7",
         "1_000",
+        "1" + "0" * 309,  # a whole number past a float's range: OverflowError once
+        "9" * 41,
+        "12345678901234567",  # past 2^53: kept exact
+        "\u0663\u0664\u0663",
     ]
 )
 JUNK = st.binary(min_size=1, max_size=8) | st.sampled_from(
@@ -157,6 +161,110 @@ def test_mutated_fixtures_parse_or_raise_problem(fmt):
         parses_or_problem(data, name, use)
 
     check()
+
+
+# -- generated query, sar and summary-table files -------------------------------------------------
+# Files written from parts, each part drawn from what a hostile file holds: numbers of any
+# length, digits of other scripts, names with controls, bidi characters or shortcodes, a
+# column named twice. Whatever parses holds only bounded, finite numbers and printable names.
+TOKENS = DIGITS | st.sampled_from(["12", "3.5", "0", "-1", "N/A", "x"])
+NAMES = st.sampled_from(
+    ["%user", "%iowait", "kbmemfree", "%user", "a\x1bb", "\u202eq", "{{<x>}}", "CPU", "7-opt"]
+) | st.text(
+    alphabet=st.characters(codec="utf-8", exclude_characters="\n\r\t "), min_size=1, max_size=12
+)
+
+
+def parsed_is_clean(parsed) -> None:
+    from ingest.parse.values import MAX_WHOLE
+    from ingest.read.fields import DISPLAY_BAD
+
+    for s in parsed.sessions:
+        for name, values in s.series.items():
+            assert not DISPLAY_BAD.search(name), name
+            for v in values:
+                assert v is None or isinstance(v, str) or abs(v) <= MAX_WHOLE, (name, v)
+    for t in parsed.tables:
+        assert len(set(t.columns)) == len(t.columns), t.columns
+        for row in t.rows:
+            for v in row.values():
+                if isinstance(v, int) and not isinstance(v, bool):
+                    assert abs(v) <= MAX_WHOLE, v
+                elif isinstance(v, float):
+                    assert v == v and abs(v) != float("inf"), v
+        if "query" in t.columns:
+            assert all(not DISPLAY_BAD.search(str(r["query"])) for r in t.rows)
+
+
+def parses_clean_or_problem(text: str, name: str, fmt: str) -> None:
+    try:
+        parsed = parse_bytes(text.encode("utf-8", "surrogatepass"), name, fmt)
+    except Problem as e:
+        assert "\n" not in str(e) and len(str(e)) < 2000, str(e)
+        return
+    except UnicodeEncodeError:
+        return
+    parsed_is_clean(parsed)
+
+
+@PROFILE
+@given(
+    st.lists(NAMES, min_size=2, max_size=5),
+    st.lists(st.lists(TOKENS, min_size=1, max_size=6), max_size=4),
+    TOKENS,
+)
+def test_generated_sar_reports_parse_clean_or_raise_problem(header, rows, cpus):
+    text = (
+        f"Linux 6.1.0 (db) \t03/04/2025 \t_x86_64_\t({cpus} CPU)\n\n10:00:00 {' '.join(header)}\n"
+    )
+    text += "".join(f"10:00:{i + 1:02d} {' '.join(r)}\n" for i, r in enumerate(rows))
+    parses_clean_or_problem(text, "sar.txt", "sar")
+
+
+@PROFILE
+@given(st.lists(st.tuples(NAMES | DIGITS, TOKENS, TOKENS), min_size=1, max_size=4))
+def test_generated_query_files_parse_clean_or_raise_problem(runs):
+    text = "".join(
+        f"===== {q}_explain.sql Run No: {k} =====\nSTARTUP_PARAMS: \n\n--- Explain result ---\n"
+        "+----+-------------+\n| id | select_type |\n+----+-------------+\n"
+        "|  1 | SIMPLE      |\n+----+-------------+\n"
+        f"--- Time elapsed ---\n{t}\n\n"
+        for q, k, t in runs
+    )
+    parses_clean_or_problem(text, "all_explains.txt", "dbt3-explains")
+
+
+@PROFILE
+@given(
+    st.lists(NAMES, min_size=2, max_size=4),
+    st.lists(st.lists(TOKENS, min_size=2, max_size=4), min_size=1, max_size=4),
+)
+def test_generated_summary_tables_parse_clean_or_raise_problem(header, rows):
+    text = "Disk A\n" + "\t".join(header) + "\n" + "".join("\t".join(r) + "\n" for r in rows)
+    parses_clean_or_problem(text, "t.txt", "summary-table")
+
+
+@PROFILE
+@given(TOKENS | st.text(max_size=50))
+def test_read_number_gives_a_bounded_finite_number_or_a_value_error(text):
+    from ingest.parse.values import MAX_WHOLE, read_number
+
+    try:
+        value = read_number(text)
+    except ValueError:
+        return
+    assert text.strip().isascii()
+    assert (isinstance(value, int) and abs(value) <= MAX_WHOLE) or (
+        isinstance(value, float) and value == value and abs(value) != float("inf")
+    )
+
+
+@PROFILE
+@given(st.text(max_size=5000) | st.just("1" * 4301))
+def test_the_natural_sort_key_of_any_query_name(name):
+    from ingest.join.queries import natural
+
+    sorted([name, "1", "12", "7-opt"], key=natural)
 
 
 # -- the manifest loader ------------------------------------------------------------------------

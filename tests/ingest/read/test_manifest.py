@@ -298,3 +298,14 @@ def test_quoted_values_are_plain(tmp_path, section, line, reason):
     man = make_study(tmp_path, extra=section)
     with pytest.raises(Problem, match="^" + re.escape(f"{man}:{line}: {reason}")):
         load(man)
+
+
+def test_duplicate_run_labels_of_distinct_ids_are_an_error(tmp_path):
+    """Two runs with ids of their own and the same labels: found by one look-up per run."""
+    man = make_study(
+        tmp_path,
+        runs="  - regex: '(?P<name>[a-z])-(?P<_n>\\d+)\\.log'\n    id: 'r{_n}'\n"
+        "    labels: {name: same, threads: 1}\n  - glob: multi.log\n",
+    )
+    with pytest.raises(Problem, match=rf"^{man}:13: duplicate run labels .*same.* \(b-"):
+        run(tmp_path, man)

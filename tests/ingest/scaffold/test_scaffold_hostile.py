@@ -198,3 +198,37 @@ def test_the_build_fails_when_two_pages_claim_one_url(tmp_path):
         'content/posts/taker/index.md: alias "/posts/victim/" is the URL of content/posts/victim/index.md'
         in str(e.value)
     )
+
+
+def test_a_table_name_in_the_draft_prose_is_text_never_a_shortcode(tmp_path, capsys):
+    """A summary-table archive whose table is named `load {{< provenance >}} *a*`: the
+    draft's key results pasted it into the prose, where Hugo rendered 4 provenance blocks.
+    Now the name is escaped: the body's shortcodes are only those the scaffold writes."""
+    import re
+
+    rows = "ips.av\tcpu\tengine\n1200\t41.5\tinno5717\n1100\t40.2\tmyrocks\n"
+    text = f"10m rows / load\n{rows}\n\nload {{{{< provenance >}}}} *a*\nsecs\tengine\n12\tinno\n"
+    arc = tar_gz(tmp_path / "t.tar.gz", {"bench.txt": text, "my.cnf": "[mysqld]\nx=1\n"})
+    assert new(tmp_path, "sums", arc) == 0, capsys.readouterr().err
+    body = (tmp_path / "posts" / "sums" / "index.md").read_text().split("\n---\n", 1)[1]
+    assert body.count("{{< provenance >}}") == 1
+    assert "&#123;&#123;&lt; provenance &gt;&#125;&#125; \\*a\\*" in body
+    names = re.findall(r"\{\{< /?(\w+)", body)
+    assert set(names) <= {"keyresults", "keyresult", "value", "table", "provenance"}, names
+
+
+def test_a_layout_of_placeholders_side_by_side_drafts_in_bounded_time(tmp_path, capsys):
+    """A DESC stating `<p0><p1>...<p9>-end.log`: its pattern backtracks on a name it misses,
+    which Python's `re` tried for minutes, both when the layout was checked against the runs
+    and when the rule was checked against the other members. Both now go through the
+    budgeted path; the draft ends (the test's bound is far above its time)."""
+    layout = "".join(f"<p{i}>" for i in range(10)) + "-end.log"
+    logs = {f"{'x' * 12}{e}-end.log": sysbench_log(400 + i, seconds=20) for i, e in enumerate("ab")}
+    logs["DESC"] = f"Layout: {layout}\n"
+    logs[f"{'x' * 32}-enX.log"] = "not a run\n"  # minutes for Python's re
+    arc = tar_gz(tmp_path / "l.tar.gz", logs)
+    done: list[int] = []
+    worker = threading.Thread(target=lambda: done.append(new(tmp_path, "lay", arc)), daemon=True)
+    worker.start()
+    worker.join(60)
+    assert done == [0], capsys.readouterr().err
