@@ -29,10 +29,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from tests.kit.tiers_gen import THREADS, tiers
 
-from tests.kit.tiers_gen import THREADS, tiers  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _children_cpu() -> float:
