@@ -25,6 +25,7 @@ from typing import Any
 
 from ingest import __version__
 from ingest.derive.checks import check_study
+from ingest.derive.colors import color_indices
 from ingest.derive.context import StudyContext
 from ingest.derive.study import derived_tables
 from ingest.derive.summaries import with_summaries
@@ -129,9 +130,7 @@ def build_files(
     # the write step: each run as its runs.yaml record (the size control marks it)
     records = [r.record() for r in runs]
     out, saved = _series_files(m, runs, records, series)
-    out["study.yaml"] = dump(
-        _study_doc(m, runs, [t["id"] for t in tables], ctx.problems, query_data)
-    )
+    out["study.yaml"] = dump(_study_doc(m, runs, tables, ctx.problems, query_data))
     out["runs.yaml"] = dump({"runs": records})
     if runs:  # the runs' window statistics, the time series charts' CSV (ingest/write/csvfiles.py)
         out["runs.csv"] = runs_csv(records, m.window)
@@ -192,7 +191,7 @@ def _key(labels: dict[str, Any]) -> tuple[tuple[str, str], ...]:
 def _study_doc(
     m: Manifest,
     runs: list[Run],
-    table_ids: list[str],
+    tables: list[DerivedTable],
     problems: list[Problem],
     query_data: QueryData | None = None,
 ) -> dict[str, Any]:
@@ -218,7 +217,8 @@ def _study_doc(
         "labels": m.labels,
         "display": m.display,
         "markers": m.markers,
-        "tables": table_ids,
+        "tables": [t["id"] for t in tables],
+        "colors": color_indices(tables, runs),  # one colour per label value in every chart
         "problems": [str(p) for p in problems],
     }
     if query_data is not None and query_data.runs:  # a query study: its suite and size
