@@ -48,9 +48,10 @@ def axis_labels(svg, title):
 
 
 def rect_centre(d):
-    """Centre of an SVGO rectangle path `M<x> <y>h<w>v<h>...Z`."""
-    m = re.match(r"M([\d.]+) ([\d.]+)h([\d.]+)v([\d.]+)", d)
-    x, y, w, h = map(float, m.groups())
+    """Centre of an SVGO rectangle path `M<x> <y>h<w>v<h>...Z` (or `V<bottom>`)."""
+    m = re.match(r"M([\d.]+) ([\d.]+)h([\d.]+)([vV])([\d.]+)", d)
+    x, y, w, v = float(m[1]), float(m[2]), float(m[3]), float(m[5])
+    h = v if m[4] == "v" else v - y
     return x + w / 2, y + h / 2
 
 
@@ -64,13 +65,21 @@ def category_labels(svg, names):
     return out
 
 
-def test_an_estimate_is_drawn_hollow_and_dashed(built_site):
-    """mysql8-optane's device chart: the bar of each row whose basis is `estimate` is nearly
-    transparent with a dashed outline, the others solid; the legend names the estimate."""
-    t = table("mysql8-optane", "device-tps")
-    basis = {r["device"]: r["basis"] for r in t["rows"]}
+@pytest.mark.parametrize(
+    "tid, key, figure",
+    [
+        ("device-tps", "device", "device-bars"),
+        ("relative-throughput", "server", "relative-throughput-bars"),
+    ],
+)
+def test_an_estimate_is_drawn_hollow_and_dashed(built_site, tid, key, figure):
+    """mysql8-optane's charts with a `basis`: the bar of each row whose basis is `estimate` is
+    nearly transparent with a dashed outline, the others solid (with three kinds of figure as
+    with two); the legend names the estimate."""
+    t = table("mysql8-optane", tid)
+    basis = {r[key]: r["basis"] for r in t["rows"]}
     assert "estimate" in basis.values() and "published" in basis.values()
-    for width, svg in pictures(built_site, "mysql8-optane", "device-bars").items():
+    for width, svg in pictures(built_site, "mysql8-optane", figure).items():
         ticks = category_labels(svg, basis)
         assert set(ticks) == set(basis), (width, ticks)
         along = (
