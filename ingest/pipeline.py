@@ -30,6 +30,7 @@ from ingest.derive.context import StudyContext
 from ingest.derive.study import derived_tables
 from ingest.derive.summaries import with_summaries
 from ingest.derive.tables import DerivedTable
+from ingest.derive.window_stats import window_stats
 from ingest.join import linked, queries
 from ingest.join.columns import meta_of
 from ingest.join.queries import QueryData
@@ -132,8 +133,12 @@ def build_files(
     out, saved = _series_files(m, runs, records, series)
     out["study.yaml"] = dump(_study_doc(m, runs, tables, ctx.problems, query_data))
     out["runs.yaml"] = dump({"runs": records})
-    if runs:  # the runs' window statistics, the time series charts' CSV (ingest/write/csvfiles.py)
+    if runs:  # the runs' window statistics (ingest/write/csvfiles.py)
         out["runs.csv"] = runs_csv(records, m.window)
+        # the rows a time series chart shows beside its runs, and their CSV
+        stats = window_stats(records)
+        out["window-stats.yaml"] = dump(stats)
+        out["window-stats.csv"] = table_csv(stats)
     out.update((f"tables/{t['id']}.yaml", dump(t)) for t in tables)
     out.update((f"tables/{t['id']}.csv", table_csv(t)) for t in tables)
     return Built(
