@@ -25,10 +25,12 @@ from typing import Any
 
 from ingest import __version__
 from ingest.derive.checks import check_study
+from ingest.derive.colors import color_indices
 from ingest.derive.context import StudyContext
 from ingest.derive.study import derived_tables
 from ingest.derive.summaries import with_summaries
 from ingest.derive.tables import DerivedTable
+from ingest.derive.window_stats import window_stats
 from ingest.join import linked, queries
 from ingest.join.columns import meta_of
 from ingest.join.queries import QueryData
@@ -131,12 +133,14 @@ def build_files(
     # the write step: each run as its runs.yaml record (the size control marks it)
     records = [r.record() for r in runs]
     out, saved = _series_files(m, runs, records, series)
-    out["study.yaml"] = dump(
-        _study_doc(m, runs, [t["id"] for t in tables], ctx.problems, query_data)
-    )
+    out["study.yaml"] = dump(_study_doc(m, runs, tables, ctx.problems, query_data))
     out["runs.yaml"] = dump({"runs": records})
-    if runs:  # the runs' window statistics, the time series charts' CSV (ingest/write/csvfiles.py)
+    if runs:  # the runs' window statistics (ingest/write/csvfiles.py)
         out["runs.csv"] = runs_csv(records, m.window)
+        # the rows a time series chart shows beside its runs, and their CSV
+        stats = window_stats(records)
+        out["window-stats.yaml"] = dump(stats)
+        out["window-stats.csv"] = table_csv(stats)
     out.update((f"tables/{t['id']}.yaml", dump(t)) for t in tables)
     out.update((f"tables/{t['id']}.csv", table_csv(t)) for t in tables)
     return Built(
@@ -194,7 +198,7 @@ def _key(labels: dict[str, Any]) -> tuple[tuple[str, str], ...]:
 def _study_doc(
     m: Manifest,
     runs: list[Run],
-    table_ids: list[str],
+    tables: list[DerivedTable],
     problems: list[Problem],
     query_data: QueryData | None = None,
 ) -> dict[str, Any]:
@@ -220,7 +224,8 @@ def _study_doc(
         "labels": m.labels,
         "display": m.display,
         "markers": m.markers,
-        "tables": table_ids,
+        "tables": [t["id"] for t in tables],
+        "colors": color_indices(tables, runs),  # one colour per label value in every chart
         "problems": [str(p) for p in problems],
     }
     if query_data is not None and query_data.runs:  # a query study: its suite and size

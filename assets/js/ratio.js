@@ -1,8 +1,10 @@
 // The "ratio" chart kind: the heat-table is rendered server-side (chart-parts/ratio-table.html);
 // this adds the base picker (hash key `base`), redraws the cells with the same rules, and
 // exports: CSV of the ratios shown, PNG/SVG through an off-screen Vega heatmap (the same
-// heatmap is the build's SVG of the chart, for previews). The class edges come in the spec
-// (`edges`, from chart-parts/ratio-edges.html); the class colours are the page's --d-5 .. --d5.
+// heatmap is the build's SVG of the chart, for previews). Each cell's colour class and noise
+// verdict are the ingest's (ingest/derive/ratios.py): the spec carries the post's base's
+// (`classes`, `noise`), the file at `basesUrl` every base's; this only shows them. The class
+// colours are the page's --d-5 .. --d5.
 import { compile } from 'vega-lite';
 import { parse, View } from 'vega';
 import { expressionInterpreter } from 'vega-interpreter';
@@ -11,59 +13,50 @@ import { chartConfig, cssVar } from './theme.js';
 import { addExportTools } from './export.js';
 import { decimals } from './chartdom.js';
 
-/** Colour class of a ratio: sign(log2 r) x class of |log2 r| (`edges`: the |log2 r| edges of
- * classes 1..4; beyond is class 5); 0 within noise. */
-export function ratioClass(r, noiseA, noiseB, edges) {
-  if (noiseA !== undefined && noiseB !== undefined && Math.abs(r - 1) < Math.sqrt(noiseA ** 2 + noiseB ** 2)) return 0;
-  const l = Math.log2(r), a = Math.abs(l);
-  const i = edges.findIndex((e) => a <= e);
-  const c = i < 0 ? 5 : i + 1;
-  return l < 0 ? -c : c;
-}
-
 /** The heat-table's colour of a class, from the page's CSS (--d-5 .. --d5; class 0 uncoloured). */
 const CLASSES = [-5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5];
 
 const num = (v, d) => decimals(d).format(v);
 
-/** Ratio rows {row, col, value, base_value, ratio, noise} for base column `base`. */
-export function ratioRows(spec, base) {
+/** Ratio rows {row, col, value, base_value, ratio, within_noise, cls} for base column `base`,
+ * whose classes and verdicts are `given` ({classes, noise}: one list, row by row, a cell per
+ * column; the spec's own for its base): as given, null where there is none. */
+export function ratioRows(spec, base, given = spec) {
   const cell = (row, col) => spec.cells.find((c) => c.row === row && c.col === col);
   const out = [];
-  for (const row of spec.rows) {
+  spec.rows.forEach((row, ri) => {
     const b = cell(row, base);
-    for (const col of spec.cols) {
+    spec.cols.forEach((col, ci) => {
       const c = cell(row, col);
       const ok = c && b && c.v !== null && b.v !== null && b.v !== 0;
+      const cls = given.classes[ri * spec.cols.length + ci];
+      const noise = given.noise ? given.noise[ri * spec.cols.length + ci] : null;
       out.push({ row, col, value: c ? c.v : null, base_value: b ? b.v : null, ratio: ok ? c.v / b.v : null,
-        within_noise: ok && col !== base ? ratioClass(c.v / b.v, c.n, b.n, spec.edges) === 0 && c.n !== undefined && b.n !== undefined : null });
-    }
-  }
+        within_noise: ok && col !== base && noise !== undefined ? noise : null, cls: cls === undefined ? null : cls });
+    });
+  });
   return out;
 }
 
-/** The page's spec carries `values` (and `noise`, if any) as {row: [one per column]}; this
- * returns the spec with the {row, col, v, n} cells the rest of this module works on. */
+/** The page's spec carries `values` (and `texts`, if any) as {row: [one per column]}; this
+ * returns the spec with the {row, col, v, t} cells the rest of this module works on. */
 export function withCells(spec) {
   if (spec.cells) return spec;
   const cells = [];
   spec.rows.forEach((row) => spec.cols.forEach((col, ci) => {
     const v = (spec.values[row] || [])[ci];
     if (v === undefined) return;
-    const n = spec.noise ? spec.noise[row][ci] : null;
     const t = spec.texts ? spec.texts[row][ci] : null; // a missing value's note: "did not finish"
-    const cell = n === null || n === undefined ? { row, col, v } : { row, col, v, n };
-    cells.push(t ? { ...cell, t } : cell);
+    cells.push(t ? { row, col, v, t } : { row, col, v });
   }));
   return { ...spec, cells };
 }
 
-/** The heat-table as a Vega-Lite heatmap for base column `base`, coloured by `read` (a CSS
- * custom property's value). */
-function heatmapSpec(spec, base, read) {
-  const n = (row, col) => (spec.cells.find((x) => x.row === row && x.col === col) || {}).n;
-  const rows = ratioRows(spec, base).map((r) => ({ ...r, name: spec.colNames[spec.cols.indexOf(r.col)],
-    cls: r.col === base || r.within_noise || r.ratio === null ? 0 : ratioClass(r.ratio, n(r.row, r.col), n(r.row, base), spec.edges),
+/** The heat-table as a Vega-Lite heatmap for base column `base` (its classes `given`), coloured
+ * by `read` (a CSS custom property's value). */
+function heatmapSpec(spec, base, read, given = spec) {
+  const rows = ratioRows(spec, base, given).map((r) => ({ ...r, name: spec.colNames[spec.cols.indexOf(r.col)],
+    cls: r.col === base || r.ratio === null ? 0 : r.cls,
     label: r.ratio === null ? ((r.value === null && (spec.cells.find((x) => x.row === r.row && x.col === r.col) || {}).t) || 'n/a') : r.col === base ? num(r.value, spec.valueDigits) : `${num(r.ratio, spec.digits)}×` }));
   return {
     data: { values: rows }, width: 90 * spec.cols.length, height: 26 * spec.rows.length,
@@ -105,22 +98,44 @@ export class RatioChart {
       setState(this.id, 'base', this.base === spec.base ? null : this.base);
       this.draw();
     });
+    this.select = select;
     const label = document.createElement('label');
     label.append('Ratios to ', select);
     this.table = figure.querySelector('table.ratio-table');
     addExportTools(figure, this.id, () => this.view(), () => ({
-      columns: ['row', 'col', 'value', 'base_value', 'ratio', 'within_noise'], rows: ratioRows(spec, this.base),
+      columns: ['row', 'col', 'value', 'base_value', 'ratio', 'within_noise'], rows: ratioRows(spec, this.base, this.given()),
     }), label);
   }
 
-  /** Redraws header and cells for the current base (same rules as chart-parts/ratio-table.html). */
-  draw() {
-    const { spec, base } = this;
-    if (!this.drawn && base === spec.base) { this.drawn = true; return; } // as the server drew it
+  /** The classes and verdicts of the current base: the spec's, or the fetched file's. */
+  given() {
+    return this.base === this.spec.base ? this.spec : this.bases[this.base];
+  }
+
+  /** Redraws header and cells for the current base (as chart-parts/ratio-table.html draws them),
+   * once every base's classes are fetched. */
+  async draw() {
+    const { spec } = this;
+    if (!this.drawn && this.base === spec.base) { this.drawn = true; return; } // as the server drew it
     this.drawn = true;
+    if (this.base !== spec.base && !this.bases) {
+      this.select.disabled = true;
+      try {
+        const res = await fetch(spec.basesUrl);
+        if (!res.ok) throw new Error(`${res.status}`);
+        this.bases = await res.json();
+      } catch {
+        this.base = spec.base; // what the server drew stays true
+        this.select.value = spec.base;
+        return;
+      } finally {
+        this.select.disabled = false;
+      }
+    }
+    const { base } = this;
     const heads = this.table.tHead.rows[0].cells;
     spec.cols.forEach((c, i) => { heads[spec.rowKeys.length + i].textContent = `${spec.colNames[i]}${c === base ? ' (base)' : ''}`; });
-    const rows = ratioRows(spec, base);
+    const rows = ratioRows(spec, base, this.given());
     Array.from(this.table.tBodies[0].rows).forEach((tr, ri) => {
       spec.cols.forEach((col, ci) => {
         const r = rows[ri * spec.cols.length + ci];
@@ -136,8 +151,7 @@ export class RatioChart {
         }
         const abs = num(r.value, spec.valueDigits);
         if (col === base) { td.classList.add('base'); td.dataset.c = '0'; td.textContent = abs; return; }
-        const c = ratioClass(r.ratio, spec.cells.find((x) => x.row === r.row && x.col === col).n, spec.cells.find((x) => x.row === r.row && x.col === base).n, spec.edges);
-        td.dataset.c = String(r.within_noise ? 0 : c);
+        td.dataset.c = String(r.cls);
         td.title = abs + (r.within_noise ? ', within noise' : '');
         td.textContent = `${num(r.ratio, spec.digits)}×`;
         if (r.within_noise) {
@@ -152,7 +166,7 @@ export class RatioChart {
 
   /** An off-screen Vega view of the heat-table, for PNG/SVG export. */
   view() {
-    const runtime = parse(compile(heatmapSpec(this.spec, this.base, cssVar)).spec, null, { ast: true });
+    const runtime = parse(compile(heatmapSpec(this.spec, this.base, cssVar, this.given())).spec, null, { ast: true });
     return new View(runtime, { expr: expressionInterpreter, renderer: 'none' });
   }
 }

@@ -10,7 +10,8 @@ record of the Manifest (ingest/read/sections.py); an error is a `Problem` it rai
 3. the default tables: the runs' (defaults.py, those `default_tables:` keeps) and the query
    runs' (query_defaults.py), each unless a declared or module table has its id;
 4. the counter tables of `counters:` (counters.py), then the reproduction check's table
-   (reproduction.py), which compares the tables built before it.
+   (reproduction.py), which compares the tables built before it;
+5. the `ratios:` blocks (ratios.py) on the tables a ratio chart draws.
 
 Every table is checked (checks.py) as its source gives it; a module table with a declared
 table's id is an error at the declaration's line.
@@ -36,6 +37,7 @@ from ingest.derive import (
     file_tables,
     query_defaults,
     query_tables,
+    ratios,
     reproduction,
 )
 from ingest.derive.checks import check_table
@@ -111,6 +113,7 @@ def derived_tables(ctx: StudyContext) -> list[DerivedTable]:
         if role in (Role.DECLARED, Role.MODULE):
             given.update(t["id"] for t in checked)
         ctx.tables += checked
+    ratios.add(ctx)  # the ratio tables' classes and noise verdicts, on the tables as built
     return ctx.tables
 
 

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ingest.derive import counters, declared, file_tables, query_tables, reproduction
+from ingest.derive import counters, declared, file_tables, query_tables, ratios, reproduction
 from ingest.join.queries import parse_label_files, parse_suite
 from ingest.problems import Problem, clean
 from ingest.read.fields import (
@@ -69,6 +69,7 @@ TOP = (
     "queries",  # query runs (ingest/join/queries.py): rules, label_files, query_tables, suite
     "label_files",
     "query_tables",
+    "ratios",  # ratio tables' classes and noise verdicts: ingest/derive/ratios.py
     "suite",
 )  # counters: ingest/derive/counters.py; series: size control (seriesfiles.py)
 SERIES_EXTRA = ("keep", "drop")  # or {every: N}: docs/manifest.md, "Size control"
@@ -161,6 +162,7 @@ def load(path: str | Path) -> Manifest:
         label_files=parse_label_files(path, doc, labels, queries, archives),
         suite=parse_suite(path, doc),
         query_tables=query_tables.parse(path, doc, labels, label_types, queries),
+        ratios=ratios.parse(path, doc),
     )
     for rule in [*runs, *files, *queries]:  # one match budget for every pattern of the ingest
         rule.clock = m.clock

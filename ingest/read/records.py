@@ -18,6 +18,7 @@ from ingest.read.sections import (
     FileTable,
     LabelFile,
     QueryTable,
+    RatioView,
     ReproductionCheck,
 )
 
@@ -143,6 +144,7 @@ class Manifest:
     label_files: list[LabelFile] = field(default_factory=list)  # `label_files:` (queries.py)
     suite: str | None = None  # `suite:` the query set of the query runs (e.g. TPC-H)
     query_tables: list[QueryTable] = field(default_factory=list)  # `query_tables:` checked
+    ratios: list[RatioView] = field(default_factory=list)  # `ratios:` (ingest/derive/ratios.py)
     # the match budget the rules share, also spent by every other pattern of the manifest
     clock: MatchClock = field(default_factory=MatchClock, repr=False, compare=False)
 

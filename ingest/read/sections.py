@@ -159,3 +159,16 @@ class ReproductionCheck:
     where: dict[str, str] = field(default_factory=dict)  # derived rows considered
     digits: int | None = None
     causes: list[Cause] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class RatioView:
+    """A `ratios:` entry (ingest/derive/ratios.py): a table's heat-table rows, columns, value and spread."""
+
+    table: str
+    row: list[str]
+    col: str
+    value: str
+    spread: str | tuple[str, str] | None  # "runs", (lo column, hi column), or none
+    line: int
+    where: str

@@ -9,9 +9,13 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
 
 import yaml
 
+from ingest.derive import ratios
+from ingest.derive.window_stats import window_stats
+from ingest.read.sections import RatioView
 from ingest.write.csvfiles import runs_csv, table_csv
 from ingest.write.seriesfiles import series_json
 
@@ -142,16 +146,25 @@ def tables(runs):
             {"key": "config", "label": "Config", "kind": "label"},
             {"key": "build", "label": "Build", "kind": "label"},
             {"key": "qps", "label": "QPS", "kind": "number", "digits": 0},
-            {"key": "noise", "label": "CV", "kind": "number", "digits": 2},
+            {"key": "lo", "label": "Slowest", "kind": "number", "digits": 0},
+            {"key": "hi", "label": "Fastest", "kind": "number", "digits": 0},
         ],
         "rows": [
-            {"config": "a", "build": "old", "qps": 1000, "noise": 0.05},
-            {"config": "a", "build": "new", "qps": 1030, "noise": 0.05},
-            {"config": "b", "build": "old", "qps": 1000, "noise": 0.01},
-            {"config": "b", "build": "new", "qps": 700, "noise": 0.01},
+            {"config": "a", "build": "old", "qps": 1000, "lo": 980, "hi": 1040},
+            {"config": "a", "build": "new", "qps": 1030, "lo": 1010, "hi": 1050},
+            {"config": "b", "build": "old", "qps": 1000, "lo": 990, "hi": 1010},
+            {"config": "b", "build": "new", "qps": 700, "lo": 690, "hi": 710},
         ],
         "notes": {},
     }
+    # the ratio charts' classes and verdicts, as the ingest writes them (derive/ratios.py)
+    views = [
+        RatioView("avg-tps", ["iops"], "engine", "avg_tps", None, 1, "ratios[0]"),
+        RatioView("close", ["config"], "build", "qps", ("lo", "hi"), 2, "ratios[1]"),
+    ]
+    found = [avg, cost, close]
+    ratios.add(SimpleNamespace(manifest=SimpleNamespace(path="manifest.yaml", ratios=views),
+                               tables=found, runs=[], series={}))  # fmt: skip
     return {"avg-tps": avg, "cost": cost, "close": close}
 
 
@@ -170,9 +183,9 @@ beta/alpha at 200 IOPS is {{< value table="avg-tps" col="avg_tps" where="engine=
 
 {{< chart kind="line" id="avg-line" table="avg-tps" x="iops" y="avg_tps" color="engine" >}}
 
-{{< chart kind="ratio" id="avg-ratio" table="avg-tps" row="iops" col="engine" value="avg_tps" noise="runs" >}}
+{{< chart kind="ratio" id="avg-ratio" table="avg-tps" row="iops" col="engine" value="avg_tps" >}}
 
-{{< chart kind="ratio" id="close-ratio" table="close" row="config" col="build" value="qps" noise="noise" >}}
+{{< chart kind="ratio" id="close-ratio" table="close" row="config" col="build" value="qps" >}}
 
 {{< chart kind="timeseries" id="tps-time" show="alpha-100,beta-100" caption="TPS over time" >}}
 """
@@ -209,6 +222,9 @@ def write_site(dest, post=POST, extra_pages=None):
     dump(data / "study.yaml", study)
     dump(data / "runs.yaml", {"runs": runs})
     (data / "runs.csv").write_text(runs_csv(runs, study["window"]))  # as the ingest writes them
+    stats = window_stats(runs)
+    dump(data / "window-stats.yaml", stats)
+    (data / "window-stats.csv").write_text(table_csv(stats))
     for rid, s in series.items():
         (data / "series" / f"{rid}.json").write_text(series_json(s))
     for tid, t in tables(runs).items():

@@ -8,7 +8,9 @@ further left, where a reader could not reach it), whether the box scrolls sidewa
 first column is pinned with an opaque background, and whether the scrolling edge shows that there
 is more (the fade); plus whether the page itself scrolls sideways. A table of a figure marked
 `data-wide` (several tables side by side: the plan view) keeps to the viewport instead of the
-column. `problems(view)` names what
+column, and so does a table shortcode's (`figure.table`) on a screen of 56rem or more, where a
+table wider than the column takes the room beside it (main.css): its left edge stays in the
+viewport, in reach. `problems(view)` names what
 makes a table view unreadable, at any width: a box outside the text column; a table wider than
 its box that does not scroll inside it, first column pinned and opaque, with the fade on the side
 there is more.
@@ -48,7 +50,8 @@ MEASURE = """async () => {
     const hr = holder.getBoundingClientRect();
     // a figure of several tables side by side (data-wide: the plan view) may use the page's
     // width beside the column, never beyond the viewport
-    const wide = !!t.closest('figure[data-wide]');
+    const wide = !!t.closest('figure[data-wide]')
+      || (!!t.closest('figure.table') && window.innerWidth >= 56 * parseFloat(getComputedStyle(document.documentElement).fontSize));
     const inColumn = wide ? hr.left >= -1 && hr.right <= window.innerWidth + 1
       : hr.left >= column[0] - 1 && hr.right <= column[1] + 1;
     const inView = r.left >= -1 && r.right <= window.innerWidth + 1;

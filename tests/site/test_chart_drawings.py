@@ -48,9 +48,10 @@ def axis_labels(svg, title):
 
 
 def rect_centre(d):
-    """Centre of an SVGO rectangle path `M<x> <y>h<w>v<h>...Z`."""
-    m = re.match(r"M([\d.]+) ([\d.]+)h([\d.]+)v([\d.]+)", d)
-    x, y, w, h = map(float, m.groups())
+    """Centre of an SVGO rectangle path `M<x> <y>h<w>v<h>...Z` (or `V<bottom>`)."""
+    m = re.match(r"M([\d.]+) ([\d.]+)h([\d.]+)([vV])([\d.]+)", d)
+    x, y, w, v = float(m[1]), float(m[2]), float(m[3]), float(m[5])
+    h = v if m[4] == "v" else v - y
     return x + w / 2, y + h / 2
 
 
@@ -64,13 +65,21 @@ def category_labels(svg, names):
     return out
 
 
-def test_an_estimate_is_drawn_hollow_and_dashed(built_site):
-    """mysql8-optane's device chart: the bar of each row whose basis is `estimate` is nearly
-    transparent with a dashed outline, the others solid; the legend names the estimate."""
-    t = table("mysql8-optane", "device-tps")
-    basis = {r["device"]: r["basis"] for r in t["rows"]}
+@pytest.mark.parametrize(
+    "tid, key, figure",
+    [
+        ("device-tps", "device", "device-bars"),
+        ("relative-throughput", "server", "relative-throughput-bars"),
+    ],
+)
+def test_an_estimate_is_drawn_hollow_and_dashed(built_site, tid, key, figure):
+    """mysql8-optane's charts with a `basis`: the bar of each row whose basis is `estimate` is
+    nearly transparent with a dashed outline, the others solid (with three kinds of figure as
+    with two); the legend names the estimate."""
+    t = table("mysql8-optane", tid)
+    basis = {r[key]: r["basis"] for r in t["rows"]}
     assert "estimate" in basis.values() and "published" in basis.values()
-    for width, svg in pictures(built_site, "mysql8-optane", "device-bars").items():
+    for width, svg in pictures(built_site, "mysql8-optane", figure).items():
         ticks = category_labels(svg, basis)
         assert set(ticks) == set(basis), (width, ticks)
         along = (
@@ -188,12 +197,8 @@ def test_the_metrics_picture_shades_the_window_in_every_panel(built_site):
 
 
 SINGLE_COLOUR = [
-    ("index-condition-pushdown", "query-minutes-bars"),
     ("mysql8-optane", "relative-throughput-bars"),
     ("mysql8-optane", "device-bars"),
-    ("linkbench-cached", "load-ips-bars"),
-    ("linkbench-cached", "qps-12h-bars"),
-    ("linkbench-cached", "qps-change-bars"),
     ("linkbench-hourly-2017", "hourly-qps"),
     ("linkbench-hourly-2017", "hourly-size"),
 ]
@@ -234,3 +239,40 @@ def test_panel_labels_on_top_name_their_column_at_phone_width(built_site, post, 
     ]
     assert [v for v in values if f"{row['title']}: {v}" not in texts] == []
     assert not set(values) & set(texts)
+
+
+SPEC = re.compile(r'<script type="application/json" id="([^"]+)-spec">(.*?)</script>', re.S)
+
+
+def colour_channels(spec):
+    """(field, {value: colour}) of each colour channel in a bars/line spec (faceted or not)."""
+    unit = spec.get("spec", spec)
+    color = (unit.get("encoding") or {}).get("color") or {}
+    scale = color.get("scale") or {}
+    if "field" in color and "domain" in scale:
+        yield color["field"], dict(zip(scale["domain"], scale["range"]))
+
+
+@pytest.mark.parametrize(
+    "post", sorted(p.name for p in (ROOT / "content/posts").iterdir() if p.is_dir())
+)
+def test_one_colour_per_label_value_across_a_post(built_site, post):
+    """Every chart of a post draws a label value (a server, an engine) in one colour: the
+    ingest's index of it (study.yaml `colors`) in the site palette; two values of a label
+    never share one."""
+    palette = json.loads((ROOT / "assets/js/palette.json").read_text())
+    study = yaml.safe_load((DATA / post / "study.yaml").read_text())
+    display = study.get("display") or {}
+    html = (built_site.site / "posts" / post / "index.html").read_text(encoding="utf-8")
+    seen: dict[tuple[str, str], str] = {}
+    for figure, text in SPEC.findall(html):
+        for field, colours in colour_channels(json.loads(text)):
+            indices = study["colors"].get(field, {})
+            names = display.get(field, {})
+            for value, colour in colours.items():
+                assert seen.setdefault((field, value), colour) == colour, (figure, field, value)
+                # the raw values shown as `value` (a display name), and their colours
+                raws = [k for k in indices if str(names.get(k, k)) == value]
+                allowed = {palette[indices[k] % len(palette)] for k in raws}
+                assert not raws or colour in allowed, (figure, field, value, colour, allowed)
+            assert len(set(colours.values())) == len(colours), (figure, field, colours)

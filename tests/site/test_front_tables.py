@@ -51,7 +51,7 @@ def test_ratio_cells_within_noise_stay_uncoloured(built):
     html = (built / "index.html").read_text()
     figure = html[html.index('id="close-ratio"') :]
     figure = figure[: figure.index("</table>")]
-    # 1030 / 1000 is inside sqrt(0.05² + 0.05²); 700 / 1000 is far outside 0.01 noise
+    # a's builds' ranges (980-1040, 1010-1050) overlap: noise; b's (990-1010, 690-710) do not
     assert 'class="r noise" data-c="0"' in figure and "1.03×" in figure
     assert 'data-c="-3" title="700">0.70×' in figure
 

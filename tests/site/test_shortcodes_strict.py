@@ -117,11 +117,19 @@ POSTS = {  # post -> (its shortcode line, the message expected)
         'no column "tps" in table "avg-tps"',
     ),
     "strict-ratio-noise": (
-        '{{< chart kind="ratio" id="r" table="avg-tps" row="iops" col="engine" value="avg_tps" noise="no_such_column" >}}',
-        'no column "no_such_column" in table "avg-tps"',
+        '{{< chart kind="ratio" id="r" table="avg-tps" row="iops,cache_gb" col="engine" value="avg_tps" noise="runs" >}}',
+        'chart kind=ratio: unknown parameter "noise"',
+    ),
+    "strict-ratio-view": (
+        '{{< chart kind="ratio" id="r" table="avg-tps" row="iops" col="engine" value="avg_tps" >}}',
+        'ratio: table "avg-tps"\'s ratio block is row="iops,cache_gb" col="engine" value="avg_tps", not the chart\'s',
+    ),
+    "strict-ratio-undeclared": (
+        '{{< chart kind="ratio" id="r" table="latency" row="iops,cache_gb" col="engine" value="p95" >}}',
+        'ratio: table "latency" has no ratio block: declare it in the manifest\'s ratios:',
     ),
     "strict-ratio-digits": (
-        '{{< chart kind="ratio" id="r" table="avg-tps" row="iops" col="engine" value="avg_tps" digits="two" >}}',
+        '{{< chart kind="ratio" id="r" table="avg-tps" row="iops,cache_gb" col="engine" value="avg_tps" digits="two" >}}',
         'chart kind=ratio: digits must be a whole number, not "two"',
     ),
     "strict-ts-window": (

@@ -29,7 +29,9 @@ def test_small_study_end_to_end(tmp_path):
         "tables/jitter.yaml",
         "tables/runs.csv",
         "tables/runs.yaml",
-    ]  # the default tables (ingest/derive/defaults.py), YAML and CSV
+        "window-stats.csv",
+        "window-stats.yaml",
+    ]  # the default tables (ingest/derive/defaults.py), YAML and CSV; the time series' rows
     assert any(str(p).startswith("mini.tar.gz/multi.log:35: session 2 ") for p in res["problems"])
 
 

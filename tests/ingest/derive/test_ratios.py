@@ -1,0 +1,151 @@
+"""Ratio tables (ingest/derive/ratios.py): each cell's class and noise verdict against every
+base, by the one rule of ingest/derive/noise.py, declared in `ratios:` and checked at load;
+and every ratio chart of every post reads a table that carries them."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+import yaml
+
+from ingest.derive import ratios
+from ingest.derive.noise import ratio_class, within_noise
+from ingest.problems import Problem
+from ingest.read.fields import load_yaml
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _views(tmp_path: Path, text: str) -> list[Any]:
+    p = tmp_path / "manifest.yaml"
+    p.write_text(text, encoding="utf-8")
+    return ratios.parse(str(p), load_yaml(p))
+
+
+def _ctx(views: list[Any], rows: list[dict[str, Any]]) -> Any:
+    table = {
+        "id": "times",
+        "columns": [
+            {"key": "server", "label": "Server", "kind": "label"},
+            {"key": "query", "label": "Query", "kind": "label"},
+            {"key": "median", "label": "Median", "kind": "number"},
+            {"key": "min", "label": "Min", "kind": "number"},
+            {"key": "max", "label": "Max", "kind": "number"},
+        ],
+        "rows": rows,
+    }
+    manifest = SimpleNamespace(path="manifest.yaml", ratios=views)
+    return SimpleNamespace(manifest=manifest, tables=[table], runs=[], series={})
+
+
+ROWS = [
+    {"server": "a", "query": "1", "median": 290.0, "min": 286.0, "max": 303.0},
+    {"server": "b", "query": "1", "median": 320.0, "min": 314.0, "max": 343.0},
+    {"server": "a", "query": "2", "median": 46.0, "min": 45.0, "max": 47.0},
+    {"server": "b", "query": "2", "median": 46.5, "min": 46.0, "max": 49.0},
+    {"server": "a", "query": "3", "median": 10.0, "min": 9.0, "max": 11.0},
+    {"server": "b", "query": "3", "median": None, "min": None, "max": None},
+]
+
+
+def test_classes_and_verdicts_per_base(tmp_path):
+    views = _views(
+        tmp_path,
+        "ratios:\n  - {table: times, row: query, col: server, value: median,"
+        " spread: {lo: min, hi: max}}\n",
+    )
+    ctx = _ctx(views, [dict(r) for r in ROWS])
+    ratios.add(ctx)
+    block = ctx.tables[0]["ratio"]
+    assert (block["row"], block["col"], block["spread"]) == (["query"], "server", "min/max")
+    a, b = block["bases"]["a"], block["bases"]["b"]
+    # ranges that never overlap differ; overlapping ones are noise (class 0); a missing side
+    # and the base's own cells have neither
+    assert b["noise"] == [False, None, True, None, None, None]
+    assert b["class"] == [ratio_class(290 / 320, False), None, 0, None, None, None]
+    assert a["noise"] == [None, False, None, True, None, None]
+    assert a["class"][1] == ratio_class(320 / 290, False) > 0
+    assert a["class"][5] is None  # b did not finish query 3
+    assert block["edges"] == [1.1, 1.33, 2.0, 3.0]
+
+
+def test_without_a_spread_no_verdict(tmp_path):
+    views = _views(
+        tmp_path, "ratios:\n  - {table: times, row: [query], col: server, value: median}\n"
+    )
+    ctx = _ctx(views, [dict(r) for r in ROWS])
+    ratios.add(ctx)
+    block = ctx.tables[0]["ratio"]
+    assert "noise" not in block["bases"]["a"] and "spread" not in block
+    assert block["bases"]["a"]["class"][3] == ratio_class(46.5 / 46.0, None) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("ratios:\n  - {table: t, row: q, col: s}\n", "ratios[0]: missing field `value`"),
+        (
+            "ratios:\n  - {table: t, row: q, col: s, value: v, spread: cv}\n",
+            "ratios[0]: `spread` must be runs or {lo: <column>, hi: <column>}",
+        ),
+        (
+            "ratios:\n  - {table: t, row: q, col: s, value: v, noise: runs}\n",
+            "ratios[0]: unknown field `noise`",
+        ),
+    ],
+)
+def test_declaration_errors_name_the_line(tmp_path, text, reason):
+    with pytest.raises(Problem) as e:
+        _views(tmp_path, text)
+    assert f"manifest.yaml:2: {reason}" in str(e.value), str(e.value)
+
+
+def test_a_table_without_the_columns_is_an_error(tmp_path):
+    views = _views(tmp_path, "ratios:\n  - {table: times, row: query, col: server, value: mean}\n")
+    with pytest.raises(Problem, match=r"ratios\[0\]: table 'times' has no column 'mean'"):
+        ratios.add(_ctx(views, [dict(r) for r in ROWS]))
+    views = _views(tmp_path, "ratios:\n  - {table: nope, row: q, col: s, value: v}\n")
+    with pytest.raises(Problem, match=r"ratios\[0\]: no table 'nope' in the study"):
+        ratios.add(_ctx(views, []))
+
+
+CHART = re.compile(
+    r'\{\{< chart kind="ratio" [^>]*?table="([^"]+)" row="([^"]+)" col="([^"]+)" value="([^"]+)"'
+)
+
+
+def test_every_ratio_chart_reads_the_ingests_rule():
+    """Every ratio chart of every post: its table carries the ingest's classes for every base,
+    and its verdicts are the overlap rule on the spreads it names."""
+    seen = 0
+    for post in sorted((ROOT / "content" / "posts").glob("*/index.md")):
+        for table, row, col, value in CHART.findall(post.read_text(encoding="utf-8")):
+            seen += 1
+            path = ROOT / "data" / post.parent.name / "tables" / f"{table}.yaml"
+            t = yaml.safe_load(path.read_text(encoding="utf-8"))
+            block = t["ratio"]
+            assert (block["row"], block["col"], block["value"]) == (row.split(","), col, value)
+            assert set(block["bases"]) == {str(r[col]) for r in t["rows"]}
+            if block.get("spread", "runs") == "runs":
+                continue
+            lo, hi = block["spread"].split("/")
+            for base, by in block["bases"].items():
+                for r, noise in zip(t["rows"], by["noise"]):
+                    if str(r[col]) == base or r[value] is None:
+                        continue
+                    b = next(
+                        (
+                            x
+                            for x in t["rows"]
+                            if str(x[col]) == base and all(x[k] == r[k] for k in block["row"])
+                        ),
+                        None,
+                    )
+                    if b is None or b[value] is None:
+                        continue
+                    assert noise == within_noise((r[lo], r[hi]), (b[lo], b[hi]))
+    assert seen >= 11
