@@ -18,7 +18,7 @@ import regex
 from ingest.join import stats
 from ingest.join.records import Base, Run, RunSource, Series, Stats
 from ingest.parse import Parsed, Session
-from ingest.parse.member import LineBudget, parse_bytes
+from ingest.parse.member import SeriesBudget, parse_bytes
 from ingest.problems import Problem, clean
 from ingest.read.archive import Archive
 from ingest.read.fields import Label, typed_label
@@ -48,9 +48,7 @@ def collect_runs(
     files: dict[str, Parsed] = {}
     problems: list[Problem] = []
     taken: dict[str, int] = {}
-    budget = LineBudget()  # bounds the memory of the parsed series, before any parse (read.py)
-    for arc, member, _, _ in jobs:
-        budget.take(arc.read(member), f"{arc.name}/{member}")
+    budget = SeriesBudget()  # bounds the memory of what is kept of the members (member.py)
     for i, (arc, member, rule, mt) in enumerate(jobs):
         if progress:
             progress(i, len(jobs), member)
@@ -58,6 +56,7 @@ def collect_runs(
         parsed = _parse(rule, arc, member, file, problems)
         if parsed is None:
             continue
+        budget.take(parsed, file)
         if rule in m.files:
             files[member] = parsed
             continue

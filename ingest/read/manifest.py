@@ -456,7 +456,7 @@ def _rule(
         if key == "runs"
         else QUERY_RULE
         if key == "queries"
-        else ("glob", "regex", "input", "format", "mode")
+        else ("glob", "regex", "input", "format", "mode", "incomplete")
     )
     glob_, regex_src = rv.get("glob", str), rv.get("regex", str)
     if (glob_ is None) == (regex_src is None):
@@ -479,7 +479,7 @@ def _rule(
             check_template(rv, k, t, where)
     linked = _linked(path, rv, where) if "linked" in d else None
     metric = _metric(rv, rv.get("metric", str)) if key == "runs" else None
-    incomplete = rv.get("incomplete", str, default="error") if key == "runs" else "error"
+    incomplete = rv.get("incomplete", str, default="error") if key != "queries" else "error"
     if incomplete not in ("error", "skip"):
         rv.fail(
             "incomplete",
