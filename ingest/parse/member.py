@@ -38,7 +38,8 @@ def check_lines(data: bytes, file: str) -> int:
 
 
 class SeriesBudget:
-    """The bytes of parsed series one ingest keeps (VALUE_BYTES a value), against
+    """The bytes of parsed series one ingest keeps (VALUE_BYTES a value in a list, 8 in a
+    packed monitor's array: runs.packed), against
     MAX_SERIES_BYTES: a Problem at the file whose series pass it, before the next is read."""
 
     def __init__(self, limit: int | None = None):
@@ -46,8 +47,11 @@ class SeriesBudget:
         self.used = 0
 
     def take(self, parsed: Parsed, file: str):
-        values = sum(len(col) for s in parsed.sessions for col in s.series.values())
-        self.used += values * VALUE_BYTES
+        self.used += sum(
+            len(col) * getattr(col, "itemsize", VALUE_BYTES)  # an array's, or a list's
+            for s in parsed.sessions
+            for col in s.series.values()
+        )
         if self.used > self.limit:
             raise Problem(
                 file,

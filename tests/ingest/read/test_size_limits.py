@@ -50,7 +50,8 @@ def test_an_ingest_over_the_series_budget_stops_at_the_file_that_passes_it(tmp_p
         return real(data, file, *a)
 
     monkeypatch.setattr(runs, "parse_bytes", counted)
-    one = real(sysbench_log(1000, seconds=5).encode(), "x")  # the smallest member's kept values, at most
+    # the kept values of one member of the mini study, at most: the budget passes at the second
+    one = real(sysbench_log(1000, seconds=5).encode(), "x")
     values = sum(len(c) for s in one.sessions for c in s.series.values())
     monkeypatch.setattr(read, "MAX_SERIES_BYTES", values * read.VALUE_BYTES)
     with pytest.raises(Problem) as e:
