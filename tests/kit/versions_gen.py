@@ -54,7 +54,7 @@ WORKLOADS = {
     "oltp_read_write_net": ((14, 4, 2), 0.78),
     "oltp_read_only": ((14, 0, 2), 1.6),  # its files are named _RW_ like the others
 }
-CPUS = 4  # mpstat -P ALL rows per sample
+CPUS = 2  # mpstat -P ALL rows per sample (with `all`)
 DEVICES = ("nvme0n1", "nvme1n1", "sda")
 START = datetime(2026, 3, 13, 5, 30, 0)
 MTIME = int(datetime(2026, 3, 20, 12, 0, 0).timestamp())
