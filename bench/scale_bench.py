@@ -3,15 +3,16 @@ about 1.2 GB of text in a 250 MB .tar.gz, at full size) through `python -m inges
 ingest of the untouched draft, the ingest with the monitors linked (vmstat, iostat, mpstat
 read as sar), and the site build; beside them `tar` + `grep` + `awk` over the same archive.
 
-    .venv/bin/python -m bench.scale_bench [--archive PATH] [--smoke] [--profile FILE] [--no-build]
+    .venv/bin/python -m bench.scale_bench [--size S] [--archive PATH] [--smoke] [--profile FILE]
+        [--no-build]
 
 Every step runs as a whole process (interpreter start, imports, decompression included); its
 CPU time is user + sys of it and its children (os.wait4), its peak memory their largest RSS.
 The build's added cost per run is the difference between building the study's post and the
 small study's post (47 runs), over the difference in runs; the draft is edited as an author
 would first (its key results point at the time series, not at a collapsed table).
-`--archive`: an archive written before (its truth file beside it), else one is generated in
-a temporary directory. `--smoke`: the small size (the suite runs it, tests/bench/).
+`--archive`: an archive written before (its truth file beside it), else one of `--size`
+(full, tenth, small) is generated in a temporary directory. `--smoke`: the small size (the suite runs it, tests/bench/).
 `--profile FILE`: also the draft's ingest under cProfile, its top functions printed.
 Results: docs/performance.md, "A 1,000-run study".
 """
@@ -149,14 +150,20 @@ def ratios(r: dict) -> dict:
     }
 
 
-def run(size: str, archive: Path | None, profile: Path | None, build: bool = True) -> dict:
+def run(
+    size: str,
+    archive: Path | None,
+    profile: Path | None,
+    build: bool = True,
+    keep: Path | None = None,
+) -> dict:
     with tempfile.TemporaryDirectory(prefix="scale-bench-") as tmp:
-        tmp_ = Path(tmp)
+        tmp_ = keep or Path(tmp)
         if archive is None:
             (tmp_ / "archives").mkdir()
             archive, _, _ = versions_gen.write(tmp_ / "archives" / f"{STUDY}.tar.gz", size)
         out = {size: study(archive, tmp_ / "big", profile, build)}
-        if size == "full" and build:  # the small study's build: what the runs add to a build
+        if size != "small" and build:  # the small study's build: what the runs add to a build
             (tmp_ / "small").mkdir()
             small, _, _ = versions_gen.write(tmp_ / "small" / f"{STUDY}.tar.gz", "small")
             posts = tmp_ / "small-work" / "content" / "posts"
@@ -166,8 +173,8 @@ def run(size: str, archive: Path | None, profile: Path | None, build: bool = Tru
             _edit_draft(posts / STUDY / "index.md")
             out["small_build"] = _build(tmp_ / "small-work")
             small_runs = len(json.loads(small.with_name(small.name + ".truth.json").read_text()))
-            extra = out["full"]["build"]["cpu_s"] - out["small_build"]["cpu_s"]
-            added = out["full"]["runs"] - small_runs
+            extra = out[size]["build"]["cpu_s"] - out["small_build"]["cpu_s"]
+            added = out[size]["runs"] - small_runs
             out["build_cpu_ms_per_added_run"] = round(1000 * extra / added)
         out["ratios"] = ratios(out[size])
     return out
@@ -179,8 +186,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--smoke", action="store_true", help="the small size, as the suite runs it")
     p.add_argument("--profile", type=Path, help="write the draft's ingest profile here")
     p.add_argument("--no-build", action="store_true", help="the ingest steps only")
+    p.add_argument("--size", choices=versions_gen.SIZES, default="full")
+    p.add_argument("--keep", type=Path, help="work in this new directory, and keep it")
     a = p.parse_args(argv)
-    out = run("small" if a.smoke else "full", a.archive, a.profile, not a.no_build)
+    out = run("small" if a.smoke else a.size, a.archive, a.profile, not a.no_build, a.keep)
     print(json.dumps(out, indent=1))
     if a.profile:
         import pstats

@@ -18,7 +18,8 @@ size never sits in memory) and a truth file beside it: each run's member, TPS an
 sysbench summary prints them, and the mean of its interval lines.
 
 Sizes: `full` (11 versions x 3 tiers x 10 thread counts x 3 workloads, less the missing runs:
-984 runs, about 1.2 GB of text) and `small` (about 40 runs of 60 s, every irregularity kept).
+984 runs, 1.2 GB of text), `tenth` (one workload, 3 thread counts: 98 runs of 900 s) and
+`small` (47 runs of 60 s, every irregularity kept).
 """
 
 from __future__ import annotations
@@ -72,6 +73,8 @@ class Size:
 ALL_VERSIONS = tuple((f, v) for f, vs in VERSIONS.items() for v in vs)
 SIZES = {
     "full": Size(900, ALL_VERSIONS, TIERS, THREADS, tuple(WORKLOADS)),
+    # a tenth of the full study, every version and tier at 900 s: what a loaded machine measures
+    "tenth": Size(900, ALL_VERSIONS, TIERS, (1, 64, 512), ("oltp_read_write",)),
     "small": Size(
         60,
         (
