@@ -36,7 +36,7 @@ from ingest.join.columns import meta_of
 from ingest.join.queries import QueryData
 from ingest.join.records import Run, Series
 from ingest.join.runs import Progress, collect_runs, fill
-from ingest.parse.member import LineBudget
+from ingest.parse.member import SeriesBudget
 from ingest.problems import Problem
 from ingest.read.archive import Archive
 from ingest.read.inputs import open_inputs
@@ -103,7 +103,7 @@ def build_files(
     archives, texts = open_inputs(m, archives_dir, studies_dir)
     # run id -> its labels and `_` groups (the templates' fields)
     fields: dict[str, dict[str, Any]] = {}
-    budget = LineBudget()  # the lines of every file this ingest parses: runs, queries, sar
+    budget = SeriesBudget()  # what this ingest keeps of its files: runs, queries, sar
     runs, series, files, problems = collect_runs(m, archives, progress, fields, budget)
     by_labels = {_key(r.labels): fields[r.id] for r in runs}
     query_data = queries.collect(m, archives, budget)  # docs/manifest.md, "Query runs"

@@ -28,7 +28,7 @@ from ingest.derive.tables import column_key
 from ingest.join.query_sar import SarFiles
 from ingest.join.records import QueryRun
 from ingest.parse import Table as ParsedTable
-from ingest.parse.member import LineBudget, parse_bytes
+from ingest.parse.member import SeriesBudget, parse_bytes
 from ingest.problems import Problem, clean
 from ingest.read.archive import Archive
 from ingest.read.fields import Fields, Label, LDict, LList, typed_label
@@ -61,14 +61,14 @@ class QueryData:
 
 
 def collect(
-    m: Manifest, archives: dict[str, Archive], budget: LineBudget | None = None
+    m: Manifest, archives: dict[str, Archive], budget: SeriesBudget | None = None
 ) -> QueryData:
     """The query runs of the manifest's `queries:` rules, labelled, with their plans; every
-    file read (query files, label files, sar files) counted by the ingest's line budget."""
+    file read (query files, label files, sar files) counted by the ingest's series budget."""
     out = QueryData()
     if not m.queries:
         return out
-    budget = budget or LineBudget()
+    budget = budget or SeriesBudget()
     described = _label_files(m, archives, out, budget)
     seen: dict[tuple[Any, ...], str] = {}
     plans: dict[tuple[Any, ...], Plan] = {}
@@ -83,7 +83,7 @@ def collect(
                 continue
             file = f"{arc.name}/{member}"
             data = arc.read(member)
-            budget.take(data, file)
+            budget.take_text(data, file)
             parsed = parse_bytes(data, file, rule.format)
             out.problems.extend(parsed.problems)
             out.members.add((rule.input, member))
@@ -249,7 +249,7 @@ def parse_suite(path: str, doc: LDict) -> str | None:
 
 
 def _label_files(
-    m: Manifest, archives: dict[str, Archive], out: QueryData, budget: LineBudget
+    m: Manifest, archives: dict[str, Archive], out: QueryData, budget: SeriesBudget
 ) -> dict[str, Described]:
     """folder -> {labels, description, display} from the manifest's `label_files:`."""
     described: dict[str, Described] = {}
@@ -288,7 +288,7 @@ def _slow_label_regex(m: Manifest, spec: LabelFile, reason: str) -> Problem:
 
 
 def _folders(
-    m: Manifest, archives: dict[str, Archive], spec: LabelFile, out: QueryData, budget: LineBudget
+    m: Manifest, archives: dict[str, Archive], spec: LabelFile, out: QueryData, budget: SeriesBudget
 ) -> tuple[list[dict[str, Any]], str]:
     """The `folders` rows of a label file, and its name as read."""
     if spec.file not in archives[spec.input].names():
@@ -298,7 +298,7 @@ def _folders(
     out.members.add((spec.input, spec.file))
     file = f"{spec.input}/{spec.file}"
     data = archives[spec.input].read(spec.file)
-    budget.take(data, file)
+    budget.take_text(data, file)
     parsed = parse_bytes(data, file, spec.format)
     folders = next((t for t in parsed.tables if t.name == "folders"), None)
     if folders is None:

@@ -13,7 +13,7 @@ from typing import Any
 from ingest.derive.tables import column_key
 from ingest.join.runs import fill
 from ingest.parse import Session
-from ingest.parse.member import LineBudget, parse_bytes
+from ingest.parse.member import SeriesBudget, parse_bytes
 from ingest.parse.sar import SAMPLE_FIELDS, whole_machine
 from ingest.problems import Problem
 from ingest.read.archive import Archive
@@ -42,9 +42,9 @@ class SarFiles:
     """The sar files of one ingest's query runs: each read once, the missing ones counted per
     rule (one warning each), the columns found in the order met."""
 
-    def __init__(self, m: Manifest, budget: LineBudget | None = None):
+    def __init__(self, m: Manifest, budget: SeriesBudget | None = None):
         self.m = m
-        self.budget = budget or LineBudget()  # the ingest's: sar files count with the others
+        self.budget = budget or SeriesBudget()  # the ingest's: sar files count with the others
         # (input, member) -> the means of each column of the file
         self.read: dict[tuple[str, str], dict[str, tuple[str, float | None]]] = {}
         self.missing: dict[int, tuple[int, str]] = {}  # rule line -> (count, first member)
@@ -65,7 +65,7 @@ class SarFiles:
                 continue
             if (rule.input, member) not in self.read:
                 data = arc.read(member)
-                self.budget.take(data, f"{arc.name}/{member}")
+                self.budget.take_text(data, f"{arc.name}/{member}")
                 parsed = parse_bytes(data, f"{arc.name}/{member}", "sar")
                 self.problems.extend(parsed.problems)
                 self.members.add((rule.input, member))

@@ -2,10 +2,12 @@
 UTF-8 text, not empty, at most MAX_FILE_LINES lines, a known (or detected) format, at least
 one result.
 
-Size budget (docs/formats.md, "Size limits"): parsing costs about 0.7 KB of memory a line at
+Memory budget (docs/formats.md, "Size limits"): parsing costs about 0.7 KB of memory a line at
 its peak (sysbench 1.x, 1,000,000 interval lines: 1.2 GB, 9 s), so a file of more than
-MAX_FILE_LINES lines is refused before it is decoded, and one ingest reads at most
-MAX_INGEST_LINES lines in all (`LineBudget`). The largest real input has 86,400 lines."""
+MAX_FILE_LINES lines is refused before it is decoded. Members are read and parsed one at a
+time; what an ingest keeps of them until the study is written is their parsed series, counted
+by `SeriesBudget` against MAX_SERIES_BYTES (a study of 1,000 runs at 1 s for 900 s with four
+monitors beside each keeps a tenth of it). The largest real input has 86,400 lines."""
 
 from __future__ import annotations
 
@@ -14,7 +16,11 @@ from ingest.problems import Problem
 
 HEAD = 64 * 1024
 MAX_FILE_LINES = 1_000_000  # lines of one input file
-MAX_INGEST_LINES = 2_000_000  # lines of all the files one ingest parses (its runs: and files:)
+# the parsed series one ingest keeps until it writes the study (runs: and files: rules)
+MAX_SERIES_BYTES = 3 * 1024**3
+VALUE_BYTES = (
+    32  # one kept value: its list slot and a float object (measured: bench/scale_bench.py)
+)
 LIMITS_DOC = 'docs/formats.md, "Size limits"'
 
 
@@ -31,23 +37,38 @@ def check_lines(data: bytes, file: str) -> int:
     return lines
 
 
-class LineBudget:
-    """The lines one ingest has parsed so far, against MAX_INGEST_LINES (a count per file)."""
+class SeriesBudget:
+    """The bytes of parsed series one ingest keeps (VALUE_BYTES a value in a list, 8 in a
+    packed monitor's array: runs.packed), against
+    MAX_SERIES_BYTES: a Problem at the file whose series pass it, before the next is read."""
 
     def __init__(self, limit: int | None = None):
-        self.limit = MAX_INGEST_LINES if limit is None else limit
+        self.limit = MAX_SERIES_BYTES if limit is None else limit
         self.used = 0
 
-    def take(self, data: bytes, file: str):
-        lines = check_lines(data, file)
-        if self.used + lines > self.limit:
+    def take(self, parsed: Parsed, file: str) -> None:
+        self.used += sum(
+            len(col) * getattr(col, "itemsize", VALUE_BYTES)  # an array's, or a list's
+            for s in parsed.sessions
+            for col in s.series.values()
+        )
+        self._check(file)
+
+    def take_text(self, data: bytes, file: str) -> None:
+        """A query, label or sar file, before it is parsed: its lines checked (MAX_FILE_LINES)
+        and its bytes counted, as what is kept of it is no larger than its text."""
+        check_lines(data, file)
+        self.used += len(data)
+        self._check(file)
+
+    def _check(self, file: str) -> None:
+        if self.used > self.limit:
             raise Problem(
                 file,
-                self.limit - self.used + 1,
-                f"the files of this ingest pass {self.limit:,} lines in all here "
-                f"({LIMITS_DOC}); split the study",
+                None,
+                f"the series parsed by this ingest pass {self.limit // 1024**2:,} MB here "
+                f"({LIMITS_DOC}); keep fewer monitor files in its files: rules, or split the study",
             )
-        self.used += lines
 
 
 def decode(data: bytes, file: str) -> str:

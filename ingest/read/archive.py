@@ -34,6 +34,8 @@ import posixpath
 import re
 import stat
 import tarfile
+import tempfile
+import weakref
 import zipfile
 import zlib
 from dataclasses import dataclass, field
@@ -305,6 +307,38 @@ class _Extended:
         self.pax, self.long_name, self.long_link = {}, None, None
 
 
+class _Spool:
+    """Members' bytes, once read and checked, kept in an unnamed temporary file rather than in
+    memory: an archive of 1.2 GB of text costs its reader one member at a time (`get`), and
+    the page cache, not the process, holds the rest. A link is a second name for the same
+    (offset, size)."""
+
+    def __init__(self) -> None:
+        self._fd, name = tempfile.mkstemp(prefix="benchlog-archive-")
+        os.unlink(name)  # gone with the descriptor, closed with the spool
+        weakref.finalize(self, os.close, self._fd)
+        self._end = 0
+
+    def put(self, data: bytes) -> tuple[int, int]:
+        view = memoryview(data)
+        while view:  # pwrite may write less than asked
+            done = os.pwrite(self._fd, view, self._end + len(data) - len(view))
+            view = view[done:]
+        ref = (self._end, len(data))
+        self._end += len(data)
+        return ref
+
+    def get(self, ref: tuple[int, int]) -> bytes:
+        offset, size = ref
+        data = os.pread(self._fd, size, offset) if size else b""
+        while len(data) < size:  # a short read: the rest
+            more = os.pread(self._fd, size - len(data), offset + len(data))
+            if not more:
+                raise OSError(errno.EIO, "the archive's spool file was cut short")
+            data += more
+        return data
+
+
 class Archive:
     """Members of an archive by relative name (top-level directory stripped)."""
 
@@ -312,7 +346,8 @@ class Archive:
         self.path = Path(path)
         self.name = clean(self.path.name)
         self.limits = limits
-        self._data: dict[str, bytes] = {}
+        self._spool = _Spool()
+        self._data: dict[str, tuple[int, int]] = {}  # member -> (offset, size) in the spool
         self._where: dict[str, int] = {}  # member -> its position (1-based entry number)
         self._total = 0
         if self.path.is_dir():
@@ -336,7 +371,7 @@ class Archive:
         return sorted(self._data)
 
     def read(self, name: str) -> bytes:
-        return self._data[name]
+        return self._spool.get(self._data[name])
 
     # -- limits -------------------------------------------------------------------------
     def _claim(self, member: str, position: int) -> None:
@@ -376,9 +411,10 @@ class Archive:
             self._claim(rel, i)
             self._count(rel, self._fits(rel, size))
             with open(real, "rb") as f:
-                self._data[rel] = f.read(size + 1)
-            if len(self._data[rel]) != size:
+                data = f.read(size + 1)
+            if len(data) != size:
                 raise _error(self.name, rel, "file changed while it was read")
+            self._data[rel] = self._spool.put(data)
 
     def _read_tar(self) -> None:
         try:
@@ -464,8 +500,8 @@ class Archive:
         name = _clean_name(self.name, raw_name, self.limits, is_dir=kind == tarfile.DIRTYPE)
         if kind in (tarfile.REGTYPE, tarfile.AREGTYPE, tarfile.CONTTYPE):
             self._claim(name, entry)
-            self._data[name] = stream.read(size, raw_name)
-            self._count(name, len(self._data[name]))  # the bytes read, not the header's word
+            self._data[name] = self._spool.put(stream.read(size, raw_name))
+            self._count(name, self._data[name][1])  # the bytes read, not the header's word
             stream.skip_padding(size, raw_name)
         elif kind in (tarfile.SYMTYPE, tarfile.LNKTYPE):
             if len(linkname) > self.limits.name:
@@ -572,7 +608,7 @@ class Archive:
                         self.name, info.filename, "not a regular file (device, FIFO or socket)"
                     )
                 self._count(name, self._fits(info.filename, info.file_size), info.compress_size)
-                self._data[name] = self._zip_member(zf, info)
+                self._data[name] = self._spool.put(self._zip_member(zf, info))
         self._resolve_links(links)
 
     def _zip_member(self, zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
@@ -613,7 +649,7 @@ class Archive:
                     name,
                     f"link target {clean(target, 200)!r} is not a file in the archive",
                 )
-            self._count(name, len(self._data[target]))
+            self._count(name, self._data[target][1])
             self._data[name] = self._data[target]
 
     def _strip_top(self) -> None:

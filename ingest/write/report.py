@@ -34,7 +34,8 @@ class Report:
     runs: int = 0
     query_runs: int = 0  # runs of the `queries:` rules (ingest/join/queries.py)
     rules: list[tuple[str, int]] = field(default_factory=list)  # (rule, runs it took)
-    unmatched: list[tuple[str, str]] = field(default_factory=list)  # (member, why)
+    # (member, why): why only for the first SHOWN, those the report prints
+    unmatched: list[tuple[str, str | None]] = field(default_factory=list)
     tables: list[tuple[str, int | None]] = field(default_factory=list)  # (id, rows)
     bytes_total: int = 0
     files: int = 0  # files of data/<study>/
@@ -81,7 +82,11 @@ def build(m: Manifest, built, dry_run: bool = False, result: dict | None = None)
                 rule.input == inp.name and rule.took(member) for rule in [*m.runs, *m.files]
             ):
                 continue
-            rep.unmatched.append((f"{inp.name}/{member}", _why_unmatched(arc.read(member), member)))
+            # saying why parses the file: as costly as taking it (four monitors beside each
+            # run are four fifths of a study's bytes), so only for the members printed
+            shown = len(rep.unmatched) < SHOWN
+            why = _why_unmatched(arc.read(member), member) if shown else None
+            rep.unmatched.append((f"{inp.name}/{member}", why))
         taken[inp.name] = arc
     own = {f"series/{r.id}.json" for r in runs}  # one run: its .json (and .linked.json)
     rep.files = len(files)

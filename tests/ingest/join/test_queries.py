@@ -249,12 +249,12 @@ def test_the_cli_ingests_and_reports_query_runs(study, tmp_path, capsys):
     assert (tmp_path / "cli-study" / "tables" / "query-summary.csv").is_file()
 
 
-def test_query_label_and_sar_files_count_in_the_ingests_line_budget(study, monkeypatch):
-    """The line budget bounded only the `runs:` files: query files of any size were parsed.
-    With the budget lowered to 2,000 lines, this study's query files pass it."""
+def test_query_label_and_sar_files_count_in_the_ingests_series_budget(study, monkeypatch):
+    """The budget bounded only the `runs:` files: query files of any size were parsed. With
+    the budget lowered to 2,000 bytes, this study's query files pass it."""
     from ingest.parse import member
 
-    monkeypatch.setattr(member, "MAX_INGEST_LINES", 2_000)
+    monkeypatch.setattr(member, "MAX_SERIES_BYTES", 2_000)
     with pytest.raises(Problem) as err:
         ingest(*study, name="over-budget")
-    assert "the files of this ingest pass 2,000 lines in all" in err.value.reason, str(err.value)
+    assert "the series parsed by this ingest pass 0 MB" in err.value.reason, str(err.value)

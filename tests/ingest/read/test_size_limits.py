@@ -1,8 +1,9 @@
-"""Size limits of the parse (issue 21 §10): 10 million interval rows were `internal error:
-MemoryError` at 5.9 GB. A file of more than `read.MAX_FILE_LINES` lines, or an ingest whose
-files hold more than `read.MAX_INGEST_LINES` in all, is one `file:line` error found before
-anything is parsed (docs/formats.md, "Size limits"). The limits are lowered here so the files
-stay small; bench/archive_bombs.py measures the real ones."""
+"""Size limits of the parse: 10 million interval rows were `internal error: MemoryError` at
+5.9 GB. A file of more than `read.MAX_FILE_LINES` lines is one `file:line` error found before
+it is decoded; an ingest whose kept series pass `read.MAX_SERIES_BYTES` is one error at the
+file that passes it, before the next is read, and nothing is written (docs/formats.md, "Size
+limits"). The limits are lowered here so the files stay small; bench/archive_bombs.py and
+bench/scale_bench.py measure the real ones."""
 
 from __future__ import annotations
 
@@ -37,18 +38,26 @@ def test_a_file_over_the_line_limit_is_one_error_at_its_first_line_over(monkeypa
     assert parse_bytes(text.encode(), "big.log").sessions[0].intervals == 60
 
 
-def test_an_ingest_over_the_total_is_refused_before_any_parse(tmp_path, monkeypatch):
+def test_an_ingest_over_the_series_budget_stops_at_the_file_that_passes_it(tmp_path, monkeypatch):
     from tests.kit.study_kit import make_study, run
 
     man = make_study(tmp_path)
-    monkeypatch.setattr(read, "MAX_INGEST_LINES", 100)
+    parsed: list[str] = []
+    real = pool.parse_bytes
 
-    def never(*a, **k):
-        raise AssertionError("parsed before the budget was checked")
+    def counted(data, file, *a):
+        parsed.append(file)
+        return real(data, file, *a)
 
-    monkeypatch.setattr(pool, "parse_bytes", never)
-    with pytest.raises(Problem, match=r"^mini\.tar\.gz/[a-z0-9-]+\.log:\d+: the files of this "):
+    monkeypatch.setattr(pool, "parse_bytes", counted)
+    # the kept values of one member of the mini study, at most: the budget passes at the second
+    one = real(sysbench_log(1000, seconds=5).encode(), "x")
+    values = sum(len(c) for s in one.sessions for c in s.series.values())
+    monkeypatch.setattr(read, "MAX_SERIES_BYTES", values * read.VALUE_BYTES)
+    with pytest.raises(Problem) as e:
         run(tmp_path, man)
+    assert str(e.value).startswith(f"{parsed[-1]}: the series parsed by this ingest pass 0 MB")
+    assert 1 < len(parsed) < 1000  # stopped where the budget was passed, not after every file
     assert not (tmp_path / "data" / "mini").exists()
 
 
