@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ingest.derive import counters, declared, file_tables, query_tables, reproduction
+from ingest.derive import counters, declared, file_tables, query_tables, reproduction, versions
 from ingest.join.queries import parse_label_files, parse_suite
 from ingest.problems import Problem, clean
 from ingest.read.fields import (
@@ -68,6 +68,7 @@ TOP = (
     "label_files",
     "query_tables",
     "suite",
+    "versions",  # the version-comparison view: ingest/derive/versions.py
 )  # counters: ingest/derive/counters.py; series: size control (seriesfiles.py)
 SERIES_EXTRA = ("keep", "drop")  # or {every: N}: docs/manifest.md, "Size control"
 RULE = (
@@ -159,6 +160,7 @@ def load(path: str | Path) -> Manifest:
         label_files=parse_label_files(path, doc, labels, queries, archives),
         suite=parse_suite(path, doc),
         query_tables=query_tables.parse(path, doc, labels, label_types, queries),
+        versions=versions.parse(path, doc, labels),
     )
     _distinct_table_ids(m)
     return m

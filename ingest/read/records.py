@@ -19,6 +19,7 @@ from ingest.read.sections import (
     LabelFile,
     QueryTable,
     ReproductionCheck,
+    VersionsView,
 )
 
 # a files: rule's `mode:` for these formats (ingest/parse/server_status.py): mysqladmin -r or not
@@ -143,6 +144,7 @@ class Manifest:
     label_files: list[LabelFile] = field(default_factory=list)  # `label_files:` (queries.py)
     suite: str | None = None  # `suite:` the query set of the query runs (e.g. TPC-H)
     query_tables: list[QueryTable] = field(default_factory=list)  # `query_tables:` checked
+    versions: list[VersionsView] = field(default_factory=list)  # `versions:` (derive/versions.py)
 
     def run_window(self) -> dict[str, float]:
         """`window:`, which a study with runs has (`load` requires it then)."""
