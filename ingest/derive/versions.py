@@ -30,13 +30,14 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 from ingest.derive.checks import TABLE_ID
 from ingest.derive.context import StudyContext
 from ingest.derive.declared import runs_where
 from ingest.derive.noise import Spread, batch_spread, ratio_class, repeat_spread, within_noise
-from ingest.derive.tables import Column, DerivedTable, Row, col
+from ingest.derive.tables import Column, DerivedTable, Row, col, table
 from ingest.join.stats import DIGITS, ratio, window_values
 from ingest.problems import Problem, clean
 from ingest.read.fields import Fields, LDict, LList, check_display, section_items
@@ -160,7 +161,8 @@ def build(ctx: StudyContext) -> list[DerivedTable]:
                 f"({', '.join(versions)})",
             )
         rows = _rows(view, cells, versions, base)
-        out += [_cells_table(ctx, view, rows, base), _extremes(ctx, view, rows, base)]
+        heading = _headings(ctx, view)
+        out += [_cells_table(view, rows, base, heading), _extremes(view, rows, base, heading)]
     return out
 
 
@@ -322,8 +324,18 @@ def _verdict(
     return "within noise" if noise else "beyond noise"
 
 
-def _cells_table(ctx: StudyContext, view: VersionsView, rows: list[Row], base: str) -> DerivedTable:
-    m = ctx.manifest
+def _headings(ctx: StudyContext, view: VersionsView) -> Callable[[str], str]:
+    """A name's heading: the source table's column label, else the manifest's for a label."""
+    if view.table:
+        t = next(t for t in ctx.tables if t["id"] == view.table)
+        labels = {c["key"]: c["label"] for c in t["columns"]}
+        return lambda name: labels.get(name, name)
+    return ctx.manifest.heading
+
+
+def _cells_table(
+    view: VersionsView, rows: list[Row], base: str, heading: Callable[[str], str]
+) -> DerivedTable:
     metric_cols: list[Column] = []
     for k, head in view.metrics.items():
         metric_cols += [
@@ -335,16 +347,16 @@ def _cells_table(ctx: StudyContext, view: VersionsView, rows: list[Row], base: s
             col(f"{k}_noise", f"{head} ratio vs noise", "text"),
         ]
     columns = [
-        *(col(f, m.heading(f), "label") for f in view.facets),
-        col("version", m.heading(view.version), "label"),
-        _x_col(m.heading(view.x), rows),
+        *(col(f, heading(f), "label") for f in view.facets),
+        col("version", heading(view.version), "label"),
+        _x_col(heading(view.x), rows),
         col("base", "Base version", "label"),
         col("runs", "Runs", "number", 0),
         col("run", "Run", "label"),
         *metric_cols,
     ]
-    title = view.title or f"{' and '.join(view.metrics.values())} per {m.heading(view.version)}"
-    return ctx.table(view.id, title, columns, rows)
+    title = view.title or f"{' and '.join(view.metrics.values())} per {heading(view.version)}"
+    return table(view.id, title, columns, rows)
 
 
 def _x_col(heading: str, rows: list[Row]) -> Column:
@@ -352,10 +364,11 @@ def _x_col(heading: str, rows: list[Row]) -> Column:
     return col("x", heading, "number", 0) if nums else col("x", heading, "label")
 
 
-def _extremes(ctx: StudyContext, view: VersionsView, rows: list[Row], base: str) -> DerivedTable:
+def _extremes(
+    view: VersionsView, rows: list[Row], base: str, heading: Callable[[str], str]
+) -> DerivedTable:
     """Per metric, the `top` largest regressions then gains against the base, beyond noise or
     of unknown noise (a cell within noise is no difference)."""
-    m = ctx.manifest
     out: list[Row] = []
     for metric in view.metrics:
         moved = [
@@ -393,9 +406,9 @@ def _extremes(ctx: StudyContext, view: VersionsView, rows: list[Row], base: str)
         col("metric", "Metric", "label"),
         col("direction", "Regression or gain", "label"),
         col("rank", "Rank", "number", 0),
-        *(col(f, m.heading(f), "label") for f in view.facets),
-        col("version", m.heading(view.version), "label"),
-        _x_col(m.heading(view.x), rows),
+        *(col(f, heading(f), "label") for f in view.facets),
+        col("version", heading(view.version), "label"),
+        _x_col(heading(view.x), rows),
         col("base", "Base version", "label"),
         col("ratio", "Ratio to the base", "ratio", 2),
         col("value", "Value", "number", 2),
@@ -403,4 +416,4 @@ def _extremes(ctx: StudyContext, view: VersionsView, rows: list[Row], base: str)
         col("run", "Run", "label"),
     ]
     title = f"Largest regressions and gains against {base}"
-    return ctx.table(f"{view.id}-extremes", title, columns, out)
+    return table(f"{view.id}-extremes", title, columns, out)
