@@ -12,6 +12,7 @@ import { chartConfig, cssVar, PALETTE } from './theme.js';
 import { getState, setState } from './hash.js';
 import { addExportTools } from './export.js';
 import { decimals } from './chartdom.js';
+import { ratioClass, withinNoise } from './noise.js';
 
 const PANEL_H = 150; // px of a panel's plot
 const PANEL_MIN_W = 220; // px a panel takes at least (plot and its axis)
@@ -22,22 +23,6 @@ export function grid(spec, hostWidth) {
   const cols = Math.max(1, Math.min(spec.panels, Math.floor((hostWidth - 20) / PANEL_MIN_W)));
   const width = Math.max(120, Math.floor((hostWidth - 20) / cols) - 70);
   return { cols, width, rows: Math.ceil(spec.panels / cols) };
-}
-
-/** Whether two spreads overlap: ingest/derive/noise.py `within_noise` (null when either is unknown). */
-export function withinNoise(a, b) {
-  if (!a || !b || a[0] === null || a[1] === null || b[0] === null || b[1] === null) return null;
-  return a[0] <= b[1] && b[0] <= a[1];
-}
-
-/** The colour class of a ratio: ingest/derive/noise.py `ratio_class` with the spec's edges. */
-export function ratioClass(r, noise, edges) {
-  if (r === null || !(r > 0) || !Number.isFinite(r)) return null;
-  if (noise) return 0;
-  const a = Math.abs(Math.log2(r));
-  const i = edges.findIndex((e) => a <= e);
-  const c = i < 0 ? edges.length + 1 : i + 1;
-  return r < 1 ? -c : c;
 }
 
 /** The published JSON (flat lists: four items a cell, three a value) as a list per cell. */

@@ -149,3 +149,22 @@ def test_a_base_no_cell_has_is_an_error_at_its_line(tmp_path):
         study(tmp_path, body)
     assert "base '9.9.9' is not a version of the view (5.7.44, 8.0.36, 10.11.6)" in str(e.value)
     assert ":14:" in str(e.value)
+
+
+def test_the_browsers_noise_rule_is_checked_against_the_ingests_cases():
+    """tests/fixtures/noise-cases.json is what assets/js/noise.js must give (tests/js/
+    noise.test.js); here, that it is what ingest/derive/noise.py gives, and that it covers
+    each verdict and classes on both sides."""
+    import json
+
+    from ingest.derive.noise import EDGES
+    from tests.kit.golden import FIXTURES
+
+    doc = json.loads((FIXTURES / "noise-cases.json").read_text())
+    assert doc["edges"] == list(EDGES)
+    for c in doc["cases"]:
+        spreads = [tuple(s) if s else None for s in (c["a"], c["b"])]
+        assert within_noise(*spreads) == c["within"]
+        assert ratio_class(c["ratio"], c["within"]) == c["class"]
+    assert {c["within"] for c in doc["cases"]} == {True, False, None}
+    assert {c["class"] for c in doc["cases"]} >= {-5, -1, 0, 1, 5, None}
