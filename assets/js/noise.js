@@ -4,6 +4,12 @@
 // |log2 ratio| edges the page passes (chart-parts/ratio-edges.html, noise.py's EDGES). Both
 // sides are checked against tests/fixtures/noise-cases.json.
 
+/** A ratio rounded as the ingest keeps it (ingest/join/stats.py `ratio`, DIGITS = 6), so that
+ * ratios the ingest ranks as equal are ranked in the same (table) order here. */
+export function roundRatio(r) {
+  return Math.round(r * 1e6) / 1e6;
+}
+
 /** Whether two spreads [lo, hi] overlap; null when either is unknown. */
 export function withinNoise(a, b) {
   if (!a || !b || a[0] === null || a[1] === null || b[0] === null || b[1] === null) return null;

@@ -12,10 +12,11 @@ import { chartConfig, cssVar, PALETTE } from './theme.js';
 import { getState, setState } from './hash.js';
 import { addExportTools } from './export.js';
 import { decimals } from './chartdom.js';
-import { ratioClass, withinNoise } from './noise.js';
+import { ratioClass, roundRatio, withinNoise } from './noise.js';
 
 const PANEL_H = 150; // px of a panel's plot
 const PANEL_MIN_W = 220; // px a panel takes at least (plot and its axis)
+const PAD = 6; // px inside each plot's edges: the live chart's points stay within the build's drawing
 const DASHES = [[], [6, 3], [2, 2], [6, 2, 2, 2]]; // past the palette's colours, versions get a dash
 
 /** Columns of panels, and each panel's plot width, for a figure `hostWidth` px wide. */
@@ -43,7 +44,7 @@ export function cellRows(spec, data, metric, base) {
     const [mean, lo, hi] = vals[i];
     const b = baseOf.get(`${c[0]}|${c[2]}`);
     const isBase = c[1] === bi;
-    const ratio = mean !== null && b && b[0] ? mean / b[0] : null;
+    const ratio = mean !== null && b && b[0] ? roundRatio(mean / b[0]) : null;
     const noise = isBase || ratio === null ? null : withinNoise([lo, hi], [b[1], b[2]]);
     return {
       facet: data.facets[c[0]], version: spec.versionNames[data.versions[c[1]]] || data.versions[c[1]],
@@ -76,11 +77,11 @@ export function versionsLayout(spec, data, state, hostWidth, read = cssVar, live
   const xs = data.xs.filter((x) => typeof x === 'number' && x > 0);
   const xlog = spec.xNumbers && xs.length === data.xs.length && Math.max(...xs) / Math.min(...xs) >= 16;
   const x = spec.xNumbers
-    ? { field: 'x', type: 'quantitative', title: spec.xTitle, scale: xlog ? { type: 'log', base: 2 } : { zero: false },
+    ? { field: 'x', type: 'quantitative', title: spec.xTitle, scale: xlog ? { type: 'log', base: 2, padding: PAD } : { zero: false, padding: PAD },
       axis: { values: data.xs, format: 'd' } }
     : { field: 'x', type: 'ordinal', sort: data.xs, title: spec.xTitle };
   const title = ratio ? `${metric.label} / ${spec.versionNames[state.base] || state.base}` : metric.label;
-  const yEnc = { field: y, type: 'quantitative', title, scale: { zero: false }, axis: { labelOverlap: 'greedy', format: '~s' } };
+  const yEnc = { field: y, type: 'quantitative', title, scale: { zero: false, padding: PAD }, axis: { labelOverlap: 'greedy', format: '~s' } };
   const color = { field: 'version', type: 'nominal', sort: names, title: spec.versionTitle,
     scale: { domain: names, range: names.map((_, i) => PALETTE[i % PALETTE.length]) }, legend: { columns: Math.min(names.length, 6), labelLimit: 0, symbolOpacity: 1, symbolType: 'stroke' } };
   const strokeDash = { field: 'version', type: 'nominal', sort: names, legend: null,
@@ -205,7 +206,7 @@ export class VersionsChart {
     const { spec, state } = this;
     const metric = spec.metrics.find((m) => m.key === state.metric);
     table.caption.textContent = `Largest regressions and gains of ${metric.label} against ${spec.versionNames[state.base] || state.base}`;
-    table.tHead.rows[0].cells[table.tHead.rows[0].cells.length - 4].textContent = metric.label;
+    table.tHead.rows[0].cells[table.tHead.rows[0].cells.length - 3].textContent = metric.label;
     const body = table.tBodies[0];
     body.replaceChildren();
     const { regression, gain } = extremes(rows, state.base, spec.top);

@@ -121,3 +121,32 @@ def test_base_picker_metric_switch_and_permalink(built, browser):
         assert not problems, problems
     finally:
         server.shutdown()
+
+
+HEIGHTS = """(id) => { const f = document.getElementById(id);
+  return [f.querySelector('.chart-toolbar'), f.querySelector('.chart-view'), f].map((e) => e.getBoundingClientRect().height); }"""
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_the_live_chart_takes_over_without_moving_anything(built, browser, width):
+    """The toolbar holds the controls' rows from the start and the live panels (with their
+    points) take the build's drawing's room: toolbar, view and figure keep their heights."""
+    _, www = built
+    server, root = serve(www)
+    problems: list[str] = []
+    try:
+        page = open_page(
+            browser,
+            f"{root}/benchlog/posts/{STUDY}/",
+            problems,
+            viewport={"width": width, "height": 900},
+        )
+        before = page.evaluate(HEIGHTS, FIG)
+        page.locator(f"#{FIG}").scroll_into_view_if_needed()
+        page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=60_000)
+        after = page.evaluate(HEIGHTS, FIG)
+        assert before[1] > 300  # the build's drawing is there before the bundle
+        assert after == pytest.approx(before, abs=0.5), (before, after)
+        assert not problems, problems
+    finally:
+        server.shutdown()
