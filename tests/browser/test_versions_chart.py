@@ -76,6 +76,11 @@ def test_a_thousand_runs_fit_the_page_budget_and_read_without_javascript(built):
     # the ingest's extremes, in the figure without JavaScript, each run linked to the compare page
     ext = yaml.safe_load((data / "tables" / "versions-extremes.yaml").read_text())["rows"]
     first = next(r for r in ext if r["metric"] == "tps" and r["direction"] == "regression")
+    shown = re.findall(
+        r'<tr data-dir="(regression|gain)">.*?compare\.runs=[^/]+/([^"]+)"', figure, re.S
+    )
+    listed = [(r["direction"], r["run"]) for r in ext if r["metric"] == "tps" and r["rank"] <= 5]
+    assert shown == listed  # the same cells in the same order (ties in the table's order)
     row = re.search(r'<tr data-dir="regression">(.*?)</tr>', figure, re.S).group(1)
     assert f"{first['ratio']:.2f}×" in row and first["version"] in row
     assert f"compare/#compare.runs={STUDY}/{first['run']}" in row

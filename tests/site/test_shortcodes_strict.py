@@ -198,7 +198,7 @@ POSTS = {  # post -> (its shortcode line, the message expected)
     ),
     "strict-versions-table": (
         '{{< chart kind="versions" id="v" table="absolute-qps" >}}',
-        'no table "absolute-qps-extremes" in data/sysbench-regressions/tables/',
+        'chart kind=versions: table "absolute-qps" is not a versions: view\'s',
     ),
     # a missing table, study or run: our errorf, and nothing after it (no Go error of the code below)
     "strict-no-table": (
