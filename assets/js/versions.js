@@ -78,13 +78,14 @@ export function versionsLayout(spec, data, state, hostWidth, read = cssVar, live
   const xlog = spec.xNumbers && xs.length === data.xs.length && Math.max(...xs) / Math.min(...xs) >= 16;
   const x = spec.xNumbers
     ? { field: 'x', type: 'quantitative', title: spec.xTitle, scale: xlog ? { type: 'log', base: 2, padding: PAD } : { zero: false, padding: PAD },
-      axis: { values: data.xs, format: 'd' } }
+      axis: { values: data.xs, format: 'd', labelOverlap: 'greedy', labelSeparation: 4 } }
     : { field: 'x', type: 'ordinal', sort: data.xs, title: spec.xTitle };
   const title = ratio ? `${metric.label} / ${spec.versionNames[state.base] || state.base}` : metric.label;
   const yEnc = { field: y, type: 'quantitative', title, scale: { zero: false, padding: PAD }, axis: { labelOverlap: 'greedy', format: '~s' } };
   const color = { field: 'version', type: 'nominal', sort: names, title: spec.versionTitle,
     scale: { domain: names, range: names.map((_, i) => PALETTE[i % PALETTE.length]) }, legend: { columns: Math.min(names.length, 6), labelLimit: 0, symbolOpacity: 1, symbolType: 'stroke' } };
-  const strokeDash = { field: 'version', type: 'nominal', sort: names, legend: null,
+  // one legend for both channels (a legend on one and none on the other conflict in Vega-Lite)
+  const strokeDash = { field: 'version', type: 'nominal', sort: names, title: spec.versionTitle, legend: color.legend,
     scale: { domain: names, range: names.map((_, i) => DASHES[Math.floor(i / PALETTE.length) % DASHES.length]) } };
   const tip = [
     { field: 'facet', title: spec.facetTitle || 'Panel' }, { field: 'version', title: spec.versionTitle },
@@ -97,13 +98,12 @@ export function versionsLayout(spec, data, state, hostWidth, read = cssVar, live
   // the build's drawing has the lines and spreads only: a point per cell of a thousand runs
   // would be most of the page's elements; the live chart adds them, with their tooltips
   const layer = [{ mark: { type: 'line', strokeWidth: 1.5 }, encoding: { x, y: yEnc, color, strokeDash } }];
-  if (!ratio) layer.push({ mark: { type: 'area', opacity: 0.18 }, transform: [{ filter: 'datum.lo !== null' }], encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color } });
+  // a layer only where it has data: an empty layer's scales have an infinite extent (a warning)
+  if (!ratio && drawn.some((r) => r.lo !== null)) layer.push({ mark: { type: 'area', opacity: 0.18 }, transform: [{ filter: 'datum.lo !== null' }], encoding: { x, y: { field: 'lo', type: 'quantitative' }, y2: { field: 'hi' }, color } });
   if (live) {
-    layer.push(
-      { mark: { type: 'point', size: 30, strokeWidth: 1.4, filled: false }, encoding: { x, y: yEnc, color, tooltip: tip, ...link } },
-      // beyond the noise of the base: filled
-      { mark: { type: 'point', size: 30, filled: true }, transform: [{ filter: "datum.fill === 'filled'" }], encoding: { x, y: yEnc, color, tooltip: tip, ...link } },
-    );
+    layer.push({ mark: { type: 'point', size: 30, strokeWidth: 1.4, filled: false }, encoding: { x, y: yEnc, color, tooltip: tip, ...link } });
+    // beyond the noise of the base: filled
+    if (drawn.some((r) => r.fill === 'filled')) layer.push({ mark: { type: 'point', size: 30, filled: true }, transform: [{ filter: "datum.fill === 'filled'" }], encoding: { x, y: yEnc, color, tooltip: tip, ...link } });
   }
   if (ratio) layer.push({ mark: { type: 'rule', strokeDash: [3, 3], color: read('--muted') }, encoding: { y: { datum: 1 } } });
   const vl = {
