@@ -15,8 +15,9 @@ import { TimeSeriesChart } from './timeseries.js';
 import { MetricsChart } from './metrics.js';
 import { QueriesChart } from './queries.js';
 import { PlansChart } from './plans.js';
+import { VersionsChart } from './versions.js';
 
 export const KINDS = {
   bars: XYChart, line: XYChart, ratio: RatioChart, timeseries: TimeSeriesChart, metrics: MetricsChart,
-  queries: QueriesChart, plans: PlansChart,
+  queries: QueriesChart, plans: PlansChart, versions: VersionsChart,
 };

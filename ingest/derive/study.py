@@ -39,6 +39,7 @@ from ingest.derive import (
     query_tables,
     ratios,
     reproduction,
+    versions,
 )
 from ingest.derive.checks import check_table
 from ingest.derive.context import StudyContext, study_module_name
@@ -80,6 +81,7 @@ SOURCES: tuple[tuple[TableSource, Role], ...] = (
     (StudyModule, Role.MODULE),
     (defaults, Role.DEFAULT),  # runs, jitter
     (query_defaults, Role.DEFAULT),  # query-summary, query-runs, query-plans
+    (versions, Role.ADDED),  # versions: (a view of a table reads the tables before it)
     (counters, Role.ADDED),  # counters:
     (reproduction, Role.ADDED),  # reproduction:
 )

@@ -15,7 +15,15 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ingest.derive import counters, declared, file_tables, query_tables, ratios, reproduction
+from ingest.derive import (
+    counters,
+    declared,
+    file_tables,
+    query_tables,
+    ratios,
+    reproduction,
+    versions,
+)
 from ingest.join.queries import parse_label_files, parse_suite
 from ingest.problems import Problem, clean
 from ingest.read.fields import (
@@ -71,6 +79,7 @@ TOP = (
     "query_tables",
     "ratios",  # ratio tables' classes and noise verdicts: ingest/derive/ratios.py
     "suite",
+    "versions",  # the version-comparison view: ingest/derive/versions.py
 )  # counters: ingest/derive/counters.py; series: size control (seriesfiles.py)
 SERIES_EXTRA = ("keep", "drop")  # or {every: N}: docs/manifest.md, "Size control"
 RULE = (
@@ -163,6 +172,7 @@ def load(path: str | Path) -> Manifest:
         suite=parse_suite(path, doc),
         query_tables=query_tables.parse(path, doc, labels, label_types, queries),
         ratios=ratios.parse(path, doc),
+        versions=versions.parse(path, doc, labels),
     )
     for rule in [*runs, *files, *queries]:  # one match budget for every pattern of the ingest
         rule.clock = m.clock

@@ -20,6 +20,7 @@ from ingest.read.sections import (
     QueryTable,
     RatioView,
     ReproductionCheck,
+    VersionsView,
 )
 
 # a files: rule's `mode:` for these formats (ingest/parse/server_status.py): mysqladmin -r or not
@@ -147,6 +148,7 @@ class Manifest:
     ratios: list[RatioView] = field(default_factory=list)  # `ratios:` (ingest/derive/ratios.py)
     # the match budget the rules share, also spent by every other pattern of the manifest
     clock: MatchClock = field(default_factory=MatchClock, repr=False, compare=False)
+    versions: list[VersionsView] = field(default_factory=list)  # `versions:` (derive/versions.py)
 
     def run_window(self) -> dict[str, float]:
         """`window:`, which a study with runs has (`load` requires it then)."""

@@ -172,3 +172,25 @@ class RatioView:
     spread: str | tuple[str, str] | None  # "runs", (lo column, hi column), or none
     line: int
     where: str
+
+
+@dataclass(frozen=True)
+class VersionsView:
+    """A `versions:` entry (ingest/derive/versions.py): per facet, version and X, each
+    metric's mean and spread, its ratio to a base version, and the largest regressions and
+    gains."""
+
+    id: str
+    title: str | None
+    line: int
+    where: str  # `versions[i] (id)`, for the errors
+    version: str  # the label (or table column) that is the version
+    base: str | None  # default: the first version in order
+    order: list[str] | None  # None: natural order
+    facets: list[str]
+    x: str
+    metrics: dict[str, str]  # series (or table) column -> heading
+    filters: dict[str, Any]  # `where:` as in `tables:`
+    table: str | None  # a table built before, instead of the runs
+    top: int
+    lines: dict[str, int]  # field -> its line

@@ -18,6 +18,8 @@ import datetime
 import re
 from dataclasses import dataclass, field
 
+from ingest.scaffold import versions as version_view
+
 COLLAPSE = 12  # more runs than this: the runs table is collapsed
 LAZY = 40  # more rows than this: a table's rows are on a page of their own
 # more runs than this: the time series and metrics charts take the compared runs only (each
@@ -342,6 +344,8 @@ def _body(doc: dict, p: Plan) -> tuple[str, list[str]]:
             'caption="The rate with the OS and server metrics of the same seconds" >}}',
             "",
         ]
+    if doc.get("versions"):
+        parts += version_view.chart(doc["versions"][0], doc.get("label_names", {}))
     if p.label:
         parts += [
             f"## By {in_prose(p.label, doc)}",

@@ -19,7 +19,7 @@ from ingest.problems import clean
 from ingest.read.archive import Archive
 from ingest.read.patterns import MatchClock, budgeted, glob_re
 from ingest.read.records import MONITOR_KINDS
-from ingest.scaffold import names, post
+from ingest.scaffold import names, post, versions
 from ingest.scaffold.survey import (
     INTERVALS,
     LISTED,
@@ -65,6 +65,9 @@ def draft(
         p.show, p.compared = [], []  # ids the names alone do not give (-sN, an id: template)
     if p.table:
         doc["tables"] = [p.table]
+    view = versions.draft(doc, run_labels, {m.format for m in runs})
+    if view:
+        doc["versions"] = [view]
     front, front_notes, body = post.post(doc, p, study, origin, newest_member_day(archive))
     return Draft(doc, _head(doc, members, archive), notes, front, front_notes, body)
 

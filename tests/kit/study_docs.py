@@ -19,7 +19,7 @@ def documented_columns(
     """table id -> its columns (comma list) as the docs give them: the study's section of
     docs/studies.md; for a study without one (a scaffolded study, one with declared tables
     only), docs/manifest.md's "Default tables" with `<labels>` its label columns, and the
-    tables its manifest declares (`tables:`, `counters:`, `file_tables:`, `reproduction:`: the declaration is
+    tables its manifest declares (`tables:`, `counters:`, `file_tables:`, `reproduction:`, `versions:`: the declaration is
     their documentation, their columns as the ingest made them). A table of a study module
     needs a section."""
     doc = (ROOT / "docs" / "studies.md").read_text()
@@ -37,6 +37,8 @@ def documented_columns(
     )
     declared |= {t["id"] for t in man.get("query_tables") or []}
     declared |= {t["id"] for t in man.get("file_tables") or []}
+    for view in man.get("versions") or []:  # a `versions:` view's two tables
+        declared |= {view.get("id", "versions"), f"{view.get('id', 'versions')}-extremes"}
     others = sorted(set(meta["tables"]) - {"jitter", "runs"} - query_defaults - declared)
     assert not others, (
         f"docs/studies.md has no section for {study}: only a study whose tables are the default "

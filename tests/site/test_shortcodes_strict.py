@@ -184,6 +184,30 @@ POSTS = {  # post -> (its shortcode line, the message expected)
         '{{< chart kind="plans" id="p" columns="table,cost" >}}',
         'no column "cost" in table "query-plans"',
     ),
+    "strict-versions-param": (
+        '{{< chart kind="versions" id="v" metrc="qps" >}}',
+        'chart kind=versions: unknown parameter "metrc" (allowed: kind, id, caption, source, table, metric, base, where, top, ratio)',
+    ),
+    "strict-versions-metric": (
+        '{{< chart kind="versions" id="v" metric="tps" >}}',
+        'chart kind=versions: metric "tps" is not a metric of table "versions" (qps)',
+    ),
+    "strict-versions-base": (
+        '{{< chart kind="versions" id="v" base="9.9.9" >}}',
+        'chart kind=versions: base "9.9.9" is not a version of table "versions"',
+    ),
+    "strict-versions-top": (
+        '{{< chart kind="versions" id="v" top="many" >}}',
+        'chart kind=versions: top "many" must be a whole number from 1 to 99',
+    ),
+    "strict-versions-where": (
+        '{{< chart kind="versions" id="v" where="group=no-such-group" >}}',
+        'chart kind=versions: no row of table "versions" is left (where="group=no-such-group")',
+    ),
+    "strict-versions-table": (
+        '{{< chart kind="versions" id="v" table="absolute-qps" >}}',
+        'chart kind=versions: table "absolute-qps" is not a versions: view\'s',
+    ),
     # a missing table, study or run: our errorf, and nothing after it (no Go error of the code below)
     "strict-no-table": (
         '{{< table id="no-such-table" >}}',
@@ -250,6 +274,7 @@ STUDY = {
         for name in POSTS
         if name.startswith(("strict-queries", "strict-plans"))
     },
+    **{name: "sysbench-regressions" for name in POSTS if name.startswith("strict-versions")},
 }  # else myrocks-cloud-cost
 
 

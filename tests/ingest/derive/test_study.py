@@ -9,7 +9,15 @@ import sys
 import pytest
 import yaml
 
-from ingest.derive import counters, declared, defaults, query_defaults, reproduction, study
+from ingest.derive import (
+    counters,
+    declared,
+    defaults,
+    query_defaults,
+    reproduction,
+    study,
+    versions,
+)
 from ingest.derive.study import SOURCES, Role
 from ingest.pipeline import ingest
 from ingest.problems import Problem
@@ -27,10 +35,19 @@ def test_the_sources_in_their_order_and_roles():
         ("StudyModule", Role.MODULE),
         ("ingest.derive.defaults", Role.DEFAULT),
         ("ingest.derive.query_defaults", Role.DEFAULT),
+        ("ingest.derive.versions", Role.ADDED),
         ("ingest.derive.counters", Role.ADDED),
         ("ingest.derive.reproduction", Role.ADDED),
     ]
-    for source in (declared, defaults, query_defaults, counters, reproduction, study.StudyModule):
+    for source in (
+        declared,
+        defaults,
+        query_defaults,
+        versions,
+        counters,
+        reproduction,
+        study.StudyModule,
+    ):
         assert list(source.build.__annotations__) == ["ctx", "return"]
 
 

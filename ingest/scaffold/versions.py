@@ -1,0 +1,53 @@
+"""The scaffold's draft of a version comparison (docs/manifest.md, "Version comparison"): when
+the values of a label read as server versions (5.7.44, 8.0.36, 10.11.6, mysql-8.0.36,
+ps8.0.36-28), a `versions:` section over it, its X the thread count (else another number label),
+its facets the other labels that vary, and the chart that shows it in the post."""
+
+from __future__ import annotations
+
+import re
+
+# a version: an optional product prefix, two to four dot-separated numbers, an optional build
+# suffix (a custom build is part of the version)
+VERSION = re.compile(r"(?:[A-Za-z]+[-_]?)?[0-9]+(?:\.[0-9]+){1,3}(?:[-_+][A-Za-z0-9.]+)?")
+SERIES_QPS = ("sysbench1", "sysbench05")  # formats whose series have a qps column
+ID = "versions"
+
+
+def draft(doc: dict, run_labels: list[dict], formats: set) -> dict | None:
+    """The `versions:` entry for a study whose runs have a version label, or None."""
+    values = {
+        k: list(dict.fromkeys(str(r[k]) for r in run_labels if k in r)) for k in doc["labels"]
+    }
+    found = [k for k, vs in values.items() if len(vs) > 1 and all(VERSION.fullmatch(v) for v in vs)]
+    if not found:
+        return None
+    version = found[0]
+    numbers = [
+        k
+        for k in doc["labels"]
+        if k != version and doc.get("label_types", {}).get(k) == "int" and len(values[k]) > 1
+    ]
+    if not numbers:
+        return None
+    x = "threads" if "threads" in numbers else numbers[0]
+    facets = [k for k in doc["labels"] if k not in (version, x) and len(values[k]) > 1]
+    metric = doc.get("metric") or "tps"
+    metrics = {metric: metric.upper() if len(metric) <= 4 else metric}
+    if metric == "tps" and formats and formats <= set(SERIES_QPS):
+        metrics["qps"] = "QPS"
+    return {"id": ID, "version": version, "facets": facets, "x": x, "metrics": metrics}
+
+
+def chart(entry: dict, headings: dict[str, str]) -> list[str]:
+    """The post's lines that show the view (`headings`: the labels' readers' headings)."""
+    name = headings.get(entry["version"], entry["version"])
+    x = headings.get(entry["x"], entry["x"])
+    return [
+        f"## Every {name[:1].lower() + name[1:]} by {x[:1].lower() + x[1:]}",
+        "",
+        f'{{{{< chart kind="versions" id="every-version" table="{entry["id"]}" source="derived" '
+        "caption=\"Each version by the runs' X, a panel per facet on its own scale; pick the "
+        'base and switch to the ratios above the chart" >}}',
+        "",
+    ]

@@ -1,0 +1,157 @@
+"""The version view at scale (tests/kit/versions_study.py: 990 runs of 11 server versions, three
+buffer-pool tiers, three workloads, ten thread counts, generated here, ingested and built by
+`make build`'s pipeline): the post fits the page budgets with the `versions` chart, reads
+without JavaScript (the build's drawing and the table of extremes, the ingest's), and in
+Chromium the base picker and the metric switch redraw the extremes by the ingest's noise rule,
+write the URL hash, and a link with that hash opens the same view. Expected values come from
+data/, never from the page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+
+from ingest.derive.noise import within_noise
+from publish import budget
+from tests.kit.browser_kit import open_page, serve, until
+from tests.kit.sitebuild import build
+from tests.kit.versions_study import BASE, STUDY, make, versions
+
+pytestmark = pytest.mark.slow
+FIG = "by-version"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """(the data dir, the built site's web root) of the generated study."""
+    tmp = tmp_path_factory.mktemp("versions")
+    make(tmp)
+    www = tmp / "www"
+    build(
+        www / "benchlog",
+        "https://example.github.io/benchlog/",
+        extra=tmp,
+        previews=False,
+        own_content=False,
+    )
+    return tmp / "data" / STUDY, www
+
+
+def cells(data):
+    return yaml.safe_load((data / "tables" / "versions.yaml").read_text())["rows"]
+
+
+def expected_extremes(rows, metric, base):
+    """The largest regression and gain against `base` by the ingest's rule: the ratio of the
+    means, beyond noise when the two spreads do not overlap (ingest/derive/noise.py)."""
+    by = {(r["workload"], r["tier"], r["version"], r["x"]): r for r in rows}
+    moved = []
+    for r in rows:
+        b = by.get((r["workload"], r["tier"], base, r["x"]))
+        if r["version"] == base or b is None:
+            continue
+        noise = within_noise(
+            (r[f"{metric}_lo"], r[f"{metric}_hi"]), (b[f"{metric}_lo"], b[f"{metric}_hi"])
+        )
+        if noise is False:
+            moved.append((r[metric] / b[metric], r["version"], r["x"]))
+    return min(moved), max(moved)
+
+
+def test_a_thousand_runs_fit_the_page_budget_and_read_without_javascript(built):
+    data, www = built
+    html = (www / "benchlog" / "posts" / STUDY / "index.html").read_text()
+    assert len(cells(data)) == 11 * 3 * 3 * 10  # a cell per version, tier, workload, threads
+    assert len(html.encode()) < budget.WHOLE_BUDGET
+    assert budget.elements(html) < budget.WHOLE_ELEMENT_BUDGET
+    lean = budget.SVG.sub("", html)
+    assert len(lean.encode()) < budget.POST_BUDGET and budget.elements(lean) < budget.ELEMENT_BUDGET
+    spec = re.search(rf'<script type="application/json" id="{FIG}-spec">(.*?)</script>', html, re.S)
+    assert spec and len(spec.group(1)) < 3000  # the cells are a file of their own, not the page's
+    figure = html[html.index(f'id="{FIG}"') :]
+    figure = figure[: figure.index("</figure>")]
+    assert figure.count("<svg") == 2  # the build's drawing, desktop and phone
+    # the ingest's extremes, in the figure without JavaScript, each run linked to the compare page
+    ext = yaml.safe_load((data / "tables" / "versions-extremes.yaml").read_text())["rows"]
+    first = next(r for r in ext if r["metric"] == "tps" and r["direction"] == "regression")
+    shown = re.findall(
+        r'<tr data-dir="(regression|gain)">.*?compare\.runs=[^/]+/([^"]+)"', figure, re.S
+    )
+    listed = [(r["direction"], r["run"]) for r in ext if r["metric"] == "tps" and r["rank"] <= 5]
+    assert shown == listed  # the same cells in the same order (ties in the table's order)
+    row = re.search(r'<tr data-dir="regression">(.*?)</tr>', figure, re.S).group(1)
+    assert f"{first['ratio']:.2f}×" in row and first["version"] in row
+    assert f"compare/#compare.runs={STUDY}/{first['run']}" in row
+    low, high = expected_extremes(cells(data), "tps", BASE)
+    assert first["ratio"] == pytest.approx(low[0], rel=1e-4)
+    # prose quotes the extremes through `value`: the largest gain as the data has it
+    assert f"{high[0]:.2f}" in html and high[1] in html
+
+
+def test_base_picker_metric_switch_and_permalink(built, browser):
+    data, www = built
+    server, root = serve(www)
+    url = f"{root}/benchlog/posts/{STUDY}/"
+    problems: list[str] = []
+    try:
+        page = open_page(browser, f"{url}#{FIG}", problems, viewport={"width": 1280, "height": 900})
+        page.locator(f"#{FIG}").scroll_into_view_if_needed()
+        page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=60_000)
+        base = versions()[-1]  # mariadb's last, not the post's base
+        page.select_option(f"#{FIG} select[aria-label=Base]", base)
+        page.select_option(f"#{FIG} select[aria-label=Metric]", "qps")
+        until(page, f"document.querySelector('#{FIG}').dataset.base === '{base}'")
+        until(
+            page,
+            f"location.hash.includes('{FIG}.base={base}') && location.hash.includes('{FIG}.m=qps')",
+        )
+        low, high = expected_extremes(cells(data), "qps", base)
+
+        def first(p, direction):
+            return p.locator(f"#{FIG}-extremes-table tr[data-dir={direction}]").first.inner_text()
+
+        for p in (page,):
+            assert f"{low[0]:.2f}×" in first(p, "regression") and low[1] in first(p, "regression")
+            assert f"{high[0]:.2f}×" in first(p, "gain") and high[1] in first(p, "gain")
+        link = page.evaluate("location.href")
+        again = open_page(browser, link, problems, viewport={"width": 1280, "height": 900})
+        again.locator(f"#{FIG}").scroll_into_view_if_needed()
+        again.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=60_000)
+        assert again.locator(f"#{FIG} select[aria-label=Base]").input_value() == base
+        assert again.locator(f"#{FIG} select[aria-label=Metric]").input_value() == "qps"
+        assert first(again, "regression") == first(page, "regression")
+        assert first(again, "gain") == first(page, "gain")
+        assert not problems, problems
+    finally:
+        server.shutdown()
+
+
+HEIGHTS = """(id) => { const f = document.getElementById(id);
+  return [f.querySelector('.chart-toolbar'), f.querySelector('.chart-view'), f].map((e) => e.getBoundingClientRect().height); }"""
+
+
+@pytest.mark.parametrize("width", [375, 1280])
+def test_the_live_chart_takes_over_without_moving_anything(built, browser, width):
+    """The toolbar holds the controls' rows from the start and the live panels (with their
+    points) take the build's drawing's room: toolbar, view and figure keep their heights."""
+    _, www = built
+    server, root = serve(www)
+    problems: list[str] = []
+    try:
+        page = open_page(
+            browser,
+            f"{root}/benchlog/posts/{STUDY}/",
+            problems,
+            viewport={"width": width, "height": 900},
+        )
+        before = page.evaluate(HEIGHTS, FIG)
+        page.locator(f"#{FIG}").scroll_into_view_if_needed()
+        page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=60_000)
+        after = page.evaluate(HEIGHTS, FIG)
+        assert before[1] > 300  # the build's drawing is there before the bundle
+        assert after == pytest.approx(before, abs=0.5), (before, after)
+        assert not problems, problems
+    finally:
+        server.shutdown()
