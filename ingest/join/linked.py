@@ -590,7 +590,7 @@ def kept_columns(
     return panels, keep
 
 
-def attach(
+def attach(  # long: one pass over the runs, each step a line or two of its own
     m: Manifest,
     runs: list[Run],
     series: dict[str, Series],

@@ -120,11 +120,7 @@ def load(path: str | Path) -> Manifest:
     doc = load_yaml(path)
     v = Fields(path, doc, "manifest")
     v.only(TOP)
-    study = v.get("study", str, required=True)
-    if not SLUG.match(study):
-        v.fail("study", f"study {study[:80]!r} must be a slug (a-z, 0-9, '-', '.', '_')")
-    if len(study) > MAX_STUDY:  # it names files and folders: 255 bytes is a file name's limit
-        v.fail("study", f"study: a name of {len(study)} characters (limit {MAX_STUDY})")
+    study = _study(v)
     title = v.get("title", str, required=True)
     check_display(v, "title", title, "title")
     inputs = _inputs(path, v)
@@ -178,6 +174,16 @@ def load(path: str | Path) -> Manifest:
         rule.clock = m.clock
     _distinct_table_ids(m)
     return m
+
+
+def _study(v: Fields) -> str:
+    """`study:`, a slug short enough to name files and folders."""
+    study: str = v.get("study", str, required=True)
+    if not SLUG.match(study):
+        v.fail("study", f"study {study[:80]!r} must be a slug (a-z, 0-9, '-', '.', '_')")
+    if len(study) > MAX_STUDY:  # it names files and folders: 255 bytes is a file name's limit
+        v.fail("study", f"study: a name of {len(study)} characters (limit {MAX_STUDY})")
+    return study
 
 
 def _distinct_table_ids(m: Manifest) -> None:

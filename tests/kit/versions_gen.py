@@ -144,7 +144,9 @@ def _tps_series(run: Run, seconds: int, rnd: random.Random) -> list[float]:
     return out
 
 
-def sysbench(run: Run, seconds: int, rnd: random.Random) -> tuple[str, dict]:
+def sysbench(  # long: the log, top to bottom
+    run: Run, seconds: int, rnd: random.Random
+) -> tuple[str, dict]:
     """sysbench 1.0.20 OLTP output (1 s reports, final summary) and the run's truth."""
     (nr, nw, no), _ = WORKLOADS[run.workload]
     per = nr + nw + no
