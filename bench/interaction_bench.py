@@ -26,10 +26,8 @@ import argparse
 import statistics
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
-
-from bench.render_bench import OUT, POST, all_runs_fragment, build, with_naive
-from tests.kit.browser_kit import launch, serve
+from bench.render_bench import OUT, POST, all_runs_fragment, build, chromium, with_naive
+from tests.kit.browser_kit import serve
 
 FIGURE = "tps-over-time"
 # The drawing of the chart: the built page's plot, or (naive) vega-embed's SVG or canvas.
@@ -104,7 +102,8 @@ STRIP_Y = """(id) => { const c = document.getElementById(id).benchlogChart;
   const r = c && c.stripBox && c.stripBox(); return r ? r.top + r.height / 2 : null; }"""
 
 
-def main(argv=None):
+def main(argv=None, browser=None):
+    """Runs the bench; `browser`: a Chromium to use (the tests'), else one is started."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--steps", type=int, default=20)
@@ -127,14 +126,12 @@ def main(argv=None):
         sets["all runs"] = all_runs_fragment(www / args.post / "index.html", FIGURE)
     server, base = serve(www)
     results = {(s, p): [] for s in sets for p in ("built", "naive")}
-    with sync_playwright() as p:
-        browser = launch(p)
+    with chromium(browser) as browser:
         for _ in range(args.rounds):
             for s, fragment in sets.items():
                 for name, page in (("built", ""), ("naive", "naive.html")):
                     url = f"{base}/{args.post}{page}{fragment}"
                     results[(s, name)].append(measure(browser, url, args.steps, name == "built"))
-        browser.close()
     server.shutdown()
     print(f"{args.rounds} rounds of {args.steps} pointer steps; median main-thread ms per step")
     print(f"{'runs':<16}{'interaction':<12}{'built':>10}{'naive':>10}{'naive/built':>13}")

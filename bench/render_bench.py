@@ -22,6 +22,7 @@ of symbolic links (out/www), so a site built elsewhere is not changed.
 """
 
 import argparse
+import contextlib
 import json
 import re
 import shutil
@@ -126,6 +127,21 @@ def strip_svg(html: str) -> str:
     return re.sub(r"<svg class=\"chart-svg[^>]*>.*?</svg>", "", html, flags=re.S)
 
 
+@contextlib.contextmanager
+def chromium(browser=None):
+    """`browser` if given (the tests' own: Playwright's sync API runs once per process), else a
+    Chromium started for the bench and closed after."""
+    if browser is not None:
+        yield browser
+        return
+    with sync_playwright() as p:
+        started = launch(p)
+        try:
+            yield started
+        finally:
+            started.close()
+
+
 FIRST_SCREEN = """Array.from(document.querySelectorAll('figure.chart')).filter(f => {
     const r = f.getBoundingClientRect(); return r.bottom > 0 && r.top < window.innerHeight; }).map(f => f.id)"""
 # the first animation frame in which each chart has a drawing (set before the page's scripts)
@@ -194,7 +210,8 @@ def line(name, values):
     )
 
 
-def main(argv=None):
+def main(argv=None, browser=None):
+    """Runs the bench; `browser`: a Chromium to use (the tests'), else one is started."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--all-runs", action="store_true")
@@ -228,15 +245,13 @@ def main(argv=None):
         fragment = all_runs_fragment(www / args.post / "index.html")
     server, base = serve(www)
     results = {"built": [], "naive": []}
-    with sync_playwright() as p:
-        browser = launch(p)
+    with chromium(browser) as browser:
         if not args.smoke:  # warm-up: server file cache, Chromium start-up
             measure(browser, f"{base}/{args.post}{fragment}")
         for _ in range(args.rounds):
             for name, page in (("built", ""), ("naive", "naive.html")):
                 result, charts = measure(browser, f"{base}/{args.post}{page}{fragment}")
                 results[name].append(result)
-        browser.close()
     server.shutdown()
     print(f"charts on the page: {charts}; rounds: {args.rounds}; viewport 1280x900")
     for key, title in (

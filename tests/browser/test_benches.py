@@ -24,21 +24,19 @@ def args(site, out):
 
 
 @pytest.fixture(scope="module")
-def site(built_site, browser):
-    """The tests' site; `browser` only marks these tests as browser tests (the benches start
-    their own Chromium)."""
+def site(built_site):
     return built_site
 
 
-def test_render_bench_smoke(site, tmp_path):
-    results = render_bench.main(args(site, tmp_path))
+def test_render_bench_smoke(site, browser, tmp_path):
+    results = render_bench.main(args(site, tmp_path), browser)
     for page in ("built", "naive"):
         (one,) = results[page]
         assert one["every"] > 0 and one["task"] > 0, (page, one)
 
 
-def test_interaction_bench_smoke(site, tmp_path):
-    results = interaction_bench.main(args(site, tmp_path))
+def test_interaction_bench_smoke(site, browser, tmp_path):
+    results = interaction_bench.main(args(site, tmp_path), browser)
     (built,) = results[("4 runs", "built")]
     (naive,) = results[("4 runs", "naive")]
     assert built["runs"] == 4
