@@ -4,16 +4,19 @@
 // downsampled (M4 per bucket) to the visible range, so zooming in reaches full resolution.
 // Run data is fetched per run, only when shown, from the ingest's series files (docs/data-schema.md).
 // State round-trips through the URL hash.
-// Hover is read from the pointer and the detail view's x scale, not from a Vega selection
-// (the window brush lies over the plot and would swallow the pointer): while the pointer is
-// over the plot, the figure carries data-hover-t (s), a rule marks that time and the readout
-// gives every visible series' value at the interval nearest to it.
-import { renderFitted, plotWidth } from './render.js';
+// The live chart draws on canvas (tsplot.js): a window or zoom drag costs a frame, where Vega's
+// scene redrawn per pointer step cost ~240 ms. The build's SVG (Vega, initialView) is the first
+// paint and the no-JS view; PNG and SVG export draw the same Vega spec, made on demand.
+// While the pointer is over the plot, the figure carries data-hover-t (s), a rule marks that
+// time and the readout gives every visible series' value at the interval nearest to it.
+import { plotWidth } from './layout.js';
+import { TsPlot } from './tsplot.js';
+import { loadVega } from './vega-loader.js';
 import { PALETTE, chartConfig, cssVar } from './theme.js';
 import { getState, setState } from './hash.js';
 import { smooth, downsample, windowStats, nearestIndex, gapOf, gapBreaker } from './series.js';
 import { addExportTools } from './export.js';
-import { el, range, fixed as fmt, timeAt, placeRule, liveRoom, showLive } from './chartdom.js';
+import { el, range, fixed as fmt, liveRoom, showLive } from './chartdom.js';
 import { legendFor, withParams } from './labels.js';
 
 const SMOOTHING = [1, 5, 15, 30, 60, 300];
@@ -72,7 +75,12 @@ export class TimeSeriesChart {
   constructor(figure, spec) {
     this.figure = figure;
     this.setState(spec, (key) => getState(spec.id, key));
-    this.view = null;
+    // what the tests and the export read as a Vega view's: the rows drawn, SVG and images
+    this.view = {
+      data: (name) => this.plot.data(name),
+      toSVG: async () => (await this.exportView()).toSVG(),
+      toImageURL: async (...args) => (await this.exportView()).toImageURL(...args),
+    };
     this.build();
   }
 
@@ -145,6 +153,7 @@ export class TimeSeriesChart {
     this.rule = el('div', { class: 'ts-rule', hidden: '' });
     this.hint = 'Hover the chart to read every series at one time; drag in the chart to set the window, in the strip below it to zoom.';
     this.readout = el('div', { class: 'ts-readout', 'aria-live': 'off' }, this.hint);
+    this.plot = new TsPlot(this.canvas, { window: (w) => this.onWindow(w), zoom: (z) => this.onZoom(z) });
     const plot = el('div', { class: 'ts-plot' }, this.canvas, this.rule);
     plot.addEventListener('pointermove', (e) => this.onPointer(e));
     plot.addEventListener('pointerleave', () => this.onHover(null));
@@ -154,6 +163,13 @@ export class TimeSeriesChart {
     this.room = liveRoom(this.host);
     this.room.append(controls, this.legend, plot, this.readout, this.stats, this.picker);
     addExportTools(this.figure, this.id, () => this.view, () => this.shownCsv());
+  }
+
+  /** A Vega view of the chart as shown (the build's drawing, at the live width), for export. */
+  async exportView() {
+    const width = this.width;
+    const vl = this.vegaLiteSpec(width, this.datasets(width));
+    return (await loadVega()).headlessView({ ...vl, config: chartConfig() });
   }
 
   buildPicker() {
@@ -235,16 +251,26 @@ export class TimeSeriesChart {
   datasets(width) {
     const full = this.extent();
     const [x0, x1] = this.zoom || full;
-    const detail = [], overview = [];
+    const overview = [];
     const ok = (v) => v !== null && (!this.log || v > 0);
     for (const id of this.visible()) {
       const s = this.series(id);
-      const { t, v } = s;
-      const dBuckets = Math.max(50, Math.round(width / 2)), oBuckets = Math.max(40, Math.round(width / 5));
-      downsample(t, v, x0, x1, dBuckets, gapBreaker(detail, { run: id }, gapOf(s, (x1 - x0) / dBuckets), ok));
-      downsample(t, v, full[0], full[1], oBuckets, gapBreaker(overview, { run: id }, gapOf(s, (full[1] - full[0]) / oBuckets), ok));
+      const oBuckets = Math.max(40, Math.round(width / 5));
+      downsample(s.t, s.v, full[0], full[1], oBuckets, gapBreaker(overview, { run: id }, gapOf(s, (full[1] - full[0]) / oBuckets), ok));
     }
-    return { detail, overview };
+    return { detail: this.detailRows(width, x0, x1), overview };
+  }
+
+  /** The detail rows of the range [x0, x1]: per-bucket extremes, every point when zoomed in. */
+  detailRows(width, x0, x1) {
+    const detail = [];
+    const ok = (v) => v !== null && (!this.log || v > 0);
+    const buckets = Math.max(50, Math.round(width / 2));
+    for (const id of this.visible()) {
+      const s = this.series(id);
+      downsample(s.t, s.v, x0, x1, buckets, gapBreaker(detail, { run: id }, gapOf(s, (x1 - x0) / buckets), ok));
+    }
+    return detail;
   }
 
   vegaLiteSpec(width, data) {
@@ -297,6 +323,26 @@ export class TimeSeriesChart {
     };
   }
 
+  /** The x range the detail plot spans unzoomed: the runs, the warm-up shading, the markers. */
+  detailDomain() {
+    const full = this.extent(), marks = (this.spec.markers || []).map((m) => m.t);
+    return [Math.min(full[0], this.defaultWindow[0], ...marks), Math.max(full[1], ...marks)];
+  }
+
+  /** What the plot draws for a plot `width`: rows, styles, ranges, theme (tsplot.js). */
+  plotState(width) {
+    const read = this.read || cssVar;
+    const full = this.extent();
+    return {
+      ...this.datasets(width),
+      runs: this.shown.map((id) => ({ id, color: this.color(id), dash: this.dash(id) })),
+      full: this.detailDomain(), stripFull: full, zoom: this.zoom, window: this.window,
+      warm: [full[0], this.defaultWindow[0]], markers: this.spec.markers || [], log: this.log,
+      yTitle: `${this.spec.metric}${this.smoothing > 1 ? ` (rolling mean of ${this.smoothing})` : ''}`,
+      theme: { fg: read('--fg'), muted: read('--muted'), rule: read('--rule'), shade: read('--shade'), accent: read('--accent'), font: read('--font') || 'sans-serif' },
+    };
+  }
+
   /** (Re)draws the whole chart: after loading runs, or when the scale or runs change. */
   async draw() {
     const token = (this.token = (this.token || 0) + 1);
@@ -304,13 +350,8 @@ export class TimeSeriesChart {
     if (token !== this.token) return;
     const width = plotWidth(this.canvas, 95);
     this.width = width;
-    const data = this.datasets(width);
-    if (this.view) this.view.finalize();
-    const result = await renderFitted(this.canvas, this.vegaLiteSpec(width, data), width, { renderer: 'canvas', tooltip: false });
-    if (token !== this.token) { result.view.finalize(); return; }
-    this.view = result.view;
-    this.view.addSignalListener('zoom', (_, v) => this.onZoom(v && v.t ? v.t : null));
-    this.view.addSignalListener('win', (_, v) => this.onWindow(v && v.t ? v.t : null));
+    this.plot.draw(width, this.plotState(width));
+    this.detailHeight = this.plot.detailHeight;
     this.updateLegend();
     this.updateStats();
     this.winFrom.value = this.window[0];
@@ -319,33 +360,40 @@ export class TimeSeriesChart {
     showLive(this.host, this.room);
   }
 
-  /** Pushes recomputed datasets into the current view (zoom, smoothing, hidden series). */
+  /** Redraws with recomputed rows (smoothing, hidden series), keeping the layout. */
   refresh() {
-    if (!this.view) return;
-    const data = this.datasets(this.width);
-    this.view.data('detail', data.detail).data('overview', data.overview);
-    this.view.runAsync();
+    if (!this.plot.state) return;
+    this.plot.draw(this.width, this.plotState(this.width));
     this.updateLegend();
     this.updateStats();
   }
 
+  /** A zoom drag's step (null: the whole run): the detail plot follows, once per frame. */
   onZoom(extent) {
     this.zoom = extent && extent[1] - extent[0] > this.spec.interval ? extent : null;
     this.saveState();
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
-      const data = this.datasets(this.width);
-      this.view.data('detail', data.detail).runAsync().then(() => this.onHover(this.hoverX));
+      const [x0, x1] = this.zoom || this.extent();
+      this.plot.setDetail(this.detailRows(this.width, x0, x1), this.zoom);
+      this.onHover(this.hoverX);
     });
   }
 
+  /** A window drag's step (null: the default window): the brush moves at once, the inputs and
+   * the statistics once per frame. */
   onWindow(extent) {
     this.window = extent ? extent.map((x) => Math.round(x / this.spec.interval) * this.spec.interval) : this.defaultWindow.slice();
-    this.winFrom.value = this.window[0];
-    this.winTo.value = this.window[1];
+    this.plot.setWindow(extent || this.window);
     this.saveState();
-    this.updateStats();
+    if (this.statsFrame) return;
+    this.statsFrame = requestAnimationFrame(() => {
+      this.statsFrame = 0;
+      this.winFrom.value = this.window[0];
+      this.winTo.value = this.window[1];
+      this.updateStats();
+    });
   }
 
   onPointer(e) {
@@ -355,7 +403,7 @@ export class TimeSeriesChart {
 
   /** Sets data-hover-t, the rule and the readout for the pointer position `pos` (null: none). */
   onHover(pos) {
-    const x = pos ? timeAt(this.view, this.canvas, pos, this.detailHeight) : null;
+    const x = pos ? this.plot.timeAt(pos) : null;
     if (!pos) this.hoverX = null;
     if (x === null || !Number.isFinite(x)) {
       delete this.figure.dataset.hoverT;
@@ -364,7 +412,7 @@ export class TimeSeriesChart {
       return;
     }
     this.figure.dataset.hoverT = String(Math.round(x * 1000) / 1000);
-    placeRule(this.rule, this.view, this.canvas, x, this.detailHeight);
+    this.plot.placeRule(this.rule, x);
     this.readout.dataset.t = this.figure.dataset.hoverT;
     const parts = [el('b', { text: `t = ${fmt(x, 0)} s` })];
     for (const id of this.visible()) {
