@@ -93,6 +93,9 @@ function main() {
       queue.delete(figure);
       const chart = await start(figure);
       if (chart) charts.push(chart);
+      // the Vega bundle is fetched once the chart on screen is drawn, not before: its parse
+      // would hold up a time series, which needs none
+      if (Array.from(queue).some((f) => VEGA_KINDS.has(f.dataset.kind))) loadVega().catch(() => null);
       if (--left === 0) finished();
     }
     pumping = false;
@@ -119,7 +122,6 @@ function main() {
     if (asked.has(figure)) return;
     asked.add(figure);
     observer.unobserve(figure);
-    if (VEGA_KINDS.has(figure.dataset.kind)) loadVega().catch(() => null); // fetched while others draw
     queue.add(figure);
     pump();
   };

@@ -20,6 +20,8 @@ import { el, range, fixed as fmt, liveRoom, showLive } from './chartdom.js';
 import { legendFor, withParams } from './labels.js';
 
 const SMOOTHING = [1, 5, 15, 30, 60, 300];
+/** The points a zoom drag's step draws at most (the drag's end draws every bucket). */
+const DRAG_POINTS = 3000;
 /** Dash patterns of the runs that share a colour: solid, then dashed, dotted, dash-dotted. */
 const DASHES = [[1, 0], [6, 3], [2, 2], [8, 3, 2, 3]];
 
@@ -153,7 +155,11 @@ export class TimeSeriesChart {
     this.rule = el('div', { class: 'ts-rule', hidden: '' });
     this.hint = 'Hover the chart to read every series at one time; drag in the chart to set the window, in the strip below it to zoom.';
     this.readout = el('div', { class: 'ts-readout', 'aria-live': 'off' }, this.hint);
-    this.plot = new TsPlot(this.canvas, { window: (w) => this.onWindow(w), zoom: (z) => this.onZoom(z) });
+    this.plot = new TsPlot(this.canvas, {
+      window: (w) => this.onWindow(w),
+      zoom: (z) => this.onZoom(z, true),
+      end: (name) => { if (name === 'zoom') this.onZoom(this.zoom); }, // full resolution again
+    });
     const plot = el('div', { class: 'ts-plot' }, this.canvas, this.rule);
     plot.addEventListener('pointermove', (e) => this.onPointer(e));
     plot.addEventListener('pointerleave', () => this.onHover(null));
@@ -368,15 +374,26 @@ export class TimeSeriesChart {
     this.updateStats();
   }
 
-  /** A zoom drag's step (null: the whole run): the detail plot follows, once per frame. */
-  onZoom(extent) {
+  /** The width to downsample for while a zoom is dragged: about DRAG_POINTS points in all (a
+   * bucket per 2 px, two points each, and at least 50 buckets: detailRows), at most half the
+   * plot's width. Drawing the lines
+   * is most of a step's cost (software canvas: ~13,000 points of 37 runs took 80-200 ms). */
+  dragWidth() {
+    const runs = Math.max(1, this.visible().length);
+    return Math.min(this.width / 2, Math.max(50, DRAG_POINTS / runs));
+  }
+
+  /** A zoom step (null: the whole run): the detail plot follows, once per frame; `dragging`:
+   * with fewer points (dragWidth), the drag's end draws them all. */
+  onZoom(extent, dragging = false) {
     this.zoom = extent && extent[1] - extent[0] > this.spec.interval ? extent : null;
     this.saveState();
+    this.coarse = dragging;
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
       const [x0, x1] = this.zoom || this.extent();
-      this.plot.setDetail(this.detailRows(this.width, x0, x1), this.zoom);
+      this.plot.setDetail(this.detailRows(this.coarse ? this.dragWidth() : this.width, x0, x1), this.zoom);
       this.onHover(this.hoverX);
     });
   }
@@ -403,7 +420,10 @@ export class TimeSeriesChart {
 
   /** Sets data-hover-t, the rule and the readout for the pointer position `pos` (null: none). */
   onHover(pos) {
-    const x = pos ? this.plot.timeAt(pos) : null;
+    // every read of the layout first, then the writes: one layout per pointer step
+    const g = pos && this.plot.state ? this.plot.geometry() : null;
+    const parent = g ? this.rule.parentElement.getBoundingClientRect() : null;
+    const x = g ? this.plot.timeAt(pos, g) : null;
     if (!pos) this.hoverX = null;
     if (x === null || !Number.isFinite(x)) {
       delete this.figure.dataset.hoverT;
@@ -412,7 +432,7 @@ export class TimeSeriesChart {
       return;
     }
     this.figure.dataset.hoverT = String(Math.round(x * 1000) / 1000);
-    this.plot.placeRule(this.rule, x);
+    this.plot.placeRule(this.rule, x, g, parent);
     this.readout.dataset.t = this.figure.dataset.hoverT;
     const parts = [el('b', { text: `t = ${fmt(x, 0)} s` })];
     for (const id of this.visible()) {

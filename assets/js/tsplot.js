@@ -220,18 +220,19 @@ export class TsPlot {
     return { left: r.left + LEFT, top: r.top + GAP, width: this.width, height: STRIP };
   }
 
-  /** The time under the page point (clientX, clientY) over the detail plot, else null. */
-  timeAt(pos) {
+  /** The time under the page point (clientX, clientY) over the detail plot, else null; `g`:
+   * the plot's geometry() when the caller has it. */
+  timeAt(pos, g = this.state && this.geometry()) {
     if (!this.state) return null;
-    const g = this.geometry();
     const px = pos.clientX - g.left, py = pos.clientY - g.top;
     if (px < 0 || px > g.width || py < 0 || py > g.height) return null;
     return this.x().invert(px);
   }
 
-  /** Places the hover `rule` (absolute in its parent) at time `t` over the detail plot. */
-  placeRule(rule, t) {
-    const g = this.geometry(), parent = rule.parentElement.getBoundingClientRect();
+  /** Places the hover `rule` (absolute in its parent, whose box is `parent`) at time `t` over
+   * the detail plot (`g`: its geometry(), read before anything on the page was changed, so
+   * that a pointer step lays the page out once). */
+  placeRule(rule, t, g, parent) {
     Object.assign(rule.style, { left: `${g.left - parent.left + this.x()(t)}px`, top: `${g.top - parent.top}px`, height: `${g.height}px` });
     rule.hidden = false;
   }
@@ -280,6 +281,7 @@ export class TsPlot {
     this.drag = null;
     if (this.host.hasPointerCapture(e.pointerId)) this.host.releasePointerCapture(e.pointerId);
     if (!d.moved && e.type === 'pointerup') this.on[d.name](null); // a click clears, as Vega's brush
+    else if (d.moved && this.on.end) this.on.end(d.name);
   }
 
   /** The rows drawn, by name ('detail', 'overview'), as a Vega view's `data(name)` gives them. */
