@@ -108,6 +108,7 @@ def main(argv=None, browser=None):
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--smoke", action="store_true", help="one round of 3 steps, 4 runs")
+    ap.add_argument("--built-only", action="store_true", help="the built page alone, no naive")
     ap.add_argument(
         "--site", type=Path, help="a web root built already (else the project is built)"
     )
@@ -125,11 +126,12 @@ def main(argv=None, browser=None):
     if not args.smoke:
         sets["all runs"] = all_runs_fragment(www / args.post / "index.html", FIGURE)
     server, base = serve(www)
+    pages = (("built", ""),) if args.built_only else (("built", ""), ("naive", "naive.html"))
     results = {(s, p): [] for s in sets for p in ("built", "naive")}
     with chromium(browser) as browser:
         for _ in range(args.rounds):
             for s, fragment in sets.items():
-                for name, page in (("built", ""), ("naive", "naive.html")):
+                for name, page in pages:
                     url = f"{base}/{args.post}{page}{fragment}"
                     results[(s, name)].append(measure(browser, url, args.steps, name == "built"))
     server.shutdown()
