@@ -40,6 +40,15 @@ function runData(data, metric, where) {
   return { t: data.t, raw: v, width: 1, v, weighted: data.mean === 'time-weighted', downsampled: Boolean(data.downsampled) };
 }
 
+/** A run file as {ok, status, url, data}: the one main.js started fetching with the bundle
+ * (chart-loader.js, taken once), else fetched now. */
+async function fetchRun(url) {
+  const early = window.benchlogRuns && window.benchlogRuns.get(url);
+  if (early) { window.benchlogRuns.delete(url); return early; }
+  const res = await fetch(url);
+  return { ok: res.ok, status: res.status, url: res.url, data: res.ok ? await res.json() : null };
+}
+
 /** The compare page with this run picked, from the run's CSV URL (<base>data/<study>/series/<run>.csv). */
 const compareHref = (csv) => csv.replace(/data\/([^/]+)\/series\/([^/]+)\.csv$/, 'compare/#compare.runs=$1/$2');
 
@@ -219,9 +228,9 @@ export class TimeSeriesChart {
   async load() {
     const metric = this.spec.metric;
     await Promise.all(this.shown.filter((id) => !this.cache.has(id)).map(async (id) => {
-      const res = await fetch(this.runs.get(id).url);
+      const res = await fetchRun(this.runs.get(id).url);
       if (!res.ok) throw new Error(`${res.status} fetching ${res.url}`);
-      this.cache.set(id, runData(await res.json(), metric, res.url));
+      this.cache.set(id, runData(res.data, metric, res.url));
     }));
   }
 
