@@ -470,20 +470,35 @@ export class TimeSeriesChart {
   /** The window statistics table: raw (unsmoothed) per-interval values, a < t <= b. */
   updateStats() {
     const [a, b] = this.window;
-    const head = el('tr', {}, el('th', { scope: 'col', text: 'Series' }), el('th', { scope: 'col', class: 'number', text: 'n' }),
-      ...STATS.map((k) => el('th', { scope: 'col', class: 'number', text: k === 'cv' ? 'CV' : k })));
-    const rows = this.visible().map((id) => {
+    const ids = this.visible();
+    const cells = (id) => {
       const { t, raw, weighted } = this.cache.get(id);
       const s = windowStats(t, raw, a, b, weighted);
+      return [String(s.n), ...STATS.map((k) => [s[k] === null ? '' : String(s[k]), fmt(s[k], k === 'cv' ? 3 : 1)])];
+    };
+    const caption = `Window ${fmt(a, 0)}–${fmt(b, 0)} s: ${this.spec.metric} per interval, unsmoothed (CV = standard deviation / mean, the jitter)`
+      + (ids.some((id) => this.cache.get(id).weighted) ? '; mean and CV weighted by interval length, as the intervals differ: the mean is the operations over the elapsed time' : '')
+      + (ids.some((id) => this.cache.get(id).downsampled) ? '; a run kept at lower resolution is counted in its means (the runs table has its full-resolution statistics for the steady-state window)' : '');
+    const table = this.stats.firstElementChild;
+    if (table && table.dataset.runs === ids.join(',')) {
+      // the same runs (a window drag): new numbers in the cells, no new table to style
+      table.caption.textContent = caption;
+      for (const tr of table.tBodies[0].rows) {
+        const [n, ...stats] = cells(tr.dataset.run);
+        tr.cells[1].textContent = n;
+        stats.forEach(([value, text], j) => { tr.cells[2 + j].dataset.value = value; tr.cells[2 + j].textContent = text; });
+      }
+      return;
+    }
+    const head = el('tr', {}, el('th', { scope: 'col', text: 'Series' }), el('th', { scope: 'col', class: 'number', text: 'n' }),
+      ...STATS.map((k) => el('th', { scope: 'col', class: 'number', text: k === 'cv' ? 'CV' : k })));
+    const rows = ids.map((id) => {
+      const [n, ...stats] = cells(id);
       return el('tr', { 'data-run': id }, el('th', { scope: 'row' }, this.swatch(id), ` ${this.runs.get(id).name}`),
-        el('td', { class: 'number', text: String(s.n) }),
-        ...STATS.map((k) => el('td', { class: 'number', 'data-stat': k, 'data-value': s[k] === null ? '' : String(s[k]), text: fmt(s[k], k === 'cv' ? 3 : 1) })));
+        el('td', { class: 'number', text: n }),
+        ...stats.map(([value, text], j) => el('td', { class: 'number', 'data-stat': STATS[j], 'data-value': value, text })));
     });
-    const table = el('table', { class: 'data' },
-      el('caption', { text: `Window ${fmt(a, 0)}–${fmt(b, 0)} s: ${this.spec.metric} per interval, unsmoothed (CV = standard deviation / mean, the jitter)`
-        + (this.visible().some((id) => this.cache.get(id).weighted) ? '; mean and CV weighted by interval length, as the intervals differ: the mean is the operations over the elapsed time' : '')
-        + (this.visible().some((id) => this.cache.get(id).downsampled) ? '; a run kept at lower resolution is counted in its means (the runs table has its full-resolution statistics for the steady-state window)' : '') }),
-      el('thead', {}, head), el('tbody', {}, ...rows));
-    this.stats.replaceChildren(table);
+    this.stats.replaceChildren(el('table', { class: 'data', 'data-runs': ids.join(',') },
+      el('caption', { text: caption }), el('thead', {}, head), el('tbody', {}, ...rows)));
   }
 }
