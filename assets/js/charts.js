@@ -118,6 +118,9 @@ function main() {
     idle(drawNearest);
   };
   for (const type of ['scroll', 'keydown', 'pointerdown']) window.addEventListener(type, startReading, { passive: true });
+  // a page scrolled before the bundle came (the run files fetched beside it can delay it) is
+  // being read already
+  if (window.scrollY > 0) startReading();
   const want = (figure) => {
     if (asked.has(figure)) return;
     asked.add(figure);
