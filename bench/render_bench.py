@@ -4,6 +4,7 @@ chart is near) against a naive baseline of the same page and data (no SVG, defau
 every point, no downsampling; bench/naive/naive.js), in the same run.
 
 Usage: .venv/bin/python -m bench.render_bench [--rounds N] [--all-runs | --at FIGURE_ID]
+           [--smoke] [--site WWW --post PATH] [--out DIR]
 With --at the post is opened at one chart (the URL fragment #FIGURE_ID, as a link to a chart
 would), so the first screen holds that chart: the time until the chart in view is drawn.
 With --all-runs both pages draw every run of the study in the time series (37 runs, 133 000
@@ -15,9 +16,14 @@ screen are painted (the first animation frame in which each has a drawing: the b
 or the naive page's canvas/SVG), until they are live (drawn by the bundle), the time until every chart is drawn while scrolling through the post (the
 built page draws a chart when it nears the viewport; the naive one draws all at once), and
 the main-thread task time until then. Record results in docs/performance.md.
+--smoke: one round, no warm-up, to check the bench still runs (tests/browser/test_benches.py,
+on the tests' site: --site). The naive page is served beside the built one through a web root
+of symbolic links (out/www), so a site built elsewhere is not changed.
 """
 
 import argparse
+import contextlib
+import json
 import re
 import shutil
 import statistics
@@ -35,41 +41,105 @@ POST = "posts/myrocks-cloud-cost/"
 OUT = ROOT / "bench" / "out" / "render"
 
 
-def build():
-    """The site (`make build`'s pipeline: Hugo and the series files, then the charts' SVG) and
-    the naive bundle, into OUT/www; the naive page is the post as Hugo wrote it (no SVG) with
-    naive.js instead of the loader."""
-    if OUT.exists():
-        shutil.rmtree(OUT)
-    www = OUT / "www"
-    publish(Build(site=www, log=print), ("hugo", "series"))
-    naive_site = OUT / "naive-src"
-    (naive_site / "assets" / "js").mkdir(parents=True)
-    (naive_site / "layouts").mkdir()
-    shutil.copy(ROOT / "bench" / "naive" / "naive.js", naive_site / "assets" / "js" / "naive.js")
-    (naive_site / "config.toml").write_text(
+def naive_bundle(out: Path) -> Path:
+    """bench/naive/naive.js bundled by Hugo (vega-embed and its dependencies) into `out`."""
+    out = out.resolve()  # Hugo reads -d relative to its source
+    src = out / "naive-src"
+    if src.exists():
+        shutil.rmtree(src)
+    (src / "assets" / "js").mkdir(parents=True)
+    (src / "layouts").mkdir()
+    shutil.copy(ROOT / "bench" / "naive" / "naive.js", src / "assets" / "js" / "naive.js")
+    (src / "config.toml").write_text(
         'disableKinds = ["taxonomy", "term", "RSS", "sitemap", "robotsTXT", "404"]\n'
         f'[security.node.permissions]\nallowRead = ["{ROOT / "node_modules"}"]\n'
     )
-    (naive_site / "layouts" / "home.html").write_text(
+    (src / "layouts" / "home.html").write_text(
         '{{ (resources.Get "js/naive.js" | js.Build (dict "minify" true "targetPath" "naive.js")).RelPermalink }}'
     )
-    (naive_site / "node_modules").symlink_to(ROOT / "node_modules")
+    (src / "node_modules").symlink_to(ROOT / "node_modules")
     subprocess.run(
-        [hugo_binary(), "--quiet", "-s", str(naive_site), "-d", str(OUT / "naive-out")], check=True
+        [hugo_binary(), "--quiet", "-s", str(src), "-d", str(out / "naive-out")], check=True
     )
-    shutil.copy(OUT / "naive-out" / "naive.js", www / POST / "naive.js")
-    html = (www / POST / "index.html").read_text()
-    html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)  # naive needs eval
+    return out / "naive-out" / "naive.js"
+
+
+def naive_html(html: str) -> str:
+    """The post as Hugo wrote it with naive.js in place of the chart loader and no CSP (the
+    default vega-embed needs eval). The build's SVG is left out by serving Hugo's own page."""
+    html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
     html, n = re.subn(
         r' data-charts="[^"]+" data-charts-integrity="[^"]+"></script>',
         '></script><script defer src="naive.js"></script>',
         html,
     )
-    assert n == 1
-    (www / POST / "naive.html").write_text(html)
-    publish(Build(site=www, log=print), ("charts",))
-    return www
+    assert n == 1, "the page script tag with the chart bundle was not found"
+    return html
+
+
+def overlay(www: Path, post: Path, dest: Path, files: dict[str, Path | str]) -> Path:
+    """A web root at `dest` that serves `www` as it is (symbolic links, nothing copied or
+    changed) plus `files` (name: a file to link, or text) in the post directory `post` (a path
+    under `www`): the naive page beside the built one, on a site built elsewhere."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    here, there = dest, www.resolve()
+    for part in post.parts:
+        here.mkdir(parents=True, exist_ok=True)
+        for entry in there.iterdir():
+            if entry.name != part:
+                (here / entry.name).symlink_to(entry)
+        here, there = here / part, there / part
+    here.mkdir(parents=True)
+    for entry in there.iterdir():
+        (here / entry.name).symlink_to(entry)
+    for name, content in files.items():
+        if isinstance(content, Path):
+            (here / name).symlink_to(content.resolve())
+        else:
+            (here / name).write_text(content)
+    return dest
+
+
+def build(out: Path = OUT) -> Path:
+    """The site (`make build`'s pipeline: Hugo and the series files, then the charts' SVG) into
+    out/site; returns its web root (out/www) with the naive page beside the post."""
+    if out.exists():
+        shutil.rmtree(out)
+    site = out / "site"
+    publish(Build(site=site, log=print), ("hugo", "series"))
+    hugo_page = (site / POST / "index.html").read_text()  # before the charts' SVG
+    publish(Build(site=site, log=print), ("charts",))
+    return with_naive(site, Path(POST), out, hugo_page)
+
+
+def with_naive(www: Path, post: Path, out: Path, hugo_page: str | None = None) -> Path:
+    """`www` served with the naive page (naive.html, naive.js) beside the post at `post`; the
+    naive page is `hugo_page`, else the built post with its charts' SVG taken out."""
+    if hugo_page is None:
+        hugo_page = strip_svg((www / post / "index.html").read_text())
+    files = {"naive.js": naive_bundle(out), "naive.html": naive_html(hugo_page)}
+    return overlay(www, post, out / "www", files)
+
+
+def strip_svg(html: str) -> str:
+    """The built post without the charts' SVG (what Hugo wrote before the charts step)."""
+    return re.sub(r"<svg class=\"chart-svg[^>]*>.*?</svg>", "", html, flags=re.S)
+
+
+@contextlib.contextmanager
+def chromium(browser=None):
+    """`browser` if given (the tests' own: Playwright's sync API runs once per process), else a
+    Chromium started for the bench and closed after."""
+    if browser is not None:
+        yield browser
+        return
+    with sync_playwright() as p:
+        started = launch(p)
+        try:
+            yield started
+        finally:
+            started.close()
 
 
 FIRST_SCREEN = """Array.from(document.querySelectorAll('figure.chart')).filter(f => {
@@ -140,7 +210,8 @@ def line(name, values):
     )
 
 
-def main():
+def main(argv=None, browser=None):
+    """Runs the bench; `browser`: a Chromium to use (the tests'), else one is started."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--all-runs", action="store_true")
@@ -149,27 +220,38 @@ def main():
         metavar="FIGURE_ID",
         help="open the post at this chart (#FIGURE_ID), so the first screen has a chart",
     )
-    args = ap.parse_args()
+    ap.add_argument(
+        "--smoke",
+        action="store_true",
+        help="one round, no warm-up: checks that the bench runs (for the tests), measures nothing",
+    )
+    ap.add_argument(
+        "--site", type=Path, help="a web root built already (else the project is built)"
+    )
+    ap.add_argument("--post", default=POST, help="the post's path under --site")
+    ap.add_argument("--out", type=Path, default=OUT, help="where the naive page is put together")
+    args = ap.parse_args(argv)
     if args.at and args.all_runs:
         ap.error("--at and --all-runs both use the URL fragment; pick one")
-    www = build()
+    if args.smoke:
+        args.rounds = 1
+    if args.site:
+        args.out.mkdir(parents=True, exist_ok=True)
+        www = with_naive(args.site, Path(args.post), args.out)
+    else:
+        www = build(args.out)
     fragment = f"#{args.at}" if args.at else ""
     if args.all_runs:
-        html = (www / POST / "index.html").read_text()
-        ids = re.findall(r'"id":"([^"]+)","labels"', html)
-        fragment = "#tps-over-time.runs=" + ",".join(ids)
+        fragment = all_runs_fragment(www / args.post / "index.html")
     server, base = serve(www)
     results = {"built": [], "naive": []}
-    with sync_playwright() as p:
-        browser = launch(p)
-        measure(
-            browser, f"{base}/{POST}{fragment}"
-        )  # warm-up: server file cache, Chromium start-up
+    with chromium(browser) as browser:
+        if not args.smoke:  # warm-up: server file cache, Chromium start-up
+            measure(browser, f"{base}/{args.post}{fragment}")
         for _ in range(args.rounds):
             for name, page in (("built", ""), ("naive", "naive.html")):
-                result, charts = measure(browser, f"{base}/{POST}{page}{fragment}")
+                result, charts = measure(browser, f"{base}/{args.post}{page}{fragment}")
                 results[name].append(result)
-        browser.close()
     server.shutdown()
     print(f"charts on the page: {charts}; rounds: {args.rounds}; viewport 1280x900")
     for key, title in (
@@ -190,6 +272,18 @@ def main():
         print(
             f"  ratio naive / built: median {naive / built:.2f}x, best {min(values['naive']) / min(values['built']):.2f}x"
         )
+    return results
+
+
+def all_runs_fragment(page: Path, figure: str = "tps-over-time") -> str:
+    """The URL fragment that shows every run of the post's time series `figure`."""
+    spec = re.search(
+        rf'<script type="application/json" id="{figure}-spec">(.*?)</script>',
+        page.read_text(),
+        re.S,
+    )
+    ids = [r["id"] for r in json.loads(spec.group(1))["runs"]]
+    return f"#{figure}.runs=" + ",".join(ids)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,27 @@
 // Fetches the chart bundle (charts.js + Vega, ~900 KB) only when it is needed: when a chart
 // comes near the viewport, when the reader touches one (pointer, focus, key), or at once when
 // the URL hash holds a chart's view. Until then each chart is the SVG the build drew into it.
-import { chartIdsInHash } from './hash.js';
+import { chartIdsInHash, getState } from './hash.js';
+
+/** Starts fetching the run files a time series shows first, beside the bundle (they came one
+ * round trip after it): `window.benchlogRuns` maps a file's URL to the promise of
+ * {ok, status, url, data}, which the chart takes (timeseries.js fetchRun). */
+function prefetchRuns(figure) {
+  if (figure.dataset.kind !== 'timeseries') return;
+  try {
+    const spec = JSON.parse(document.getElementById(`${figure.id}-spec`).textContent);
+    const known = new Set(spec.runs.map((r) => r.id));
+    const listed = (getState(figure.id, 'runs') || '').split(',').filter((id) => known.has(id));
+    const runs = window.benchlogRuns || (window.benchlogRuns = new Map());
+    for (const id of listed.length ? listed : spec.show) {
+      const url = `${spec.series}${id}.json`;
+      if (runs.has(url)) continue;
+      const got = fetch(url).then(async (res) => ({ ok: res.ok, status: res.status, url: res.url, data: res.ok ? await res.json() : null }));
+      got.catch(() => null); // the chart reports a failure when it takes the promise
+      runs.set(url, got);
+    }
+  } catch (err) { /* the chart reports a bad spec */ }
+}
 
 /** How far outside the viewport a chart makes the page fetch the bundle: little, since the
  * build's SVG already shows the chart; the bundle only adds interaction (and costs ~1 s of
@@ -15,7 +35,10 @@ export function loadChartsWhenNeeded(src, integrity) {
   let observer = null;
   const touches = ['pointerdown', 'focusin', 'keydown'];
   const load = (event) => {
-    if (event && event.currentTarget) event.currentTarget.dataset.touched = ''; // charts.js draws it first
+    if (event && event.currentTarget) {
+      event.currentTarget.dataset.touched = ''; // charts.js draws it first
+      prefetchRuns(event.currentTarget);
+    }
     if (!observer) return;
     observer.disconnect();
     observer = null;
@@ -26,12 +49,16 @@ export function loadChartsWhenNeeded(src, integrity) {
     document.head.append(script);
   };
   observer = new IntersectionObserver((entries) => {
-    if (entries.some((e) => e.isIntersecting)) load(null);
+    const near = entries.filter((e) => e.isIntersecting);
+    near.forEach((e) => prefetchRuns(e.target));
+    if (near.length) load(null);
   }, { rootMargin: NEAR });
   figures.forEach((f) => {
     observer.observe(f);
     touches.forEach((t) => f.addEventListener(t, load, { passive: true }));
   });
   const inHash = chartIdsInHash();
-  if (figures.some((f) => inHash.has(f.id))) load(null);
+  const named = figures.filter((f) => inHash.has(f.id));
+  named.forEach(prefetchRuns);
+  if (named.length) load(null);
 }

@@ -1,20 +1,38 @@
 // Chart bundle, fetched by main.js (chart-loader.js) only once a chart nears the viewport or
-// is touched: makes every figure.chart live from its JSON spec block (#<id>-spec) by kind
-// (kinds.js), taking over from the build-time SVG, follows the OS colour scheme and the figure
-// width, and marks each figure data-state="rendered" (or "error") for readers of the DOM such
-// as the browser tests.
-import { nextTask } from './render.js';
+// is touched: makes every figure.chart live from its JSON spec block (#<id>-spec) by kind,
+// taking over from the build-time SVG, follows the OS colour scheme and the figure width, and
+// marks each figure data-state="rendered" (or "error") for readers of the DOM such as the
+// browser tests. The kinds drawn without Vega (the time series on canvas, the plan view) are
+// in this bundle; the others come with the Vega bundle (vega-loader.js), fetched when the
+// first of them is wanted, so a time series goes live without waiting for Vega.
+import { nextTask } from './layout.js';
 import { onSchemeChange } from './theme.js';
 import { chartIdsInHash } from './hash.js';
-import { KINDS } from './kinds.js';
+import { TimeSeriesChart } from './timeseries.js';
+import { PlansChart } from './plans.js';
+import { loadVega } from './vega-loader.js';
+
+/** The kinds of this bundle; every other kind (kinds.js has them all) is the Vega bundle's. */
+const OWN = { timeseries: TimeSeriesChart, plans: PlansChart };
+const VEGA_KINDS = new Set(['bars', 'line', 'ratio', 'metrics', 'queries']);
+
+/** The class of a chart kind, fetching the Vega bundle for a kind drawn with Vega. */
+async function kindOf(name) {
+  if (OWN[name]) return OWN[name];
+  if (VEGA_KINDS.has(name)) return (await loadVega()).kinds[name];
+  return null;
+}
 
 /** Sizes the placeholders of the charts not drawn yet and without a build-time SVG (figures
- * with a pending view, e.g. under `hugo server`), from their kind's expectedHeight. */
-function holdRoom(figures) {
-  for (const figure of figures) {
+ * with a pending view, e.g. under `hugo server`), from their kind's expectedHeight: a kind of
+ * the Vega bundle once it has come. */
+async function holdRoom(figures) {
+  const pending = figures.filter((f) => f.querySelector('.chart-view.pending'));
+  if (pending.some((f) => VEGA_KINDS.has(f.dataset.kind))) await loadVega().catch(() => null);
+  for (const figure of pending) {
     const host = figure.querySelector('.chart-view.pending');
     const block = host && document.getElementById(`${figure.id}-spec`);
-    const Kind = KINDS[figure.dataset.kind];
+    const Kind = OWN[figure.dataset.kind] || (window.benchlogVega && window.benchlogVega.kinds[figure.dataset.kind]);
     if (!block || !Kind) continue;
     try {
       const px = Kind.expectedHeight(figure, JSON.parse(block.textContent));
@@ -26,7 +44,7 @@ function holdRoom(figures) {
 async function start(figure) {
   try {
     const spec = JSON.parse(document.getElementById(`${figure.id}-spec`).textContent);
-    const Kind = KINDS[figure.dataset.kind];
+    const Kind = await kindOf(figure.dataset.kind);
     if (!Kind) throw new Error(`unknown chart kind ${figure.dataset.kind}`);
     const chart = new Kind(figure, spec);
     await chart.draw();
@@ -75,6 +93,9 @@ function main() {
       queue.delete(figure);
       const chart = await start(figure);
       if (chart) charts.push(chart);
+      // the Vega bundle is fetched once the chart on screen is drawn, not before: its parse
+      // would hold up a time series, which needs none
+      if (Array.from(queue).some((f) => VEGA_KINDS.has(f.dataset.kind))) loadVega().catch(() => null);
       if (--left === 0) finished();
     }
     pumping = false;
@@ -97,6 +118,9 @@ function main() {
     idle(drawNearest);
   };
   for (const type of ['scroll', 'keydown', 'pointerdown']) window.addEventListener(type, startReading, { passive: true });
+  // a page scrolled before the bundle came (the run files fetched beside it can delay it) is
+  // being read already
+  if (window.scrollY > 0) startReading();
   const want = (figure) => {
     if (asked.has(figure)) return;
     asked.add(figure);

@@ -4,13 +4,12 @@ import embed from 'vega-embed';
 import { compile } from 'vega-lite';
 import { expressionInterpreter } from 'vega-interpreter';
 import { chartConfig } from './theme.js';
+import { plotWidth, nextTask } from './layout.js';
+
+export { plotWidth, nextTask };
 
 export const EMBED_OPTIONS = { ast: true, expr: expressionInterpreter, actions: false, defaultStyle: false, renderer: 'canvas' };
 
-/** Plot width for a chart container: its parent's width less room for axes and legend. */
-export function plotWidth(el, reserve = 70) {
-  return Math.max(160, Math.floor(el.parentElement.clientWidth - reserve));
-}
 
 /** Sets the plot width on a unit, layer, concat or facet spec (returns a copy). */
 export function withWidth(spec, width) {
@@ -21,11 +20,6 @@ export function withWidth(spec, width) {
   return copy;
 }
 
-/** Lets the browser run other work (input, layout, paint) before going on. */
-export function nextTask() {
-  if (window.scheduler && window.scheduler.yield) return window.scheduler.yield();
-  return new Promise((resolve) => { window.setTimeout(resolve, 0); });
-}
 
 /** Embeds `spec` into `el` with the theme; resolves to the vega-embed result. The Vega-Lite
  * compile and the Vega view run in separate tasks, so neither blocks the page for long. */

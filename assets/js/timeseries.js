@@ -4,19 +4,24 @@
 // downsampled (M4 per bucket) to the visible range, so zooming in reaches full resolution.
 // Run data is fetched per run, only when shown, from the ingest's series files (docs/data-schema.md).
 // State round-trips through the URL hash.
-// Hover is read from the pointer and the detail view's x scale, not from a Vega selection
-// (the window brush lies over the plot and would swallow the pointer): while the pointer is
-// over the plot, the figure carries data-hover-t (s), a rule marks that time and the readout
-// gives every visible series' value at the interval nearest to it.
-import { renderFitted, plotWidth } from './render.js';
+// The live chart draws on canvas (tsplot.js): a window or zoom drag costs a frame, where Vega's
+// scene redrawn per pointer step cost ~240 ms. The build's SVG (Vega, initialView) is the first
+// paint and the no-JS view; PNG and SVG export draw the same Vega spec, made on demand.
+// While the pointer is over the plot, the figure carries data-hover-t (s), a rule marks that
+// time and the readout gives every visible series' value at the interval nearest to it.
+import { plotWidth } from './layout.js';
+import { TsPlot } from './tsplot.js';
+import { loadVega } from './vega-loader.js';
 import { PALETTE, chartConfig, cssVar } from './theme.js';
 import { getState, setState } from './hash.js';
 import { smooth, downsample, windowStats, nearestIndex, gapOf, gapBreaker } from './series.js';
 import { addExportTools } from './export.js';
-import { el, range, fixed as fmt, timeAt, placeRule, liveRoom, showLive } from './chartdom.js';
+import { el, range, fixed as fmt, liveRoom, showLive } from './chartdom.js';
 import { legendFor, withParams } from './labels.js';
 
 const SMOOTHING = [1, 5, 15, 30, 60, 300];
+/** The points a zoom drag's step draws at most (the drag's end draws every bucket). */
+const DRAG_POINTS = 3000;
 /** Dash patterns of the runs that share a colour: solid, then dashed, dotted, dash-dotted. */
 const DASHES = [[1, 0], [6, 3], [2, 2], [8, 3, 2, 3]];
 
@@ -33,6 +38,15 @@ function runData(data, metric, where) {
   const v = data[metric];
   if (!Array.isArray(data.t) || !Array.isArray(v) || v.length !== data.t.length) throw new Error(`${where} has no column ${metric} beside t`);
   return { t: data.t, raw: v, width: 1, v, weighted: data.mean === 'time-weighted', downsampled: Boolean(data.downsampled) };
+}
+
+/** A run file as {ok, status, url, data}: the one main.js started fetching with the bundle
+ * (chart-loader.js, taken once), else fetched now. */
+async function fetchRun(url) {
+  const early = window.benchlogRuns && window.benchlogRuns.get(url);
+  if (early) { window.benchlogRuns.delete(url); return early; }
+  const res = await fetch(url);
+  return { ok: res.ok, status: res.status, url: res.url, data: res.ok ? await res.json() : null };
 }
 
 /** The compare page with this run picked, from the run's CSV URL (<base>data/<study>/series/<run>.csv). */
@@ -72,7 +86,12 @@ export class TimeSeriesChart {
   constructor(figure, spec) {
     this.figure = figure;
     this.setState(spec, (key) => getState(spec.id, key));
-    this.view = null;
+    // what the tests and the export read as a Vega view's: the rows drawn, SVG and images
+    this.view = {
+      data: (name) => this.plot.data(name),
+      toSVG: async () => (await this.exportView()).toSVG(),
+      toImageURL: async (...args) => (await this.exportView()).toImageURL(...args),
+    };
     this.build();
   }
 
@@ -145,6 +164,11 @@ export class TimeSeriesChart {
     this.rule = el('div', { class: 'ts-rule', hidden: '' });
     this.hint = 'Hover the chart to read every series at one time; drag in the chart to set the window, in the strip below it to zoom.';
     this.readout = el('div', { class: 'ts-readout', 'aria-live': 'off' }, this.hint);
+    this.plot = new TsPlot(this.canvas, {
+      window: (w) => this.onWindow(w),
+      zoom: (z) => this.onZoom(z, true),
+      end: (name) => { if (name === 'zoom') this.onZoom(this.zoom); }, // full resolution again
+    });
     const plot = el('div', { class: 'ts-plot' }, this.canvas, this.rule);
     plot.addEventListener('pointermove', (e) => this.onPointer(e));
     plot.addEventListener('pointerleave', () => this.onHover(null));
@@ -154,6 +178,13 @@ export class TimeSeriesChart {
     this.room = liveRoom(this.host);
     this.room.append(controls, this.legend, plot, this.readout, this.stats, this.picker);
     addExportTools(this.figure, this.id, () => this.view, () => this.shownCsv());
+  }
+
+  /** A Vega view of the chart as shown (the build's drawing, at the live width), for export. */
+  async exportView() {
+    const width = this.width;
+    const vl = this.vegaLiteSpec(width, this.datasets(width));
+    return (await loadVega()).headlessView({ ...vl, config: chartConfig() });
   }
 
   buildPicker() {
@@ -197,9 +228,9 @@ export class TimeSeriesChart {
   async load() {
     const metric = this.spec.metric;
     await Promise.all(this.shown.filter((id) => !this.cache.has(id)).map(async (id) => {
-      const res = await fetch(this.runs.get(id).url);
+      const res = await fetchRun(this.runs.get(id).url);
       if (!res.ok) throw new Error(`${res.status} fetching ${res.url}`);
-      this.cache.set(id, runData(await res.json(), metric, res.url));
+      this.cache.set(id, runData(res.data, metric, res.url));
     }));
   }
 
@@ -235,16 +266,26 @@ export class TimeSeriesChart {
   datasets(width) {
     const full = this.extent();
     const [x0, x1] = this.zoom || full;
-    const detail = [], overview = [];
+    const overview = [];
     const ok = (v) => v !== null && (!this.log || v > 0);
     for (const id of this.visible()) {
       const s = this.series(id);
-      const { t, v } = s;
-      const dBuckets = Math.max(50, Math.round(width / 2)), oBuckets = Math.max(40, Math.round(width / 5));
-      downsample(t, v, x0, x1, dBuckets, gapBreaker(detail, { run: id }, gapOf(s, (x1 - x0) / dBuckets), ok));
-      downsample(t, v, full[0], full[1], oBuckets, gapBreaker(overview, { run: id }, gapOf(s, (full[1] - full[0]) / oBuckets), ok));
+      const oBuckets = Math.max(40, Math.round(width / 5));
+      downsample(s.t, s.v, full[0], full[1], oBuckets, gapBreaker(overview, { run: id }, gapOf(s, (full[1] - full[0]) / oBuckets), ok));
     }
-    return { detail, overview };
+    return { detail: this.detailRows(width, x0, x1), overview };
+  }
+
+  /** The detail rows of the range [x0, x1]: per-bucket extremes, every point when zoomed in. */
+  detailRows(width, x0, x1) {
+    const detail = [];
+    const ok = (v) => v !== null && (!this.log || v > 0);
+    const buckets = Math.max(50, Math.round(width / 2));
+    for (const id of this.visible()) {
+      const s = this.series(id);
+      downsample(s.t, s.v, x0, x1, buckets, gapBreaker(detail, { run: id }, gapOf(s, (x1 - x0) / buckets), ok));
+    }
+    return detail;
   }
 
   vegaLiteSpec(width, data) {
@@ -297,6 +338,26 @@ export class TimeSeriesChart {
     };
   }
 
+  /** The x range the detail plot spans unzoomed: the runs, the warm-up shading, the markers. */
+  detailDomain() {
+    const full = this.extent(), marks = (this.spec.markers || []).map((m) => m.t);
+    return [Math.min(full[0], this.defaultWindow[0], ...marks), Math.max(full[1], ...marks)];
+  }
+
+  /** What the plot draws for a plot `width`: rows, styles, ranges, theme (tsplot.js). */
+  plotState(width) {
+    const read = this.read || cssVar;
+    const full = this.extent();
+    return {
+      ...this.datasets(width),
+      runs: this.shown.map((id) => ({ id, color: this.color(id), dash: this.dash(id) })),
+      full: this.detailDomain(), stripFull: full, zoom: this.zoom, window: this.window,
+      warm: [full[0], this.defaultWindow[0]], markers: this.spec.markers || [], log: this.log,
+      yTitle: `${this.spec.metric}${this.smoothing > 1 ? ` (rolling mean of ${this.smoothing})` : ''}`,
+      theme: { fg: read('--fg'), muted: read('--muted'), rule: read('--rule'), shade: read('--shade'), accent: read('--accent'), font: read('--font') || 'sans-serif' },
+    };
+  }
+
   /** (Re)draws the whole chart: after loading runs, or when the scale or runs change. */
   async draw() {
     const token = (this.token = (this.token || 0) + 1);
@@ -304,13 +365,8 @@ export class TimeSeriesChart {
     if (token !== this.token) return;
     const width = plotWidth(this.canvas, 95);
     this.width = width;
-    const data = this.datasets(width);
-    if (this.view) this.view.finalize();
-    const result = await renderFitted(this.canvas, this.vegaLiteSpec(width, data), width, { renderer: 'canvas', tooltip: false });
-    if (token !== this.token) { result.view.finalize(); return; }
-    this.view = result.view;
-    this.view.addSignalListener('zoom', (_, v) => this.onZoom(v && v.t ? v.t : null));
-    this.view.addSignalListener('win', (_, v) => this.onWindow(v && v.t ? v.t : null));
+    this.plot.draw(width, this.plotState(width));
+    this.detailHeight = this.plot.detailHeight;
     this.updateLegend();
     this.updateStats();
     this.winFrom.value = this.window[0];
@@ -319,33 +375,51 @@ export class TimeSeriesChart {
     showLive(this.host, this.room);
   }
 
-  /** Pushes recomputed datasets into the current view (zoom, smoothing, hidden series). */
+  /** Redraws with recomputed rows (smoothing, hidden series), keeping the layout. */
   refresh() {
-    if (!this.view) return;
-    const data = this.datasets(this.width);
-    this.view.data('detail', data.detail).data('overview', data.overview);
-    this.view.runAsync();
+    if (!this.plot.state) return;
+    this.plot.draw(this.width, this.plotState(this.width));
     this.updateLegend();
     this.updateStats();
   }
 
-  onZoom(extent) {
+  /** The width to downsample for while a zoom is dragged: about DRAG_POINTS points in all (a
+   * bucket per 2 px, two points each, and at least 50 buckets: detailRows), at most half the
+   * plot's width. Drawing the lines
+   * is most of a step's cost (software canvas: ~13,000 points of 37 runs took 80-200 ms). */
+  dragWidth() {
+    const runs = Math.max(1, this.visible().length);
+    return Math.min(this.width / 2, Math.max(50, DRAG_POINTS / runs));
+  }
+
+  /** A zoom step (null: the whole run): the detail plot follows, once per frame; `dragging`:
+   * with fewer points (dragWidth), the drag's end draws them all. */
+  onZoom(extent, dragging = false) {
     this.zoom = extent && extent[1] - extent[0] > this.spec.interval ? extent : null;
     this.saveState();
+    this.coarse = dragging;
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
-      const data = this.datasets(this.width);
-      this.view.data('detail', data.detail).runAsync().then(() => this.onHover(this.hoverX));
+      const [x0, x1] = this.zoom || this.extent();
+      this.plot.setDetail(this.detailRows(this.coarse ? this.dragWidth() : this.width, x0, x1), this.zoom);
+      this.onHover(this.hoverX);
     });
   }
 
+  /** A window drag's step (null: the default window): the brush moves at once, the inputs and
+   * the statistics once per frame. */
   onWindow(extent) {
     this.window = extent ? extent.map((x) => Math.round(x / this.spec.interval) * this.spec.interval) : this.defaultWindow.slice();
-    this.winFrom.value = this.window[0];
-    this.winTo.value = this.window[1];
+    this.plot.setWindow(extent || this.window);
     this.saveState();
-    this.updateStats();
+    if (this.statsFrame) return;
+    this.statsFrame = requestAnimationFrame(() => {
+      this.statsFrame = 0;
+      this.winFrom.value = this.window[0];
+      this.winTo.value = this.window[1];
+      this.updateStats();
+    });
   }
 
   onPointer(e) {
@@ -355,7 +429,10 @@ export class TimeSeriesChart {
 
   /** Sets data-hover-t, the rule and the readout for the pointer position `pos` (null: none). */
   onHover(pos) {
-    const x = pos ? timeAt(this.view, this.canvas, pos, this.detailHeight) : null;
+    // every read of the layout first, then the writes: one layout per pointer step
+    const g = pos && this.plot.state ? this.plot.geometry() : null;
+    const parent = g ? this.rule.parentElement.getBoundingClientRect() : null;
+    const x = g ? this.plot.timeAt(pos, g) : null;
     if (!pos) this.hoverX = null;
     if (x === null || !Number.isFinite(x)) {
       delete this.figure.dataset.hoverT;
@@ -364,7 +441,7 @@ export class TimeSeriesChart {
       return;
     }
     this.figure.dataset.hoverT = String(Math.round(x * 1000) / 1000);
-    placeRule(this.rule, this.view, this.canvas, x, this.detailHeight);
+    this.plot.placeRule(this.rule, x, g, parent);
     this.readout.dataset.t = this.figure.dataset.hoverT;
     const parts = [el('b', { text: `t = ${fmt(x, 0)} s` })];
     for (const id of this.visible()) {
@@ -393,20 +470,35 @@ export class TimeSeriesChart {
   /** The window statistics table: raw (unsmoothed) per-interval values, a < t <= b. */
   updateStats() {
     const [a, b] = this.window;
-    const head = el('tr', {}, el('th', { scope: 'col', text: 'Series' }), el('th', { scope: 'col', class: 'number', text: 'n' }),
-      ...STATS.map((k) => el('th', { scope: 'col', class: 'number', text: k === 'cv' ? 'CV' : k })));
-    const rows = this.visible().map((id) => {
+    const ids = this.visible();
+    const cells = (id) => {
       const { t, raw, weighted } = this.cache.get(id);
       const s = windowStats(t, raw, a, b, weighted);
+      return [String(s.n), ...STATS.map((k) => [s[k] === null ? '' : String(s[k]), fmt(s[k], k === 'cv' ? 3 : 1)])];
+    };
+    const caption = `Window ${fmt(a, 0)}–${fmt(b, 0)} s: ${this.spec.metric} per interval, unsmoothed (CV = standard deviation / mean, the jitter)`
+      + (ids.some((id) => this.cache.get(id).weighted) ? '; mean and CV weighted by interval length, as the intervals differ: the mean is the operations over the elapsed time' : '')
+      + (ids.some((id) => this.cache.get(id).downsampled) ? '; a run kept at lower resolution is counted in its means (the runs table has its full-resolution statistics for the steady-state window)' : '');
+    const table = this.stats.firstElementChild;
+    if (table && table.dataset.runs === ids.join(',')) {
+      // the same runs (a window drag): new numbers in the cells, no new table to style
+      table.caption.textContent = caption;
+      for (const tr of table.tBodies[0].rows) {
+        const [n, ...stats] = cells(tr.dataset.run);
+        tr.cells[1].textContent = n;
+        stats.forEach(([value, text], j) => { tr.cells[2 + j].dataset.value = value; tr.cells[2 + j].textContent = text; });
+      }
+      return;
+    }
+    const head = el('tr', {}, el('th', { scope: 'col', text: 'Series' }), el('th', { scope: 'col', class: 'number', text: 'n' }),
+      ...STATS.map((k) => el('th', { scope: 'col', class: 'number', text: k === 'cv' ? 'CV' : k })));
+    const rows = ids.map((id) => {
+      const [n, ...stats] = cells(id);
       return el('tr', { 'data-run': id }, el('th', { scope: 'row' }, this.swatch(id), ` ${this.runs.get(id).name}`),
-        el('td', { class: 'number', text: String(s.n) }),
-        ...STATS.map((k) => el('td', { class: 'number', 'data-stat': k, 'data-value': s[k] === null ? '' : String(s[k]), text: fmt(s[k], k === 'cv' ? 3 : 1) })));
+        el('td', { class: 'number', text: n }),
+        ...stats.map(([value, text], j) => el('td', { class: 'number', 'data-stat': STATS[j], 'data-value': value, text })));
     });
-    const table = el('table', { class: 'data' },
-      el('caption', { text: `Window ${fmt(a, 0)}–${fmt(b, 0)} s: ${this.spec.metric} per interval, unsmoothed (CV = standard deviation / mean, the jitter)`
-        + (this.visible().some((id) => this.cache.get(id).weighted) ? '; mean and CV weighted by interval length, as the intervals differ: the mean is the operations over the elapsed time' : '')
-        + (this.visible().some((id) => this.cache.get(id).downsampled) ? '; a run kept at lower resolution is counted in its means (the runs table has its full-resolution statistics for the steady-state window)' : '') }),
-      el('thead', {}, head), el('tbody', {}, ...rows));
-    this.stats.replaceChildren(table);
+    this.stats.replaceChildren(el('table', { class: 'data', 'data-runs': ids.join(',') },
+      el('caption', { text: caption }), el('thead', {}, head), el('tbody', {}, ...rows)));
   }
 }

@@ -173,8 +173,9 @@ def test_window_statistics_are_the_ingests_and_follow_the_window(browser, www):
     assert all(s["mean"] != dict(shown)[r]["mean"] for r, s in ts_stats(page))
     until(page, "() => location.hash.includes('tps-over-time.w=3000-3600')")
     # pointer path: brushing in the chart moves the window
-    page.locator(f"#{TS} .ts-canvas canvas").scroll_into_view_if_needed()
-    box = page.locator(f"#{TS} .ts-canvas canvas").bounding_box()
+    plot = page.locator(f"#{TS} .ts-canvas canvas").first  # the detail plot, over the strip
+    plot.scroll_into_view_if_needed()
+    box = plot.bounding_box()
     y = box["y"] + 100
     page.mouse.move(box["x"] + box["width"] * 0.3, y)
     page.mouse.down()
