@@ -14,7 +14,7 @@ import { loadVega } from './vega-loader.js';
 
 /** The kinds of this bundle; every other kind (kinds.js has them all) is the Vega bundle's. */
 const OWN = { timeseries: TimeSeriesChart, plans: PlansChart };
-const VEGA_KINDS = new Set(['bars', 'line', 'ratio', 'metrics', 'queries']);
+const VEGA_KINDS = new Set(['bars', 'line', 'ratio', 'metrics', 'queries', 'versions']);
 
 /** The class of a chart kind, fetching the Vega bundle for a kind drawn with Vega. */
 async function kindOf(name) {

@@ -8,6 +8,7 @@ import { XYChart } from './xy.js';
 import { RatioChart } from './ratio.js';
 import { MetricsChart } from './metrics.js';
 import { QueriesChart } from './queries.js';
+import { VersionsChart } from './versions.js';
 
 /** A Vega view of the Vega-Lite `spec`, run, with no renderer (for toSVG, toImageURL). */
 async function headlessView(spec) {
@@ -17,6 +18,6 @@ async function headlessView(spec) {
 }
 
 window.benchlogVega = {
-  kinds: { bars: XYChart, line: XYChart, ratio: RatioChart, metrics: MetricsChart, queries: QueriesChart },
+  kinds: { bars: XYChart, line: XYChart, ratio: RatioChart, metrics: MetricsChart, queries: QueriesChart, versions: VersionsChart },
   headlessView,
 };
