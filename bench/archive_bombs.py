@@ -9,9 +9,9 @@ checkout; pass an older worktree to measure the code before a change). The peak 
 memory of that subprocess is its own high-water mark, `VmHWM` in /proc/self/status (not
 `getrusage`'s ru_maxrss: Linux carries the parent's peak over fork and exec into it, so a child
 of a large process reports at least the parent's size), and the extra memory is the peak less
-that of a subprocess that only imports the module. `negative-pax-size` (issue 21 §3) and
+that of a subprocess that only imports the module. `negative-pax-size` and
 `interval-lines` (§10: 10 million sysbench interval lines, each member then parsed as the
-ingest's rules do) were added for issue 21; each probe's address space is capped
+ingest's rules do) were added with the hostile-input round; each probe's address space is capped
 (`--limit-mb`, 8 GB) so the code before a fix fails with MemoryError, as it did in the issue,
 instead of taking the machine's memory. Results are recorded in docs/formats.md.
 
@@ -143,7 +143,7 @@ def link(name: str, target: str) -> bytes:
 
 
 def negative_pax_size_bomb(path: Path, size: int) -> Path:
-    """Issue 21 §3: a member whose PAX `size` is -1,099,511,627,776 (driving a byte counter
+    """A member whose PAX `size` is -1,099,511,627,776 (driving a byte counter
     that trusts it far below zero), then an 8 MiB member of zeros and hard links to it until
     the members hold `size` bytes."""
     member = 8 << 20
@@ -165,7 +165,7 @@ INTERVAL = (
 
 
 def interval_lines_bomb(path: Path, count: int) -> Path:
-    """Issue 21 §10: one sysbench 1.x log of `count` interval lines and its summary, in the
+    """One sysbench 1.x log of `count` interval lines and its summary, in the
     real format, streamed through gzip (~125 bytes a line: 1.2 GB for 10 million)."""
     head = (
         b"sysbench 1.0.20\n\nNumber of threads: 8\n"

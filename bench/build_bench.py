@@ -1,4 +1,4 @@
-"""How the build scales with per-second series (issue 10): the site as it is (the baseline)
+"""How the build scales with per-second series: the site as it is (the baseline)
 against the same site with extra copies of the cloud study (37 runs of 3,600 one-second
 points each), generated at bench time in a temp dir, never committed. Per build: every step of
 `make build` (the tree's own Makefile recipe: Hugo, the charts' SVG, the previews, Pagefind and

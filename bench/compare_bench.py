@@ -1,4 +1,4 @@
-"""Compare-page benchmark (issue 13 §5): main-thread task time per interaction with 30 runs
+"""Compare-page benchmark: main-thread task time per interaction with 30 runs
 overlaid (~108 000 points): the page as built against the same page drawing every point
 (`?points=all`), and against the page of another tree (the "before" of a change).
 

@@ -1,4 +1,4 @@
-"""Fault-injection run of the study writer (issue 11 §1): counts of old / new / mixed studies
+"""Fault-injection run of the study writer: counts of old / new / mixed studies
 and of leftovers after a fault at every step, and after signals at random moments of a real
 ingest.
 
@@ -15,7 +15,7 @@ ingest.
    replacing the committed data/ tree by the tree of a manifest whose window starts 1 s later,
    signalled (SIGINT, SIGTERM, SIGKILL in turn) after a random delay drawn over the write phase
    (from the trace's `tmpdir` step to its last step, timed in a traced run).
-3. Hostile locks (issue 21 §1): the real ingest with a symlink (absolute, relative climbing
+3. Hostile locks: the real ingest with a symlink (absolute, relative climbing
    out, dangling), a FIFO, a directory or a hard link at data/.ingest.lock; `--repo DIR` runs
    the ingest of another checkout (the code before a change), for before/after figures.
 After each fault: the study right away (old, new, missing = the fallback cut between its two
@@ -176,7 +176,7 @@ LOCK_LAYOUTS = {  # what a commit (or a person) can leave at data/.ingest.lock
 
 
 def hostile_locks(tmp: Path, repo: Path, archives: Path, smoke: bool = False) -> list[dict]:
-    """Issue 21 §1: `python -m ingest myrocks-cloud-cost` (from `repo`) with each hostile lock
+    """`python -m ingest myrocks-cloud-cost` (from `repo`) with each hostile lock
     in its data directory: exit code, first line of stderr, whether a file outside data/ was
     written (the victim truncated or a file created), seconds, peak memory."""
     rows = []

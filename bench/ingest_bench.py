@@ -3,7 +3,7 @@ authors' own extraction (`grep "thds:" FILE | awk ...` per log), timed side by s
 
     .venv/bin/python -m bench.ingest_bench [--repeat N] [--before DIR] [--stages] [--smoke]
 
-Like for like (the goal of issue #3 is judged on this pair): both start from the published
+Like for like (the ingest goal is judged on this pair): both start from the published
 `.tar.gz` and both pay for their own process start and decompression.
 - baseline: `tar xzf` into an empty dir, then the authors' loop over the 36 logs (bash, grep,
   awk: 1 + 72 processes);

@@ -12,7 +12,7 @@ bench/lighthouse/package.json and its lock, installed there by `npm install` on 
 own node_modules do not carry it) with the system's Chromium ($CHROMIUM, else `chromium` on
 PATH, tests/kit/browser_kit.py) on each page: the home page, every post, a term page, a
 taxonomy page, the search page (with a query) and the 404 page. Prints one row per page with
-the scores (desktop preset unless --mobile) and the targets of issue #6: accessibility and
+the scores (desktop preset unless --mobile) and the targets: accessibility and
 best practices 100, performance 95 or better. Reports land in bench/out/lighthouse/.
 Exit status 1 if a page misses a target. Results are recorded in docs/lighthouse.md.
 `--smoke` (tests/bench/): Lighthouse installed from the npm cache only (`--offline`:

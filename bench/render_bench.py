@@ -1,4 +1,4 @@
-"""Render benchmark (issue #5, #10): time until the charts of the cloud post are painted and
+"""Render benchmark: time until the charts of the cloud post are painted and
 live, in headless Chromium, for the site as built (build-time SVG, chart bundle fetched when a
 chart is near) against a naive baseline of the same page and data (no SVG, default vega-embed,
 every point, no downsampling; bench/naive/naive.js), in the same run.

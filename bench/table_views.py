@@ -1,4 +1,4 @@
-"""How many table views of the built posts are readable (issue 9 §6), at 1280 and 375 px.
+"""How many table views of the built posts are readable, at 1280 and 375 px.
 
 Usage: .venv/bin/python -m bench.table_views <built site dir> [-v]
        .venv/bin/python -m bench.table_views --smoke   # the fixture studies' site

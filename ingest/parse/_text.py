@@ -118,7 +118,7 @@ def line_ranges(numbers: list[int]) -> str:
 
 def skipped_problem(file: str, numbers: list[int], first: str, what: str) -> Problem:
     """`file:N: K lines skipped, not read as <what> (lines ...; the first: '...')`: every line
-    a parser did not read is named, so nothing is dropped silently (issue 21 §5)."""
+    a parser did not read is named, so nothing is dropped silently."""
     n = len(numbers)
     return Problem(
         file,

@@ -1,4 +1,4 @@
-"""Issue #5 in a browser: every chart of every post renders under the site's CSP (and a
+"""Every chart of every post renders under the site's CSP (and a
 negative control shows the harness catches violations), the cloud post's interactions
 (window statistics, zoom resolution, legend, hash state, export), the page without
 JavaScript, at phone width in dark mode, and the page-weight budgets. One session build
@@ -386,7 +386,7 @@ def test_phone_width_dark_mode_and_keyboard(browser, www):
 
 @pytest.mark.parametrize("fragment", ["#x=%", f"#{TS}.s=%E0%A4%A&{TS}.z=3000-3100", "#%=1&=&&x"])
 def test_a_malformed_fragment_is_ignored(browser, www, fragment):
-    """Issue 11 §8: `decodeURIComponent` throws on `%`; hash.js ignores the bad pair and every
+    """`decodeURIComponent` throws on `%`; hash.js ignores the bad pair and every
     figure of the post still renders, with no page error; the good pairs still apply."""
     page, states, problems = load(browser, www, CLOUD + fragment)
     figures = page.evaluate("document.querySelectorAll('figure.chart').length")

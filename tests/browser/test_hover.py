@@ -1,4 +1,4 @@
-"""Issue 9 §7 in a browser: over every time series of every post, at 16 positions across the
+"""Over every time series of every post, at 16 positions across the
 whole run and 16 across a zoomed range (inside and outside the steady-state window), the figure
 carries data-hover-t = the time under the pointer, the rule stands at the pointer and the
 readout gives each shown run's value at the nearest interval; leaving the plot removes them.

@@ -1,4 +1,4 @@
-"""Long labels (issue 12 §8): a study generated here whose label values are 40 characters long
+"""Long labels: a study generated here whose label values are 40 characters long
 (tests/kit/long_labels.py: scaffold -> display names -> a declared table with 40-character column
 headings -> ingest -> a post with bars, dots, a faceted line chart, a line over the setups'
 names, a ratio table and the scaffold's time series) is built and opened in Chromium at
@@ -170,7 +170,7 @@ def test_a_line_over_named_values_is_drawn_on_an_ordinal_axis(site, width, js):
         assert name.replace(" ", "") in words, name
     shown = [name for name in SETUPS.values() if name.replace(" ", "") in words]
     # every setup named; the phone's build-time picture, whose plot is narrower than the live
-    # chart's, may drop one name that would collide (axes drop colliding labels, issue 12 §8)
+    # chart's, may drop one name that would collide (axes drop colliding labels)
     assert len(shown) >= (2 if width < 520 and not js else 3), shown
     context.close()
 

@@ -1,4 +1,4 @@
-"""Issue 13 §1 in a browser: the `metrics` chart kind links a run's other metrics to its
+"""The `metrics` chart kind links a run's other metrics to its
 throughput on one time axis. The figure lists the metrics it can show (`data-metrics`, from
 runs.yaml), the hover follows the pointer over every panel (`data-hover-t`), and a window
 brushed in one panel sets the window of all (the statistics table). Expected values come

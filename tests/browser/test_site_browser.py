@@ -1,4 +1,4 @@
-"""Issue #6 "done when": the home, a term page, a feed and the search work from a local static
+"""The home, a term page, a feed and the search work from a local static
 server as a reader uses them (headless Debian Chromium), under the project page's path and the
 site's CSP; and a post prints without the screen-only controls."""
 

@@ -98,7 +98,7 @@ def test_the_series_is_stored_once_and_its_csv_holds_it(cloud_ingest, runs, seri
 
 
 def test_the_cloud_studys_data_is_within_5_mb(cloud_ingest):
-    """Issue 23: 15 MB when each series was written three times (YAML, JSON, CSV)."""
+    """15 MB when each series was written three times (YAML, JSON, CSV)."""
     files = [p for p in (cloud_ingest["data"] / STUDY).rglob("*") if p.is_file()]
     assert sum(p.stat().st_size for p in files) <= 5_000_000
 

@@ -90,7 +90,7 @@ def test_committed_data_is_a_fresh_ingest(fresh, study):
         )
     if study in NOTED:
         # no problems (e.g. the sysbench ratio cross-check) but the lines of wrappers and JVMs
-        # that no parser reads, each named (issue 21 §5)
+        # that no parser reads, each named
         other = [p for p in map(str, fresh.problems[study]) if " skipped, not read as " not in p]
         assert other == []
 

@@ -1,4 +1,4 @@
-// Long labels (assets/js/labels.js, issue 9 §7): a name longer than a line breaks after its
+// Long labels (assets/js/labels.js): a name longer than a line breaks after its
 // underscores ("Innodb_buffe r_pool_read_ requests" split words), each line fits, and the lines
 // put together give the label back. Live charts and build-time SVGs wrap with the same code.
 import { test } from 'node:test';

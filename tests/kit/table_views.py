@@ -1,9 +1,9 @@
-"""Every table of a post as a reader sees it at one viewport width (issue 9 §6), shared by
+"""Every table of a post as a reader sees it at one viewport width, shared by
 tests/test_table_views.py and bench/table_views.py.
 
 `measure(page)` opens every `details`, waits until the tables rendered on opening are there, and
 returns one record per `table` of the page's main column: its figure id, whether it fits its
-box, whether that box keeps to the text column (issue 19 §6: its left edge is the column's, never
+box, whether that box keeps to the text column (its left edge is the column's, never
 further left, where a reader could not reach it), whether the box scrolls sideways, whether the
 first column is pinned with an opaque background, and whether the scrolling edge shows that there
 is more (the fade); plus whether the page itself scrolls sideways. A table of a figure marked

@@ -1,5 +1,5 @@
 """Result archives the project has never seen, written at test time (tests/kit/archive_gen.py
-formats, numbers of our own), in shapes none of the six studies has (issue 19 §3):
+formats, numbers of our own), in shapes none of the six studies has:
 
 - `collations`: sysbench 0.5 at 2 s intervals, 6 servers x 5 collations x 18 thread counts =
   540 runs in nested folders `<server>/<collation>/<threads>thr.log`, with a DESC at the top

@@ -1,5 +1,5 @@
 """What the build-time chart pictures (publish/chart_svgs.js, after SVGO) draw, read from the
-session build's SVG and checked against data/ (issue 9 §4: honest pictures): an estimate is
+session build's SVG and checked against data/ (honest pictures): an estimate is
 hollow and dashed and named in the legend, log axes tick at the sizes that were run, an hour
 axis counts whole hours, and a line breaks where the data has a gap. Both pictures of each
 figure (desktop `wide`, phone `narrow`) are checked."""

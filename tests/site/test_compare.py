@@ -1,4 +1,4 @@
-"""Issue 13 §4: the compare page. Every run of every study is listed (from data/*/runs.yaml),
+"""The compare page. Every run of every study is listed (from data/*/runs.yaml),
 each run with a series links its CSV without JavaScript; with JavaScript a selection in the URL
 restores the overlay and its statistics, whose values are computed here from the run files."""
 
@@ -339,7 +339,7 @@ def run_record(key):
 def test_a_post_links_a_cross_study_comparison_that_divides_no_metric_by_another(
     page, server, built_site
 ):
-    """Issue 13 'a comparison of a cloud run with a LinkBench run is one link away': a post's
+    """A comparison of a cloud run with a LinkBench run is one link away: a post's
     prepared link restores it; means are divided only between runs of the same metric, and the
     runs of different metrics are drawn relative to their own window means."""
     links = cross_study_links(built_site)

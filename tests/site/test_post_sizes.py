@@ -10,10 +10,10 @@ from publish.budget import elements
 from publish.checks import check
 
 ROOT = Path(__file__).resolve().parents[2]
-# Issue 9 §8: a post's HTML at load. sysbench-regressions was 396 KB and ~13,000 elements; with
+# A post's HTML at load. sysbench-regressions was 396 KB and ~13,000 elements; with
 # its four long reference tables and its ratio charts' data tables published as pages of their
 # own (table/page.html, fetched when opened) it is ~135 KB and ~2,350 (docs/charts.md). With
-# the inline chart SVGs (issue 10's build-time charts), optimised by SVGO: the cloud post
+# the inline chart SVGs (the build-time charts), optimised by SVGO: the cloud post
 # ~262 KB, linkbench-cached ~212 KB and ~3,500 elements. The budgets are make build's own
 # (publish/budget.py: a post over them fails the build, naming what fills the page).
 

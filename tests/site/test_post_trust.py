@@ -1,4 +1,4 @@
-"""Issue 9 §1 §2: each study post opens with its key results (on the first screen of a desktop
+"""Each study post opens with its key results (on the first screen of a desktop
 and of a phone, each linking to the figure that shows it), names its original exactly as the
 study's FACTS "Origin" does (title, link, authors, publisher, date; the dated archive page
 where the exact URL is not confirmed) and shows dates at the precision known everywhere. Uses
@@ -177,7 +177,7 @@ def test_key_results_are_on_the_first_screen(browser, site_url, viewport):
 
 
 def test_each_key_result_leads_to_something_visible(browser, site_url):
-    """Issue 9 §1: a key result's link lands on a figure the reader sees: the target is not in a
+    """A key result's link lands on a figure the reader sees: the target is not in a
     closed <details>, and it shows a drawn chart or a table with rows (a lazy table whose rows
     come only when opened, or a collapsed one, shows nothing: make build refuses such a ref,
     post/checks.html). Follows each link as a reader does, at phone width."""
@@ -191,7 +191,7 @@ def test_each_key_result_leads_to_something_visible(browser, site_url):
 
 
 def test_icp_counters_leave_room_for_the_values_on_a_phone(browser, site_url):
-    """Issue 9 §6/§7: at 375 px the pinned Counter column of the ICP status counters breaks its
+    """At 375 px the pinned Counter column of the ICP status counters breaks its
     names at underscores instead of taking most of the box, and the Unit column (a count on
     every row but one, whose unit goes with its name) is not shown."""
     context = browser.new_context(viewport={"width": 375, "height": 812})

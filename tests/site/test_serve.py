@@ -1,4 +1,4 @@
-"""`hugo server` never touches the published build in site/ (issue 10): `make serve` renders to
+"""`hugo server` never touches the published build in site/: `make serve` renders to
 memory, a plain `hugo server` at the root writes into the development publishDir
 (config/development/hugo.toml), and a production build still publishes into site/. The servers
 run against a copy of the project's config with the tiny synthetic study (tests/kit/front_site.py)."""

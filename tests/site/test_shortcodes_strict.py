@@ -36,7 +36,7 @@ POSTS = {  # post -> (its shortcode line, the message expected)
         '{{< value table="avg-tps" col="avg_tps" where="engine=rocksdb,iops=5000,cache_gb=27" show="engine" over="same" >}}',
         "value: show and over cannot go together",
     ),
-    "strict-value-agg-text": (  # issue 21 §11: was the lexicographically largest engine
+    "strict-value-agg-text": (  # was the lexicographically largest engine
         '{{< value table="avg-tps" col="engine" agg="max" >}}',
         'value: agg="max" needs a number or ratio column, not the label column "engine" of table "avg-tps"',
     ),

@@ -1,4 +1,4 @@
-"""Issue #6 site checks on the shared build: an offline link check (lychee), the Nu HTML checker
+"""Site checks on the shared build: an offline link check (lychee), the Nu HTML checker
 (vnu.jar) and the hostile-input study shown as text only."""
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def test_hostile_labels_show_as_text_and_never_run(built_site):
 
 
 def test_csv_text_cells_cannot_run_as_formulas(built_site):
-    """Issue 11 §8: a text cell starting with = + - @ (tab, CR) gets a leading ' in every CSV the
+    """A text cell starting with = + - @ (tab, CR) gets a leading ' in every CSV the
     site serves; numbers, negative ones too, stay numbers (the hostile study's table)."""
     import csv
     import io

@@ -1,4 +1,4 @@
-"""Issue #6: home, taxonomies, feeds, metadata, 404, search index and the deploy path, checked
+"""Home, taxonomies, feeds, metadata, 404, search index and the deploy path, checked
 on one production-like build (tests/kit/sitebuild.py) with a project page's base URL."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Server counter tables from the manifest (issue 13 §3): before/after SHOW GLOBAL STATUS or
+"""Server counter tables from the manifest: before/after SHOW GLOBAL STATUS or
 mysqladmin extended-status snapshots of each run -> one per-operation table, a row per counter
 and a column per run (ICP-style), without a study module. Our own snapshots, written here in
 the two documented MySQL layouts, around our own LinkBench log (tests/fixtures/linkbench/noon.log)."""

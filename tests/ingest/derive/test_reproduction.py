@@ -188,7 +188,7 @@ def test_declared_digits_override_the_printed_ones(tmp_path):
 
 
 def test_cells_are_named_for_readers_and_keyed_for_programs(tmp_path):
-    """Issue 9 §5: `cell` uses the derived table's headings and the manifest's display names;
+    """`cell` uses the derived table's headings and the manifest's display names;
     the raw keys stay in `key`."""
     labelled = {
         **DERIVED,
@@ -267,7 +267,7 @@ RATIOS = MANIFEST.replace(
     ],
 )
 def test_a_ratio_whose_base_is_0_is_not_comparable(tmp_path, base_tps, a_tps, expect, agrees):
-    """Issue 9 §2, issue 20: a declared ratio (of/base) missing because its base is 0 is `not
+    """A declared ratio (of/base) missing because its base is 0 is `not
     comparable` (an undefined ratio neither agrees nor differs), and the reason says the ratio
     is undefined and what the original prints; missing for any other reason, it `differs`."""
     rows = [

@@ -40,7 +40,7 @@ def test_optane_ratios_and_qualifiers():
     about = [i for i, r in enumerate(rel["rows"]) if (r["note"] or "").startswith("about")]
     assert about and all(rel["notes"][f"{i}/relative"] == "about" for i in about)
     # only what the original prints as a number is `published`: 8.0's 1.0 is read from "no
-    # improvement", the base's 1.0 is the definition (issue 9 §4)
+    # improvement", the base's 1.0 is the definition
     basis = {r["server"]: r["basis"] for r in rel["rows"]}
     assert basis == {
         "MySQL 5.7": "base",
@@ -243,7 +243,7 @@ def test_quoted_figures_come_from_the_manifest(sysbench):
 
 
 def test_sysbench_base_anomalies_are_found_from_the_data():
-    """Issue 9 §4: the caveat's anomalies of the base version are every test where 5.6.49's QPS
+    """The caveat's anomalies of the base version are every test where 5.6.49's QPS
     falls by more than the stated share when a client is added, recomputed here from the
     committed absolute QPS; the post shows that table beside the caveat."""
     import yaml

@@ -1,5 +1,5 @@
-"""LinkBench request runs carry their per-operation latency and errors as series columns (issue 13
-§1): the `ThreadID = ...` stats printed every 10 s, joined to the progress row of the same
+"""LinkBench request runs carry their per-operation latency and errors as series columns:
+the `ThreadID = ...` stats printed every 10 s, joined to the progress row of the same
 interval, in ms, with the meta the metrics chart titles its panels by."""
 
 from ingest.join.columns import column_meta

@@ -1,4 +1,4 @@
-"""Linked metrics (issue 13 §1 §2): OS series on a run's clock, spans checked, per-interval
+"""Linked metrics: OS series on a run's clock, spans checked, per-interval
 efficiency. Our own fixtures (tests/fixtures/vmstat, iostat) and our own run numbers."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Linked metrics through the ingest (issue 13 §1 §2): the manifest's `linked:` is validated with
+"""Linked metrics through the ingest: the manifest's `linked:` is validated with
 file:line, and the real LinkBench 2017 archive gives the load and hour 1 their vmstat/iostat on
 the run's clock, with the misfits reported, never stretched."""
 

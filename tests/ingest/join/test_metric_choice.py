@@ -1,4 +1,4 @@
-"""Issue 19 §1: no wrong number from a manifest the docs allow. The manifest's `metric:` (or a
+"""No wrong number from a manifest the docs allow. The manifest's `metric:` (or a
 rule's) is the column every statistic, heading and chart of a run is of, or an error at the
 manifest's line; a value the tool prints for an empty interval (tpcc-mysql's `95%: 0.000` when
 no New-Order completed, sysbench's `lat (ms,95%): 0.00` when nothing ran) is missing, never

@@ -1,4 +1,4 @@
-"""Joining OS samples to a run by their time stamps (issue 13 §2): vmstat -t and iostat -t
+"""Joining OS samples to a run by their time stamps: vmstat -t and iostat -t
 times against the run's own start (LinkBench `meta.start`), zones matched or reported, gaps,
 repeated and backward time stamps reported with file:line, never shifted or stretched.
 Our own fixtures: tests/fixtures/vmstat/stamped-gap.txt (vmstat -t 5, CEST, one sample lost),

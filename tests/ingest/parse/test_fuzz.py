@@ -1,8 +1,8 @@
-"""Issue 11 §10: property-based fuzzing with Hypothesis. The real-format fixtures of every
+"""Property-based fuzzing with Hypothesis. The real-format fixtures of every
 parser (tests/fixtures/<format>/) and the real manifests (content/posts/*/manifest.yaml) are
 mutated the way a damaged or hostile file is (one changed byte or digit, a number of 400 or
 4,400 digits, Unicode digits, lines swapped, duplicated or cut, random bytes): the only
-exception that may escape is the project's own `Problem`. Issue 21 added the classes it did not
+exception that may escape is the project's own `Problem`. The hostile-input round added the classes it did not
 reach: PAX records of any sign and digits, regexes of nested counted repeats, declared tables
 against the manifest's limits, values with a trailing newline or a bidi character.
 
@@ -294,7 +294,7 @@ YAML_JUNK = st.sampled_from(
         b"__init__",
         b"nan",
         b".inf",
-        b'"ra\\n"',  # trailing newlines and separators: `$` accepted them (issue 21)
+        b'"ra\\n"',  # trailing newlines and separators: `$` accepted them
         b'"x\\r"',
         b'"a\\u2028"',
         b'"\\u202eevil"',
@@ -353,7 +353,7 @@ def test_mutated_manifests_load_or_raise_problem(manifest, tmp_path):
 
 
 def loaded_is_clean(m):
-    """What a manifest that loads may hold (issue 21 §8, §11): names without a trailing line
+    """What a manifest that loads may hold: names without a trailing line
     end, display strings without controls or bidi characters, bounded patterns and digits."""
     from ingest.read.fields import DISPLAY_BAD, SLUG
     from ingest.read.patterns import MAX_PATTERN_UNITS, pattern_units
@@ -448,7 +448,7 @@ def test_mutated_archives_read_or_raise_problem(tmp_path):
     check()
 
 
-# -- issue 21: PAX fields and signs, counted repeats, manifests with limits ---------------------
+# -- PAX fields and signs, counted repeats, manifests with limits ---------------------
 PAX_VALUES = st.one_of(
     st.integers(-(2**70), 2**70).map(str),
     st.sampled_from(["+5", " 5", "5 ", "0x10", "1e3", "5_0", "\u0663", "\u00b2", "", "-0"]),

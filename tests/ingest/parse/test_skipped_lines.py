@@ -1,4 +1,4 @@
-"""No line is dropped silently (issue 21 §5): a LinkBench progress line whose time stamp
+"""No line is dropped silently: a LinkBench progress line whose time stamp
 cannot be read (a 9-digit fraction of a second, a two-digit year) changed the mean rate with
 exit 0; now it is a warning of its own, and every other line a parser does not read is named
 in one `file:line` warning per file (docs/formats.md, "Lines not read")."""

@@ -199,7 +199,7 @@ def test_corrupt_and_unknown_archives(tmp_path):
         Archive(odd)
 
 
-# -- issue 11: valid archives, duplicates, hostile directories --------------------------------
+# -- valid archives, duplicates, hostile directories --------------------------------
 def test_members_under_dot_slash_are_read(tmp_path):
     """`tar -C dir -czf x.tar.gz .` writes `./` and `./a.log`; a zip may hold a `./` entry."""
     src = tmp_path / "src"

@@ -1,4 +1,4 @@
-"""Sizes a tar declares (issue 21 §3): a PAX `size` record must be ASCII decimal digits (no
+"""Sizes a tar declares: a PAX `size` record must be ASCII decimal digits (no
 sign, no spaces, no other digits, at most 20 of them) and no member may declare more than the
 archive may still expand to; bytes are counted from what is read, so no declared size can
 move the budget. Every tar here is crafted byte by byte (bench/archive_bombs.py's helpers)."""
@@ -75,7 +75,7 @@ def test_plain_pax_sizes_still_read(tmp_path):
 
 def test_one_member_over_its_limit_is_rejected_in_every_kind_of_input(tmp_path):
     """`Limits.member_bytes` (256 MiB; 100 bytes here): 10 million interval lines were one
-    1.2 GB member, read whole (2.4 GB) before anything could say no (issue 21 §10)."""
+    1.2 GB member, read whole (2.4 GB) before anything could say no."""
     import zipfile
 
     data = b"x" * 101

@@ -1,4 +1,4 @@
-"""Issue 11 §4: a `runs:` rule that matches a file of several session kinds (a LinkBench log
+"""A `runs:` rule that matches a file of several session kinds (a LinkBench log
 with both phases, an iostat report) is a `file:line: reason` Problem, not `KeyError: 'session'`;
 a hostile directory input is rejected before anything outside it is read."""
 
@@ -84,7 +84,7 @@ def test_session_last_takes_one_of_them(tmp_path):
 
 def test_control_characters_never_reach_data(tmp_path):
     """A label with ESC (here from the manifest) is a Problem at its line, escaped (found when
-    the manifest is loaded, issue 21); data/ is not written."""
+    the manifest is loaded); data/ is not written."""
     log = (FIXTURES / "sysbench1" / "oltp-lua.log").read_bytes()
     man = study(
         tmp_path,

@@ -1,4 +1,4 @@
-"""Hostile and broken manifests (issue 11 §3, §4, §6, §7): each is one `file:line: reason`
+"""Hostile and broken manifests: each is one `file:line: reason`
 line on stderr and exit 1 from the command line, never a traceback, and data/ keeps its old
 pipeline."""
 

@@ -1,5 +1,4 @@
-"""The whole manifest is checked before any input is read (issue 21 §6, with §5's repeated
-`order:` value, §8's trailing newlines and §11's small ones): each mistake below is one
+"""The whole manifest is checked before any input is read: each mistake below is one
 `manifest:line: reason`, found by `load()` alone, so it wins over an archive that is not even
 there, and the run-dependent work (3^16 rows for a label named 16 times) never starts."""
 

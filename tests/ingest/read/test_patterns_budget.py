@@ -1,4 +1,4 @@
-"""Patterns of `runs:`/`files:` rules (issue 21 §4): counted repeats are bounded before
+"""Patterns of `runs:`/`files:` rules: counted repeats are bounded before
 compiling (`a{1000000000}` was `internal error: MemoryError`, `a{10000000}` took 2.7 GB), and
 all the matches of one ingest share one time budget (3,000 members against a rule just under
 the 0.1 s of one match ran for minutes). Both are `manifest:line` errors, exit 1."""

@@ -1,4 +1,4 @@
-"""Issue 21 §2 and §9: the scaffold with hostile or odd inputs. Nothing it is given (an origin, a
+"""The scaffold with hostile or odd inputs. Nothing it is given (an origin, a
 study name, member names) can add a key to the front matter or the manifest: every file is
 written with the YAML emitter; the origin is an http(s) URL without control characters; what it
 writes, the ingest takes; it never crashes (exit 3) and never writes outside content/. And the

@@ -1,4 +1,4 @@
-"""Issue 19 §3: archives the project has never seen (tests/kit/unseen.py: 540 runs in nested folders
+"""Archives the project has never seen (tests/kit/unseen.py: 540 runs in nested folders
 with a DESC, 2 s intervals, 15,000 s tpcc-mysql runs with empty seconds, 4 hours of sysbench-tpcc
 with vmstat at 1 s beside each run, a single run), each taken down the README's path as a new
 author would: `new` -> ingest -> one site build -> the checks `make test` runs on every post.

@@ -1,4 +1,4 @@
-"""CSV formula injection (issue 11 §8): text a spreadsheet would run is neutralised, numbers stay
+"""CSV formula injection: text a spreadsheet would run is neutralised, numbers stay
 numbers, in Python (ingest/write/csvsafe.py) and in the CSVs Hugo publishes (csv/field.html)."""
 
 from __future__ import annotations

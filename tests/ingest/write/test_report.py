@@ -94,7 +94,7 @@ def test_report_lists_runs_unmatched_files_sizes_and_warnings(capsys, tmp_path):
         "innodb-8 differs in threads (16 here, 8 there)",
         "  rep.tar.gz/res_rocksdb_8.log:13: 4 lines skipped, not read as sysbench1 lines (lines "
         "13-16; the first: 'FATAL: mysql_stmt_execute() returned error 2013 (Lost connection to "
-        "MySQL serve\u2026')",  # the parser's (issue 21 §5), beside the report's count above
+        "MySQL serve\u2026')",  # the parser's, beside the report's count above
     ]
 
 

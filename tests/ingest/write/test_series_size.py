@@ -317,7 +317,7 @@ def compare_stats(browser, www, picked):
     return {key: (int(cells[4]), cells[5], cells[9]) for key, cells in rows}
 
 
-# -- issue 19 §5: data/ grows with what is published ----------------------------------------
+# -- data/ grows with what is published ----------------------------------------
 HOURS = 4
 DATA_BUDGET = (
     600_000  # bytes of data/ for one run of 4 h at 1 s with vmstat at 1 s (docs/manifest.md)

@@ -185,7 +185,7 @@ def test_a_file_name_longer_than_name_max_is_a_problem(tmp_path):
 
 
 def test_leftovers_of_a_killed_run_are_removed_or_restored(tmp_path):
-    """Only the trees a killed run recorded in the lock file are touched (issue 21 §7)."""
+    """Only the trees a killed run recorded in the lock file are touched."""
     write_study(tmp_path, "s", {"a.yaml": b"1\n"})
     s_tmp, u_tmp = ".s.tmp-" + "a1" * 8, ".u.tmp-" + "b2" * 8
     (tmp_path / s_tmp).mkdir()  # a half-built new tree
@@ -202,7 +202,7 @@ def test_leftovers_of_a_killed_run_are_removed_or_restored(tmp_path):
 
 
 def test_a_persons_files_that_look_like_leftovers_are_left_alone(tmp_path):
-    """Before issue 21 §7, `.s2.old-1` was renamed to `s2` (a study no manifest names) and
+    """Before the lock file listed its trees, `.s2.old-1` was renamed to `s2` (a study no manifest names) and
     `.notes.tmp-draft` and `.s.old-backup/` were deleted."""
     write_study(tmp_path, "s", {"a.yaml": b"1\n"})
     (tmp_path / ".s2.old-1").mkdir()

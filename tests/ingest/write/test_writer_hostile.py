@@ -1,4 +1,4 @@
-"""A hostile data/ (issue 21 §1): links, FIFOs and directories where the writer expects its
+"""A hostile data/: links, FIFOs and directories where the writer expects its
 lock file or a study's tree, as a commit can carry them. The writer never writes, truncates or
 reads through them: a lock that is not a regular file of one link is refused with one line
 (`data/.ingest.lock: ...`, exit 1, nothing written); a study that is a link is refused; a link
@@ -136,7 +136,7 @@ def test_links_inside_a_study_are_replaced_not_followed(tmp_path):
 
 
 def test_a_file_system_without_locks_is_one_line(tmp_path, monkeypatch):
-    """ENOLCK (an NFS mount without a lock manager) was an internal error (issue 21 §11)."""
+    """ENOLCK (an NFS mount without a lock manager) was an internal error."""
     import errno
     import fcntl
 
