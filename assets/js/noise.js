@@ -1,7 +1,7 @@
 // The one noise rule of ingest/derive/noise.py, for the ratios the reader's choice of base
 // makes in the browser (the versions chart): two values differ beyond noise only when their
 // spreads do not overlap, unknown when either has none; a ratio's colour class from the
-// |log2 ratio| edges the page passes (chart-parts/ratio-edges.html, noise.py's EDGES). Both
+// |log2 ratio| edges the page passes (noise.py's EDGES, in the versions table's `edges`). Both
 // sides are checked against tests/fixtures/noise-cases.json.
 
 /** A ratio rounded as the ingest keeps it (ingest/join/stats.py `ratio`, DIGITS = 6), so that

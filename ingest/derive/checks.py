@@ -56,6 +56,8 @@ def check_table(m: Manifest, t: DerivedTable, line: int | None = None) -> Derive
         "columns": cols,
         "rows": rows,
         "notes": t.get("notes") or {},
+        # a versions: view's |log2 ratio| class edges (derive/versions.py), numbers only
+        **({"edges": [float(e) for e in t["edges"]]} if "edges" in t else {}),
     }
 
 

@@ -36,7 +36,14 @@ from typing import Any
 from ingest.derive.checks import TABLE_ID
 from ingest.derive.context import StudyContext
 from ingest.derive.declared import runs_where
-from ingest.derive.noise import Spread, batch_spread, ratio_class, repeat_spread, within_noise
+from ingest.derive.noise import (
+    EDGES,
+    Spread,
+    batch_spread,
+    ratio_class,
+    repeat_spread,
+    within_noise,
+)
 from ingest.derive.tables import Column, DerivedTable, Row, col, table
 from ingest.join.stats import DIGITS, ratio, window_values
 from ingest.problems import Problem, clean
@@ -356,7 +363,9 @@ def _cells_table(
         *metric_cols,
     ]
     title = view.title or f"{' and '.join(view.metrics.values())} per {heading(view.version)}"
-    return table(view.id, title, columns, rows)
+    cells = table(view.id, title, columns, rows)
+    cells["edges"] = list(EDGES)  # |log2 ratio| edges: the browser classes a base it is given
+    return cells
 
 
 def _x_col(heading: str, rows: list[Row]) -> Column:

@@ -37,7 +37,6 @@ BENCHES = {
     "lighthouse": (r"\| / \| \d+ \| \d+ \| \d+ \| \d+ \|", [browser, slow]),
     "os_timestamps": (r'"link by time stamps": [\d.]+', []),
     "publish_bench": (r"\ncharts +[\d.]+ .*\nchecks .*\npreviews .*\npagefind ", []),
-    "render_bench": (r"\S", [browser]),
     "screenshots": (r"posts-fixture-study-phone-dark\.png", [browser]),
     "search_bench": (r"candidate / baseline: [\d.]+x", [browser]),
     "table_views": (r"readable table views: \d+ of \d+", [browser]),
@@ -48,6 +47,9 @@ ELSEWHERE = {
     "new_bench": "tests/ingest/scaffold/test_new_bench.py",
     "scaffold_draft": "tests/ingest/read/test_hostile_bench.py",
     "scale_bench": "tests/bench/test_scale_bench.py",
+    "render_bench": "tests/browser/test_benches.py",
+    "interaction_bench": "tests/browser/test_benches.py",
+    "versions_bench": "tests/site/test_versions_bench.py",
 }
 
 
@@ -62,8 +64,7 @@ def test_every_bench_has_a_smoke_test():
     "name", [pytest.param(name, marks=marks) for name, (_, marks) in BENCHES.items()]
 )
 def test_the_bench_runs_its_smoke_mode(name):
-    if "--smoke" not in (BENCH / f"{name}.py").read_text():
-        pytest.skip(f"bench/{name}.py has no --smoke mode yet")
+    assert "--smoke" in (BENCH / f"{name}.py").read_text(), f"bench/{name}.py has no --smoke"
     if name == "lighthouse" and not LIGHTHOUSE.exists():
         pytest.skip("Lighthouse not installed: run python -m bench.lighthouse once (npm)")
     node = ROOT / ".node" / "node_modules" / ".bin"  # the project's Node, as `make` puts it first
