@@ -174,7 +174,7 @@ def test_the_live_chart_takes_over_without_layout_shift(browser, site, width):
         moved, sortable = check_takeover(browser, f"{base}posts/{post}/", width)
         grew += moved
         made_sortable += sortable
-    assert made_sortable >= 10, made_sortable  # the check saw tables made sortable
+    assert made_sortable >= 5, made_sortable  # the check saw tables made sortable
     assert not grew, (width, grew)
 
 

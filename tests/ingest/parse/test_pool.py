@@ -29,6 +29,8 @@ def outcome(result):
 
 def test_a_pool_parses_like_one_process_in_order(monkeypatch):
     monkeypatch.setattr(pool, "MIN_BYTES", 0)
+    # alone in its process, as the ingest's command is (the suite may hold server threads)
+    monkeypatch.setattr(pool.threading, "active_count", lambda: 1)
     monkeypatch.setenv("INGEST_WORKERS", "1")
     alone = [outcome(r) for r in pool.parse_many(items())]
     for n in (2, 3):  # this process and one or two workers
@@ -38,6 +40,13 @@ def test_a_pool_parses_like_one_process_in_order(monkeypatch):
     assert alone[2] == "a/empty.txt: empty file"
     assert alone[5].startswith("a/binary.txt:1: not UTF-8 text")
     assert [r.file for r in alone if not isinstance(r, str)] == [f"a/run-{i}.txt" for i in range(6)]
+
+
+def test_no_fork_while_another_thread_runs(monkeypatch):
+    monkeypatch.setattr(pool, "MIN_BYTES", 0)
+    monkeypatch.setenv("INGEST_WORKERS", "2")
+    monkeypatch.setattr(pool.threading, "active_count", lambda: 2)
+    assert pool.workers(items()) == 1
 
 
 def test_few_or_small_members_stay_in_one_process(monkeypatch):

@@ -102,7 +102,10 @@ def test_a_draft_of_many_runs_with_monitors_fits_and_links_them(drafts):
     time series and metrics charts (every run stays in the runs table): it built within the
     page budgets above, and here it holds what makes it fit."""
     body = (drafts["posts"] / "tiers-monitors" / "index.md").read_text()
-    charts = [line for line in body.splitlines() if "{{< chart " in line]
+    # the per-run charts (a versions view, when drafted, draws every run as a cell)
+    charts = [
+        line for line in body.splitlines() if "{{< chart " in line and 'kind="versions"' not in line
+    ]
     assert len(charts) == 2 and all(' runs="' in c for c in charts)
     for c in charts:
         picked = c.split(' runs="')[1].split('"')[0].split(",")
@@ -110,4 +113,5 @@ def test_a_draft_of_many_runs_with_monitors_fits_and_links_them(drafts):
     runs = yaml.safe_load((drafts["data"] / "tiers-monitors" / "runs.yaml").read_text())["runs"]
     assert len(runs) == 239 and sum(1 for r in runs if r.get("linked")) == 238
     html = (drafts["site"] / "posts" / "tiers-monitors" / "index.html").read_text()
-    assert len(html.encode()) < 150_000  # the budget is 300 KB: room left for the author
+    # the budget is 300 KB: a third left for the author (the drafted versions view takes ~80 KB)
+    assert len(html.encode()) < 200_000
