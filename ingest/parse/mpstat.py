@@ -22,7 +22,7 @@ from collections import deque
 from ingest.parse import register
 from ingest.parse._text import Lines
 from ingest.parse.base import Parsed, Parser, Session
-from ingest.parse.sar import BANNER, clock_of
+from ingest.parse.sar import BANNER, after_clock, clock_of
 
 KNOWN_TOKENS = 200_000  # values remembered: bounds the memory whatever the file
 _consume = deque(maxlen=0).extend  # runs an iterator to its end, in C
@@ -57,14 +57,8 @@ class MpstatParser(Parser):
     description = "mpstat -P ALL (sysstat): a time, CPU, %usr %nice %sys %iowait %irq ...; one session per CPU and `all`"
 
     def detect(self, head: str) -> str | None:
-        lines = [x for x in head.splitlines()[:40] if x.strip()]
-        if not lines or not BANNER.match(lines[0]):
-            return None
-        for line in lines[1:]:
-            fields = line.split()
-            took = clock_of(fields)
-            if took and _header(fields[took[1] :]):
-                return "sysstat banner and an mpstat header: CPU %usr ... %iowait %irq"
+        if any(_header(rest) for rest in after_clock(head)):
+            return "sysstat banner and an mpstat header: CPU %usr ... %iowait %irq"
         return None
 
     def parse(self, text: str, file: str) -> Parsed:

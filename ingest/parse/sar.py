@@ -20,6 +20,7 @@ as printed.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ingest.parse import register
 from ingest.parse._text import Lines, columnar
@@ -43,6 +44,19 @@ def whole_machine(sessions: list[Session]) -> list[Session]:
     """The sessions of the whole machine: its `all` rows, or a report with no item column
     (`sar -r`, `-b`); not those of one CPU, device or interface."""
     return [s for s in sessions if s.meta.get("item") in (None, "all")]
+
+
+def after_clock(head: str) -> Iterator[list[str]]:
+    """The fields after the time of day of each line of a sysstat file's head (sar, mpstat),
+    when its first line is sysstat's banner: what detection reads for a header."""
+    lines = [x for x in head.splitlines()[:40] if x.strip()]
+    if not lines or not BANNER.match(lines[0]):
+        return
+    for line in lines[1:]:
+        fields = line.split()
+        took = clock_of(fields)
+        if took:
+            yield fields[took[1] :]
 
 
 def clock_of(fields: list[str]) -> tuple[str, int] | None:
@@ -71,13 +85,7 @@ class SarParser(Parser):
     description = "sar (sysstat): a time of day, then columns (%user ..., kbmemfree ...); one session per kind and item"
 
     def detect(self, head: str) -> str | None:
-        lines = [x for x in head.splitlines()[:40] if x.strip()]
-        if not lines or not BANNER.match(lines[0]):
-            return None
-        for line in lines[1:]:
-            fields = line.split()
-            took = clock_of(fields)
-            rest = fields[took[1] :] if took else []
+        for rest in after_clock(head):
             if len(rest) >= 2 and not any(NUMBER.match(x) for x in rest):
                 return "sysstat banner and a sar header: a time of day, then column names"
         return None
