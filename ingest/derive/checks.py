@@ -11,12 +11,27 @@ from collections.abc import Iterator
 from ingest.derive.tables import DerivedTable
 from ingest.join.records import Run
 from ingest.problems import Problem, clean
+from ingest.read.fields import Fields
 from ingest.read.records import Manifest
 
 TABLE_KINDS = ("label", "number", "ratio", "text")
 # table ids: the site's rule for table and chart ids (layouts/_partials/unique-id.html), so an
 # id the ingest writes is one a shortcode accepts
 TABLE_ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")  # the site's text; used with fullmatch (no "x\n")
+
+
+def table_id(v: Fields, where: str, default: str | None = None) -> str:
+    """A section's `id:` (required unless `default`), by the site's id rule: `file:line` else."""
+    tid: str = v.get("id", str, required=default is None, default=default)
+    if not TABLE_ID.fullmatch(tid):
+        v.fail(
+            "id",
+            f"{where}: id {clean(tid, 40)!r} must be lowercase letters, digits and dashes "
+            "(the site's id rule)",
+        )
+    return tid
+
+
 # tab and line ends are text; other controls, U+2028/2029 and bidi controls (U+202E) are not
 _CONTROL_TEXT = re.compile(
     r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"

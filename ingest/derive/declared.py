@@ -25,7 +25,7 @@ import math
 from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
 
-from ingest.derive.checks import TABLE_ID
+from ingest.derive.checks import table_id
 from ingest.derive.context import StudyContext
 from ingest.derive.tables import Column, DerivedTable, Row, col
 from ingest.join.records import QueryRun, Run, Series, Stats
@@ -88,12 +88,7 @@ def _spec(
     where = f"tables[{i}]"
     v = Fields(path, item, where, line)
     v.only(TABLE)
-    tid = v.get("id", str, required=True)
-    if not TABLE_ID.fullmatch(tid):
-        v.fail(
-            "id",
-            f"{where}: id {clean(tid, 40)!r} must be lowercase letters, digits and dashes (the site's id rule)",
-        )
+    tid = table_id(v, where)
     where = f"{where} ({tid})"
     rows_by = v.get("rows", LList, required=True)
     for j, k in enumerate(rows_by):

@@ -31,7 +31,7 @@ import itertools
 import math
 from typing import Any, NoReturn
 
-from ingest.derive.checks import TABLE_ID
+from ingest.derive.checks import table_id
 from ingest.derive.context import StudyContext
 from ingest.derive.declared import runs_where
 from ingest.derive.tables import Column, DerivedTable, Row, col
@@ -112,12 +112,7 @@ def _parse_table(
 ) -> QueryTable:
     v = Fields(path, item, f"query_tables[{i}]")
     v.only(FIELDS)
-    tid = v.get("id", str, required=True)
-    if not TABLE_ID.match(tid):
-        v.fail(
-            "id",
-            f"query_tables[{i}]: id {clean(tid, 40)!r} must be lowercase letters, digits and dashes",
-        )
+    tid = table_id(v, f"query_tables[{i}]")
     where = f"query_tables[{i}] ({tid})"
     filters, filter_lines = _filters(path, v, where, labels)
     pivot = v.get("pivot", str)

@@ -33,7 +33,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ingest.derive.checks import TABLE_ID
+from ingest.derive.checks import table_id
 from ingest.derive.context import StudyContext
 from ingest.derive.declared import runs_where
 from ingest.derive.noise import (
@@ -94,9 +94,7 @@ def _names(v: Fields, key: str, where: str, default: list[str]) -> list[str]:
 def _spec(path: str, item: object, where: str, line: int, labels: list[str]) -> VersionsView:
     v = Fields(path, item, where, line)
     v.only(FIELDS)
-    vid = v.get("id", str, default="versions")
-    if not TABLE_ID.fullmatch(vid):
-        v.fail("id", f"{where}: id {clean(vid, 40)!r} must be lowercase letters, digits and dashes")
+    vid = table_id(v, where, default="versions")
     where = f"{where} ({vid})"
     title = v.get("title", str)
     if title is not None:
