@@ -16,7 +16,7 @@ import pytest
 
 from tests.kit.browser_kit import open_page, serve, wait_for_charts
 from tests.kit.long_labels import HEADINGS, SETUPS, STUDY, make
-from tests.kit.sitebuild import build
+from tests.kit.sitebuild import generated_site
 
 WIDTHS = (375, 1280)
 
@@ -64,15 +64,7 @@ SIDEWAYS = "() => document.scrollingElement.scrollWidth - innerWidth"
 def site(tmp_path_factory, browser):
     """(the session's Chromium, the post's URL) of the generated study, built and served."""
     tmp = tmp_path_factory.mktemp("long-labels")
-    make(tmp)
-    www = tmp / "www"
-    build(
-        www / "benchlog",
-        "https://example.github.io/benchlog/",
-        extra=tmp,
-        previews=False,
-        own_content=False,
-    )
+    www = generated_site(make, tmp)
     server, base = serve(www)
     yield browser, f"{base}/benchlog/posts/{STUDY}/"
     server.shutdown()

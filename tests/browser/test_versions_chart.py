@@ -16,7 +16,7 @@ import yaml
 from ingest.derive.noise import within_noise
 from publish import budget
 from tests.kit.browser_kit import open_page, serve, until
-from tests.kit.sitebuild import build
+from tests.kit.sitebuild import generated_site
 from tests.kit.versions_study import BASE, STUDY, make, versions
 
 pytestmark = pytest.mark.slow
@@ -27,15 +27,7 @@ FIG = "by-version"
 def built(tmp_path_factory):
     """(the data dir, the built site's web root) of the generated study."""
     tmp = tmp_path_factory.mktemp("versions")
-    make(tmp)
-    www = tmp / "www"
-    build(
-        www / "benchlog",
-        "https://example.github.io/benchlog/",
-        extra=tmp,
-        previews=False,
-        own_content=False,
-    )
+    www = generated_site(make, tmp)
     return tmp / "data" / STUDY, www
 
 

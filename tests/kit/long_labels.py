@@ -125,15 +125,6 @@ def make(tmp: Path) -> Path:
 
 
 if __name__ == "__main__":
-    from tests.kit.sitebuild import build
+    from tests.kit.sitebuild import generated_site
 
-    out = Path(sys.argv[1])
-    make(out)
-    build(
-        out / "www" / "benchlog",
-        "https://example.github.io/benchlog/",
-        extra=out,
-        previews=False,
-        own_content=False,
-    )
-    print(out / "www" / "benchlog" / "posts" / STUDY / "index.html")
+    print(generated_site(make, Path(sys.argv[1])) / "benchlog" / "posts" / STUDY / "index.html")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -55,6 +56,15 @@ def build(
         publish(build_job(dest, base_url, extra, own_content), steps)
     except SystemExit as err:  # the pipeline's error: Hugo's or a step's message
         raise AssertionError(f"python -m publish {dest} failed:\n{err}") from None
+
+
+def generated_site(make: Callable[[Path], object], tmp: Path) -> Path:
+    """A study generated into `tmp` by `make` (its content/ and data/), built alone without
+    previews; the web root (`tmp/www`, the site under `benchlog/`)."""
+    make(tmp)
+    www = tmp / "www"
+    build(www / "benchlog", BASE_URL, extra=tmp, previews=False, own_content=False)
+    return www
 
 
 def build_job(dest: Path, base_url: str, extra: Path | None, own_content: bool = True) -> Build:
