@@ -42,7 +42,7 @@ import fnmatch
 import re
 import statistics
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -326,6 +326,13 @@ class Clock:
     run_end: float | None = None
     tol_s: float | None = None
     step_tol_s: float | None = None
+    # a monitor's own offset, by kind ("vmstat", "dstat", ...), where it is not `offset_s`
+    offsets: dict[str, float] = field(default_factory=dict)
+
+    def of(self, kind: str) -> Clock:
+        """This clock as one monitor sees it: its own offset, when it has one."""
+        own = self.offsets.get(kind)
+        return self if own is None or own == self.offset_s else replace(self, offset_s=own)
 
     def start(self) -> datetime | None:
         return datetime.fromisoformat(self.run_start) if self.run_start else None
@@ -371,23 +378,23 @@ def linked_series(run_t: list[Any], ops: list[Any], clock: Clock, monitors: Moni
     vmstat, iostat, status, sar = monitors.vmstat, monitors.iostat, monitors.status, monitors.sar
     cores = monitors.cores
     if vmstat:
-        how["vmstat"] = _join_vmstat(*vmstat, clock, columns, problems)
+        how["vmstat"] = _join_vmstat(*vmstat, clock.of("vmstat"), columns, problems)
     if iostat:
-        found = _join_iostat(*iostat, clock, columns, problems)
+        found = _join_iostat(*iostat, clock.of("iostat"), columns, problems)
         if found:
             how["iostat"] = found
         cores = cores or next((x.meta["cpus"] for x in iostat[1] if x.meta.get("cpus")), None)
     if status:
-        how["status"] = _join_status(*status, clock, columns, problems)
+        how["status"] = _join_status(*status, clock.of("status"), columns, problems)
     if sar:
-        found = _join_sar(*sar, clock, columns, problems)
+        found = _join_sar(*sar, clock.of("sar"), columns, problems)
         if found:
             how["sar"] = found
         cores = cores or next((x.meta["cpus"] for x in sar[1] if x.meta.get("cpus")), None)
     if monitors.dstat:
-        how["dstat"] = _join_dstat(*monitors.dstat, clock, columns, problems)
+        how["dstat"] = _join_dstat(*monitors.dstat, clock.of("dstat"), columns, problems)
     if monitors.mpstat:
-        found = _join_mpstat(*monitors.mpstat, clock, columns, problems)
+        found = _join_mpstat(*monitors.mpstat, clock.of("mpstat"), columns, problems)
         if found:
             how["mpstat"] = found
         cores = cores or next(
@@ -613,11 +620,13 @@ def attach(  # long: one pass over the runs, each step a line or two of its own
         if not found:
             continue  # no linked: or its monitors were not kept (e.g. LinkBench hours 2-23)
         s = series[rec.id]
-        offset, offset_problems = _offset(m, rule, rec, spec, found, (s.get("t") or [0])[-1])
+        offsets, offset_problems = _offsets(m, rule, rec, spec, found, (s.get("t") or [0])[-1])
         problems += offset_problems
+        offset = min(offsets.values())  # where the first monitor started
         clock = Clock(
             interval_s=spec["interval_s"],
             offset_s=offset,
+            offsets=offsets,
             align=spec.get("align", "auto"),
             run_start=rec.start,
             zone=spec.get("zone"),
@@ -664,7 +673,8 @@ def attach(  # long: one pass over the runs, each step a line or two of its own
             panels=panels,
             interval_s=spec["interval_s"],
             offset_s=offset,
-            offset_from=spec["offset_s"] if offset != spec["offset_s"] else None,
+            offset_from=spec["offset_s"] if isinstance(spec["offset_s"], str) else None,
+            offsets_s=offsets if spec["offset_s"] == "run-end" else None,
             align=joined.align,
             files=sorted(member for member, _ in found.values()),
         )
@@ -689,22 +699,34 @@ def _monitors(
     return found
 
 
-def _offset(
+def _offsets(
     m: Manifest, rule: Rule, rec: Run, spec: dict[str, Any], found: dict[str, Any], end: float
-) -> tuple[float, list[Problem]]:
-    """The monitors' offset on the run's clock: declared, or where the run's log says the
-    phase began (`offset_s: phase-start`: the monitors started with the phase), or the run's
-    end less the first monitor's samples (`offset_s: run-end`: monitors started a little
-    before the run, each run by its own amount, and stopped with it)."""
-    if spec["offset_s"] == "run-end":
-        sessions = next(iter(found.values()))[1]
-        first = sessions[0] if isinstance(sessions, list) else sessions
+) -> tuple[dict[str, float], list[Problem]]:
+    """Each monitor's offset on the run's clock, by kind: the declared one, or where the run's
+    log says the phase began (`offset_s: phase-start`: the monitors started with the phase),
+    or the run's end less that monitor's own samples (`offset_s: run-end`: monitors started a
+    little before the run, each run and each monitor by its own amount, and stopped with it)."""
+    declared = spec["offset_s"]
+    if declared == "run-end":
         end = (rec.phase_s or {}).get("end") or end
-        return round(end - first.intervals * spec["interval_s"], 6), []
-    if spec["offset_s"] != "phase-start":
-        return spec["offset_s"], []
+        return {k: round(end - _span(k, v[1], spec["interval_s"]), 6) for k, v in found.items()}, []
+    if declared != "phase-start":
+        return dict.fromkeys(found, declared), []
     start = (rec.phase_s or {}).get("start")
     if start is None:
         reason = f"run {rec.id}: offset_s: phase-start, but its log gives no phase start: placed at offset 0"
-        return 0, [Problem(m.path, rule.line, reason)]
-    return start, []
+        return dict.fromkeys(found, 0), [Problem(m.path, rule.line, reason)]
+    return dict.fromkeys(found, start), []
+
+
+def _span(kind: str, sessions: Session | list[Session], interval_s: float) -> float:
+    """Seconds from where a monitor started to the end of its last sample, as the join places
+    its samples at offset 0: sample i of n ends at i x interval_s (mpstat: its last block's
+    number, a lost block leaving a gap; server status: its own seconds)."""
+    s = sessions[0] if isinstance(sessions, list) else sessions
+    t = s.series.get("t")
+    if not t:
+        return 0.0
+    if kind == "status":
+        return float(t[-1])
+    return float(t[-1] if kind == "mpstat" else len(t)) * interval_s

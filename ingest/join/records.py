@@ -54,7 +54,8 @@ class Linked:
     """A run's linked metrics (docs/manifest.md, "Linked metrics"): the columns kept of its
     monitors' samples on its clock (`series`), the panels shown first, and how the samples
     were placed: interval and offset (`offset_from`: what the offset was declared as, when
-    it was taken from the run's log), how each monitor was aligned, the files read."""
+    it was taken from the run's log; `offsets_s`: each monitor's own, by kind, when derived
+    per monitor, `offset_s` then the earliest), how each monitor was aligned, the files read."""
 
     series: Series
     columns: list[str]
@@ -64,6 +65,7 @@ class Linked:
     offset_from: str | None
     align: dict[str, str]
     files: list[str]
+    offsets_s: dict[str, float] | None = None
 
     def record(self) -> dict[str, Any]:
         return {
@@ -72,6 +74,7 @@ class Linked:
             "interval_s": self.interval_s,
             "offset_s": self.offset_s,
             **({"offset_from": self.offset_from} if self.offset_from is not None else {}),
+            **({"offsets_s": self.offsets_s} if self.offsets_s is not None else {}),
             "align": self.align,
             "files": self.files,
         }

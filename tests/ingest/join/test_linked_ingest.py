@@ -307,3 +307,90 @@ runs:
         {"a": 0, "b": 0},
     )
     assert [r.linked is not None for r in load(man).runs] == [True, False]
+
+
+# seconds each monitor started before its run, by run: four moments, none shared
+LEADS = {
+    "a": {"vmstat": 3, "iostat": 11, "dstat": 17, "mpstat": 24},
+    "b": {"vmstat": 20, "iostat": 0, "dstat": 6, "mpstat": 13},
+}
+FIRST = {"vmstat": "vm.us", "iostat": "io.nvme0n1.w/s", "dstat": "ds.us", "mpstat": "mp.all.%usr"}
+
+
+def _first(parsed, tool: str) -> float:
+    """The first sample, as the monitor's parser reads it, of the column FIRST names."""
+    if tool == "iostat":
+        return next(s for s in parsed.sessions if s.meta.get("device") == "nvme0n1").series["w/s"][
+            0
+        ]
+    if tool == "mpstat":
+        return next(s for s in parsed.sessions if s.meta.get("item") == "all").series["%usr"][0]
+    return parsed.sessions[0].series["us"][0]
+
+
+def test_run_end_places_each_monitor_by_its_own_samples(tmp_path):
+    """Four monitors beside each run, started at four different moments before it and stopped
+    with it: `offset_s: run-end` gives each monitor of each run its own offset (its samples x
+    interval before the run's end), so every first sample lands where it was taken and no
+    monitor is reported past the run's end."""
+    from datetime import datetime, timedelta
+    from random import Random
+
+    from ingest.parse import by_name
+    from tests.kit import versions_gen as gen
+    from tests.kit.sysbench_gen import sysbench_log
+
+    seconds, start = 30, datetime(2026, 3, 13, 5, 30)
+    members, parsed = {}, {}
+    for name, tps in (("a", 500), ("b", 800)):
+        members[f"{name}/run.log"] = sysbench_log(tps, seconds=seconds)
+        for tool, lead in LEADS[name].items():
+            rnd, began, n = Random(lead), start - timedelta(seconds=lead), seconds + lead
+            text = {
+                "vmstat": lambda: gen.vmstat(n, rnd),
+                "iostat": lambda: gen.iostat(began, n, rnd),
+                "dstat": lambda: gen.dstat(began, n + 1, rnd),  # its first row is since boot
+                "mpstat": lambda: gen.mpstat(began, n, rnd),
+            }[tool]()
+            members[f"{name}/{tool}.txt"] = text
+            parsed[name, tool] = by_name(tool).parse(text, f"{name}/{tool}.txt")
+    man = archive_study(
+        tmp_path,
+        "mon",
+        "Runs with four monitors",
+        members,
+        HEAD.replace("end: 20", f"end: {seconds}")
+        + """\
+linked:
+  vmstat: '{name}/vmstat.txt'
+  iostat: '{name}/iostat.txt'
+  dstat: '{name}/dstat.txt'
+  mpstat: '{name}/mpstat.txt'
+  interval_s: 1
+  offset_s: run-end
+  columns: all
+runs:
+  - regex: '(?P<name>[a-z])/run\\.log'
+files:
+  - {glob: '*/vmstat.txt', format: vmstat}
+  - {glob: '*/iostat.txt', format: iostat}
+  - {glob: '*/dstat.txt', format: dstat}
+  - {glob: '*/mpstat.txt', format: mpstat}
+""",
+    )
+    result = ingest(man, tmp_path / "archives", tmp_path / "studies", tmp_path / "data")
+    assert not [p for p in result["problems"] if "its last sample ends at" in p.reason]
+    data = tmp_path / "data" / "mon"
+    for r in yaml.safe_load((data / "runs.yaml").read_text())["runs"]:
+        name, linked = r["labels"]["name"], r["linked"]
+        leads = LEADS[name]
+        assert linked["offset_from"] == "run-end"
+        assert linked["offsets_s"] == {k: -lead for k, lead in leads.items()}
+        assert linked["offset_s"] == -max(leads.values())
+        doc = json.loads((data / "series" / f"{r['id']}.linked.json").read_text())
+        for tool, column in FIRST.items():
+            first = next(i for i, v in enumerate(doc[column]) if v is not None)
+            assert doc["t"][first] == 1 - leads[tool], (name, tool)
+            assert doc[column][first] == pytest.approx(_first(parsed[name, tool], tool), rel=1e-3)
+            last = max(i for i, v in enumerate(doc[column]) if v is not None)
+            assert doc["t"][last] == seconds
