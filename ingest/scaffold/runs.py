@@ -254,7 +254,7 @@ def _linked(proposals, rules, members) -> tuple[dict | None, list[dict]]:
     files: list[dict] = []
     for p, rule in zip(proposals, rules):
         linked: dict = {}
-        pairs: list = []
+        pairs: dict[str, list] = {}  # by format
         for fmt in sorted({m.format for m in mons}):
             kind = kinds[fmt]
             if kind in linked:
@@ -264,14 +264,17 @@ def _linked(proposals, rules, members) -> tuple[dict | None, list[dict]]:
                 continue
             template, got = found
             linked[kind] = template
-            pairs += [(runs[r], mon) for r, mon in got]
+            pairs[fmt] = [(runs[r], mon) for r, mon in got]
             glob = re.sub(r"\{[^{}]*\}", "*", template).replace("{{", "{").replace("}}", "}")
             if not any(f["glob"] == glob for f in files):
                 files.append(_files_rule(glob, fmt, members))
         if linked:
             order = [*dict.fromkeys([*MONITOR_KINDS, *kinds.values()])]
             rule["linked"] = {k: linked[k] for k in order if k in linked}
-            probe = [(run, sampled(mon)) for run, mon in _spread(pairs)]
+            each = max(PROBED // len(pairs), 8)  # every format read, about PROBED in all
+            probe = [
+                (run, sampled(mon)) for got in pairs.values() for run, mon in _spread(got, each)
+            ]
             interval = _monitor_interval(probe)
             rule["linked"]["interval_s"] = interval
             offset = _monitor_offset(probe, interval)
@@ -308,15 +311,16 @@ def _files_rule(glob: str, fmt: str, members: list[Member]) -> dict:
 
 def _monitor_offset(pairs, interval: float) -> float | str:
     """Where the monitors started on the run's clock, from the data: a monitor stopped with
-    its run started its samples x interval before the run's end. One offset when the runs
-    agree (within a sample; 0 is left unsaid), else `run-end`: each run's own, derived by the
-    ingest the same way (monitors started by hand, 0-25 s early, differ run by run)."""
+    its run started its samples x interval before the run's end. One offset when every
+    monitor of every run agrees (within a sample; 0 is left unsaid), else `run-end`: each
+    monitor's own, run by run, derived by the ingest the same way (monitors started by hand,
+    0-25 s early, differ run by run and tool by tool)."""
     offsets = [
         run.last_t - mon.samples * interval for run, mon in pairs if mon.samples and run.last_t
     ]
     if not offsets:
         return 0
-    if max(offsets) - min(offsets) > interval:
+    if max(offsets) - min(offsets) > interval:  # run by run, or one tool against another
         return "run-end"
     median = statistics.median(offsets)
     return 0 if abs(median) <= interval else round(median, 3)

@@ -621,3 +621,40 @@ def test_a_comparison_of_many_values_draws_a_spread_of_them():
     assert p.show and set(p.show) <= set(p.compared)
     few = post.plan(doc, labels[:10], {"sysbench1"})
     assert few.compared == [f"innodb-{t}" for t in range(1, 11)] and post._picked(few) == ""
+
+
+def test_the_offset_is_judged_on_every_monitor_however_few_its_files(tmp_path):
+    """40 runs, each with a dstat and a vmstat that started 3 s before it, and two runs with an
+    iostat that started 12 s before: the draft reads some of each format, sees that the
+    monitors do not start together and says `offset_s: run-end`; the ingest then places each
+    monitor by its own samples, and none ends away from its run's end."""
+    from datetime import datetime, timedelta
+    from random import Random
+
+    from tests.kit import versions_gen as gen
+
+    seconds, began = 20, datetime(2026, 3, 13, 5, 30)
+    logs = {}
+    for i in range(40):
+        folder, rnd = f"run{i}", Random(i)
+        logs[f"{folder}/sysbench.txt"] = sysbench_log(300 + 10 * i, seconds=seconds)
+        logs[f"{folder}/dstat.txt"] = gen.dstat(began - timedelta(seconds=3), seconds + 4, rnd)
+        logs[f"{folder}/vmstat.txt"] = gen.vmstat(seconds + 3, rnd)
+        if i in (20, 21):
+            logs[f"{folder}/iostat.txt"] = gen.iostat(began, seconds + 12, rnd)
+    tar_gz(tmp_path / "m.tar.gz", logs)
+    posts = tmp_path / "posts"
+    assert main(["new", "m", str(tmp_path / "m.tar.gz"), "--content", str(posts)]) == 0
+    man = yaml.safe_load((posts / "m" / "manifest.yaml").read_text())
+    linked = man.get("linked") or man["runs"][0]["linked"]
+    assert {"dstat", "vmstat", "iostat"} <= set(linked) and linked["offset_s"] == "run-end"
+    where = ["--archives", str(tmp_path), "--data", str(tmp_path / "data")]
+    assert main(["m", "--content", str(posts), *where]) == 0
+    runs = yaml.safe_load((tmp_path / "data" / "m" / "runs.yaml").read_text())["runs"]
+    offsets = {r["id"]: r["linked"]["offsets_s"] for r in runs}
+    assert {tuple(sorted(o.items())) for o in offsets.values()} == {
+        (("dstat", -3), ("vmstat", -3)),
+        (("dstat", -3), ("iostat", -12), ("vmstat", -3)),
+    }
+    study = yaml.safe_load((tmp_path / "data" / "m" / "study.yaml").read_text())
+    assert [p for p in study.get("problems", []) if "ends at" in str(p)] == []
