@@ -156,6 +156,7 @@ def _labels(
     of its folder; each in `labels:` (else a manifest error), typed by `label_types:`. The
     folder's description becomes the display name of the label file's `display:` label."""
     labels = {k: v for k, v in mt.groupdict().items() if v is not None}
+    labels.update(rule.joined_labels(mt.groupdict()))
     labels.update(rule.labels)
     if described:
         labels.update(described["labels"])

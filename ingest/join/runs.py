@@ -235,6 +235,7 @@ def _labels(m: Manifest, rule: Rule, match: regex.Match[str], session: Session) 
     for k, v in match.groupdict().items():
         if v is not None and not k.startswith("_"):
             labels[k] = v
+    labels.update(rule.joined_labels(match.groupdict()))
     labels.update(rule.labels)
     if (
         "threads" in m.labels

@@ -15,6 +15,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import regex
+
 from ingest.derive import (
     counters,
     declared,
@@ -532,7 +534,7 @@ def _rule(
         rv.fail(
             "input" if "input" in d else None, f"{where}: input {inp!r} is not an archive input"
         )
-    labels = _rule_labels(path, rv, where, label_types)
+    labels, joined = _rule_labels(path, rv, where, label_types, pattern)
     session = rv.get("session", (str, int), default="all")
     if session not in ("all", "last") and not (isinstance(session, int) and session >= 1):
         rv.fail("session", f"{where}: session must be all, last or a session number >= 1")
@@ -561,6 +563,7 @@ def _rule(
         input=inp,
         format=fmt,
         labels=labels,
+        joined=joined,
         published=rv.get("published", bool, default=True),
         session=session,
         id=templates["id"],
@@ -588,16 +591,49 @@ def _sar(rv: Fields, where: str) -> list[str]:
 
 
 def _rule_labels(
-    path: str, rv: Fields, where: str, label_types: dict[str, str]
-) -> dict[str, Label]:
-    """A rule's fixed `labels:`, strings or numbers shown on pages, typed as declared."""
+    path: str, rv: Fields, where: str, label_types: dict[str, str], pattern: regex.Pattern[str]
+) -> tuple[dict[str, Label], dict[str, tuple[tuple[str, ...], str]]]:
+    """A rule's `labels:`: fixed values, strings or numbers shown on pages, typed as declared;
+    and labels joined from several named groups of its regex (`{join: [server, _version]}`,
+    `sep:` between them, default `-`), by label: (groups, separator)."""
     labels = dict(rv.get("labels", LDict, default=LDict()))
-    for lk, lv in labels.items():
+    joined = {}
+    for lk, lv in list(labels.items()):
+        if isinstance(lv, LDict):
+            joined[lk] = _joined(rv, where, str(lk), lv, pattern)
+            del labels[lk]
+            continue
         if not isinstance(lv, (str, int, float)) or isinstance(lv, bool):
-            rv.fail("labels", f"{where}: label {lk!r} must be a string or number")
+            rv.fail("labels", f"{where}: label {lk!r} must be a string, number or {{join: [...]}}")
         check_display(rv, "labels", lv, f"{where}: label {clean(str(lk), 40)}")
         labels[lk] = typed_label(path, rv.line("labels"), lk, lv, label_types)
-    return labels
+    return labels, joined
+
+
+def _joined(
+    rv: Fields, where: str, key: str, spec: LDict, pattern: regex.Pattern[str]
+) -> tuple[tuple[str, ...], str]:
+    """A label joined from named groups: `{join: [server, _version], sep: "-"}`, each part a
+    named group of the rule's regex other than the label itself."""
+    jv = Fields(rv.path, spec, f"{where}: label {clean(key, 40)}", spec.line)
+    jv.only(("join", "sep"))
+    parts = jv.get("join", LList, required=True)
+    groups = list(pattern.groupindex)
+    if key in groups:
+        jv.fail("join", f"{jv.where}: the regex has a group of this name too: rename one")
+    if len(parts) < 2 or not all(isinstance(x, str) for x in parts):
+        jv.fail("join", f"{jv.where}: join must list two or more named groups of the regex")
+    for x in parts:
+        if x not in groups:
+            jv.fail(
+                "join",
+                f"{jv.where}: join names {clean(x, 40)!r}, not a named group of the regex "
+                f"({', '.join(groups) or 'none'})",
+            )
+    sep = jv.get("sep", str, default="-")
+    if len(sep) > 8 or not sep.isprintable():
+        jv.fail("sep", f"{jv.where}: sep must be at most 8 printable characters")
+    return tuple(parts), sep
 
 
 def _mode(rv: Fields, where: str, fmt: str | None) -> str | None:

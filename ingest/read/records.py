@@ -49,6 +49,8 @@ class Rule:
     input: str
     format: str = "auto"
     labels: dict[str, Label] = field(default_factory=dict)
+    # labels joined from named groups: label -> (the groups, the separator)
+    joined: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
     published: bool = True
     session: str | int = "all"
     id: str | None = None
@@ -64,6 +66,16 @@ class Rule:
     _seen: dict[str, regex.Match[str] | None] = field(
         default_factory=dict, repr=False, compare=False
     )  # member -> match
+
+    def joined_labels(self, groups: dict[str, str | None]) -> dict[str, str]:
+        """The labels built from several named groups (their values joined by the separator,
+        `mysql-8.0.36`); one whose group took no part of the name is left out."""
+        out = {}
+        for key, (parts, sep) in self.joined.items():
+            values = [groups.get(p) for p in parts]
+            if all(v is not None for v in values):
+                out[key] = sep.join(v for v in values if v is not None)
+        return out
 
     def match(self, manifest: str, member: str) -> regex.Match[str] | None:
         """`pattern.fullmatch(member)` within MATCH_BUDGET_S, and within what is left of the
