@@ -8,7 +8,9 @@ The parts of the paths that vary become labels, named for what they are:
   versions) varies token by token; one whose values differ in shape varies as a whole;
 - a varying part is named by its values: a known storage engine (`engine`), a server with
   its version (`mysql-8-0-21`, `mariadb-10.4.8`) or a dotted version (`version`; a folder
-  that is a version with a build suffix, `8.0.36-custom` or `8.0.36-28`, is one whole version),
+  that is a version with a build suffix, `8.0.36-custom` or `8.0.36-28`, is one whole version;
+  one version in two servers' folders, `mysql/8.0.36` and `percona/8.0.36`, is joined with its
+  server into one label, `mysql-8.0.36`: `join_families`),
   an OS release kept whole (`ubu2204`: `os`), a storage
   type (`io1`, `gp2`, `nvme`, `ssd`: `storage`), a collation (`collation`), a sysbench test
   (`test`); a number by the word beside it, canonical where it is known (`16thr`, `t16`,
@@ -124,6 +126,7 @@ class Proposal:
     source: str = "names"  # "names", or the DESC/README file whose layout it follows
     parts: list = field(default_factory=list)
     constants: dict = field(default_factory=dict)  # label -> the value every member's name says
+    joined: dict = field(default_factory=dict)  # label -> the groups it joins (`join:`)
 
 
 def tokens(text: str) -> list[tuple[str, str]]:
@@ -199,7 +202,32 @@ def propose(names: list[str], threads: dict[str, set], stated: list[tuple[str, s
             out += from_names(members, threads)
             continue
         out.append(prop)
+    for prop in out:
+        join_families(prop)
     return out
+
+
+def join_families(p: Proposal) -> None:
+    """A version two server families share (`mysql/8.0.36`, `percona/8.0.36`) says no server
+    alone: both groups become template fields (`_server`, `_version`) and the label `version`
+    joins them (`mysql-8.0.36`): one label says which server, as a server with its version
+    in one path part does."""
+    shown = [name for name, _, hidden in p.groups if not hidden]
+    if "version" not in shown or "server" not in shown:
+        return
+    families: dict[str, set] = {}
+    for member in p.members:
+        mt = re.fullmatch(p.regex, member)
+        if mt:
+            families.setdefault(mt["version"], set()).add(mt["server"].lower())
+    if all(len(f) < 2 for f in families.values()):
+        return
+    for name in ("server", "version"):
+        p.regex = p.regex.replace(f"(?P<{name}>", f"(?P<_{name}>")
+    p.groups = [
+        (f"_{g}", n, True) if g in ("server", "version") else (g, n, h) for g, n, h in p.groups
+    ]
+    p.joined = {"version": ["_server", "_version"]}
 
 
 def from_names(members: list[str], threads: dict[str, set], split: bool = True) -> list:

@@ -114,7 +114,10 @@ def _labels(proposals) -> tuple[list, dict]:
     labels, types = [], {}
     for p in proposals:
         constants = [(k, v.isascii() and v.isdigit(), False) for k, v in p.constants.items()]
+        at = {parts[-1]: label for label, parts in p.joined.items()}  # in its last part's place
         for name, numeric, hidden in [*p.groups, *constants]:
+            if name in at:
+                name, numeric, hidden = at[name], False, False
             if hidden:
                 continue
             if name not in labels:
@@ -138,6 +141,11 @@ def _rules(proposals) -> tuple[list[dict], list[str]]:
         elif not any(not h for _, _, h in p.groups):
             stem = _slug(Path(p.members[0]).stem) or f"run{i + 1}"
             rule.update({"id": stem} if single else {"labels": {"file": stem}})
+        if p.joined:  # a label from two path parts (`mysql-8.0.36`)
+            rule["labels"] = {
+                **rule.get("labels", {}),
+                **{k: {"join": parts} for k, parts in p.joined.items()},
+            }
         rules.append(rule)
         src = f"the layout in {p.source}" if p.source not in ("names", "layout") else "the names"
         notes.append(
@@ -152,9 +160,7 @@ def _run_labels(proposals, rules, runs, labels) -> list[dict]:
     out = []
     for p, rule in zip(proposals, rules):
         for n in p.members:
-            mt = re.fullmatch(p.regex, n)
-            values = {k: v for k, v in mt.groupdict().items() if not k.startswith("_")}
-            values.update({k: str(v) for k, v in rule.get("labels", {}).items()})
+            values = _values(p, rule, n)
             counts = (
                 sorted(runs[n].threads)
                 if "threads" in labels and "threads" not in values
@@ -163,6 +169,17 @@ def _run_labels(proposals, rules, runs, labels) -> list[dict]:
             for c in counts:
                 out.append({**values, **({"threads": str(c)} if c is not None else {})})
     return out
+
+
+def _values(p, rule: dict, member: str) -> dict[str, str]:
+    """A run's labels as the rule gives them (values as text): its named groups that are
+    labels, the labels joined from them, and its constant labels."""
+    mt = re.fullmatch(p.regex, member)
+    values = {k: v for k, v in mt.groupdict().items() if not k.startswith("_")}
+    values.update({k: "-".join(mt[g] for g in parts) for k, parts in p.joined.items()})
+    fixed = rule.get("labels", {})
+    values.update({k: str(v) for k, v in fixed.items() if not isinstance(v, dict)})
+    return values
 
 
 def _common(values: list):
@@ -182,9 +199,7 @@ def _threads_label(proposals, rules, runs, labels, types) -> None:
     keys = set()
     for p, rule in zip(proposals, rules):
         for n in p.members:
-            mt = re.fullmatch(p.regex, n)
-            visible = {k: v for k, v in mt.groupdict().items() if not k.startswith("_")}
-            keys.add(tuple(sorted({**visible, **rule.get("labels", {})}.items())))
+            keys.add(tuple(sorted(_values(p, rule, n).items())))
     n_runs = sum(runs[n].sessions for p in proposals for n in p.members)
     if len(counts) > 1 or (counts and len(keys) < n_runs):
         labels.append("threads")
@@ -197,9 +212,7 @@ def _set_label(proposals, rules, labels) -> None:
     clashing: set[int] = set()
     for i, (p, rule) in enumerate(zip(proposals, rules)):
         for n in p.members:
-            mt = re.fullmatch(p.regex, n)
-            values = {k: v for k, v in mt.groupdict().items() if not k.startswith("_")}
-            key = tuple(sorted({**values, **rule.get("labels", {})}.items()))
+            key = tuple(sorted(_values(p, rule, n).items()))
             if first.setdefault(key, i) != i:
                 clashing |= {first[key], i}
     for i in sorted(clashing):
@@ -471,6 +484,11 @@ def _display(proposals) -> dict:
             else:
                 continue
             out.setdefault(name, {}).update({v: n for v, n in shown.items() if n and n != v})
+        for label, (family, version) in p.joined.items():  # mysql-8.0.36: MySQL 8.0.36
+            for m in p.members:
+                mt = re.fullmatch(p.regex, m)
+                name = f"{DISPLAY_SERVERS.get(mt[family].lower(), mt[family])} {mt[version]}"
+                out.setdefault(label, {})[f"{mt[family]}-{mt[version]}"] = name
     return {k: v for k, v in out.items() if v}
 
 
