@@ -68,3 +68,26 @@ def test_a_joined_label_is_checked_at_load_at_its_line(tmp_path, labels, reason)
     line = man.read_text().splitlines().index(f"    labels: {labels}") + 1
     assert str(err.value).startswith(f"{man}:{line}: runs[0]: label "), str(err.value)
     assert reason in str(err.value), str(err.value)
+
+
+def test_a_queries_rule_joins_its_groups_too(tmp_path):
+    """DBT3 query runs of our own (tests/kit/dbt3_gen.py): `setup` joined from the server and
+    configuration parts of each folder's name."""
+    import hashlib
+
+    from ingest.pipeline import build_files
+    from tests.kit.dbt3_gen import FOLDERS, MANIFEST, write_archive
+
+    archive = write_archive(tmp_path / "archives" / "dbt3.tar.gz")
+    post = tmp_path / "content" / "innodb-queries"
+    post.mkdir(parents=True)
+    text = MANIFEST.format(sha=hashlib.sha256(archive.read_bytes()).hexdigest(), extra="")
+    text = text.replace("labels: [server,", "labels: [setup, server,").replace(
+        "    format: dbt3-explains\n",
+        "    format: dbt3-explains\n    labels: {setup: {join: [server, config], sep: ' / '}}\n",
+    )
+    (post / "manifest.yaml").write_text(text)
+    built = build_files(load(post / "manifest.yaml"), archive.parent, tmp_path)
+    rows = yaml.safe_load(built.files["tables/query-runs.yaml"])["rows"]
+    assert {r["setup"] for r in rows} == {f.replace("-", " / ", 1) for f in FOLDERS}
+    assert all(r["setup"] == f"{r['server']} / {r['config']}" for r in rows)
