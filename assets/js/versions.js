@@ -13,17 +13,53 @@ import { getState, setState } from './hash.js';
 import { addExportTools } from './export.js';
 import { decimals } from './chartdom.js';
 import { ratioClass, roundRatio, withinNoise } from './noise.js';
+import { CHAR_PX, legendFor, linesLabel, withParams, wrap } from './labels.js';
 
 const PANEL_H = 150; // px of a panel's plot
 const PANEL_MIN_W = 220; // px a panel takes at least (plot and its axis)
 const PAD = 6; // px inside each plot's edges: the live chart's points stay within the build's drawing
 const DASHES = [[], [6, 3], [2, 2], [6, 2, 2, 2]]; // past the palette's colours, versions get a dash
+const AXIS_W = 70; // px left of a plot: its y axis' labels and title (the legend starts there too)
+const HEADER_LINE = 14; // px a panel title's line takes (11 px, as the legend's labels)
+const HEADER_OVER = 30; // px a panel title may pass its plot by (half each side, over its axis and the gap)
+const LEGEND_TITLE = 20; // px, the legend's title and its gap
+const LEGEND_ROW = 16; // px a legend row takes (11 px labels)
 
 /** Columns of panels, and each panel's plot width, for a figure `hostWidth` px wide. */
 export function grid(spec, hostWidth) {
   const cols = Math.max(1, Math.min(spec.panels, Math.floor((hostWidth - 20) / PANEL_MIN_W)));
-  const width = Math.max(120, Math.floor((hostWidth - 20) / cols) - 70);
+  const width = Math.max(120, Math.floor((hostWidth - 20) / cols) - AXIS_W);
   return { cols, width, rows: Math.ceil(spec.panels / cols) };
+}
+
+/** What fits a figure `hostWidth` px wide besides the panels: the legend in as many columns of
+ * whole version names as the width holds (rows of them under each other, or one column of
+ * wrapped names), and each panel's title in lines of its own width (its facets' parts on lines
+ * of their own when the whole does not fit). Widths are labels.js' upper bound of a letter,
+ * Vega's own estimate where it has no canvas (the build), so what fits there fits the page.
+ * Computed from the spec alone, so the build's drawing, the live chart and the room kept for
+ * them agree. */
+export function fit(spec, hostWidth, facets = spec.facets || [], plotWidth = null) {
+  const g = grid(spec, hostWidth);
+  if (plotWidth) g.width = plotWidth;
+  const names = spec.versions.map((v) => spec.versionNames[v] || v);
+  const legend = legendFor(names, hostWidth - AXIS_W, 'legendLines', spec.versionTitle);
+  const wrapped = legend.param ? legend.param.value : {};
+  const perRow = (names.length ? Math.max(...names.map((n) => (wrapped[n] || [n]).length)) : 1);
+  const legendRows = Math.ceil(names.length / legend.props.columns) * perRow;
+  const titleRows = Array.isArray(legend.props.title) ? legend.props.title.length : 1;
+  const chars = Math.max(8, Math.floor((g.width + HEADER_OVER) / CHAR_PX));
+  const lines = {};
+  for (const f of facets) {
+    const text = String(f);
+    if (text.length > chars) lines[text] = text.split(' · ').flatMap((part) => wrap(part, chars));
+  }
+  const header = linesLabel('headerLines', Object.keys(lines).length ? lines : null);
+  const headerLines = Math.max(1, ...Object.values(lines).map((l) => l.length));
+  return {
+    ...g, legend, header, headerLines,
+    legendHeight: (titleRows - 1) * HEADER_LINE + LEGEND_TITLE + legendRows * LEGEND_ROW,
+  };
 }
 
 /** The published JSON (flat lists: four items a cell, three a value) as a list per cell. */
@@ -66,9 +102,10 @@ export function extremes(rows, base, top) {
   };
 }
 
-/** The Vega-Lite spec of the panels (`live`: points link their run's compare page). */
-export function versionsLayout(spec, data, state, hostWidth, read = cssVar, live = false) {
-  const { cols, width } = grid(spec, hostWidth);
+/** The Vega-Lite spec of the panels (`live`: points link their run's compare page), at the
+ * grid's plot width or `plotWidth`. */
+export function versionsLayout(spec, data, state, hostWidth, read = cssVar, live = false, plotWidth = null) {
+  const { cols, width, legend, header } = fit(spec, hostWidth, spec.facets || data.facets, plotWidth);
   const rows = cellRows(spec, data, state.metric, state.base);
   const names = data.versions.map((v) => spec.versionNames[v] || v);
   const ratio = state.view === 'ratio';
@@ -83,7 +120,7 @@ export function versionsLayout(spec, data, state, hostWidth, read = cssVar, live
   const title = ratio ? `${metric.label} / ${spec.versionNames[state.base] || state.base}` : metric.label;
   const yEnc = { field: y, type: 'quantitative', title, scale: { zero: false, padding: PAD }, axis: { labelOverlap: 'greedy', format: '~s' } };
   const color = { field: 'version', type: 'nominal', sort: names, title: spec.versionTitle,
-    scale: { domain: names, range: names.map((_, i) => PALETTE[i % PALETTE.length]) }, legend: { columns: Math.min(names.length, 6), labelLimit: 0, symbolOpacity: 1, symbolType: 'stroke' } };
+    scale: { domain: names, range: names.map((_, i) => PALETTE[i % PALETTE.length]) }, legend: { ...legend.props, symbolOpacity: 1, symbolType: 'stroke' } };
   // one legend for both channels (a legend on one and none on the other conflict in Vega-Lite)
   const strokeDash = { field: 'version', type: 'nominal', sort: names, title: spec.versionTitle, legend: color.legend,
     scale: { domain: names, range: names.map((_, i) => DASHES[Math.floor(i / PALETTE.length) % DASHES.length]) } };
@@ -106,14 +143,14 @@ export function versionsLayout(spec, data, state, hostWidth, read = cssVar, live
     if (drawn.some((r) => r.fill === 'filled')) layer.push({ mark: { type: 'point', size: 30, filled: true }, transform: [{ filter: "datum.fill === 'filled'" }], encoding: { x, y: yEnc, color, tooltip: tip, ...link } });
   }
   if (ratio) layer.push({ mark: { type: 'rule', strokeDash: [3, 3], color: read('--muted') }, encoding: { y: { datum: 1 } } });
-  const vl = {
+  const vl = withParams({
     data: { values: drawn },
     columns: cols,
-    facet: { field: 'facet', type: 'nominal', sort: data.facets, title: null, header: { labelLimit: 0, labelOrient: 'top' } },
+    facet: { field: 'facet', type: 'nominal', sort: data.facets, title: null, header: { labelLimit: 0, labelOrient: 'top', labelFontSize: 11, ...header.props } },
     spec: { width, height: PANEL_H, layer },
     resolve: { scale: { y: state.shared ? 'shared' : 'independent' }, axis: { x: 'independent' } },
     config: chartConfig(read),
-  };
+  }, [legend.param, header.param]);
   return { spec: vl, width, rows };
 }
 
@@ -121,18 +158,19 @@ const num = (v, d) => (v === null || v === undefined ? 'n/a' : decimals(d).forma
 
 export class VersionsChart {
   /** The first view (the post's metric, base and view) for the build's SVG. */
-  static initialView(spec, hostWidth, read, { load } = {}) {
+  static initialView(spec, hostWidth, read, { load, plotWidth } = {}) {
     if (!load) return null;
     const data = unpack(load(spec.data));
     const state = { metric: spec.metric, base: spec.base, view: spec.ratio ? 'ratio' : 'values', shared: false };
-    const { spec: vl } = versionsLayout(spec, data, state, hostWidth, read);
-    return { spec: vl };
+    // narrowed by publish/chart_svgs.js when axes make the drawing wider than the figure
+    const { spec: vl, width } = versionsLayout(spec, data, state, hostWidth, read, false, plotWidth);
+    return { spec: vl, width };
   }
 
-  /** Room kept while nothing is drawn: the panels' rows and the legend. */
+  /** Room kept while nothing is drawn: the panels' rows with their titles' lines, and the legend. */
   static expectedHeight(figure, spec) {
-    const { rows } = grid(spec, figure.clientWidth || 792);
-    return rows * (PANEL_H + 60) + 80;
+    const { rows, headerLines, legendHeight } = fit(spec, figure.clientWidth || 792);
+    return rows * (PANEL_H + 60 + (headerLines - 1) * HEADER_LINE) + legendHeight + 20;
   }
 
   constructor(figure, spec) {

@@ -147,3 +147,66 @@ def test_the_live_chart_takes_over_without_moving_anything(built, browser, width
         assert not problems, problems
     finally:
         server.shutdown()
+
+
+# The live chart's legend and whole drawing (its view as SVG, laid over its canvas) and the
+# build's drawing shown at this width: boxes in page coordinates.
+BOXES = """async (id) => {
+  const fig = document.getElementById(id);
+  const host = fig.querySelector('.chart-view');
+  const box = (e) => { const r = e.getBoundingClientRect(); return { x0: r.left, x1: r.right, w: r.width }; };
+  const out = { view: box(host) };
+  const built = Array.from(host.querySelectorAll('svg.chart-svg')).find((s) => s.getBoundingClientRect().width > 0);
+  if (built) out.built = { ...box(built), natural: Number(built.getAttribute('width')) };
+  const chart = fig.benchlogChart;
+  const canvas = host.querySelector('canvas');
+  if (chart && chart.view && canvas) {
+    const c = canvas.getBoundingClientRect();
+    const holder = document.createElement('div');
+    holder.style.cssText = `position:absolute;left:${c.left + scrollX}px;top:${c.top + scrollY}px;opacity:0`;
+    holder.innerHTML = await chart.view.toSVG();
+    document.body.append(holder);
+    const legend = holder.querySelector('.role-legend');
+    out.live = box(holder.querySelector('svg'));
+    out.legend = legend ? box(legend) : null;
+    holder.remove();
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("js", [True, False])
+def test_the_legend_and_panels_fit_a_phone(built, browser, js):
+    """At 375 px the legend of eleven versions is laid out in the figure's width (rows of
+    whole names), and so are the panels and their titles: the live chart's legend box and
+    drawing are within the chart's box, and the build's drawing is shown at its own size,
+    not shrunk to fit (drawn for the phone's width)."""
+    _, www = built
+    server, root = serve(www)
+    problems: list[str] = []
+    try:
+        page = open_page(
+            browser,
+            f"{root}/benchlog/posts/{STUDY}/",
+            problems,
+            viewport={"width": 375, "height": 800},
+            java_script_enabled=js,
+        )
+        page.locator(f"#{FIG}").scroll_into_view_if_needed()
+        if js:
+            page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=60_000)
+        got = page.evaluate(BOXES, FIG)
+        view = got["view"]
+        if js:
+            legend, live = got["legend"], got["live"]
+            assert legend, got  # the live chart has its legend
+            assert legend["w"] <= view["w"], got
+            assert view["x0"] - 0.5 <= legend["x0"] and legend["x1"] <= view["x1"] + 0.5, got
+            assert live["x1"] <= view["x1"] + 0.5, got
+        else:
+            built_svg = got["built"]
+            assert built_svg and built_svg["natural"] <= view["w"], got
+        assert page.evaluate("() => document.scrollingElement.scrollWidth - innerWidth") <= 0
+        assert not problems, problems
+    finally:
+        server.shutdown()
