@@ -6,7 +6,8 @@
 // spreads (ingest/derive/noise.py: spreads that do not overlap), hollow when within noise or
 // when a spread is unknown. Under the chart the largest regressions and gains against the
 // base, each linked to its run on the compare page (its time series and monitors). The cells
-// are a JSON file of their own (`spec.data`); the build's SVG reads it through `load`.
+// are a JSON file of their own (`spec.data`); the build's SVG reads it through `load`. Every
+// word a reader sees is the page's (`spec.words`: i18n/en.toml by chart-parts/versions-words.html).
 import { drawOver } from './render.js';
 import { chartConfig, cssVar, PALETTE } from './theme.js';
 import { getState, setState } from './hash.js';
@@ -70,7 +71,13 @@ export function unpack(flat) {
   return { ...flat, cells: chunks(flat.cells, 4), values };
 }
 
-/** One row per cell of `metric`, with its ratio to `base` and the ratio's verdict and class. */
+/** A sentence of `spec.words` with its `{name}`s filled from `fill`. */
+export function say(spec, key, fill = {}) {
+  return Object.entries(fill).reduce((text, [k, v]) => text.split(`{${k}}`).join(String(v)), spec.words[key]);
+}
+
+/** One row per cell of `metric`, with its ratio to `base` and the ratio's verdict (`verdict`:
+ * the ingest's, with dashes for spaces; `noise`: in the reader's words) and class. */
 export function cellRows(spec, data, metric, base) {
   const vals = data.values[metric];
   const bi = data.versions.indexOf(base);
@@ -82,20 +89,24 @@ export function cellRows(spec, data, metric, base) {
     const isBase = c[1] === bi;
     const ratio = mean !== null && b && b[0] ? roundRatio(mean / b[0]) : null;
     const noise = isBase || ratio === null ? null : withinNoise([lo, hi], [b[1], b[2]]);
+    const verdict = isBase || ratio === null ? null : VERDICTS[String(noise)];
     return {
       facet: data.facets[c[0]], version: spec.versionNames[data.versions[c[1]]] || data.versions[c[1]],
       key: data.versions[c[1]], x: data.xs[c[2]], run: c[3], value: mean, lo, hi, ratio,
-      noise: isBase || ratio === null ? null : noise === null ? 'unknown' : noise ? 'within noise' : 'beyond noise',
+      verdict, noise: verdict && spec.words.verdicts[verdict],
       cls: isBase ? null : ratioClass(ratio, noise, spec.edges),
       fill: !isBase && noise === false ? 'filled' : 'hollow',
     };
   });
 }
 
+/** The ingest's noise verdicts (ingest/derive/versions.py), dashed, by withinNoise's answer. */
+const VERDICTS = { true: 'within-noise', false: 'beyond-noise', null: 'unknown' };
+
 /** The `top` largest regressions (ratios below 1, smallest first) and gains (largest first)
  * against the base, beyond noise or of unknown noise: the ingest's `-extremes` rule. */
 export function extremes(rows, base, top) {
-  const moved = rows.filter((r) => r.key !== base && r.ratio !== null && r.ratio !== 1 && r.noise !== 'within noise');
+  const moved = rows.filter((r) => r.key !== base && r.ratio !== null && r.ratio !== 1 && r.verdict !== VERDICTS.true);
   return {
     regression: moved.filter((r) => r.ratio < 1).sort((a, b) => a.ratio - b.ratio).slice(0, top),
     gain: moved.filter((r) => r.ratio > 1).sort((a, b) => b.ratio - a.ratio).slice(0, top),
@@ -125,10 +136,10 @@ export function versionsLayout(spec, data, state, hostWidth, read = cssVar, live
   const strokeDash = { field: 'version', type: 'nominal', sort: names, title: spec.versionTitle, legend: color.legend,
     scale: { domain: names, range: names.map((_, i) => DASHES[Math.floor(i / PALETTE.length) % DASHES.length]) } };
   const tip = [
-    { field: 'facet', title: spec.facetTitle || 'Panel' }, { field: 'version', title: spec.versionTitle },
+    { field: 'facet', title: spec.facetTitle || say(spec, 'panel') }, { field: 'version', title: spec.versionTitle },
     { field: 'x', title: spec.xTitle }, { field: 'value', title: metric.label, format: ',.2f' },
-    { field: 'ratio', title: `Ratio to ${spec.versionNames[state.base] || state.base}`, format: '.3f' },
-    { field: 'noise', title: 'Ratio vs noise' }, { field: 'run', title: 'Run' },
+    { field: 'ratio', title: say(spec, 'ratioTo', { base: spec.versionNames[state.base] || state.base }), format: '.3f' },
+    { field: 'noise', title: say(spec, 'noise') }, ...(spec.runs ? [{ field: 'run', title: say(spec, 'run') }] : []),
   ];
   const drawn = rows.filter((r) => r[y] !== null).map((r) => (live && r.run ? { ...r, href: `${spec.compare}${encodeURIComponent(r.run)}` } : r));
   const link = live ? { href: { field: 'href' } } : {};
@@ -154,7 +165,6 @@ export function versionsLayout(spec, data, state, hostWidth, read = cssVar, live
   return { spec: vl, width, rows };
 }
 
-const num = (v, d) => (v === null || v === undefined ? 'n/a' : decimals(d).format(v));
 
 export class VersionsChart {
   /** The first view (the post's metric, base and view) for the build's SVG. */
@@ -198,16 +208,16 @@ export class VersionsChart {
       return s;
     };
     if (spec.metrics.length > 1) {
-      select('Metric', spec.metrics.map((m) => [m.key, m.label]), this.state.metric, (v) => this.set('metric', 'm', v, spec.metric));
+      select(say(spec, 'metric'), spec.metrics.map((m) => [m.key, m.label]), this.state.metric, (v) => this.set('metric', 'm', v, spec.metric));
     }
-    select('Show', [['values', 'values'], ['ratio', 'ratios to the base']], this.state.view, (v) => this.set('view', 'v', v, spec.ratio ? 'ratio' : 'values'));
-    this.baseSelect = select('Base', spec.versions.map((v) => [v, spec.versionNames[v] || v]), this.state.base, (v) => this.set('base', 'base', v, spec.base));
+    select(say(spec, 'show'), [['values', say(spec, 'showValues')], ['ratio', say(spec, 'showRatios')]], this.state.view, (v) => this.set('view', 'v', v, spec.ratio ? 'ratio' : 'values'));
+    this.baseSelect = select(say(spec, 'base'), spec.versions.map((v) => [v, spec.versionNames[v] || v]), this.state.base, (v) => this.set('base', 'base', v, spec.base));
     const box = document.createElement('input');
     box.type = 'checkbox';
     box.checked = this.state.shared;
     box.addEventListener('change', () => this.set('shared', 'y', box.checked, false, box.checked ? 'shared' : null));
     const l = document.createElement('label');
-    l.append(box, ' one y scale');
+    l.append(box, ` ${say(spec, 'shared')}`);
     controls.push(l);
     this.canvas = document.createElement('div');
     this.canvas.className = 'chart-live';
@@ -237,45 +247,51 @@ export class VersionsChart {
     this.figure.dataset.metric = this.state.metric;
   }
 
-  /** Redraws the table of extremes (chart-parts/versions-extremes-table.html's markup). */
+  /** Redraws the table of extremes (chart-parts/versions-extremes-table.html's markup: its
+   * heading cells say which are the facets, the metric and the run, `data-col`). */
   fillExtremes(rows) {
     const table = this.figure.querySelector(`#${CSS.escape(this.id)}-extremes-table`);
     if (!table) return;
     const { spec, state } = this;
     const metric = spec.metrics.find((m) => m.key === state.metric);
-    table.caption.textContent = `Largest regressions and gains of ${metric.label} against ${spec.versionNames[state.base] || state.base}`;
-    table.tHead.rows[0].cells[table.tHead.rows[0].cells.length - 3].textContent = metric.label;
+    const head = table.tHead.rows[0];
+    table.caption.textContent = say(spec, 'caption', { metric: metric.label, base: spec.versionNames[state.base] || state.base });
+    head.querySelector('[data-col=metric]').textContent = metric.label;
+    const facets = head.querySelectorAll('[data-col=facet]').length;
+    const runs = Boolean(head.querySelector('[data-col=run]'));
+    const num = (v, d) => (v === null || v === undefined ? say(spec, 'missing') : decimals(d).format(v));
     const body = table.tBodies[0];
     body.replaceChildren();
     const { regression, gain } = extremes(rows, state.base, spec.top);
-    const facets = table.tHead.rows[0].cells.length - 7;
     const cell = (tag, text, cls) => { const c = document.createElement(tag); c.textContent = text; if (cls) c.className = cls; return c; };
     for (const [dir, list] of [['regression', regression], ['gain', gain]]) {
       list.forEach((r, i) => {
         const tr = document.createElement('tr');
         tr.dataset.dir = dir;
-        const th = cell('th', `${dir === 'gain' ? 'Gain' : 'Regression'} ${i + 1}`);
+        const th = cell('th', say(spec, dir, { rank: i + 1 }));
         th.scope = 'row';
         tr.append(th);
         const parts = r.facet.split(' · ');
         for (let f = 0; f < facets; f += 1) tr.append(cell('td', parts[f] ?? ''));
         tr.append(cell('td', r.version), cell('td', String(r.x), 'number'), cell('td', `${num(r.ratio, 2)}×`, 'ratio'),
           cell('td', num(r.value, 2), 'number'), cell('td', r.noise || ''));
-        const link = cell('td', '');
-        if (r.run) {
-          const a = document.createElement('a');
-          a.href = `${spec.compare}${encodeURIComponent(r.run)}`;
-          a.textContent = r.run;
-          link.append(a);
+        if (runs) {
+          const link = cell('td', '');
+          if (r.run) {
+            const a = document.createElement('a');
+            a.href = `${spec.compare}${encodeURIComponent(r.run)}`;
+            a.textContent = r.run;
+            link.append(a);
+          }
+          tr.append(link);
         }
-        tr.append(link);
         body.append(tr);
       });
     }
     if (!body.rows.length) {
       const tr = document.createElement('tr');
-      const td = cell('td', 'No cell differs from the base beyond noise.');
-      td.colSpan = facets + 7;
+      const td = cell('td', say(spec, 'extremesNone'));
+      td.colSpan = head.cells.length;
       tr.append(td);
       body.append(tr);
     }

@@ -82,6 +82,19 @@ def test_a_thousand_runs_fit_the_page_budget_and_read_without_javascript(built):
     assert f"{high[0]:.2f}" in html and high[1] in html
 
 
+def test_every_cell_links_its_run_without_javascript(built):
+    """The page of every cell (the chart's data table, a page of its own) links each cell's
+    run to its time series and monitors on the compare page, as the table of extremes does."""
+    data, www = built
+    page = (www / "benchlog" / "posts" / STUDY / f"{FIG}-data.table.html").read_text()
+    links = re.findall(r'<td><a href="([^"]+)">([^<]+)</a></td>', page)
+    runs = [r["run"] for r in cells(data)]
+    assert [text for _, text in links] == runs and len(runs) == 990
+    assert all(href == f"/benchlog/compare/#compare.runs={STUDY}/{run}" for href, run in links)
+    head = re.search(r"<thead>(.*?)</thead>", page, re.S).group(1)
+    assert 'data-key="run"' in head and 'data-key="runs"' in head
+
+
 def test_base_picker_metric_switch_and_permalink(built, browser):
     data, www = built
     server, root = serve(www)
