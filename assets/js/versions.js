@@ -21,10 +21,13 @@ const PANEL_MIN_W = 220; // px a panel takes at least (plot and its axis)
 const PAD = 6; // px inside each plot's edges: the live chart's points stay within the build's drawing
 const DASHES = [[], [6, 3], [2, 2], [6, 2, 2, 2]]; // past the palette's colours, versions get a dash
 const AXIS_W = 70; // px left of a plot: its y axis' labels and title (the legend starts there too)
-const HEADER_LINE = 14; // px a panel title's line takes (11 px, as the legend's labels)
+// Heights (px) as Vega lays them out, measured on drawings of 1-11 legend rows and 1-3 title lines
+const HEADER_LINE = 16; // a panel title's line past its first (11 px text and the title's padding)
+const ROW_EXTRA = 73; // a row of panels besides its plots: its x axis and title, a title line, the gap
 const HEADER_OVER = 30; // px a panel title may pass its plot by (half each side, over its axis and the gap)
-const LEGEND_TITLE = 20; // px, the legend's title and its gap
-const LEGEND_ROW = 16; // px a legend row takes (11 px labels)
+const LEGEND_TITLE = 15; // the legend's title (12 px) and its gap
+const LEGEND_ROW = 13; // a legend row (11 px labels)
+const PADDING = 5; // the drawing's padding, top and bottom
 
 /** Columns of panels, and each panel's plot width, for a figure `hostWidth` px wide. */
 export function grid(spec, hostWidth) {
@@ -56,10 +59,12 @@ export function fit(spec, hostWidth, facets = spec.facets || [], plotWidth = nul
     if (text.length > chars) lines[text] = text.split(' · ').flatMap((part) => wrap(part, chars));
   }
   const header = linesLabel('headerLines', Object.keys(lines).length ? lines : null);
-  const headerLines = Math.max(1, ...Object.values(lines).map((l) => l.length));
+  // a row of panels is as tall as its panel of most title lines
+  const count = facets.map((f) => (lines[String(f)] || [f]).length);
+  const rowLines = Array.from({ length: Math.ceil(count.length / g.cols) }, (_, r) => Math.max(...count.slice(r * g.cols, (r + 1) * g.cols)));
   return {
-    ...g, legend, header, headerLines,
-    legendHeight: (titleRows - 1) * HEADER_LINE + LEGEND_TITLE + legendRows * LEGEND_ROW,
+    ...g, legend, header, rowLines,
+    legendHeight: (titleRows - 1) * LEGEND_ROW + LEGEND_TITLE + legendRows * LEGEND_ROW,
   };
 }
 
@@ -179,8 +184,9 @@ export class VersionsChart {
 
   /** Room kept while nothing is drawn: the panels' rows with their titles' lines, and the legend. */
   static expectedHeight(figure, spec) {
-    const { rows, headerLines, legendHeight } = fit(spec, figure.clientWidth || 792);
-    return rows * (PANEL_H + 60 + (headerLines - 1) * HEADER_LINE) + legendHeight + 20;
+    const { rowLines, legendHeight } = fit(spec, figure.clientWidth || 792);
+    const rows = rowLines.reduce((sum, n) => sum + PANEL_H + ROW_EXTRA + (n - 1) * HEADER_LINE, 0);
+    return 2 * PADDING + legendHeight + rows;
   }
 
   constructor(figure, spec) {

@@ -223,3 +223,37 @@ def test_the_legend_and_panels_fit_a_phone(built, browser, js):
         assert not problems, problems
     finally:
         server.shutdown()
+
+
+def test_the_room_kept_for_a_chart_not_drawn_yet_is_the_drawings_height(built, browser):
+    """Where the build drew no SVG (`hugo server`), the figure keeps the room its kind expects
+    (expectedHeight: the panels' rows, their titles' lines and the legend's rows at that
+    width); it is the build's drawing's height at the desktop and phone widths, so that the
+    chart moves nothing when it comes."""
+    _, www = built
+    html = (www / "benchlog" / "posts" / STUDY / "index.html").read_text()
+    drawn = dict(
+        re.findall(r'<svg class="chart-svg (wide|narrow)" width="[\d.]+" height="([\d.]+)"', html)
+    )
+    server, root = serve(www)
+    problems: list[str] = []
+    try:
+        page = open_page(browser, f"{root}/benchlog/posts/{STUDY}/", problems)
+        page.locator(f"#{FIG}").scroll_into_view_if_needed()
+        page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=60_000)
+        expected = page.evaluate(
+            """(id) => { const spec = JSON.parse(document.getElementById(`${id}-spec`).textContent);
+              const kind = window.benchlogVega.kinds.versions;
+              return { wide: kind.expectedHeight({ clientWidth: 792 }, spec),
+                       narrow: kind.expectedHeight({ clientWidth: 346 }, spec) }; }""",
+            FIG,
+        )
+        for variant in ("wide", "narrow"):
+            assert expected[variant] == pytest.approx(float(drawn[variant]), rel=0.015), (
+                variant,
+                expected,
+                drawn,
+            )
+        assert not problems, problems
+    finally:
+        server.shutdown()
