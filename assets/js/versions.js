@@ -60,7 +60,7 @@ export function fit(spec, hostWidth, facets = spec.facets || [], plotWidth = nul
   }
   const header = linesLabel('headerLines', Object.keys(lines).length ? lines : null);
   // a row of panels is as tall as its panel of most title lines
-  const count = facets.map((f) => (lines[String(f)] || [f]).length);
+  const count = facets.length ? facets.map((f) => (lines[String(f)] || [f]).length) : Array(spec.panels).fill(1);
   const rowLines = Array.from({ length: Math.ceil(count.length / g.cols) }, (_, r) => Math.max(...count.slice(r * g.cols, (r + 1) * g.cols)));
   return {
     ...g, legend, header, rowLines,
