@@ -179,6 +179,12 @@ def test_the_script_redraws_without_a_run_column_in_the_pages_words(built, brows
                 has_text=word("versions-shared")
             )
             assert label.count() == 1
+        # the page of cells, fetched into the post when its details opens: sortable, linked
+        page.locator("#runs-chart details.chart-data > summary").click()
+        page.wait_for_selector("#runs-chart-data-table a[href*='compare.runs=']", timeout=10_000)
+        links = page.locator("#runs-chart-data-table tbody a").count()
+        assert links == len(RATES)
+        assert page.locator("#runs-chart-data-table th[data-key=run] button").count() == 1
         assert not problems, problems
     finally:
         server.shutdown()
