@@ -8,8 +8,9 @@ Prints: the runs; the ingest's wall time and, of it, the `versions:` derive's
 (ingest/derive/versions.py `build`); data/ bytes of the study and of the view's tables; the
 build (make build's pipeline without previews) wall time; Hugo's template time of the chart's
 partials (`--templateMetrics`); the post's bytes and elements with and without its inline
-drawings, the chart's spec and its cells' JSON file. Record results in docs/performance.md
-("The version view").
+drawings, the chart's spec, its cells' JSON file and page, and its drawings' sizes (the figure
+is 792 px wide on a desktop, 346 px on a phone: a wider drawing is shown shrunk). Record
+results in docs/performance.md ("The version view").
 """
 
 from __future__ import annotations
@@ -88,6 +89,9 @@ def main() -> None:
     print(f"  without its drawings: {len(lean.encode()):,} B, {budget.elements(lean):,} elements")
     print(f"  the chart's spec: {len(spec.group(1)) if spec else 0:,} B")
     print(f"  its cells' JSON: {(post / 'by-version.json').stat().st_size:,} B")
+    print(f"  the page of its cells: {(post / 'by-version-data.table.html').stat().st_size:,} B")
+    for m in re.finditer(r'<svg class="chart-svg (\w+)" width="([\d.]+)" height="([\d.]+)"', html):
+        print(f"  its {m[1]} drawing: {m[2]} x {m[3]} px")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ a base version and its noise verdict, and the largest regressions and gains, sor
         where: {published: true}     # runs taken, as in `tables:`
         top: 10                      # regressions and gains listed per metric
         table: absolute-qps          # instead of the runs: a table built before, one figure
-                                     # a cell (no spread of its own)
+                                     # a cell (no spread of its own; its run from the table's
+                                     # `run` column, if it has one)
 
 A cell's value is the mean over its runs of each run's window mean; its spread is the range of
 those means when it has two runs or more, else its run's batch spread (ingest/derive/noise.py,
@@ -212,7 +213,8 @@ def _from_runs(ctx: StudyContext, view: VersionsView) -> dict[Key, Cell]:
 
 
 def _from_table(ctx: StudyContext, view: VersionsView) -> dict[Key, Cell]:
-    """Each cell's one figure from a table built before (no runs, no spread)."""
+    """Each cell's one figure from a table built before (no spread), and its run when the
+    table has a `run` column of run ids (the default `runs` table, a study module's)."""
     m = ctx.manifest
     found = [t for t in ctx.tables if t["id"] == view.table]
     if not found:
@@ -249,7 +251,9 @@ def _from_table(ctx: StudyContext, view: VersionsView) -> dict[Key, Cell]:
                 f"{view.where}: table {view.table!r} has two rows for {key}: add the label "
                 "that tells them apart to facets",
             )
-        cells[key] = {"runs": [], **{k: (row.get(k), None) for k in view.metrics}}
+        # a table of runs names each row's run: the chart links it like a run's cell
+        runs = [row["run"]] if row.get("run") is not None else []
+        cells[key] = {"runs": runs, **{k: (row.get(k), None) for k in view.metrics}}
     return cells
 
 

@@ -82,6 +82,19 @@ def test_a_thousand_runs_fit_the_page_budget_and_read_without_javascript(built):
     assert f"{high[0]:.2f}" in html and high[1] in html
 
 
+def test_every_cell_links_its_run_without_javascript(built):
+    """The page of every cell (the chart's data table, a page of its own) links each cell's
+    run to its time series and monitors on the compare page, as the table of extremes does."""
+    data, www = built
+    page = (www / "benchlog" / "posts" / STUDY / f"{FIG}-data.table.html").read_text()
+    links = re.findall(r'<td><a href="([^"]+)">([^<]+)</a></td>', page)
+    runs = [r["run"] for r in cells(data)]
+    assert [text for _, text in links] == runs and len(runs) == 990
+    assert all(href == f"/benchlog/compare/#compare.runs={STUDY}/{run}" for href, run in links)
+    head = re.search(r"<thead>(.*?)</thead>", page, re.S).group(1)
+    assert 'data-key="run"' in head and 'data-key="runs"' in head
+
+
 def test_base_picker_metric_switch_and_permalink(built, browser):
     data, www = built
     server, root = serve(www)
@@ -144,6 +157,103 @@ def test_the_live_chart_takes_over_without_moving_anything(built, browser, width
         after = page.evaluate(HEIGHTS, FIG)
         assert before[1] > 300  # the build's drawing is there before the bundle
         assert after == pytest.approx(before, abs=0.5), (before, after)
+        assert not problems, problems
+    finally:
+        server.shutdown()
+
+
+# The live chart's legend and whole drawing (its view as SVG, laid over its canvas) and the
+# build's drawing shown at this width: boxes in page coordinates.
+BOXES = """async (id) => {
+  const fig = document.getElementById(id);
+  const host = fig.querySelector('.chart-view');
+  const box = (e) => { const r = e.getBoundingClientRect(); return { x0: r.left, x1: r.right, w: r.width }; };
+  const out = { view: box(host) };
+  const built = Array.from(host.querySelectorAll('svg.chart-svg')).find((s) => s.getBoundingClientRect().width > 0);
+  if (built) out.built = { ...box(built), natural: Number(built.getAttribute('width')) };
+  const chart = fig.benchlogChart;
+  const canvas = host.querySelector('canvas');
+  if (chart && chart.view && canvas) {
+    const c = canvas.getBoundingClientRect();
+    const holder = document.createElement('div');
+    holder.style.cssText = `position:absolute;left:${c.left + scrollX}px;top:${c.top + scrollY}px;opacity:0`;
+    holder.innerHTML = await chart.view.toSVG();
+    document.body.append(holder);
+    const legend = holder.querySelector('.role-legend');
+    out.live = box(holder.querySelector('svg'));
+    out.legend = legend ? box(legend) : null;
+    holder.remove();
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("js", [True, False])
+def test_the_legend_and_panels_fit_a_phone(built, browser, js):
+    """At 375 px the legend of eleven versions is laid out in the figure's width (rows of
+    whole names), and so are the panels and their titles: the live chart's legend box and
+    drawing are within the chart's box, and the build's drawing is shown at its own size,
+    not shrunk to fit (drawn for the phone's width)."""
+    _, www = built
+    server, root = serve(www)
+    problems: list[str] = []
+    try:
+        page = open_page(
+            browser,
+            f"{root}/benchlog/posts/{STUDY}/",
+            problems,
+            viewport={"width": 375, "height": 800},
+            java_script_enabled=js,
+        )
+        page.locator(f"#{FIG}").scroll_into_view_if_needed()
+        if js:
+            page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=60_000)
+        got = page.evaluate(BOXES, FIG)
+        view = got["view"]
+        if js:
+            legend, live = got["legend"], got["live"]
+            assert legend, got  # the live chart has its legend
+            assert legend["w"] <= view["w"], got
+            assert view["x0"] - 0.5 <= legend["x0"] and legend["x1"] <= view["x1"] + 0.5, got
+            assert live["x1"] <= view["x1"] + 0.5, got
+        else:
+            built_svg = got["built"]
+            assert built_svg and built_svg["natural"] <= view["w"], got
+        assert page.evaluate("() => document.scrollingElement.scrollWidth - innerWidth") <= 0
+        assert not problems, problems
+    finally:
+        server.shutdown()
+
+
+def test_the_room_kept_for_a_chart_not_drawn_yet_is_the_drawings_height(built, browser):
+    """Where the build drew no SVG (`hugo server`), the figure keeps the room its kind expects
+    (expectedHeight: the panels' rows, their titles' lines and the legend's rows at that
+    width); it is the build's drawing's height at the desktop and phone widths, so that the
+    chart moves nothing when it comes."""
+    _, www = built
+    html = (www / "benchlog" / "posts" / STUDY / "index.html").read_text()
+    drawn = dict(
+        re.findall(r'<svg class="chart-svg (wide|narrow)" width="[\d.]+" height="([\d.]+)"', html)
+    )
+    server, root = serve(www)
+    problems: list[str] = []
+    try:
+        page = open_page(browser, f"{root}/benchlog/posts/{STUDY}/", problems)
+        page.locator(f"#{FIG}").scroll_into_view_if_needed()
+        page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=60_000)
+        expected = page.evaluate(
+            """(id) => { const spec = JSON.parse(document.getElementById(`${id}-spec`).textContent);
+              const kind = window.benchlogVega.kinds.versions;
+              return { wide: kind.expectedHeight({ clientWidth: 792 }, spec),
+                       narrow: kind.expectedHeight({ clientWidth: 346 }, spec) }; }""",
+            FIG,
+        )
+        for variant in ("wide", "narrow"):
+            assert expected[variant] == pytest.approx(float(drawn[variant]), rel=0.015), (
+                variant,
+                expected,
+                drawn,
+            )
         assert not problems, problems
     finally:
         server.shutdown()

@@ -168,3 +168,30 @@ def test_the_browsers_noise_rule_is_checked_against_the_ingests_cases():
         assert ratio_class(c["ratio"], c["within"]) == c["class"]
     assert {c["within"] for c in doc["cases"]} == {True, False, None}
     assert {c["class"] for c in doc["cases"]} >= {-5, -1, 0, 1, 5, None}
+
+
+TABLE_VIEWS = """\
+  - id: from-runs
+    table: runs
+    version: version
+    facets: [tier, rep]
+    x: threads
+    metrics: {mean: TPS}
+"""
+
+
+def test_a_view_of_a_table_with_run_ids_names_each_cells_run(tmp_path):
+    """A view built from a table that names its rows' runs (the default `runs` table) keeps
+    each cell's run, as a view of the runs does, so that the chart links it."""
+    study(tmp_path, BODY + TABLE_VIEWS)
+    tables = tmp_path / "data" / "vers" / "tables"
+    t = yaml.safe_load((tables / "from-runs.yaml").read_text())
+    runs = yaml.safe_load((tables / "runs.yaml").read_text())["rows"]
+    by_labels = {(r["version"], r["tier"], r["rep"], r["threads"]): r for r in runs}
+    assert len(t["rows"]) == len(runs) == len(RATES) + 1
+    for row in t["rows"]:
+        source = by_labels[(row["version"], row["tier"], row["rep"], row["x"])]
+        assert row["run"] == source["run"] and row["runs"] == 1
+        assert row["mean"] == source["mean"]
+    ext = yaml.safe_load((tables / "from-runs-extremes.yaml").read_text())["rows"]
+    assert ext and all(r["run"] in {s["run"] for s in runs} for r in ext)
