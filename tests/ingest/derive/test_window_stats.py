@@ -1,10 +1,9 @@
 """The window-statistics rows of the time series charts (ingest/derive/window_stats.py): one row
 per run with its window's statistics, headings as i18n keys the site defines, the CSV with the
-same columns; and the layouts that were English-only now take their words from i18n."""
+same columns."""
 
 from __future__ import annotations
 
-import re
 import tomllib
 from pathlib import Path
 
@@ -62,16 +61,3 @@ def test_the_studies_rows_are_their_runs_windows(study):
 
 def test_some_study_has_them():
     assert len(STUDIES) >= 2
-
-
-@pytest.mark.parametrize(
-    "layout",
-    ["layouts/compare.html", "layouts/404.html", "layouts/_partials/chart-parts/frame.html"],
-)
-def test_reader_words_come_from_i18n(layout):
-    """Outside template actions, comments and tags, these layouts hold no words."""
-    text = (ROOT / layout).read_text(encoding="utf-8")
-    text = re.sub(r"\{\{-?\s*/\*.*?\*/\s*-?\}\}", "", text, flags=re.S)
-    text = re.sub(r"\{\{.*?\}\}", "", text, flags=re.S)
-    words = re.findall(r"[A-Za-z]{2,}", re.sub(r"<[^>]*>", "", text))
-    assert not words, words
