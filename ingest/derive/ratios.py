@@ -95,21 +95,31 @@ def _block(ctx: StudyContext, view: RatioView, t: DerivedTable) -> dict[str, Any
                 m.path, view.line, f"{view.where}: two rows of {t['id']!r} for {list(key)}"
             )
         cells[key] = i
+    # the heat-table's grid: its columns (the `col` values) and rows (the `row` tuples), in
+    # table order, and the table row of each cell (None where the table has no row)
+    cols = list(dict.fromkeys(r[view.col] for r in rows))
+    tuples = list(dict.fromkeys(tuple(r[k] for k in view.row) for r in rows))
+    grid = [[cells.get((*tup, c)) for c in cols] for tup in tuples]
     bases: dict[str, dict[str, list[Any]]] = {}
-    for base in dict.fromkeys(r[view.col] for r in rows):
+    for base in cols:
         classes: list[int | None] = []
         noise: list[bool | None] = []
-        for r, spread in zip(rows, spreads):
-            b = cells.get((*(r[k] for k in view.row), base))
-            v, bv = r[view.value], None if b is None else rows[b][view.value]
-            if r[view.col] == base or v is None or bv is None or bv == 0:
-                classes.append(None)
-                noise.append(None)
-                continue
-            verdict = within_noise(spread, spreads[b]) if b is not None else None
-            classes.append(ratio_class(v / bv, verdict))
-            noise.append(verdict)
-        bases[str(base)] = {"class": classes, **({"noise": noise} if view.spread else {})}
+        for tup, line in zip(tuples, grid):
+            b = cells.get((*tup, base))
+            bv = None if b is None else rows[b][view.value]
+            for c, at in zip(cols, line):
+                v = None if at is None else rows[at][view.value]
+                if c == base or at is None or b is None or v is None or bv is None or bv == 0:
+                    classes.append(None)
+                    noise.append(None)
+                    continue
+                verdict = within_noise(spreads[at], spreads[b])
+                classes.append(ratio_class(v / bv, verdict))
+                noise.append(verdict)
+        bases[_shown(base)] = {"classes": classes, **({"noise": noise} if view.spread else {})}
+    notes = t.get("notes") or {}
+    texts = [[_note(notes, rows, at, view.value) for at in line] for line in grid]
+    names = m.display
     spread_name = "/".join(lohi) if lohi else view.spread
     return {
         "row": view.row,
@@ -117,8 +127,34 @@ def _block(ctx: StudyContext, view: RatioView, t: DerivedTable) -> dict[str, Any
         "value": view.value,
         **({"spread": spread_name} if spread_name else {}),
         "edges": [round(2**e, 2) for e in EDGES],  # the ratio at each class edge, for legends
-        "bases": bases,
+        "cols": [_shown(c) for c in cols],
+        "col_names": [_name(names, view.col, c) for c in cols],
+        "rows": [[_name(names, k, v) for k, v in zip(view.row, tup)] for tup in tuples],
+        "values": [[None if i is None else rows[i][view.value] for i in line] for line in grid],
+        **({"texts": texts} if any(x is not None for line in texts for x in line) else {}),
+        "bases": bases,  # per base, a class (and a verdict) per cell, row by row
     }
+
+
+def _note(notes: dict[str, str], rows: list[Row], at: int | None, key: str) -> str | None:
+    """A missing value's note (a query that did not finish says so, not n/a); None otherwise."""
+    return None if at is None or rows[at][key] is not None else notes.get(f"{at}/{key}")
+
+
+def _shown(v: Any) -> str:
+    """A value as the site writes it (Hugo's `string`): 2.0 as 2, True as true, None as ''."""
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def _name(display: dict[str, dict[str, Any]], key: str, v: Any) -> str:
+    """A label value by its display name (study.yaml `display`), else as written."""
+    return _shown(display.get(key, {}).get(_shown(v), v))
 
 
 def _spread(ctx: StudyContext, view: RatioView, t: DerivedTable, r: Row) -> Spread | None:

@@ -163,7 +163,7 @@ def tables(runs):
         RatioView("close", ["config"], "build", "qps", ("lo", "hi"), 2, "ratios[1]"),
     ]
     found = [avg, cost, close]
-    ratios.add(SimpleNamespace(manifest=SimpleNamespace(path="manifest.yaml", ratios=views),
+    ratios.add(SimpleNamespace(manifest=SimpleNamespace(path="manifest.yaml", ratios=views, display={}),
                                tables=found, runs=[], series={}))  # fmt: skip
     return {"avg-tps": avg, "cost": cost, "close": close}
 

@@ -38,7 +38,7 @@ def _ctx(views: list[Any], rows: list[dict[str, Any]]) -> Any:
         ],
         "rows": rows,
     }
-    manifest = SimpleNamespace(path="manifest.yaml", ratios=views)
+    manifest = SimpleNamespace(path="manifest.yaml", ratios=views, display={"server": {"a": "A"}})
     return SimpleNamespace(manifest=manifest, tables=[table], runs=[], series={})
 
 
@@ -65,11 +65,31 @@ def test_classes_and_verdicts_per_base(tmp_path):
     a, b = block["bases"]["a"], block["bases"]["b"]
     # ranges that never overlap differ; overlapping ones are noise (class 0); a missing side
     # and the base's own cells have neither
+    # (the cells row by row, a column per server: the heat-table's grid)
     assert b["noise"] == [False, None, True, None, None, None]
-    assert b["class"] == [ratio_class(290 / 320, False), None, 0, None, None, None]
+    assert b["classes"] == [ratio_class(290 / 320, False), None, 0, None, None, None]
     assert a["noise"] == [None, False, None, True, None, None]
-    assert a["class"][1] == ratio_class(320 / 290, False) > 0
-    assert a["class"][5] is None  # b did not finish query 3
+    assert a["classes"][1] == ratio_class(320 / 290, False) > 0
+    assert a["classes"][5] is None  # b did not finish query 3
+
+
+def test_the_grid_the_chart_renders(tmp_path):
+    """The heat-table as the template shows it: columns and rows in table order, by their
+    display names, a value per cell (None where the table has none) and a missing value's note."""
+    views = _views(
+        tmp_path, "ratios:\n  - {table: times, row: query, col: server, value: median}\n"
+    )
+    rows = [dict(r) for r in ROWS[:5]]  # query 3 has no row of server b at all
+    ctx = _ctx(views, rows)
+    ctx.tables[0]["notes"] = {"4/median": "about", "1/median": "ignored: not missing"}
+    rows[4]["median"] = None
+    ratios.add(ctx)
+    block = ctx.tables[0]["ratio"]
+    assert (block["cols"], block["col_names"]) == (["a", "b"], ["A", "b"])
+    assert block["rows"] == [["1"], ["2"], ["3"]]
+    assert block["values"] == [[290.0, 320.0], [46.0, 46.5], [None, None]]
+    assert block["texts"] == [[None, None], [None, None], ["about", None]]
+    assert block["bases"]["a"]["classes"][4:] == [None, None]
     assert block["edges"] == [1.1, 1.33, 2.0, 3.0]
 
 
@@ -81,7 +101,8 @@ def test_without_a_spread_no_verdict(tmp_path):
     ratios.add(ctx)
     block = ctx.tables[0]["ratio"]
     assert "noise" not in block["bases"]["a"] and "spread" not in block
-    assert block["bases"]["a"]["class"][3] == ratio_class(46.5 / 46.0, None) == 1
+    assert block["bases"]["a"]["classes"][3] == ratio_class(46.5 / 46.0, None) == 1
+    assert "texts" not in block  # no missing value has a note
 
 
 @pytest.mark.parametrize(
@@ -133,8 +154,11 @@ def test_every_ratio_chart_reads_the_ingests_rule():
             if block.get("spread", "runs") == "runs":
                 continue
             lo, hi = block["spread"].split("/")
+            tuples = list(dict.fromkeys(tuple(r[k] for k in block["row"]) for r in t["rows"]))
             for base, by in block["bases"].items():
-                for r, noise in zip(t["rows"], by["noise"]):
+                for r in t["rows"]:
+                    ri = tuples.index(tuple(r[k] for k in block["row"]))
+                    noise = by["noise"][ri * len(block["cols"]) + block["cols"].index(str(r[col]))]
                     if str(r[col]) == base or r[value] is None:
                         continue
                     b = next(
