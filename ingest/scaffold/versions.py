@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 
 # a version: an optional product prefix, two to four dot-separated numbers, an optional build
-# suffix (a custom build is part of the version)
-VERSION = re.compile(r"(?:[A-Za-z]+[-_]?)?[0-9]+(?:\.[0-9]+){1,3}(?:[-_+][A-Za-z0-9.]+)?")
+# suffix of any number of parts (a custom build, 8.0.40-ubu2204-lto-variant2, is part of the version)
+VERSION = re.compile(r"(?:[A-Za-z]+[-_]?)?[0-9]+(?:\.[0-9]+){1,3}(?:[-_+][A-Za-z0-9.]+)*")
 SERIES_QPS = ("sysbench1", "sysbench05")  # formats whose series have a qps column
 ID = "versions"
 

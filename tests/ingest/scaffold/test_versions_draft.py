@@ -52,3 +52,11 @@ def test_labels_that_are_not_versions_get_no_view(tmp_path):
     doc = yaml.safe_load((post / "manifest.yaml").read_text())
     assert "versions" not in doc
     assert 'kind="versions"' not in (post / "index.md").read_text()
+
+
+def test_a_custom_build_of_several_parts_is_a_version(tmp_path):
+    """A build suffix of any number of parts is part of the version, so a study with one custom
+    build still reads as versions."""
+    post = scaffold(tmp_path, ("5.7.44", "8.0.36-28", "8.0.40-ubu2204-lto-variant2"))
+    doc = yaml.safe_load((post / "manifest.yaml").read_text())
+    assert doc["versions"][0]["version"] == "version"
