@@ -177,7 +177,7 @@ def from_layout(layout: str, names: list[str], clock: MatchClock | None = None) 
         return None  # the layout is too ambiguous to follow: the names propose the rule
     if not all(matches):
         return None
-    numeric = {g: all(mt[g].isascii() and mt[g].isdigit() for mt in matches) for g in groups}
+    numeric = {g: all(whole_number(mt[g]) for mt in matches) for g in groups}
     final = pattern
     for g in groups:
         if numeric[g]:
@@ -367,11 +367,17 @@ def _merge_literals(parts: list) -> list:
     return out
 
 
+def whole_number(text: str) -> bool:
+    """Whether a name's part is a number that reads back as itself: `07` is text, since a
+    template filled with the number 7 would name another file (`run7`, not `run07`)."""
+    return text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0"))
+
+
 def _name(groups: list[Group], members: list[str], threads: dict[str, set]) -> None:
     """Each group's label name (unique), whether it is a number, whether it is hidden."""
     used: set = set()
     for g in groups:
-        g.numeric = g.kind == "d" or (g.kind == "seg" and all(v.isdigit() for v in g.values))
+        g.numeric = g.kind in ("d", "seg") and all(whole_number(v) for v in g.values)
         base = _what(g, members, threads)
         g.name = _unique(base, used)
     # a time stamp, or a number different in every run, is no label when the rest tells the

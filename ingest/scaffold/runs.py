@@ -113,7 +113,7 @@ def _labels(proposals) -> tuple[list, dict]:
     """The labels of the rules' groups, in order of appearance, and the int-typed ones."""
     labels, types = [], {}
     for p in proposals:
-        constants = [(k, v.isascii() and v.isdigit(), False) for k, v in p.constants.items()]
+        constants = [(k, names.whole_number(v), False) for k, v in p.constants.items()]
         at = {parts[-1]: label for label, parts in p.joined.items()}  # in its last part's place
         for name, numeric, hidden in [*p.groups, *constants]:
             if name in at:
@@ -136,7 +136,7 @@ def _rules(proposals) -> tuple[list[dict], list[str]]:
         rule = {"regex": p.regex}
         if p.constants:  # what the names of a rule of its own shape share
             rule["labels"] = {
-                k: int(v) if v.isascii() and v.isdigit() else v for k, v in p.constants.items()
+                k: int(v) if names.whole_number(v) else v for k, v in p.constants.items()
             }
         elif not any(not h for _, _, h in p.groups):
             stem = _slug(Path(p.members[0]).stem) or f"run{i + 1}"

@@ -658,3 +658,29 @@ def test_the_offset_is_judged_on_every_monitor_however_few_its_files(tmp_path):
     }
     study = yaml.safe_load((tmp_path / "data" / "m" / "study.yaml").read_text())
     assert [p for p in study.get("problems", []) if "ends at" in str(p)] == []
+
+
+def test_zero_padded_run_names_keep_their_monitors(tmp_path):
+    """Runs `run00` ... `run11`, each folder with a vmstat: `07` is a name's text, not the number
+    7, so the label is text and the `linked:` template names `run07/vmstat.txt`, not `run7`
+    (before, every run lost its monitor)."""
+    from random import Random
+
+    from tests.kit import versions_gen as gen
+
+    logs = {}
+    for i in range(12):
+        logs[f"run{i:02d}/sysbench.txt"] = sysbench_log(300 + 10 * i, seconds=20)
+        logs[f"run{i:02d}/vmstat.txt"] = gen.vmstat(20, Random(i))
+    tar_gz(tmp_path / "m.tar.gz", logs)
+    posts = tmp_path / "posts"
+    assert main(["new", "m", str(tmp_path / "m.tar.gz"), "--content", str(posts)]) == 0
+    man = yaml.safe_load((posts / "m" / "manifest.yaml").read_text())
+    assert "int" not in (man.get("label_types") or {}).values()
+    where = ["--archives", str(tmp_path), "--data", str(tmp_path / "data")]
+    assert main(["m", "--content", str(posts), *where]) == 0
+    runs = yaml.safe_load((tmp_path / "data" / "m" / "runs.yaml").read_text())["runs"]
+    assert len(runs) == 12
+    assert all(
+        (tmp_path / "data" / "m" / "series" / f"{r['id']}.linked.json").exists() for r in runs
+    )
