@@ -28,14 +28,14 @@ import { fileURLToPath } from 'node:url';
 let drawing = null;
 async function drawingCode() {
   if (!drawing) {
-    const [vega, { compile }, { expressionInterpreter }, { optimize }] = await Promise.all(
-      [import('vega'), import('vega-lite'), import('vega-interpreter'), import('svgo')]);
+    const [vega, { compile }, { optimize }] = await Promise.all(
+      [import('vega'), import('vega-lite'), import('svgo')]);
     // the chart modules read the URL hash when loaded (a page without one); then no window
     // again, so that Vega's headless views listen to no events (Vega is loaded before: no window)
     globalThis.window = { location: { hash: '', pathname: '/', search: '' } };
     const { KINDS } = await import('../assets/js/kinds.js');
     delete globalThis.window;
-    drawing = { vega, compile, expressionInterpreter, optimize, KINDS };
+    drawing = { vega, compile, optimize, KINDS };
   }
   return drawing;
 }
@@ -45,14 +45,19 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
  * 375 px phone (less 2 x .9rem), as main.css lays them out; the phone one shows below 560 px. */
 export const WIDTHS = { wide: 792, narrow: 346 };
 
-/** Renders a Vega-Lite spec to an SVG string with the page's runtime (no eval). Vega numbers
+/** Renders a Vega-Lite spec to an SVG string with the page's Vega and Vega-Lite. Vega numbers
  * clip paths from a counter global to the process: reset per drawing, so a chart's ids (and
- * bytes) do not depend on which charts were drawn before it (e.g. on what the cache held). */
+ * bytes) do not depend on which charts were drawn before it (e.g. on what the cache held).
+ * Two differences from the page, neither visible in the drawing (the same bytes once inlined:
+ * docs/performance.md): Vega's expressions are compiled to functions (the page interprets
+ * them, its CSP has no `unsafe-eval`; the build is no page, and the interpreter cost a third of
+ * the dataflow), and no ARIA (`aria: false`): Vega-Lite otherwise formats a description of every
+ * point of a line, which the inline form drops (the figure has its own label and table). */
 async function toSvg(spec) {
-  const { vega, compile, expressionInterpreter } = await drawingCode();
+  const { vega, compile } = await drawingCode();
   vega.resetSVGDefIds();
-  const runtime = vega.parse(compile(spec, { logger: vega.logger(vega.None) }).spec, null, { ast: true });
-  const view = new vega.View(runtime, { expr: expressionInterpreter, renderer: 'none' });
+  const quiet = { ...spec, config: { ...spec.config, aria: false } };
+  const view = new vega.View(vega.parse(compile(quiet, { logger: vega.logger(vega.None) }).spec), { renderer: 'none' });
   try { return await view.toSVG(); } finally { view.finalize(); }
 }
 
