@@ -57,8 +57,32 @@ async function toSvg(spec) {
   const { vega, compile } = await drawingCode();
   vega.resetSVGDefIds();
   const quiet = { ...spec, config: { ...spec.config, aria: false } };
-  const view = new vega.View(vega.parse(compile(quiet, { logger: vega.logger(vega.None) }).spec), { renderer: 'none' });
+  const view = new vega.View(vega.parse(compiled(quiet, compile, vega)), { renderer: 'none' });
   try { return await view.toSVG(); } finally { view.finalize(); }
+}
+
+/** Vega specs compiled from Vega-Lite, by shape: the Vega-Lite spec with its named datasets
+ * empty, as JSON. Vega-Lite copies and walks every row of a dataset it is given (thousands in
+ * a time series) and compiles each drawing's expressions again; here a shape is compiled once
+ * (a chart's phone and desktop drawings differ in shape, charts made from one template by
+ * the same runs share it) and each drawing gets its own rows, copied (Vega marks the rows it
+ * ingests), in place of the empty datasets. The same Vega spec as compiling the whole. */
+const COMPILED = new Map();
+function compiled(spec, compile, vega) {
+  const { datasets = {}, ...rest } = spec;
+  const shape = JSON.stringify({ ...rest, datasets: Object.fromEntries(Object.keys(datasets).map((name) => [name, []])) });
+  let text = COMPILED.get(shape);
+  if (text === undefined) {
+    text = JSON.stringify(compile(JSON.parse(shape), { logger: vega.logger(vega.None) }).spec);
+    COMPILED.set(shape, text);
+  }
+  const out = JSON.parse(text);
+  for (const data of out.data || []) {
+    if (Object.hasOwn(datasets, data.name) && Array.isArray(data.values) && !data.values.length) {
+      data.values = datasets[data.name].map((row) => ({ ...row }));
+    }
+  }
+  return out;
 }
 
 const size = (svg) => {
