@@ -28,14 +28,14 @@ import { fileURLToPath } from 'node:url';
 let drawing = null;
 async function drawingCode() {
   if (!drawing) {
-    const [vega, { compile }, { expressionInterpreter }, { optimize }] = await Promise.all(
-      [import('vega'), import('vega-lite'), import('vega-interpreter'), import('svgo')]);
+    const [vega, { compile }, { optimize }] = await Promise.all(
+      [import('vega'), import('vega-lite'), import('svgo')]);
     // the chart modules read the URL hash when loaded (a page without one); then no window
     // again, so that Vega's headless views listen to no events (Vega is loaded before: no window)
     globalThis.window = { location: { hash: '', pathname: '/', search: '' } };
     const { KINDS } = await import('../assets/js/kinds.js');
     delete globalThis.window;
-    drawing = { vega, compile, expressionInterpreter, optimize, KINDS };
+    drawing = { vega, compile, optimize, KINDS };
   }
   return drawing;
 }
@@ -45,15 +45,44 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
  * 375 px phone (less 2 x .9rem), as main.css lays them out; the phone one shows below 560 px. */
 export const WIDTHS = { wide: 792, narrow: 346 };
 
-/** Renders a Vega-Lite spec to an SVG string with the page's runtime (no eval). Vega numbers
+/** Renders a Vega-Lite spec to an SVG string with the page's Vega and Vega-Lite. Vega numbers
  * clip paths from a counter global to the process: reset per drawing, so a chart's ids (and
- * bytes) do not depend on which charts were drawn before it (e.g. on what the cache held). */
+ * bytes) do not depend on which charts were drawn before it (e.g. on what the cache held).
+ * Two differences from the page, neither visible in the drawing (the same bytes once inlined:
+ * docs/performance.md): Vega's expressions are compiled to functions (the page interprets
+ * them, its CSP has no `unsafe-eval`; the build is no page, and the interpreter cost a third of
+ * the dataflow), and no ARIA (`aria: false`): Vega-Lite otherwise formats a description of every
+ * point of a line, which the inline form drops (the figure has its own label and table). */
 async function toSvg(spec) {
-  const { vega, compile, expressionInterpreter } = await drawingCode();
+  const { vega, compile } = await drawingCode();
   vega.resetSVGDefIds();
-  const runtime = vega.parse(compile(spec, { logger: vega.logger(vega.None) }).spec, null, { ast: true });
-  const view = new vega.View(runtime, { expr: expressionInterpreter, renderer: 'none' });
+  const quiet = { ...spec, config: { ...spec.config, aria: false } };
+  const view = new vega.View(vega.parse(compiled(quiet, compile, vega)), { renderer: 'none' });
   try { return await view.toSVG(); } finally { view.finalize(); }
+}
+
+/** Vega specs compiled from Vega-Lite, by shape: the Vega-Lite spec with its named datasets
+ * empty, as JSON. Vega-Lite copies and walks every row of a dataset it is given (thousands in
+ * a time series) and compiles each drawing's expressions again; here a shape is compiled once
+ * (a chart's phone and desktop drawings differ in shape, charts made from one template by
+ * the same runs share it) and each drawing gets its own rows, copied (Vega marks the rows it
+ * ingests), in place of the empty datasets. The same Vega spec as compiling the whole. */
+const COMPILED = new Map();
+function compiled(spec, compile, vega) {
+  const { datasets = {}, ...rest } = spec;
+  const shape = JSON.stringify({ ...rest, datasets: Object.fromEntries(Object.keys(datasets).map((name) => [name, []])) });
+  let text = COMPILED.get(shape);
+  if (text === undefined) {
+    text = JSON.stringify(compile(JSON.parse(shape), { logger: vega.logger(vega.None) }).spec);
+    COMPILED.set(shape, text);
+  }
+  const out = JSON.parse(text);
+  for (const data of out.data || []) {
+    if (Object.hasOwn(datasets, data.name) && Array.isArray(data.values) && !data.values.length) {
+      data.values = datasets[data.name].map((row) => ({ ...row }));
+    }
+  }
+  return out;
 }
 
 const size = (svg) => {
@@ -128,9 +157,72 @@ export function inlineSvg(svg, variant, font, prefix, optimize) {
     .replace(/ id="([\w-]+)"/g, ` id="${prefix}-$1"`).replace(/url\(#([\w-]+)\)/g, `url(#${prefix}-$1)`);
   const root = `<svg class="chart-svg ${variant}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" `
     + 'preserveAspectRatio="xMinYMin meet" aria-hidden="true" focusable="false">';
-  let out = root + body;
+  const lines = [];
+  let out = root + body.replace(LINE, (m, d) => ` d="M0 0h1" data-line="${lines.push(d) - 1}"`);
   for (let pass = 0; pass < SVGO_PASSES; pass += 1) out = optimize(out, SVGO).data;
-  return out.replace(/^<svg[^>]*>/, root);
+  return placeLines(out, lines).replace(/^<svg[^>]*>/, root);
+}
+
+/** A line mark's path as Vega writes it (absolute moves and lines, e.g. a time series' run of
+ * ~700 points): at least LINE_POINTS points. SVGO spent most of its time on these (parsing,
+ * relative coordinates, rounding, three passes over thousands of numbers: ~70% of a time
+ * series' SVGO CPU), so they go through it as a one-segment placeholder and are written by
+ * `compactLine` instead, which does the same for this simple shape in one walk. */
+const LINE_POINTS = 64;
+// one way only to match a number: a pattern with two (e.g. `\d+\.?\d*`) backtracks
+// exponentially over a path with fewer points, which is not matched
+const NUM = String.raw`-?(?:\d+(?:\.\d*)?|\.\d+)(?:e-?\d+)?`;
+const LINE = new RegExp(String.raw` d="(M${NUM},${NUM}(?:[LM]${NUM},${NUM}){${LINE_POINTS - 1},})"`, 'g');
+
+/** The SVG with each placeholder (data-line="i") given its line, `lines[i]`, moved by where
+ * SVGO put the placeholder's start (the translation of the groups it folded into the path). */
+function placeLines(svg, lines) {
+  return svg.replace(/<path\b[^>]*>/g, (tag) => {
+    const ref = / data-line="(\d+)"/.exec(tag);
+    if (!ref) return tag;
+    return tag.replace(ref[0], '').replace(/ d="([^"]*)"/, (m, d) => {
+      const [x, y] = d.match(/-?(?:\d+\.?\d*|\.\d+)/g).map(Number);
+      return ` d="${compactLine(lines[Number(ref[1])], x, y)}"`;
+    });
+  });
+}
+
+/** Path data of the polyline `d` (Vega's `M x,y L x,y ...`, moves where the line breaks)
+ * shifted by (dx, dy), as SVGO writes it at 1 decimal: each subpath's start absolute, then
+ * relative steps (h or v when one coordinate stays, one for a run of them the same way), no
+ * zero-length step, no repeated command letter, no separator a sign or second decimal point
+ * makes needless. Positions are rounded to tenths first and the steps taken between the
+ * rounded ones, so rounding never adds up. */
+export function compactLine(d, dx = 0, dy = 0) {
+  const steps = []; // [command, tenths...]
+  let x = 0, y = 0;
+  for (const [, c, xs, ys] of d.matchAll(/([ML])([^,LM]+),([^LM]+)/g)) {
+    const nx = Math.round((Number(xs) + dx) * 10), ny = Math.round((Number(ys) + dy) * 10);
+    const prev = steps[steps.length - 1];
+    if (c === 'M') steps.push(['M', nx, ny]);
+    else if (nx === x && ny === y) continue;
+    else if (ny === y || nx === x) {
+      const [c1, by] = ny === y ? ['h', nx - x] : ['v', ny - y];
+      if (prev && prev[0] === c1 && Math.sign(prev[1]) === Math.sign(by)) prev[1] += by;
+      else steps.push([c1, by]);
+    } else steps.push(['l', nx - x, ny - y]);
+    x = nx;
+    y = ny;
+  }
+  const out = [];
+  let cmd = '', last = '', dot = false;
+  for (const [c, ...values] of steps) {
+    if (c !== cmd || c === 'M') { out.push(c); cmd = c; last = ''; }
+    for (const tenths of values) {
+      const a = Math.abs(tenths), i = Math.floor(a / 10), f = a % 10;
+      const text = (tenths < 0 ? '-' : '') + (f ? `${i || ''}.${f}` : String(i));
+      if (last && !(text[0] === '-' || (text[0] === '.' && dot))) out.push(' ');
+      out.push(text);
+      last = text;
+      dot = text.includes('.');
+    }
+  }
+  return out.join('');
 }
 
 /** Reads a file of the site by its URL (root-relative, under the site's base path). */
