@@ -7,15 +7,12 @@ are not checked, only that the report is there. A new bench without an entry her
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
 import pytest
+
+from tests.kit.bench_smoke import smoke_run
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench"
@@ -67,21 +64,7 @@ def test_the_bench_runs_its_smoke_mode(name):
     assert "--smoke" in (BENCH / f"{name}.py").read_text(), f"bench/{name}.py has no --smoke"
     if name == "lighthouse" and not LIGHTHOUSE.exists():
         pytest.skip("Lighthouse not installed: run python -m bench.lighthouse once (npm)")
-    node = ROOT / ".node" / "node_modules" / ".bin"  # the project's Node, as `make` puts it first
-    # a short TMPDIR of its own: Chromium's socket path in it must stay under 108 bytes
-    tmp = tempfile.mkdtemp(prefix="smoke-")
-    env = {**os.environ, "PATH": f"{node}{os.pathsep}{os.environ['PATH']}", "TMPDIR": tmp}
-    try:
-        done = subprocess.run(
-            [sys.executable, "-m", f"bench.{name}", "--smoke"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    done = smoke_run(name)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
     assert "Traceback" not in done.stderr, done.stderr[-3000:]
     assert re.search(BENCHES[name][0], done.stdout), done.stdout[-3000:]

@@ -10,6 +10,7 @@ import yaml
 
 from ingest.parse import by_name
 from ingest.problems import Problem
+from tests.kit import fastyaml
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -62,7 +63,7 @@ def golden_cases(fmt: str) -> list[Path]:
 
 def check_golden(path: Path) -> None:
     """Parse `path` with the format its golden `<case>.yaml` names; compare the whole result."""
-    expected = yaml.safe_load(path.with_suffix(".yaml").read_text())
+    expected = fastyaml.load(path.with_suffix(".yaml").read_text())
     parsed = by_name(expected["format"]).parse(path.read_text(), path.name)
     assert parsed_as_data(parsed) == expected
 

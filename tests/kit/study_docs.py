@@ -5,8 +5,7 @@ with its columns
 import re
 from pathlib import Path
 
-import yaml
-
+from tests.kit import fastyaml
 from tests.kit.golden import ROOT
 from tests.kit.post_numbers import fast_yaml
 
@@ -27,7 +26,7 @@ def documented_columns(
         section = doc.split(f"\n## {study}\n")[1].split("\n## ")[0]
         return dict(re.findall(r"^- `([^`]+)`: `([^`]+)`$", section, re.M))
     meta = fast_yaml((data_dir / study / "study.yaml").read_text())
-    man = yaml.safe_load((content / study / "manifest.yaml").read_text()) or {}
+    man = fastyaml.load((content / study / "manifest.yaml").read_text()) or {}
     declared = {t["id"] for t in man.get("tables") or []} | {
         c["id"] for c in man.get("counters") or []
     }

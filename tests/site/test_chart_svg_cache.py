@@ -35,9 +35,13 @@ def files(site: Path) -> dict[str, bytes]:
     }
 
 
-def test_a_warm_cache_gives_the_same_bytes_and_a_changed_run_is_drawn_again(tmp_path):
-    project = write_site(tmp_path / "project")
-    built = tmp_path / "built"
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """The tiny study's site as Hugo leaves it, charts not drawn yet; the tests draw into
+    copies of it."""
+    tmp = tmp_path_factory.mktemp("svg-cache")
+    project = write_site(tmp / "project")
+    built = tmp / "built"
     result = subprocess.run(
         [hugo_binary(), "--quiet", "--destination", str(built)],
         cwd=project,
@@ -46,6 +50,10 @@ def test_a_warm_cache_gives_the_same_bytes_and_a_changed_run_is_drawn_again(tmp_
         timeout=300,
     )
     assert result.returncode == 0, result.stderr
+    return built
+
+
+def test_a_warm_cache_gives_the_same_bytes_and_a_changed_run_is_drawn_again(tmp_path, built):
     cache = tmp_path / "cache"
     sites = {
         name: shutil.copytree(built, tmp_path / name)
@@ -126,20 +134,10 @@ def test_a_chart_of_an_unknown_kind_or_without_a_spec_fails_the_build_with_its_p
         assert str(failed.value) == f"{page}: {error}"
 
 
-def test_charts_shared_among_drawer_processes_give_the_same_bytes_as_one(tmp_path):
+def test_charts_shared_among_drawer_processes_give_the_same_bytes_as_one(tmp_path, built):
     """The charts step on a site with many charts runs one drawer per CPU, each over a share:
     every page and SVG is byte for byte what one drawer over all the charts writes, and the
     cache counts the hits of every drawer."""
-    project = write_site(tmp_path / "project")
-    built = tmp_path / "built"
-    result = subprocess.run(
-        [hugo_binary(), "--quiet", "--destination", str(built)],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
     sites = {n: shutil.copytree(built, tmp_path / f"workers-{n}") for n in (1, 2, 3)}
     os.environ["CHART_SVG_CACHE"] = "off"
     try:

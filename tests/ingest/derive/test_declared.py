@@ -8,11 +8,11 @@ import json
 import math
 
 import pytest
-import yaml
 
 from ingest.pipeline import ingest
 from ingest.problems import Problem
 from ingest.write import report
+from tests.kit import fastyaml
 from tests.kit.study_kit import make_declared
 
 
@@ -23,13 +23,13 @@ def tables(tmp_path, spec, extra="", more=None, problems=None):
         problems.extend(str(p) for p in got["problems"])
         shown = report.text(got["report"])  # the ingest's report lists them with the other warnings
         assert all(str(p) in shown for p in got["problems"][: report.SHOWN]), shown
-    doc = yaml.safe_load((tmp_path / "data" / "d" / "study.yaml").read_text())
+    doc = fastyaml.load((tmp_path / "data" / "d" / "study.yaml").read_text())
     runs = {
         r["id"]: r
-        for r in yaml.safe_load((tmp_path / "data" / "d" / "runs.yaml").read_text())["runs"]
+        for r in fastyaml.load((tmp_path / "data" / "d" / "runs.yaml").read_text())["runs"]
     }
     return {
-        t: yaml.safe_load((tmp_path / "data" / "d" / "tables" / f"{t}.yaml").read_text())
+        t: fastyaml.load((tmp_path / "data" / "d" / "tables" / f"{t}.yaml").read_text())
         for t in doc["tables"]
     }, runs
 

@@ -10,12 +10,12 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-import yaml
 
 from ingest.derive import ratios
 from ingest.derive.noise import ratio_class, within_noise
 from ingest.problems import Problem
 from ingest.read.fields import load_yaml
+from tests.kit import fastyaml
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -147,7 +147,7 @@ def test_every_ratio_chart_reads_the_ingests_rule():
         for table, row, col, value in CHART.findall(post.read_text(encoding="utf-8")):
             seen += 1
             path = ROOT / "data" / post.parent.name / "tables" / f"{table}.yaml"
-            t = yaml.safe_load(path.read_text(encoding="utf-8"))
+            t = fastyaml.load(path.read_text(encoding="utf-8"))
             block = t["ratio"]
             assert (block["row"], block["col"], block["value"]) == (row.split(","), col, value)
             assert set(block["bases"]) == {str(r[col]) for r in t["rows"]}

@@ -10,7 +10,6 @@ import re
 import tarfile
 
 import pytest
-import yaml
 
 from ingest.derive import reproduction
 from ingest.derive.context import StudyContext
@@ -18,6 +17,7 @@ from ingest.derive.reproduction import compare, decimals, summary
 from ingest.parse import by_name
 from ingest.problems import Problem
 from ingest.read.manifest import load
+from tests.kit import fastyaml
 from tests.kit.golden import ROOT, SHARED
 
 # -- the rule ---------------------------------------------------------------------------------
@@ -336,7 +336,7 @@ def test_manifest_errors_point_at_the_line(tmp_path, change, message):
 
 # -- the real studies -------------------------------------------------------------------------
 def _rows(data, study):
-    return yaml.safe_load((data / study / "tables" / "reproduction.yaml").read_text())["rows"]
+    return fastyaml.load((data / study / "tables" / "reproduction.yaml").read_text())["rows"]
 
 
 def _published(agrees_expected, published: str, derived: float) -> str:
@@ -351,7 +351,7 @@ def _published(agrees_expected, published: str, derived: float) -> str:
 def test_cloud_ratios_against_the_runs(cloud_ingest):
     """The two ratios the original quotes, recomputed here from the ingested window means."""
     rows = {r["key"]: r for r in _rows(cloud_ingest["data"], "myrocks-cloud-cost")}
-    runs = yaml.safe_load((cloud_ingest["data"] / "myrocks-cloud-cost" / "runs.yaml").read_text())[
+    runs = fastyaml.load((cloud_ingest["data"] / "myrocks-cloud-cost" / "runs.yaml").read_text())[
         "runs"
     ]
     mean = {r["id"]: r["window"]["mean"] for r in runs}
@@ -376,7 +376,7 @@ def test_cloud_average_tps_table_against_the_runs(cloud_ingest):
     post says each is our average at the two decimals printed, rounded or cut)."""
     text = (SHARED / "studies" / "myrocks-cloud-cost" / "published-avg-tps.md").read_text()
     (table,) = by_name("markdown-tables").parse(text, "published-avg-tps.md").tables
-    runs = yaml.safe_load((cloud_ingest["data"] / "myrocks-cloud-cost" / "runs.yaml").read_text())
+    runs = fastyaml.load((cloud_ingest["data"] / "myrocks-cloud-cost" / "runs.yaml").read_text())
     mean = {
         (r["labels"]["engine"], r["labels"]["iops"], str(r["labels"]["cache_gb"])): r["window"][
             "mean"
@@ -497,7 +497,7 @@ def _csv(site, study):
 CHECKED = sorted(
     p.parent.name
     for p in (ROOT / "content" / "posts").glob("*/manifest.yaml")
-    if "reproduction" in (yaml.safe_load(p.read_text()) or {})
+    if "reproduction" in (fastyaml.load(p.read_text()) or {})
 )
 
 
@@ -512,7 +512,7 @@ def test_site_serves_the_csv_and_the_post_shows_every_non_exact_cell(built_site,
     table = _csv(built_site, study)
     keys = [
         c["key"]
-        for c in yaml.safe_load(
+        for c in fastyaml.load(
             (ROOT / "data" / study / "tables" / "reproduction.yaml").read_text()
         )["columns"]
     ]
@@ -523,7 +523,7 @@ def test_site_serves_the_csv_and_the_post_shows_every_non_exact_cell(built_site,
     html = built_site.page(f"posts/{study}/index.html")
     s = summary(rows)
     runs = (
-        yaml.safe_load((ROOT / "data" / study / "runs.yaml").read_text()).get("runs")
+        fastyaml.load((ROOT / "data" / study / "runs.yaml").read_text()).get("runs")
         if (ROOT / "data" / study / "runs.yaml").exists()
         else None
     )

@@ -11,12 +11,12 @@ import math
 import statistics
 
 import pytest
-import yaml
 
 from ingest.__main__ import main
 from ingest.pipeline import build_files
 from ingest.problems import Problem
 from ingest.read.manifest import load
+from tests.kit import fastyaml
 from tests.kit.dbt3_gen import DNF, FOLDERS, MANIFEST, QUERIES, REPEATS, seconds, write_archive
 
 TABLES = """\
@@ -49,7 +49,7 @@ def ingest(tmp, archive, extra: str = TABLES, name: str = "innodb-queries"):
     )
     built = build_files(load(post / "manifest.yaml"), archive.parent, tmp)
     return {
-        k.removeprefix("tables/").removesuffix(".yaml"): yaml.safe_load(v)
+        k.removeprefix("tables/").removesuffix(".yaml"): fastyaml.load(v)
         for k, v in built.files.items()
         if k.endswith(".yaml")
     }

@@ -10,11 +10,11 @@ import hashlib
 import statistics
 
 import pytest
-import yaml
 
 from ingest.pipeline import build_files
 from ingest.problems import Problem
 from ingest.read.manifest import load
+from tests.kit import fastyaml
 from tests.kit.dbt3_gen import FOLDERS, QUERIES, REPEATS, sar_iowait, sar_user, write_archive
 
 SAR_U = "{folder}/{query}.sql_no_{repeat}_sar_u.txt"
@@ -52,7 +52,7 @@ def build(archive, sar, extra="", tmp=None):
     (post / "manifest.yaml").write_text(MANIFEST.format(sha=sha, sar=sar, extra=extra))
     built = build_files(load(post / "manifest.yaml"), archive.parent, post.parent.parent)
     tables = {
-        k.removeprefix("tables/").removesuffix(".yaml"): yaml.safe_load(v)
+        k.removeprefix("tables/").removesuffix(".yaml"): fastyaml.load(v)
         for k, v in built.files.items()
         if k.startswith("tables/") and k.endswith(".yaml")
     }

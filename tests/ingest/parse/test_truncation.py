@@ -3,9 +3,9 @@ line: the parse gives complete records only (a prefix of the full file's records
 one `file:line: reason` warning, or raises one `Problem`; never a partial record."""
 
 import pytest
-import yaml
 
 from ingest.parse import by_name
+from tests.kit import fastyaml
 from tests.kit.golden import FIXTURES, check_cut, golden_cases
 
 # Parsers that still read a cut last line as a record (found by this test; owners: studies).
@@ -41,7 +41,7 @@ def cuts(text):
 
 @pytest.mark.parametrize("path", ALL_CASES)
 def test_truncated_fixture(path):
-    fmt = yaml.safe_load(path.with_suffix(".yaml").read_text())["format"]
+    fmt = fastyaml.load(path.with_suffix(".yaml").read_text())["format"]
     parser = by_name(fmt)
     text = path.read_text()
     full = parser.parse(text, path.name)

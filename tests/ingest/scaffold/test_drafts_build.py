@@ -7,11 +7,10 @@ budget ...). One Hugo build for all of them."""
 from __future__ import annotations
 
 import pytest
-import yaml
 
 from ingest.__main__ import main
 from publish.checks import check
-from tests.kit import unseen
+from tests.kit import fastyaml, unseen
 from tests.kit.archive_gen import vmstat_text, write_tree
 from tests.kit.dbt3_gen import write_archive
 from tests.kit.sitebuild import BASE_URL, build
@@ -110,7 +109,7 @@ def test_a_draft_of_many_runs_with_monitors_fits_and_links_them(drafts):
     for c in charts:
         picked = c.split(' runs="')[1].split('"')[0].split(",")
         assert 2 <= len(picked) <= 24
-    runs = yaml.safe_load((drafts["data"] / "tiers-monitors" / "runs.yaml").read_text())["runs"]
+    runs = fastyaml.load((drafts["data"] / "tiers-monitors" / "runs.yaml").read_text())["runs"]
     assert len(runs) == 239 and sum(1 for r in runs if r.get("linked")) == 238
     html = (drafts["site"] / "posts" / "tiers-monitors" / "index.html").read_text()
     # the budget is 300 KB: a third left for the author (the drafted versions view takes ~80 KB)

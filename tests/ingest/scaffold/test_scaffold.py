@@ -13,11 +13,11 @@ import re
 import subprocess
 
 import pytest
-import yaml
 
 from ingest.__main__ import main
 from ingest.scaffold.names import propose
 from publish.pipeline import HUGO
+from tests.kit import fastyaml
 from tests.kit.golden import ROOT
 from tests.kit.sitebuild import BASE_PATH, BASE_URL, BuiltSite, build
 from tests.kit.sysbench_gen import sysbench_log, tar_gz
@@ -142,7 +142,7 @@ def test_only_rules_that_give_their_runs_the_same_labels_get_a_set_label(tmp_pat
         },
     )
     assert main(["new", "s-study", str(arc), "--content", str(tmp_path / "c")]) == 0
-    man = yaml.safe_load((tmp_path / "c" / "s-study" / "manifest.yaml").read_text())
+    man = fastyaml.load((tmp_path / "c" / "s-study" / "manifest.yaml").read_text())
     sets = [r.get("labels", {}).get("set") for r in man["runs"]]
     assert sets == [None, "s2", "s3"] and "set" in man["labels"], man["runs"]
 
@@ -192,7 +192,7 @@ def post(tmp_path_factory):
 
 
 def test_scaffold_writes_a_manifest_and_a_post(post):
-    man = yaml.safe_load((post["dir"] / "manifest.yaml").read_text())
+    man = fastyaml.load((post["dir"] / "manifest.yaml").read_text())
     assert man["labels"] == ["engine", "iops", "vol_gb"] and man["label_types"] == {
         "iops": "int",
         "vol_gb": "int",
@@ -219,7 +219,7 @@ def test_scaffold_writes_a_manifest_and_a_post(post):
     )
     # key results compare across the label that varies most, from a declared table
     assert man["tables"][0]["id"] == "mean-by-engine" and man["tables"][0]["rows"] == ["engine"]
-    front = yaml.safe_load((post["dir"] / "index.md").read_text().split("---")[1])
+    front = fastyaml.load((post["dir"] / "index.md").read_text().split("---")[1])
     taxonomies = re.findall(
         r'^\w+ = "(\w+)"$',
         (ROOT / "config.toml").read_text().split("[taxonomies]")[1].split("[")[0],
@@ -263,7 +263,7 @@ def test_an_archive_of_summary_tables_is_drafted_as_file_tables(tmp_path):
     )
     posts = tmp_path / "c"
     assert main(["new", "sum-study", str(arc), "--content", str(posts)]) == 0
-    man = yaml.safe_load((posts / "sum-study" / "manifest.yaml").read_text())
+    man = fastyaml.load((posts / "sum-study" / "manifest.yaml").read_text())
     assert man["files"] == [{"glob": "bench.txt", "format": "summary-table"}]
     load, scan = man["file_tables"]
     assert load["table"] == r"(?P<part1>[0-9]+)m\ rows,\ wps=(?P<wps>[0-9]+)\ /\ load"
@@ -285,7 +285,7 @@ def test_an_archive_of_summary_tables_is_drafted_as_file_tables(tmp_path):
         )
         == 0
     )
-    t = yaml.safe_load((tmp_path / "d" / "sum-study" / "tables" / "load.yaml").read_text())
+    t = fastyaml.load((tmp_path / "d" / "sum-study" / "tables" / "load.yaml").read_text())
     assert [(r["part1"], r["wps"], r["engine"]) for r in t["rows"]][:3] == [
         ("10", "100", "inno5717"),
         ("10", "100", "myrocks"),
@@ -320,7 +320,7 @@ def test_scaffold_never_overwrites(post, capsys):
 
 
 def test_the_post_has_the_time_series_and_every_run(post):
-    runs = yaml.safe_load((post["tmp"] / "data" / "volume-study" / "runs.yaml").read_text())["runs"]
+    runs = fastyaml.load((post["tmp"] / "data" / "volume-study" / "runs.yaml").read_text())["runs"]
     assert len(runs) == 8 and all(r["window"]["n"] == 36 for r in runs)
     page = post["html"]
     assert '<figure class="chart" id="over-time" data-kind="timeseries"' in page
@@ -358,7 +358,7 @@ def test_the_scaffolded_post_passes_the_checks_of_every_post(post, study):
     from tests.kit.study_docs import check_docs_tables
 
     data, text = post["tmp"] / "data", (post["dir"].parent / study / "index.md").read_text()
-    front = yaml.safe_load(text.split("---\n", 2)[1])
+    front = fastyaml.load(text.split("---\n", 2)[1])
     parsed = parse_post(post["built"], study, data)
     check_table_cells(study, parsed, post["built"], data)
     check_prose_values(study, text, parsed, data)
@@ -377,7 +377,7 @@ def test_the_scaffolded_post_passes_the_checks_of_every_post(post, study):
 
 
 def test_the_byline_says_whether_the_origin_is_given(post):
-    with_origin = yaml.safe_load((post["dir"] / "index.md").read_text().split("---\n", 2)[1])[
+    with_origin = fastyaml.load((post["dir"] / "index.md").read_text().split("---\n", 2)[1])[
         "original"
     ]
     assert with_origin == {"title": "volumes-2026.tar.gz", "url": "https://example.org/volumes"}
@@ -421,7 +421,7 @@ def test_hugo_new_content_uses_the_posts_archetype(tmp_path):
     assert out.returncode == 0, out.stderr
     assert not (ROOT / "content" / "posts" / "fresh-study").exists()
     text = (tmp_path / "content" / "posts" / "fresh-study" / "index.md").read_text()
-    front = yaml.safe_load(text.split("---")[1])
+    front = fastyaml.load(text.split("---")[1])
     assert front["title"] == "Fresh study" and front["study"] == "fresh-study"
     for key in ("tags", "engines", "versions", "benchmarks", "storage", "date", "summary"):
         assert key in front
@@ -450,7 +450,7 @@ def test_threads_becomes_a_label_when_thread_counts_vary(tmp_path):
         tar_gz(arc, logs)
         out = tmp_path / f"c{len(list(tmp_path.iterdir()))}"
         assert main(["new", "t-study", str(arc), "--content", str(out)]) == 0
-        return yaml.safe_load((out / "t-study" / "manifest.yaml").read_text())["labels"]
+        return fastyaml.load((out / "t-study" / "manifest.yaml").read_text())["labels"]
 
     assert labels(
         {
@@ -488,7 +488,7 @@ def test_a_monitor_named_by_a_time_stamp_is_linked_through_a_template_field(tmp_
     tar_gz(tmp_path / "m.tar.gz", logs)
     posts = tmp_path / "posts"
     assert main(["new", "m", str(tmp_path / "m.tar.gz"), "--content", str(posts)]) == 0
-    man = yaml.safe_load((posts / "m" / "manifest.yaml").read_text())
+    man = fastyaml.load((posts / "m" / "manifest.yaml").read_text())
     assert man["labels"] == ["engine"] and "(?P<_started>" in man["runs"][0]["regex"]
     assert man["runs"][0]["linked"]["vmstat"] == "vm_{_started}.txt"
     assert (
@@ -505,7 +505,7 @@ def test_a_monitor_named_by_a_time_stamp_is_linked_through_a_template_field(tmp_
         )
         == 0
     )
-    runs = yaml.safe_load((tmp_path / "data" / "m" / "runs.yaml").read_text())["runs"]
+    runs = fastyaml.load((tmp_path / "data" / "m" / "runs.yaml").read_text())["runs"]
     assert [r["id"] for r in runs] == ["innodb", "rocksdb"]
     assert [r["labels"] for r in runs] == [{"engine": "innodb"}, {"engine": "rocksdb"}]
     us = [
@@ -530,14 +530,14 @@ def test_a_sar_report_beside_each_run_is_proposed_as_linked(tmp_path):
     tar_gz(tmp_path / "s.tar.gz", members)
     posts = tmp_path / "posts"
     assert main(["new", "s", str(tmp_path / "s.tar.gz"), "--content", str(posts)]) == 0
-    man = yaml.safe_load((posts / "s" / "manifest.yaml").read_text())
+    man = fastyaml.load((posts / "s" / "manifest.yaml").read_text())
     linked = man["runs"][0]["linked"]
     assert linked["sar"] == "{engine}/sar.txt" and linked["interval_s"] == 1
     assert linked["panels"] == ["sar.%user", "sar.%iowait", "cpu_per_op"]
     assert {"glob": "*/sar.txt", "format": "sar"} in man["files"]
     data = ["--archives", str(tmp_path), "--data", str(tmp_path / "data")]
     assert main(["s", "--content", str(posts), *data]) == 0
-    for run in yaml.safe_load((tmp_path / "data" / "s" / "runs.yaml").read_text())["runs"]:
+    for run in fastyaml.load((tmp_path / "data" / "s" / "runs.yaml").read_text())["runs"]:
         series = json.loads(
             (tmp_path / "data" / "s" / "series" / f"{run['id']}.linked.json").read_text()
         )
@@ -556,7 +556,7 @@ def test_monitors_named_as_their_run_are_linked_with_their_offset_from_the_data(
     arc, _ = tiers(tmp_path, seconds=20, threads=(1, 64))
     posts = tmp_path / "posts"
     assert main(["new", "t", str(arc), "--content", str(posts)]) == 0
-    man = yaml.safe_load((posts / "t" / "manifest.yaml").read_text())
+    man = fastyaml.load((posts / "t" / "manifest.yaml").read_text())
     (rule,) = man["runs"]
     linked = rule["linked"]
     assert linked["vmstat"] == "{os}/{server}/{version}/Tier{tier_gb}G_RW_{threads}th.vmstat.txt"
@@ -565,12 +565,12 @@ def test_monitors_named_as_their_run_are_linked_with_their_offset_from_the_data(
     assert {f["format"] for f in man["files"]} == {"vmstat", "iostat"}
     where = ["--archives", str(tmp_path), "--data", str(tmp_path / "data")]
     assert main(["t", "--content", str(posts), *where]) == 0
-    runs = yaml.safe_load((tmp_path / "data" / "t" / "runs.yaml").read_text())["runs"]
+    runs = fastyaml.load((tmp_path / "data" / "t" / "runs.yaml").read_text())["runs"]
     with_monitors = [r for r in runs if r.get("linked")]
     assert len(with_monitors) == len(runs) - 1  # the run whose monitors are empty
     offsets = {r["linked"]["offset_s"] for r in with_monitors}
     assert len(offsets) > 5 and all(-25 <= o <= 0 for o in offsets)
-    study = yaml.safe_load((tmp_path / "data" / "t" / "study.yaml").read_text())
+    study = fastyaml.load((tmp_path / "data" / "t" / "study.yaml").read_text())
     problems = [str(p) for p in study.get("problems", [])]
     assert [p for p in problems if "ends at" in p] == []
     missing = "no ubu2204/mysql/8.0.36/Tier2G_RW_64th.iostat.txt in the input (missing or empty)"
@@ -598,13 +598,13 @@ def test_rules_linking_alike_declare_it_once(tmp_path):
     tar_gz(tmp_path / "m.tar.gz", logs)
     posts = tmp_path / "posts"
     assert main(["new", "m", str(tmp_path / "m.tar.gz"), "--content", str(posts)]) == 0
-    man = yaml.safe_load((posts / "m" / "manifest.yaml").read_text())
+    man = fastyaml.load((posts / "m" / "manifest.yaml").read_text())
     assert len(man["runs"]) == 2
     assert man["linked"] == {"interval_s": 1, "panels": ["vm.us", "vm.wa", "vm.cs"]}
     assert [set(r["linked"]) for r in man["runs"]] == [{"vmstat"}, {"vmstat"}]
     where = ["--archives", str(tmp_path), "--data", str(tmp_path / "data")]
     assert main(["m", "--content", str(posts), *where]) == 0
-    runs = yaml.safe_load((tmp_path / "data" / "m" / "runs.yaml").read_text())["runs"]
+    runs = fastyaml.load((tmp_path / "data" / "m" / "runs.yaml").read_text())["runs"]
     assert all(r["linked"]["panels"] == ["vm.us", "vm.wa", "vm.cs"] for r in runs)
 
 

@@ -12,9 +12,9 @@ import re
 import statistics
 
 import pytest
-import yaml
 
 from ingest.__main__ import main
+from tests.kit import fastyaml
 from tests.kit.dbt3_gen import DNF, FOLDERS, QUERIES, REPEATS, sar_iowait, write_archive
 from tests.kit.golden import ROOT
 from tests.kit.sitebuild import BASE_PATH, BASE_URL, BuiltSite, build
@@ -58,7 +58,7 @@ def post(tmp_path_factory):
 
 def test_the_scaffold_proposes_query_runs_by_folder_with_the_desc(post):
     text = (post["dir"] / "manifest.yaml").read_text()
-    man = yaml.safe_load(text)
+    man = fastyaml.load(text)
     assert man["labels"] == ["folder"] and man["suite"] == "TPC-H"
     rule = man["queries"][0]
     assert len(man["queries"]) == 1
@@ -81,21 +81,19 @@ def test_the_scaffold_proposes_query_runs_by_folder_with_the_desc(post):
 
 def test_every_run_is_in_the_data_and_did_not_finish_is_never_a_time(post):
     data = post["tmp"] / "data" / STUDY
-    runs = yaml.safe_load((data / "tables" / "query-runs.yaml").read_text())
+    runs = fastyaml.load((data / "tables" / "query-runs.yaml").read_text())
     assert len(runs["rows"]) == len(FOLDERS) * len(QUERIES) * REPEATS
     dnf = [r for r in runs["rows"] if r["status"] == "did not finish"]
     assert len(dnf) == sum(len(v) for v in DNF.values())
     assert all(r["seconds"] is None for r in dnf)
-    study = yaml.safe_load((data / "study.yaml").read_text())
+    study = fastyaml.load((data / "study.yaml").read_text())
     assert study["display"]["folder"] == {f: d for f, (d, _) in FOLDERS.items()}
 
 
 def test_the_draft_shows_the_median_iowait_of_the_sar_reports(post):
     """The sar reports proposed as `sar:` give each run its means, and the draft a table of the
     median %iowait per query and server, as the generator printed them."""
-    table = yaml.safe_load(
-        (post["tmp"] / "data" / STUDY / "tables" / "sar-iowait.yaml").read_text()
-    )
+    table = fastyaml.load((post["tmp"] / "data" / STUDY / "tables" / "sar-iowait.yaml").read_text())
     keys = {c["label"]: c["key"] for c in table["columns"]}
     for row in table["rows"]:
         for folder, (description, _) in FOLDERS.items():
@@ -136,7 +134,7 @@ def test_the_scaffolded_post_passes_the_checks_of_every_post(post, study):
     from tests.kit.study_docs import check_docs_tables
 
     data, text = post["tmp"] / "data", (post["dir"].parent / study / "index.md").read_text()
-    front = yaml.safe_load(text.split("---\n", 2)[1])
+    front = fastyaml.load(text.split("---\n", 2)[1])
     parsed = parse_post(post["built"], study, data)
     check_table_cells(study, parsed, post["built"], data)
     check_prose_values(study, text, parsed, data)

@@ -13,11 +13,11 @@ from __future__ import annotations
 import shutil
 
 import pytest
-import yaml
 
 from ingest.__main__ import main
 from ingest.read.archive import sha256_file
 from ingest.write.datadir import dump
+from tests.kit import fastyaml
 from tests.kit.sitebuild import BASE_PATH, BASE_URL, ROOT, BuiltSite, build
 from tests.kit.unseen import ARCHIVES, AUTHORED, write
 
@@ -128,9 +128,9 @@ EDITS = {
 def author_edits(post, name: str) -> None:
     """Apply the author's edits to a scaffolded post (its manifest and front matter through
     YAML, a section added to its body)."""
-    man = yaml.safe_load((post / "manifest.yaml").read_text())
+    man = fastyaml.load((post / "manifest.yaml").read_text())
     head, front_text, body = (post / "index.md").read_text().split("---\n", 2)
-    front = yaml.safe_load(front_text)
+    front = fastyaml.load(front_text)
     man.setdefault("tables", [])
     extra = EDITS[name](man, front)
     if name == "collations":  # the line chart reads a long table of the same pivot
@@ -268,7 +268,7 @@ def test_the_post_passes_the_checks_of_every_post(unseen, study):
 
     tmp, built = unseen["tmp"], unseen["built"]
     data, text = tmp / "data", (unseen["posts"] / study / "index.md").read_text()
-    front = yaml.safe_load(text.split("---\n", 2)[1])
+    front = fastyaml.load(text.split("---\n", 2)[1])
     parsed = parse_post(built, study, data)
     check_table_cells(study, parsed, built, data)
     check_prose_values(study, text, parsed, data)
@@ -288,9 +288,9 @@ def test_the_post_passes_the_checks_of_every_post(unseen, study):
 def test_the_scaffold_read_each_archive_as_a_first_draft(unseen):
     """What a reader of the manifests sees: labels named for what they are, the interval as the
     data says, vmstat proposed as linked, the date from the archive."""
-    man = {s: yaml.safe_load((unseen["posts"] / s / "manifest.yaml").read_text()) for s in ARCHIVES}
+    man = {s: fastyaml.load((unseen["posts"] / s / "manifest.yaml").read_text()) for s in ARCHIVES}
     front = {
-        s: yaml.safe_load((unseen["posts"] / s / "index.md").read_text().split("---\n", 2)[1])
+        s: fastyaml.load((unseen["posts"] / s / "index.md").read_text().split("---\n", 2)[1])
         for s in ARCHIVES
     }
     assert man["collations"]["labels"] == ["server", "collation", "threads"]  # the DESC's layout
@@ -322,19 +322,19 @@ def test_the_scaffold_read_each_archive_as_a_first_draft(unseen):
 
 def test_the_edits_took(unseen):
     data = unseen["tmp"] / "data"
-    runs = yaml.safe_load((data / "collations-edited" / "runs.yaml").read_text())["runs"]
+    runs = fastyaml.load((data / "collations-edited" / "runs.yaml").read_text())["runs"]
     assert len(runs) == 540 and {r["metric"] for r in runs} == {"reads_s"}
     # the scaffold's comparison names the metric the author chose, not the one it was made for
-    compared = yaml.safe_load(
+    compared = fastyaml.load(
         (data / "collations-edited" / "tables" / "mean-by-threads.yaml").read_text()
     )
     assert compared["columns"][1]["label"] == "Mean reads_s" and "reads_s" in compared["title"]
-    dropped = yaml.safe_load((data / "tpcc-vmstat-edited" / "runs.yaml").read_text())["runs"][0]
+    dropped = fastyaml.load((data / "tpcc-vmstat-edited" / "runs.yaml").read_text())["runs"][0]
     assert (
         dropped["series"]["resolution"] == "dropped"
         and not (data / "tpcc-vmstat-edited" / "series" / f"{dropped['id']}.json").exists()
     )
-    latency = yaml.safe_load((data / "redo-tpcc-edited" / "tables" / "latency.yaml").read_text())
+    latency = fastyaml.load((data / "redo-tpcc-edited" / "tables" / "latency.yaml").read_text())
     assert all(r["p95"] > 10 for r in latency["rows"])  # the empty seconds' 0.000 left out
 
 

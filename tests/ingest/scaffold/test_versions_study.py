@@ -9,14 +9,13 @@ from __future__ import annotations
 import json
 
 import pytest
-import yaml
 
 from ingest.__main__ import main
 from ingest.parse.member import parse_bytes
 from ingest.problems import Problem
 from ingest.read.archive import Archive
 from publish.checks import check
-from tests.kit import versions_gen
+from tests.kit import fastyaml, versions_gen
 from tests.kit.sitebuild import BASE_URL, build
 
 pytestmark = pytest.mark.slow
@@ -84,7 +83,7 @@ def test_the_small_archive_is_irregular(study):
 
 
 def test_every_run_has_the_generators_tps_and_qps(study):
-    runs = yaml.safe_load((study["data"] / "runs.yaml").read_text())["runs"]
+    runs = fastyaml.load((study["data"] / "runs.yaml").read_text())["runs"]
     by_file = {r["source"]["file"]: r for r in runs}
     assert sorted(by_file) == sorted(t["member"] for t in study["truth"])
     for t in study["truth"]:
@@ -139,7 +138,7 @@ def test_each_monitor_and_server_dump_is_read_as_what_it_is(study, suffix, reads
 
 def test_the_draft_links_every_monitor_beside_the_runs(study):
     """Each run rule of the draft links the four monitors that sit beside its runs."""
-    manifest = yaml.safe_load((study["posts"] / STUDY / "manifest.yaml").read_text())
+    manifest = fastyaml.load((study["posts"] / STUDY / "manifest.yaml").read_text())
     shared = manifest.get("linked") or {}  # declared once for every rule, or per rule
     for rule in manifest["runs"]:
         templates = " ".join(str(v) for v in {**shared, **(rule.get("linked") or {})}.values())

@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 
 import pytest
-import yaml
 
 from ingest.write.csvfiles import runs_csv, table_csv
 from ingest.write.numbers import json_array, json_number
+from tests.kit import fastyaml
 
 ROOT = Path(__file__).resolve().parents[3]
 CASES = json.loads((ROOT / "tests/fixtures/csv-fields.json").read_text())["cases"]
@@ -44,7 +44,7 @@ def test_a_number_reads_the_same_in_the_series_json_and_every_csv():
 def test_committed_csv_is_the_tables_csv(yaml_file):
     """The CSV beside every committed table says what its YAML says (data/ is a fresh ingest)."""
     assert yaml_file.with_suffix(".csv").read_text(encoding="utf-8") == table_csv(
-        yaml.safe_load(yaml_file.read_text())
+        fastyaml.load(yaml_file.read_text())
     )
 
 
@@ -55,8 +55,8 @@ def test_committed_csv_is_the_tables_csv(yaml_file):
     ids=lambda p: p.relative_to(ROOT).as_posix(),
 )
 def test_runs_csv_gives_each_runs_window_statistics(runs_file):
-    runs = yaml.safe_load(runs_file.read_text())["runs"]
-    study = yaml.safe_load((runs_file.parent / "study.yaml").read_text())
+    runs = fastyaml.load(runs_file.read_text())["runs"]
+    study = fastyaml.load((runs_file.parent / "study.yaml").read_text())
     csv_file = runs_file.with_suffix(".csv")
     if not runs:
         assert not csv_file.exists()

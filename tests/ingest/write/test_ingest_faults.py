@@ -36,10 +36,17 @@ from tests.kit.fault_kit import (
 pytestmark = pytest.mark.slow  # a subprocess per fault at every step of the write
 
 
+@pytest.fixture(scope="module")
+def traced(tmp_path_factory) -> dict[str, list[str]]:
+    """mode -> the writer's steps in order, traced once for every test of the mode."""
+    tmp = tmp_path_factory.mktemp("trace")
+    return {mode: steps(tmp, mode) for mode in MODES}
+
+
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("sig", CODES)
-def test_a_signal_at_every_step_leaves_old_or_new(tmp_path, mode, sig):
-    names = steps(tmp_path, mode)
+def test_a_signal_at_every_step_leaves_old_or_new(tmp_path, traced, mode, sig):
+    names = traced[mode]
     assert {"locked", "tmpdir", "file", "switch", "switch-done", "old-removed"} <= set(names)
     assert ("aside" in names) == (mode == "fallback")
     seen_states = set()
@@ -73,8 +80,8 @@ def test_a_signal_at_every_step_leaves_old_or_new(tmp_path, mode, sig):
 @pytest.mark.parametrize(
     "mode, err", [("exchange", "ENOSPC"), ("exchange", "EROFS"), ("fallback", "ENOSPC")]
 )
-def test_an_io_error_at_every_step_is_one_line_and_leaves_old_or_new(tmp_path, mode, err):
-    names = steps(tmp_path, mode)
+def test_an_io_error_at_every_step_is_one_line_and_leaves_old_or_new(tmp_path, traced, mode, err):
+    names = traced[mode]
     for n, seen in enumerate(trials(tmp_path, mode, names, err), 1):
         where = f"{err} at step {n} ({names[n - 1]}, {mode})"
         assert seen["code"] == 1, where

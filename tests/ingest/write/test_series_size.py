@@ -7,6 +7,7 @@ here."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -233,12 +234,22 @@ def test_keep_is_the_default(tmp_path):
     assert load(study(tmp_path, "series: {extra: keep}\n")).extra_series == "keep"
 
 
+def build_alone(tmp: Path) -> Path:
+    """The studies of `tmp` built alone (the project's own posts are not what is checked),
+    with the compare page, which lists every study; the site's directory."""
+    from tests.kit.sitebuild import ROOT, build
+
+    (tmp / "content" / "compare").mkdir()
+    shutil.copy(ROOT / "content" / "compare" / "index.md", tmp / "content" / "compare")
+    site = tmp / "www" / "benchlog"
+    build(site, "https://example.github.io/benchlog/", extra=tmp, previews=False, own_content=False)
+    return site
+
+
 def test_the_site_names_a_downsampled_run_and_leaves_a_dropped_one_out(tmp_path, browser):
     """A build with two studies of the archive above: `every: 4` and `drop`. The time series
     chart and the compare page name the downsampled run "(downsampled to 4 s means)"; the
     dropped run is in no chart and has no series on the compare page."""
-    from tests.kit.sitebuild import build
-
     posts = tmp_path / "content" / "posts"
     for name, series in (
         ("sz-every", "series: {extra: {every: 4}}\n"),
@@ -263,8 +274,7 @@ def test_the_site_names_a_downsampled_run_and_leaves_a_dropped_one_out(tmp_path,
             )
             == 0
         )
-    site = tmp_path / "www" / "benchlog"
-    build(site, "https://example.github.io/benchlog/", extra=tmp_path, previews=False)
+    site = build_alone(tmp_path)
     every = (site / "posts" / "sz-every" / "index.html").read_text()
     assert (
         "data/sz-every/series/myisam.csv" in every and "myisam (downsampled to 4 s means)" in every
