@@ -21,6 +21,7 @@ import re
 from datetime import datetime
 
 from ingest.parse import register
+from ingest.parse._columns import numbers, split_rows
 from ingest.parse._text import Lines, columnar
 from ingest.parse.base import Parsed, Parser, Session
 
@@ -203,6 +204,9 @@ class IostatParser(Parser):
         return None
 
     def parse(self, text: str, file: str) -> Parsed:
+        fast = _fast(text, file)
+        if fast is not None:
+            return fast
         lines = Lines(text, file)
         meta: dict = {"tool": "iostat", "t_unit": "sample", "since_boot_report": "dropped"}
         reading = _Reading(lines)
@@ -260,3 +264,100 @@ class IostatParser(Parser):
                 )
             )
         return sessions
+
+
+def _fast(text: str, file: str) -> Parsed | None:
+    """The parse of a regular file, read a whole column at a time: the banner, then reports
+    of one shape (an optional time stamp, avg-cpu, then every device under one header), each
+    block ended by one blank line. None for anything else (another layout, a value that does
+    not read, a cut or a warning to give): the line-by-line parse reads it and names the line.
+    """
+    if "\r" in text or "," in text or not text.endswith("\n\n") or "\n\n\n" in text:
+        return None
+    paras = text.split("\n\n")
+    banner = BANNER.match(paras[0])
+    blocks = paras[1:-1]
+    n = len(blocks) // 2
+    if banner is None or "\n" in paras[0] or n < 2 or len(blocks) % 2:
+        return None
+    cpu_paras, dev_paras = blocks[0::2], blocks[1::2]
+    h, k = cpu_paras[0].count("\n") + 1, dev_paras[0].count("\n")  # lines; devices
+    cpu_lines = "\n".join(cpu_paras).split("\n")
+    dev_lines = "\n".join(dev_paras).split("\n")
+    if h not in (2, 3) or k < 1 or len(cpu_lines) != n * h or len(dev_lines) != n * (k + 1):
+        return None
+    cpu_head, dev_head = cpu_lines[h - 2], dev_lines[0]
+    if (
+        not cpu_head.startswith("avg-cpu:")
+        or not DEVICE_HEADER.match(dev_head)
+        or cpu_lines[h - 2 :: h].count(cpu_head) != n
+        or dev_lines[:: k + 1].count(dev_head) != n
+    ):
+        return None
+    cpu_names = cpu_head.split()[1:]
+    dev_names = [UNITS.get(x, (x, 1))[0] for x in dev_head.split()[1:]]
+    factors = [UNITS.get(x, (x, 1))[1] for x in dev_head.split()[1:]]
+    for names in (cpu_names, dev_names):
+        if len(set(names)) != len(names) or {"t", "time"} & set(names):
+            return None
+    meta: dict = {"tool": "iostat", "t_unit": "sample", "since_boot_report": "dropped"}
+    meta["host"] = banner["host"]
+    if banner["cpus"]:
+        meta["cpus"] = int(banner["cpus"])
+    times: list[str] = []
+    if h == 3:
+        stamps = [_stamp_or_none(x) for x in cpu_lines[::3]]
+        zones = {zone for _, zone in filter(None, stamps) if zone is not None}
+        if None in stamps or len(zones) > 1:
+            return None  # the slow path says why no time is kept
+        times = [when for when, _ in stamps[1:]]  # type: ignore[misc]
+        if zones:
+            meta["zone"] = zones.pop()
+    step = h + k + 3  # lines per report: its blocks and their blank lines
+    at = list(range(3 + step, 3 + n * step, step))  # the kept reports' first lines
+    extra = {"time": times} if times else {}
+    try:
+        cpu = _fast_columns(cpu_lines[h - 1 :: h], cpu_names, [1] * len(cpu_names))
+        if cpu is None:
+            return None
+        sessions = [Session(series={"t": list(range(1, n)), **cpu, **extra}, line=at[0])]
+        sessions[0].meta, sessions[0].sample_lines = dict(meta, device=None), at
+        devices: list[str] = []
+        for j in range(1, k + 1):
+            rows = dev_lines[j :: k + 1]
+            device = rows[0].split(None, 1)[0] if rows[0].strip() else ""
+            series = _fast_columns(rows, dev_names, factors, device)
+            if series is None or device in devices or STAMP.match(device):
+                return None
+            devices.append(device)
+            session = Session(series={"t": list(range(1, n)), **series, **extra}, line=at[0])
+            session.meta, session.sample_lines = dict(meta, device=device), list(at)
+            sessions.append(session)
+    except ValueError:
+        return None
+    return Parsed("iostat", file, sessions=sessions)
+
+
+def _stamp_or_none(line: str) -> tuple[str, str | None] | None:
+    if not STAMP.match(line):
+        return None
+    try:
+        return _stamp(line)
+    except ValueError:
+        return None
+
+
+def _fast_columns(
+    rows: list[str], names: list[str], factors: list[float], device: str | None = None
+) -> dict[str, list] | None:
+    """{name: values} of the rows of one block kind (one device's rows when `device` names
+    it: its first word on every row), less the first row (since boot, read to be checked);
+    None when a row has another shape."""
+    lead = device is not None
+    columns = split_rows(rows, len(names) + lead)
+    if columns is None or (lead and columns[0].count(device) != len(rows)):
+        return None
+    return {
+        name: numbers(words, factor=f, ndigits=3)[1:]
+        for name, words, f in zip(names, columns[lead:], factors)
+    }

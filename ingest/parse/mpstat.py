@@ -17,9 +17,12 @@ number belongs) is skipped and counted: one warning per file.
 
 from __future__ import annotations
 
+import re
 from collections import deque
+from operator import itemgetter
 
 from ingest.parse import register
+from ingest.parse._columns import PLAIN, numbers, split_rows
 from ingest.parse._text import Lines
 from ingest.parse.base import Parsed, Parser, Session
 from ingest.parse.sar import BANNER, after_clock, clock_of
@@ -27,6 +30,7 @@ from ingest.parse.sar import BANNER, after_clock, clock_of
 KNOWN_TOKENS = 200_000  # values remembered: bounds the memory whatever the file
 _consume = deque(maxlen=0).extend  # runs an iterator to its end, in C
 AVERAGE = ("Average:", "Moyenne:", "Durchschn.:", "Media:", "Médio:")
+CLOCKS = re.compile(r"(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\n)+", re.ASCII)  # 24-hour, one a line
 
 
 def _header(fields: list[str]) -> list[str] | None:
@@ -62,6 +66,9 @@ class MpstatParser(Parser):
         return None
 
     def parse(self, text: str, file: str) -> Parsed:
+        fast = _fast(text, file)
+        if fast is not None:
+            return fast
         lines = Lines(text, file)
         meta: dict = {"tool": "mpstat", "t_unit": "sample"}
         names: list[str] | None = None
@@ -174,3 +181,94 @@ def _sessions(cpus: dict, meta: dict) -> list[Session]:
             )
         )
     return out
+
+
+def _fast(text: str, file: str) -> Parsed | None:
+    """The parse of a regular file, a whole column at a time: the banner, then blocks of one
+    shape (a 24-hour time on every line, the header, a line per CPU in the same order), each
+    ended by one blank line, then the `Average:` block. None for anything else (another
+    layout, a 12-hour clock, a value that does not read): the line-by-line parse reads it
+    and names each line it skips."""
+    if "\r" in text or "," in text or not text.endswith("\n") or "\n\n\n" in text:
+        return None
+    paras = text[:-1].split("\n\n")
+    if paras[-1] == "":
+        paras.pop()
+    average = paras.pop().split("\n") if paras[-1].startswith(AVERAGE) else []
+    if len(paras) < 2 or "\n" in paras[0] or (banner := BANNER.match(paras[0])) is None:
+        return None
+    read = _fast_blocks(paras[1:])
+    if read is None:
+        return None
+    names, rests, clocks, k = read
+    meta: dict = {"tool": "mpstat", "t_unit": "sample"}
+    meta.update(host=banner["host"], date=banner["date"])
+    if banner["cpus"]:
+        meta["cpus"] = int(banner["cpus"])
+    cpus: dict[str, _Cpu] = {}
+    step, n = k + 2, len(clocks)  # lines a block (header, CPUs, the blank line); blocks
+    for j in range(1, k + 1):
+        columns = split_rows(rests[j :: k + 1], len(names) + 1)
+        if columns is None or columns[0].count(columns[0][0]) != n or columns[0][0] in cpus:
+            return None
+        cpu = cpus[columns[0][0]] = _Cpu(names)
+        for name, words in zip(names, columns[1:]):
+            joined = " ".join(words)
+            if not joined.isascii() or joined.translate(PLAIN):
+                return None
+            try:
+                cpu.series[name] = numbers(words)
+            except ValueError:
+                return None
+        cpu.series["t"] = list(range(1, n + 1))
+        cpu.series["clock"] = list(clocks)
+        cpu.lines = list(range(3 + j, 3 + j + n * step, step))
+    if not _fast_average(average, names, cpus):
+        return None
+    return Parsed("mpstat", file, sessions=_sessions(cpus, meta))
+
+
+def _fast_blocks(blocks: list[str]) -> tuple[list[str], list[str], list[str], int] | None:
+    """(column names, every line less its clock, each block's clock, CPUs a block) of blocks
+    that all have one shape and a 24-hour clock on every line; else None."""
+    k = blocks[0].count("\n")  # CPUs a block
+    lines = "\n".join(blocks).split("\n")
+    if k < 1 or len(lines) != len(blocks) * (k + 1):
+        return None
+    w = len(lines[0].split(None, 1)[0])  # the clock's width
+    try:
+        if set(map(itemgetter(w), lines)) - {" ", "\t"}:
+            return None
+    except IndexError:
+        return None
+    clocks = list(map(itemgetter(slice(None, w)), lines))
+    block_clocks = clocks[:: k + 1]
+    if any(clocks[j :: k + 1] != block_clocks for j in range(1, k + 1)):
+        return None
+    if not CLOCKS.fullmatch("\n".join(block_clocks) + "\n"):
+        return None
+    rests = list(map(itemgetter(slice(w, None)), lines))
+    heads = rests[:: k + 1]
+    names = _header(heads[0].split())
+    if names is None or heads.count(heads[0]) != len(heads):
+        return None
+    if len(set(names)) != len(names) or {"t", "clock"} & set(names):
+        return None
+    return names, rests, block_clocks, k
+
+
+def _fast_average(average: list[str], names: list[str], cpus: dict) -> bool:
+    """The `Average:` lines as each CPU's summary; False when one does not read (the
+    line-by-line parse counts it as skipped)."""
+    for line in average:
+        fields = line.split()
+        if not fields or not (fields[0] in AVERAGE or fields[1:2] == [":"]):
+            return False
+        rest = fields[1:] if fields[0].endswith(":") else fields[2:]
+        if _header(rest):
+            continue
+        values = [_number(x) for x in rest[1:]]
+        if not rest or len(values) != len(names) or None in values or rest[0] not in cpus:
+            return False
+        cpus[rest[0]].summary = dict(zip(names, values))
+    return True
