@@ -10,12 +10,12 @@ from datetime import datetime
 
 import pytest
 
-from ingest.parse import by_name, iostat, mpstat
+from ingest.parse import by_name, iostat, mpstat, vmstat
 from ingest.problems import Problem
 from tests.kit import versions_gen
 from tests.kit.golden import FIXTURES
 
-MODULES = {"iostat": iostat, "mpstat": mpstat}
+MODULES = {"iostat": iostat, "mpstat": mpstat, "vmstat": vmstat}
 START = datetime(2026, 3, 14, 0, 57, 40)
 
 
