@@ -145,15 +145,28 @@ class _Reader:
             layout.append(keys)
         self.layout = layout
         self.flat = [k for keys in layout for k in keys]
-        self.clock_at = next((i for i, (key, _) in enumerate(self.flat) if key == "clock"), 0)
-        # a row whose `|` sit where the header's do: one split reads it (dstat's columns have
-        # fixed widths); any other row is read group by group
-        bars = [i for i, c in enumerate(line) if c == "|"]
+        # a row read with one split, its `|` as words: right when each `|` falls after as
+        # many words as the header's groups have (a clock `dd-mm HH:MM:SS`, two words, only
+        # as the first group, read from the row's text); any other row is read group by group
         self.aligned = None
-        if bars:
-            probe = operator.itemgetter(*bars)
-            words = len(self.flat) + any(key == "clock" for key, _ in self.flat)  # dd-mm HH:MM:SS
-            self.aligned = (probe, probe(line), bars[-1], len(bars), words)
+        clock = [i for i, keys in enumerate(layout) if keys[0][1] == 0]
+        if not clock or (clock == [0] and self.flat[0][0] == "clock"):
+            sizes = [len(keys) + (i in clock) for i, keys in enumerate(layout)]
+            ends = [sum(sizes[: i + 1]) + i for i in range(len(sizes))]  # each `|`'s word
+            values = [i for i in range(ends[-1]) if i not in ends[:-1]][2 * bool(clock) :]
+            bars = ends[:-1]
+            self.aligned = (
+                None
+                if clock and not bars
+                else (
+                    ends[-1],
+                    len(bars),
+                    operator.itemgetter(*bars) if bars else None,
+                    ("|",) * len(bars) if len(bars) > 1 else "|",
+                    operator.itemgetter(*values) if len(values) > 1 else None,
+                    bool(clock),
+                )
+            )
 
     def row(self, no: int, line: str) -> None:
         tokens = self._aligned(line) or self._by_group(line)
@@ -166,19 +179,19 @@ class _Reader:
             self.rows.append(no)
 
     def _aligned(self, line: str) -> list[str] | None:
-        """The row's values in column order when its `|` sit where the header's do, else None."""
+        """The row's values in column order when each group has its header's number of words,
+        read with one split; else None."""
         if self.aligned is None:
             return None
-        probe, bars, last, count, words = self.aligned
-        if len(line) <= last or probe(line) != bars or line.count("|") != count:
+        words, count, bars, marks, values, clock = self.aligned
+        tokens = line.replace("|", " | ").split()
+        if len(tokens) != words or tokens.count("|") != count or values is None:
             return None
-        tokens = line.replace("|", " ").split()
-        if len(tokens) != words:
+        if bars is not None and bars(tokens) != marks:
             return None
-        if words > len(self.flat):  # `dd-mm HH:MM:SS`: its two words are one value
-            at = self.clock_at
-            tokens[at : at + 2] = [f"{tokens[at]} {tokens[at + 1]}"]
-        return tokens
+        if clock:  # the clock's two words as printed, the first `|` ending it
+            return [line[: line.index("|")].strip(), *values(tokens)]
+        return list(values(tokens))
 
     def _by_group(self, line: str) -> list[str] | None:
         """The row's values in column order, read group by group; None when a group has

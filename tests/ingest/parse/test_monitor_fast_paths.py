@@ -10,12 +10,16 @@ from datetime import datetime
 
 import pytest
 
-from ingest.parse import by_name, iostat, mpstat, vmstat
+from ingest.parse import by_name, dstat, iostat, mpstat, vmstat
 from ingest.problems import Problem
 from tests.kit import versions_gen
 from tests.kit.golden import FIXTURES
 
-MODULES = {"iostat": iostat, "mpstat": mpstat, "vmstat": vmstat}
+MODULES = {"iostat": iostat, "mpstat": mpstat, "vmstat": vmstat, "dstat": dstat}
+# each format's fast path, and what stands for it when it is turned off: a reader of the
+# whole file (None: not this file), or dstat's row read with one split (None: group by group)
+FAST = {fmt: (module, "_fast", lambda text, file: None) for fmt, module in MODULES.items()}
+FAST["dstat"] = (dstat._Reader, "_aligned", lambda self, line: None)
 START = datetime(2026, 3, 14, 0, 57, 40)
 
 
@@ -31,7 +35,7 @@ def outcome(fmt: str, text: str, fast: bool, monkeypatch) -> str:
     (`fast`), else by the line-by-line parse alone."""
     with monkeypatch.context() as m:
         if not fast:
-            m.setattr(MODULES[fmt], "_fast", lambda text, file: None)
+            m.setattr(*FAST[fmt])
         try:
             parsed = by_name(fmt).parse(text, "m.txt")
         except Problem as e:
@@ -67,9 +71,13 @@ def mutations(text: str, rnd: random.Random) -> list[str]:
 
 
 @pytest.mark.parametrize("fmt", MODULES)
-def test_a_regular_file_takes_the_fast_path(fmt):
+def test_a_regular_file_takes_the_fast_path(fmt, monkeypatch):
     text = generated(fmt)
-    assert MODULES[fmt]._fast(text, "m.txt") is not None
+    if fmt == "dstat":
+        monkeypatch.setattr(dstat._Reader, "_by_group", lambda self, line: None)
+        assert by_name(fmt).parse(text, "m.txt").sessions[0].intervals == 29
+    else:
+        assert MODULES[fmt]._fast(text, "m.txt") is not None
 
 
 @pytest.mark.parametrize("fmt", MODULES)
