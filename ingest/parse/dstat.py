@@ -25,10 +25,13 @@ from __future__ import annotations
 import operator
 import re
 from datetime import UTC, datetime
+from itertools import chain
+from operator import itemgetter
 
 from ingest.parse import register
 from ingest.parse._text import Lines
 from ingest.parse.base import Parsed, Parser, Session
+from ingest.problems import Problem
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # colour codes when dstat wrote to a terminal
 # `----total-cpu-usage----`, `-dsk/total-`: one class after the letter, so no backtracking
@@ -43,7 +46,8 @@ CLOCK = re.compile(r"(?:0[1-9]|[12]\d|3[01])-(?:0[1-9]|1[0-2]) (?:[01]\d|2[0-3])
 POWERS = {"k": 1, "K": 1, "M": 2, "G": 3, "T": 4}
 TIME = {"time": "clock", "date/time": "clock", "epoch": "time"}  # -> series name
 KNOWN_TOKENS = 20_000  # tokens remembered per column: bounds the memory whatever the file
-NOTICE = "You did not select any stats"  # dstat's first line when run without options
+NOTICE = "You did not select any stats"
+MARK = "\x00"  # a word between rows split at once: dstat prints none  # dstat's first line when run without options
 
 
 @register
@@ -66,6 +70,9 @@ class DstatParser(Parser):
 
     def parse(self, text: str, file: str) -> Parsed:
         lines = Lines(text, file)
+        reader = _Reader(lines)
+        if reader.whole(text):
+            return reader.parsed(file)
         reader = _Reader(lines)
         pending: list[str] | None = None  # the groups line, waiting for its columns
         for no, raw in lines:
@@ -110,6 +117,7 @@ class _Reader:
         self.flat: list[tuple[str, int]] = []  # every column of the current header, in order
         self.known: dict[str, dict[str, object]] = {}  # per column: token -> value
         self.aligned: tuple | None = None  # how a row aligned with the header is read (header)
+        self.split_at: tuple = (0, [], [])  # words a row, its `|` words, its value words
         self.tokens: list[str] = []  # the values of the rows under the current header, as text
         self.rows: list[int] = []  # their lines
 
@@ -155,6 +163,7 @@ class _Reader:
             ends = [sum(sizes[: i + 1]) + i for i in range(len(sizes))]  # each `|`'s word
             values = [i for i in range(ends[-1]) if i not in ends[:-1]][2 * bool(clock) :]
             bars = ends[:-1]
+            self.split_at = (ends[-1], bars, values)
             self.aligned = (
                 None
                 if clock and not bars
@@ -167,6 +176,58 @@ class _Reader:
                     bool(clock),
                 )
             )
+
+    def whole(self, text: str) -> bool:
+        """Every row read at once, when the file is one header (repeated as it is) over rows
+        that each split as the header says (see `_aligned`): one split of all of them, a
+        mark word between rows. False, with nothing read, for any other file (a blank line,
+        colours, a cut, another header, a row of another shape)."""
+        lines = self.lines.lines
+        if "\x1b" in text or not text.endswith("\n") or len(lines) < 4:
+            return False
+        groups = _groups(lines[0])
+        if groups is None or not lines[1].strip():
+            return False
+        try:
+            self.header(2, groups, lines[1])
+        except Problem:
+            return False
+        if self.aligned is None:
+            return False
+        heads = {lines[0], lines[1]}
+        numbered = [(no, line) for no, line in enumerate(lines, 1) if line not in heads]
+        rows = [line for _, line in numbered]
+        columns = self._columns(rows, lines[1])
+        if columns is None:
+            return False
+        self.first_dropped = True  # the average since boot
+        self.tokens = list(chain.from_iterable(zip(*columns)))[len(columns) :]
+        self.rows = [no for no, _ in numbered[1:]]
+        return True
+
+    def _columns(self, rows: list[str], header: str) -> list[list[str]] | None:
+        """The values of `rows` column by column, each row split as the header says; None
+        when one does not."""
+        width, bars, values = self.split_at
+        words = f" {MARK} ".join(rows).replace("|", " | ").split()
+        n, step = len(rows), width + 1
+        if n < 2 or len(words) != n * step - 1 or words.count(MARK) != n - 1:
+            return None
+        if words[width::step].count(MARK) != n - 1 or words.count("|") != n * len(bars):
+            return None
+        if any(words[b::step].count("|") != n for b in bars):
+            return None
+        columns = [words[v::step] for v in values]
+        if self.aligned and self.aligned[-1]:  # the clock as printed: the text before `|`
+            w = header.index("|")
+            cells = list(map(itemgetter(slice(None, w)), rows))
+            try:
+                if "|" in "".join(cells) or set(map(itemgetter(w), rows)) != {"|"}:
+                    return None
+            except IndexError:
+                return None
+            columns.insert(0, list(map(str.strip, cells)))
+        return columns
 
     def row(self, no: int, line: str) -> None:
         tokens = self._aligned(line) or self._by_group(line)
