@@ -142,10 +142,10 @@ def packed(parsed: Parsed) -> Parsed:
 
 
 def _array(col: list[Any]) -> list[Any]:
-    kinds = {type(v) for v in col}
+    kinds = set(map(type, col))
     if kinds == {float}:
         return cast(list[Any], array("d", col))
-    if kinds == {int} and all(-(2**63) <= v < 2**63 for v in col):
+    if kinds == {int} and -(2**63) <= min(col) and max(col) < 2**63:
         return cast(list[Any], array("q", col))
     return col
 
