@@ -46,16 +46,29 @@ _FOUR_DECIMALS = re.compile(r"\.\d{4}")
 
 
 def numbers(
-    words: list[str], kind: type = float, factor: float = 1, ndigits: int | None = None
+    words: list[str],
+    kind: type = float,
+    factor: float = 1,
+    ndigits: int | None = None,
+    known: dict | None = None,
 ) -> list:
     """[round(kind(w) * factor, ndigits) for w in words] (no `round` when `ndigits` is None,
-    no product when `factor` is 1), each distinct word converted once when they repeat."""
+    no product when `factor` is 1), each distinct word converted once when they repeat.
+    `known`: the words met before (in other columns of one conversion) and their values,
+    updated up to KNOWN words, so a value printed again is one number object, not another."""
+    if known is not None and len(known) < KNOWN:
+        missing = list(set(words).difference(known))
+        known.update(zip(missing, _convert(missing, kind, factor, ndigits)))
+        return list(map(known.__getitem__, words))
     sample = words[:256]
     if len(set(sample)) * 4 > len(sample):  # mostly distinct: one conversion each
         return _convert(words, kind, factor, ndigits)
     distinct = list(set(words))
     value_of = dict(zip(distinct, _convert(distinct, kind, factor, ndigits)))
     return list(map(value_of.__getitem__, words))
+
+
+KNOWN = 200_000  # words remembered across columns: bounds the memory whatever the file
 
 
 def split_rows(rows: list[str], width: int) -> list[list[str]] | None:

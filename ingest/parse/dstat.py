@@ -25,7 +25,6 @@ from __future__ import annotations
 import operator
 import re
 from datetime import UTC, datetime
-from itertools import chain
 from operator import itemgetter
 
 from ingest.parse import register
@@ -47,7 +46,8 @@ POWERS = {"k": 1, "K": 1, "M": 2, "G": 3, "T": 4}
 TIME = {"time": "clock", "date/time": "clock", "epoch": "time"}  # -> series name
 KNOWN_TOKENS = 20_000  # tokens remembered per column: bounds the memory whatever the file
 NOTICE = "You did not select any stats"
-MARK = "\x00"  # a word between rows split at once: dstat prints none  # dstat's first line when run without options
+MARK = "\x00"  # a word between rows split at once: dstat prints none
+CHUNK = 1000  # rows split at once: a few thousand words, kept in the CPU's cache
 
 
 @register
@@ -179,9 +179,9 @@ class _Reader:
 
     def whole(self, text: str) -> bool:
         """Every row read at once, when the file is one header (repeated as it is) over rows
-        that each split as the header says (see `_aligned`): one split of all of them, a
-        mark word between rows. False, with nothing read, for any other file (a blank line,
-        colours, a cut, another header, a row of another shape)."""
+        that each split as the header says (see `_aligned`): one split of CHUNK rows at a
+        time, a mark word between rows. False for any other file (a blank line, colours, a
+        cut, another header, a row of another shape): the caller reads it afresh, row by row."""
         lines = self.lines.lines
         if "\x1b" in text or not text.endswith("\n") or len(lines) < 4:
             return False
@@ -195,37 +195,42 @@ class _Reader:
         if self.aligned is None:
             return False
         heads = {lines[0], lines[1]}
-        numbered = [(no, line) for no, line in enumerate(lines, 1) if line not in heads]
-        rows = [line for _, line in numbered]
-        columns = self._columns(rows, lines[1])
-        if columns is None:
+        at = [no for no, line in enumerate(lines, 1) if line not in heads]
+        rows = [line for line in lines if line not in heads]
+        if len(rows) < 2:
             return False
-        self.first_dropped = True  # the average since boot
-        self.tokens = list(chain.from_iterable(zip(*columns)))[len(columns) :]
-        self.rows = [no for no, _ in numbered[1:]]
+        for start in range(0, len(rows), CHUNK):  # a chunk at a time: bounded memory
+            columns = self._columns(rows[start : start + CHUNK], lines[1])
+            if columns is None:
+                return False
+            if start == 0:  # the first row: the average since boot
+                columns = [col[1:] for col in columns]
+            self._convert(columns, at[start + (start == 0) : start + CHUNK])
+        self.first_dropped = True
         return True
 
     def _columns(self, rows: list[str], header: str) -> list[list[str]] | None:
         """The values of `rows` column by column, each row split as the header says; None
         when one does not."""
         width, bars, values = self.split_at
-        words = f" {MARK} ".join(rows).replace("|", " | ").split()
+        joined = f" {MARK} ".join(rows)
         n, step = len(rows), width + 1
-        if n < 2 or len(words) != n * step - 1 or words.count(MARK) != n - 1:
-            return None
-        if words[width::step].count(MARK) != n - 1 or words.count("|") != n * len(bars):
+        if joined.count(MARK) != n - 1 or joined.count("|") != n * len(bars):
+            return None  # each row's words, then its `|`, must sit where the header's do:
+        words = joined.replace("|", " | ").split()
+        if len(words) != n * step - 1 or words[width::step].count(MARK) != n - 1:
             return None
         if any(words[b::step].count("|") != n for b in bars):
             return None
         columns = [words[v::step] for v in values]
         if self.aligned and self.aligned[-1]:  # the clock as printed: the text before `|`
             w = header.index("|")
-            cells = list(map(itemgetter(slice(None, w)), rows))
             try:
-                if "|" in "".join(cells) or set(map(itemgetter(w), rows)) != {"|"}:
+                if set(map(itemgetter(w), rows)) != {"|"}:
                     return None
             except IndexError:
                 return None
+            cells = list(map(itemgetter(slice(None, w)), rows))
             columns.insert(0, list(map(str.strip, cells)))
         return columns
 
@@ -274,11 +279,16 @@ class _Reader:
         series; a row with a value that does not read is skipped (counted) as a whole."""
         if not self.rows:
             return
-        width, n = len(self.flat), len(self.rows)
+        width = len(self.flat)
+        self._convert([self.tokens[j::width] for j in range(width)], self.rows)
+        self.tokens, self.rows = [], []
+
+    def _convert(self, words: list[list[str]], rows: list[int]) -> None:
+        """Rows given as their words column by column (`rows`: their lines) into the series."""
+        n = len(rows)
         columns = []
         bad: set[int] = set()
-        for j, (key, scale) in enumerate(self.flat):
-            tokens = self.tokens[j::width]
+        for (key, scale), tokens in zip(self.flat, words):
             if scale == 0:
                 values = list(map(_time, tokens))
             else:
@@ -292,7 +302,7 @@ class _Reader:
             if None in values:  # a value that does not read: its row is skipped
                 bad.update(i for i, v in enumerate(values) if v is None)
             columns.append(values)
-        rows = self.rows
+        rows = list(rows)
         if bad:
             for i in sorted(bad):
                 self.lines.skip(rows[i])
@@ -305,7 +315,6 @@ class _Reader:
             if len(col) == len(self.at):
                 col += [None] * len(rows)
         self.at += rows
-        self.tokens, self.rows = [], []
 
     def parsed(self, file: str) -> Parsed:
         self.flush()

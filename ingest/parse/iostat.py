@@ -272,26 +272,24 @@ def _fast(text: str, file: str) -> Parsed | None:
     block ended by one blank line. None for anything else (another layout, a value that does
     not read, a cut or a warning to give): the line-by-line parse reads it and names the line.
     """
-    if "\r" in text or "," in text or not text.endswith("\n\n") or "\n\n\n" in text:
+    if "\r" in text or "," in text or not text.endswith("\n\n"):
         return None
-    paras = text.split("\n\n")
-    banner = BANNER.match(paras[0])
-    blocks = paras[1:-1]
-    n = len(blocks) // 2
-    if banner is None or "\n" in paras[0] or n < 2 or len(blocks) % 2:
+    lines = text.split("\n")
+    lines.pop()  # after the last line end
+    if len(lines) < 4 or lines[1] or (banner := BANNER.match(lines[0])) is None:
         return None
-    cpu_paras, dev_paras = blocks[0::2], blocks[1::2]
-    h, k = cpu_paras[0].count("\n") + 1, dev_paras[0].count("\n")  # lines; devices
-    cpu_lines = "\n".join(cpu_paras).split("\n")
-    dev_lines = "\n".join(dev_paras).split("\n")
-    if h not in (2, 3) or k < 1 or len(cpu_lines) != n * h or len(dev_lines) != n * (k + 1):
+    body = lines[2:]  # reports: avg-cpu (a stamp before it with -t), a blank, devices, a blank
+    del lines
+    shape = _shape(body)
+    if shape is None:
         return None
-    cpu_head, dev_head = cpu_lines[h - 2], dev_lines[0]
+    h, step, n, k = shape
+    cpu_head, dev_head = body[h - 2], body[h + 1]
     if (
         not cpu_head.startswith("avg-cpu:")
         or not DEVICE_HEADER.match(dev_head)
-        or cpu_lines[h - 2 :: h].count(cpu_head) != n
-        or dev_lines[:: k + 1].count(dev_head) != n
+        or body[h - 2 :: step].count(cpu_head) != n
+        or body[h + 1 :: step].count(dev_head) != n
     ):
         return None
     cpu_names = cpu_head.split()[1:]
@@ -306,25 +304,24 @@ def _fast(text: str, file: str) -> Parsed | None:
         meta["cpus"] = int(banner["cpus"])
     times: list[str] = []
     if h == 3:
-        stamps = [_stamp_or_none(x) for x in cpu_lines[::3]]
+        stamps = [_stamp_or_none(x) for x in body[::step]]
         zones = {zone for _, zone in filter(None, stamps) if zone is not None}
         if None in stamps or len(zones) > 1:
             return None  # the slow path says why no time is kept
         times = [when for when, _ in stamps[1:]]  # type: ignore[misc]
         if zones:
             meta["zone"] = zones.pop()
-    step = h + k + 3  # lines per report: its blocks and their blank lines
     at = list(range(3 + step, 3 + n * step, step))  # the kept reports' first lines
     extra = {"time": times} if times else {}
     try:
-        cpu = _fast_columns(cpu_lines[h - 1 :: h], cpu_names, [1] * len(cpu_names))
+        cpu = _fast_columns(body[h - 1 :: step], cpu_names, [1] * len(cpu_names))
         if cpu is None:
             return None
         sessions = [Session(series={"t": list(range(1, n)), **cpu, **extra}, line=at[0])]
         sessions[0].meta, sessions[0].sample_lines = dict(meta, device=None), at
         devices: list[str] = []
         for j in range(1, k + 1):
-            rows = dev_lines[j :: k + 1]
+            rows = body[h + 1 + j :: step]
             device = rows[0].split(None, 1)[0] if rows[0].strip() else ""
             series = _fast_columns(rows, dev_names, factors, device)
             if series is None or device in devices or STAMP.match(device):
@@ -336,6 +333,22 @@ def _fast(text: str, file: str) -> Parsed | None:
     except ValueError:
         return None
     return Parsed("iostat", file, sessions=sessions)
+
+
+def _shape(body: list[str]) -> tuple[int, int, int, int] | None:
+    """(lines of the avg-cpu block, lines a report, reports, devices) when every report has
+    the first one's shape, each block ended by one blank line; else None."""
+    try:
+        h = body.index("")  # lines of the avg-cpu block
+        step = body.index("", h + 1) + 1  # lines a report
+    except ValueError:
+        return None
+    n, k = len(body) // step, step - h - 3  # reports; devices
+    if h not in (2, 3) or k < 1 or n < 2 or len(body) != n * step:
+        return None
+    if body[h::step].count("") != n or body[step - 1 :: step].count("") != n:
+        return None
+    return h, step, n, k
 
 
 def _stamp_or_none(line: str) -> tuple[str, str | None] | None:

@@ -189,26 +189,36 @@ def _fast(text: str, file: str) -> Parsed | None:
     ended by one blank line, then the `Average:` block. None for anything else (another
     layout, a 12-hour clock, a value that does not read): the line-by-line parse reads it
     and names each line it skips."""
-    if "\r" in text or "," in text or not text.endswith("\n") or "\n\n\n" in text:
+    if "\r" in text or "," in text or not text.endswith("\n"):
         return None
-    paras = text[:-1].split("\n\n")
-    if paras[-1] == "":
-        paras.pop()
-    average = paras.pop().split("\n") if paras[-1].startswith(AVERAGE) else []
-    if len(paras) < 2 or "\n" in paras[0] or (banner := BANNER.match(paras[0])) is None:
+    lines = text.split("\n")
+    lines.pop()  # after the last line end (no copy of the text less its last character)
+    if len(lines) < 4 or lines[1] or (banner := BANNER.match(lines[0])) is None:
         return None
-    read = _fast_blocks(paras[1:])
+    end = len(lines)
+    while end > 2 and lines[end - 1].startswith(AVERAGE):
+        end -= 1
+    average, body = lines[end:], lines[2:end]
+    del lines
+    if body and not body[-1]:
+        body.pop()  # the blank line before `Average:`
+    step = body.index("") + 1 if "" in body else len(body) + 1  # lines a block, and a blank
+    n = (len(body) + 1) // step  # blocks
+    if step < 3 or len(body) != n * step - 1 or body[step - 1 :: step].count("") != n - 1:
+        return None
+    read = _fast_blocks(body, n, step)
     if read is None:
         return None
-    names, rests, clocks, k = read
+    names, clocks, w = read
+    rest = itemgetter(slice(w, None))  # a line less its clock
     meta: dict = {"tool": "mpstat", "t_unit": "sample"}
     meta.update(host=banner["host"], date=banner["date"])
     if banner["cpus"]:
         meta["cpus"] = int(banner["cpus"])
     cpus: dict[str, _Cpu] = {}
-    step, n = k + 2, len(clocks)  # lines a block (header, CPUs, the blank line); blocks
-    for j in range(1, k + 1):
-        columns = split_rows(rests[j :: k + 1], len(names) + 1)
+    known: dict[str, float] = {}  # mpstat prints few distinct values: one float each
+    for j in range(1, step - 1):
+        columns = split_rows(list(map(rest, body[j::step])), len(names) + 1)
         if columns is None or columns[0].count(columns[0][0]) != n or columns[0][0] in cpus:
             return None
         cpu = cpus[columns[0][0]] = _Cpu(names)
@@ -217,7 +227,7 @@ def _fast(text: str, file: str) -> Parsed | None:
             if not joined.isascii() or joined.translate(PLAIN):
                 return None
             try:
-                cpu.series[name] = numbers(words)
+                cpu.series[name] = numbers(words, known=known)
             except ValueError:
                 return None
         cpu.series["t"] = list(range(1, n + 1))
@@ -228,33 +238,30 @@ def _fast(text: str, file: str) -> Parsed | None:
     return Parsed("mpstat", file, sessions=_sessions(cpus, meta))
 
 
-def _fast_blocks(blocks: list[str]) -> tuple[list[str], list[str], list[str], int] | None:
-    """(column names, every line less its clock, each block's clock, CPUs a block) of blocks
-    that all have one shape and a 24-hour clock on every line; else None."""
-    k = blocks[0].count("\n")  # CPUs a block
-    lines = "\n".join(blocks).split("\n")
-    if k < 1 or len(lines) != len(blocks) * (k + 1):
-        return None
-    w = len(lines[0].split(None, 1)[0])  # the clock's width
-    try:
-        if set(map(itemgetter(w), lines)) - {" ", "\t"}:
+def _fast_blocks(body: list[str], n: int, step: int) -> tuple[list[str], list[str], int] | None:
+    """(column names, each block's clock, the clock's width) of `n` blocks of `step` lines
+    (the last blank) that all have one shape and a 24-hour clock on every line; else None."""
+    w = len(body[0].split(None, 1)[0]) if body[0].strip() else 0  # the clock's width
+    clock = itemgetter(slice(None, w))
+    clocks = list(map(clock, body[::step]))
+    for j in range(step - 1):
+        part = body[j::step]
+        try:
+            if set(map(itemgetter(w), part)) - {" ", "\t"}:
+                return None
+        except IndexError:
             return None
-    except IndexError:
+        if list(map(clock, part)) != clocks:
+            return None
+    if not CLOCKS.fullmatch("\n".join(clocks) + "\n"):
         return None
-    clocks = list(map(itemgetter(slice(None, w)), lines))
-    block_clocks = clocks[:: k + 1]
-    if any(clocks[j :: k + 1] != block_clocks for j in range(1, k + 1)):
-        return None
-    if not CLOCKS.fullmatch("\n".join(block_clocks) + "\n"):
-        return None
-    rests = list(map(itemgetter(slice(w, None)), lines))
-    heads = rests[:: k + 1]
+    heads = list(map(itemgetter(slice(w, None)), body[::step]))
     names = _header(heads[0].split())
     if names is None or heads.count(heads[0]) != len(heads):
         return None
     if len(set(names)) != len(names) or {"t", "clock"} & set(names):
         return None
-    return names, rests, block_clocks, k
+    return names, clocks, w
 
 
 def _fast_average(average: list[str], names: list[str], cpus: dict) -> bool:

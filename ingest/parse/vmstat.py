@@ -130,7 +130,8 @@ def _fast(text: str, file: str) -> Parsed | None:
     value that does not read): the line-by-line parse reads it and names the line."""
     if "\r" in text or not text.endswith("\n"):
         return None
-    lines = text[:-1].split("\n")
+    lines = text.split("\n")
+    lines.pop()  # after the last line end (no copy of the text less its last character)
     at = 1 if GROUPS.match(lines[0]) else 0
     if len(lines) < at + 3 or not HEADER.match(lines[at]):
         return None
