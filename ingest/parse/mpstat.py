@@ -17,7 +17,6 @@ number belongs) is skipped and counted: one warning per file.
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from operator import itemgetter
 
@@ -25,12 +24,11 @@ from ingest.parse import register
 from ingest.parse._columns import PLAIN, numbers, split_rows
 from ingest.parse._text import Lines
 from ingest.parse.base import Parsed, Parser, Session
-from ingest.parse.sar import BANNER, after_clock, clock_of
+from ingest.parse.sar import BANNER, after_clock, clock_of, regular_blocks
 
 KNOWN_TOKENS = 200_000  # values remembered: bounds the memory whatever the file
 _consume = deque(maxlen=0).extend  # runs an iterator to its end, in C
 AVERAGE = ("Average:", "Moyenne:", "Durchschn.:", "Media:", "Médio:")
-CLOCKS = re.compile(r"(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\n)+", re.ASCII)  # 24-hour, one a line
 
 
 def _header(fields: list[str]) -> list[str] | None:
@@ -184,32 +182,20 @@ def _sessions(cpus: dict, meta: dict) -> list[Session]:
 
 
 def _fast(text: str, file: str) -> Parsed | None:
-    """The parse of a regular file, a whole column at a time: the banner, then blocks of one
-    shape (a 24-hour time on every line, the header, a line per CPU in the same order), each
-    ended by one blank line, then the `Average:` block. None for anything else (another
-    layout, a 12-hour clock, a value that does not read): the line-by-line parse reads it
-    and names each line it skips."""
-    if "\r" in text or "," in text or not text.endswith("\n"):
-        return None
-    lines = text.split("\n")
-    lines.pop()  # after the last line end (no copy of the text less its last character)
-    if len(lines) < 4 or lines[1] or (banner := BANNER.match(lines[0])) is None:
-        return None
-    end = len(lines)
-    while end > 2 and lines[end - 1].startswith(AVERAGE):
-        end -= 1
-    average, body = lines[end:], lines[2:end]
-    del lines
-    if body and not body[-1]:
-        body.pop()  # the blank line before `Average:`
-    step = body.index("") + 1 if "" in body else len(body) + 1  # lines a block, and a blank
-    n = (len(body) + 1) // step  # blocks
-    if step < 3 or len(body) != n * step - 1 or body[step - 1 :: step].count("") != n - 1:
-        return None
-    read = _fast_blocks(body, n, step)
+    """The parse of a regular file (`regular_blocks`), a whole column at a time, then the
+    `Average:` block. None for anything else (another layout, a 12-hour clock, a value that
+    does not read): the line-by-line parse reads it and names each line it skips."""
+    read = regular_blocks(text)
     if read is None:
         return None
-    names, clocks, w = read
+    banner, body, step, clocks, w, average = read
+    n = len(clocks)
+    heads = list(map(itemgetter(slice(w, None)), body[::step]))
+    names = _header(heads[0].split())
+    if names is None or heads.count(heads[0]) != n:
+        return None
+    if len(set(names)) != len(names) or {"t", "clock"} & set(names):
+        return None
     rest = itemgetter(slice(w, None))  # a line less its clock
     meta: dict = {"tool": "mpstat", "t_unit": "sample"}
     meta.update(host=banner["host"], date=banner["date"])
@@ -236,32 +222,6 @@ def _fast(text: str, file: str) -> Parsed | None:
     if not _fast_average(average, names, cpus):
         return None
     return Parsed("mpstat", file, sessions=_sessions(cpus, meta))
-
-
-def _fast_blocks(body: list[str], n: int, step: int) -> tuple[list[str], list[str], int] | None:
-    """(column names, each block's clock, the clock's width) of `n` blocks of `step` lines
-    (the last blank) that all have one shape and a 24-hour clock on every line; else None."""
-    w = len(body[0].split(None, 1)[0]) if body[0].strip() else 0  # the clock's width
-    clock = itemgetter(slice(None, w))
-    clocks = list(map(clock, body[::step]))
-    for j in range(step - 1):
-        part = body[j::step]
-        try:
-            if set(map(itemgetter(w), part)) - {" ", "\t"}:
-                return None
-        except IndexError:
-            return None
-        if list(map(clock, part)) != clocks:
-            return None
-    if not CLOCKS.fullmatch("\n".join(clocks) + "\n"):
-        return None
-    heads = list(map(itemgetter(slice(w, None)), body[::step]))
-    names = _header(heads[0].split())
-    if names is None or heads.count(heads[0]) != len(heads):
-        return None
-    if len(set(names)) != len(names) or {"t", "clock"} & set(names):
-        return None
-    return names, clocks, w
 
 
 def _fast_average(average: list[str], names: list[str], cpus: dict) -> bool:

@@ -10,12 +10,12 @@ from datetime import datetime
 
 import pytest
 
-from ingest.parse import by_name, dstat, iostat, mpstat, vmstat
+from ingest.parse import by_name, dstat, iostat, mpstat, sar, vmstat
 from ingest.problems import Problem
 from tests.kit import versions_gen
 from tests.kit.golden import FIXTURES
 
-MODULES = {"iostat": iostat, "mpstat": mpstat, "vmstat": vmstat, "dstat": dstat}
+MODULES = {"iostat": iostat, "mpstat": mpstat, "vmstat": vmstat, "dstat": dstat, "sar": sar}
 # each format's fast path, and what stands for it when it is turned off: a reader of the
 # whole file (None: not this file), or dstat's row read with one split (None: group by group)
 FAST = {fmt: [(module, "_fast", lambda text, file: None)] for fmt, module in MODULES.items()}
@@ -28,6 +28,8 @@ START = datetime(2026, 3, 14, 0, 57, 40)
 
 def generated(fmt: str, samples: int = 30, seed: int = 7) -> str:
     rnd = random.Random(seed)
+    if fmt == "sar":  # mpstat -P ALL reads as sar too, one session per CPU
+        fmt = "mpstat"
     if fmt == "vmstat":
         return versions_gen.vmstat(samples, rnd)
     return getattr(versions_gen, fmt)(START, samples, rnd)
