@@ -124,7 +124,7 @@ def _parsed(jobs: list[Job]) -> Iterator[Parsed | Problem]:
     yield from parse_many(batch)
 
 
-PACKED_FORMATS = ("vmstat", "iostat", "sar")  # monitors, kept whole until linked to their runs
+PACKED_FORMATS = ("vmstat", "iostat", "sar", "mpstat", "dstat")  # monitors, kept until linked
 
 
 def packed(parsed: Parsed) -> Parsed:
