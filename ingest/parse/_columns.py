@@ -87,3 +87,21 @@ def split_rows(rows: list[str], width: int) -> list[list[str]] | None:
 
 
 _MARK = "\x00"  # between rows: no monitor prints it
+CHUNK = 2_000  # rows split at once: their words stay few (and in the CPU's cache)
+
+
+def read_columns(rows: list[str], width: int, convert) -> list[list] | None:
+    """The columns of `rows` (each exactly `width` words, else None), each converted by
+    `convert(j, words)` (column j's words; None when they do not read), CHUNK rows at a
+    time: the words of a whole file (some 50 bytes each) are never held at once."""
+    out: list[list] = [[] for _ in range(width)]
+    for start in range(0, len(rows), CHUNK):
+        columns = split_rows(rows[start : start + CHUNK], width)
+        if columns is None:
+            return None
+        for j, words in enumerate(columns):
+            values = convert(j, words)
+            if values is None:
+                return None
+            out[j] += values
+    return out

@@ -21,7 +21,7 @@ import re
 from datetime import datetime
 
 from ingest.parse import register
-from ingest.parse._columns import numbers, split_rows
+from ingest.parse._columns import numbers, read_columns
 from ingest.parse._text import Lines, columnar
 from ingest.parse.base import Parsed, Parser, Session
 
@@ -367,10 +367,13 @@ def _fast_columns(
     it: its first word on every row), less the first row (since boot, read to be checked);
     None when a row has another shape."""
     lead = device is not None
-    columns = split_rows(rows, len(names) + lead)
-    if columns is None or (lead and columns[0].count(device) != len(rows)):
+
+    def convert(j: int, words: list[str]) -> list | None:
+        if lead and j == 0:  # the device's name on every row
+            return [] if words.count(device) == len(words) else None
+        return numbers(words, factor=factors[j - lead], ndigits=3)
+
+    columns = read_columns(rows, len(names) + lead, convert)
+    if columns is None:
         return None
-    return {
-        name: numbers(words, factor=f, ndigits=3)[1:]
-        for name, words, f in zip(names, columns[lead:], factors)
-    }
+    return {name: values[1:] for name, values in zip(names, columns[lead:])}

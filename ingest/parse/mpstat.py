@@ -21,7 +21,7 @@ from collections import deque
 from operator import itemgetter
 
 from ingest.parse import register
-from ingest.parse._columns import PLAIN, numbers, split_rows
+from ingest.parse._columns import PLAIN, numbers, read_columns
 from ingest.parse._text import Lines
 from ingest.parse.base import Parsed, Parser, Session
 from ingest.parse.sar import BANNER, after_clock, clock_of, regular_blocks
@@ -204,24 +204,39 @@ def _fast(text: str, file: str) -> Parsed | None:
     cpus: dict[str, _Cpu] = {}
     known: dict[str, float] = {}  # mpstat prints few distinct values: one float each
     for j in range(1, step - 1):
-        columns = split_rows(list(map(rest, body[j::step])), len(names) + 1)
-        if columns is None or columns[0].count(columns[0][0]) != n or columns[0][0] in cpus:
+        rows = list(map(rest, body[j::step]))
+        item = rows[0].split(None, 1)[0] if rows[0].strip() else ""
+        if item in cpus:
             return None
-        cpu = cpus[columns[0][0]] = _Cpu(names)
-        for name, words in zip(names, columns[1:]):
-            joined = " ".join(words)
-            if not joined.isascii() or joined.translate(PLAIN):
-                return None
-            try:
-                cpu.series[name] = numbers(words, known=known)
-            except ValueError:
-                return None
+        columns = read_columns(rows, len(names) + 1, _reader(item, known))
+        if columns is None:
+            return None
+        cpu = cpus[item] = _Cpu(names)
+        cpu.series.update(zip(names, columns[1:]))
         cpu.series["t"] = list(range(1, n + 1))
         cpu.series["clock"] = list(clocks)
         cpu.lines = list(range(3 + j, 3 + j + n * step, step))
     if not _fast_average(average, names, cpus):
         return None
     return Parsed("mpstat", file, sessions=_sessions(cpus, meta))
+
+
+def _reader(item: str, known: dict):
+    """How a CPU's column of words reads (see `read_columns`): its name on every row, then
+    plain numbers (digits and a point: what the line-by-line parse reads)."""
+
+    def convert(j: int, words: list[str]) -> list | None:
+        if j == 0:
+            return [] if words.count(item) == len(words) else None
+        joined = " ".join(words)
+        if not joined.isascii() or joined.translate(PLAIN):
+            return None
+        try:
+            return numbers(words, known=known)
+        except ValueError:
+            return None
+
+    return convert
 
 
 def _fast_average(average: list[str], names: list[str], cpus: dict) -> bool:

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from operator import itemgetter
 
 from ingest.parse import register
-from ingest.parse._columns import PLAIN, numbers, split_rows
+from ingest.parse._columns import PLAIN, numbers, read_columns
 from ingest.parse._text import Lines, columnar
 from ingest.parse.base import Parsed, Parser, Session
 from ingest.parse.values import read_number
@@ -257,26 +257,37 @@ def _fast(text: str, file: str) -> Parsed | None:
         meta["cpus"] = int(banner["cpus"])
     sessions = []
     for j in range(1, step - 1):
-        columns = split_rows(list(map(rest, body[j::step])), len(names))
+        rows = list(map(rest, body[j::step]))
+        words = rows[0].split()
+        item = words[item_at] if item_at is not None and len(words) == len(names) else None
+        if item is not None and any(item == s.meta["item"] for s in sessions):
+            return None
+        columns = read_columns(rows, len(names), _reader(item, item_at))
         if columns is None:
             return None
         series: dict[str, list] = {"t": list(range(1, n + 1))}
-        for i, (name, words) in enumerate(zip(names, columns)):
-            if i != item_at:
-                values = _fast_numbers(words)
-                if values is None:
-                    return None
-                series[name] = values
+        series.update(
+            (name, col) for i, (name, col) in enumerate(zip(names, columns)) if i != item_at
+        )
         series["clock"] = list(clocks)
         m = dict(meta)
         if item_at is not None:
-            item = columns[item_at][0]
-            if columns[item_at].count(item) != n or any(item == s.meta["item"] for s in sessions):
-                return None
             m.update(item=item, item_column=names[item_at])
         at = list(range(3 + j, 3 + j + n * step, step))
         sessions.append(Session(series=series, meta=m, line=at[0], sample_lines=at))
     return Parsed("sar", file, sessions=sessions)
+
+
+def _reader(item: str | None, item_at: int | None):
+    """How a column of words reads (see `read_columns`): the item's name on every row in
+    column `item_at`, plain numbers in the others."""
+
+    def convert(i: int, words: list[str]) -> list | None:
+        if i == item_at:
+            return [] if words.count(item) == len(words) else None
+        return _fast_numbers(words)
+
+    return convert
 
 
 def _fast_numbers(words: list[str]) -> list | None:

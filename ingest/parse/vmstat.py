@@ -17,7 +17,7 @@ import re
 from datetime import datetime
 
 from ingest.parse import register
-from ingest.parse._columns import PLAIN, numbers, split_rows
+from ingest.parse._columns import PLAIN, numbers, read_columns
 from ingest.parse._text import Lines, columnar
 from ingest.parse.base import Parsed, Parser, Session
 
@@ -144,16 +144,21 @@ def _fast(text: str, file: str) -> Parsed | None:
     if len(numbered) < 2:
         return None
     rows = [line for _, line in numbered]
-    columns = split_rows(rows, len(names) + (2 if zone else 0))
-    if columns is None:
-        return None
+
+    def convert(j: int, words: list[str]) -> list | None:
+        if j >= len(names):  # the date and time of -t
+            return words
+        joined = " ".join(words)
+        if not joined.isascii() or joined.translate(PLAIN) or "." in joined:
+            return None
+        return numbers(words, kind=int)
+
     series: dict[str, list] = {"t": list(range(1, len(rows)))}
     try:
-        for name, words in zip(names, columns):
-            joined = " ".join(words)
-            if not joined.isascii() or joined.translate(PLAIN) or "." in joined:
-                return None
-            series[name] = numbers(words, kind=int)[1:]
+        columns = read_columns(rows, len(names) + (2 if zone else 0), convert)
+        if columns is None:
+            return None
+        series.update((name, values[1:]) for name, values in zip(names, columns))
         if zone:
             when = list(map("{} {}".format, columns[-2], columns[-1]))
             if not STAMPS.fullmatch("\n".join(when) + "\n"):

@@ -10,7 +10,7 @@ from datetime import datetime
 
 import pytest
 
-from ingest.parse import by_name, dstat, iostat, mpstat, sar, vmstat
+from ingest.parse import _columns, by_name, dstat, iostat, mpstat, sar, vmstat
 from ingest.problems import Problem
 from tests.kit import versions_gen
 from tests.kit.golden import FIXTURES
@@ -92,10 +92,13 @@ def test_both_paths_read_every_fixture_alike(fmt, monkeypatch):
         assert outcome(fmt, text, True, monkeypatch) == outcome(fmt, text, False, monkeypatch)
 
 
+@pytest.mark.parametrize("chunk", [7, 2_000])
 @pytest.mark.parametrize("fmt", MODULES)
-def test_both_paths_read_damaged_files_alike(fmt, monkeypatch):
+def test_both_paths_read_damaged_files_alike(fmt, chunk, monkeypatch):
+    monkeypatch.setattr(_columns, "CHUNK", chunk)  # 7: a file's rows in many chunks
+    monkeypatch.setattr(dstat, "CHUNK", chunk)
     rnd = random.Random(fmt)
     for text in [generated(fmt, 25, seed) for seed in (1, 2)]:
-        for damaged in mutations(text, rnd):
+        for damaged in [text, *mutations(text, rnd)]:
             fast = outcome(fmt, damaged, True, monkeypatch)
             assert fast == outcome(fmt, damaged, False, monkeypatch), damaged[:200]
