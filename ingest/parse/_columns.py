@@ -1,11 +1,11 @@
 """Whole columns of printed numbers converted at once, for the monitor parsers' fast paths.
 
-A monitor file (iostat, mpstat, dstat, vmstat) is mostly numbers in fixed columns: the fast
-paths cut the text into columns with a few `str.split` calls over the whole text, then turn
-each column into numbers here, with `map` over builtins (no Python call per value), and a
+A monitor file (iostat, mpstat, sar, vmstat; dstat has its own) is mostly numbers in fixed
+columns: the fast paths cut its rows into columns with one `str.split` per CHUNK rows, then
+turn each column into numbers here, with `map` over builtins (no Python call per value), a
 column whose words repeat (`0.00`, `16.00`) converted once per distinct word. A word that is
-no number raises ValueError, as `float` or `int` does; the parser then takes its slow path,
-which names the line.
+no number raises ValueError, as `float` or `int` does; the parser then takes its line-by-line
+path, which names the line.
 """
 
 from __future__ import annotations
