@@ -1,14 +1,17 @@
-"""Cost of parsing large dstat and mpstat -P ALL files: time, throughput and peak memory.
+"""Cost of parsing large monitor files (dstat, mpstat -P ALL, iostat -x, vmstat, and the
+mpstat file read as sar): time, throughput and peak memory.
 
-    .venv/bin/python -m bench.monitor_parse [--mb N] [--cpus N] [--only dstat|mpstat] [--smoke]
+    .venv/bin/python -m bench.monitor_parse [--mb N] [--cpus N] [--only FORMAT] [--smoke]
 
 Generates (our own numbers, in the real formats, streamed to a temporary directory) a `dstat
--t` file and an `mpstat -P ALL 1` file of about `--mb` MB each (default 100: the 1,000-run
-study has ~1 GB of such files), then parses each in a fresh subprocess (`by_name(...).parse`
-on the file's text, as the ingest does) and prints one JSON line per format: the file's size
-and lines, the samples read, wall and CPU seconds, MB/s, the subprocess's peak resident
-memory (`VmHWM`), and the CPU of `awk` over the same file with the ratio (`x_awk`). `--smoke` uses 1 MB files and checks the samples read, for the test suite.
-Results: docs/performance.md, "Monitor parsers (dstat, mpstat)".
+-t` file, an `mpstat -P ALL 1` file, an `iostat -x 1` file (3 devices) and a `vmstat 1` file
+of about `--mb` MB each (default 100: the 1,000-run study has ~1 GB of such files), then
+parses each in a fresh subprocess (`by_name(...).parse` on the file's text, as the ingest
+does) and prints one JSON line per format: the file's size and lines, the samples read, wall
+and CPU seconds, MB/s, the subprocess's peak resident memory (`VmHWM`) and its ratio to the
+file (`x_file`), and the CPU of `awk` over the same file with the ratio (`x_awk`). `--smoke`
+uses 1 MB files and checks the samples read, for the test suite.
+Results: docs/performance.md, "Monitor parsers (dstat, mpstat)" and "a whole column at a time".
 """
 
 from __future__ import annotations
@@ -38,6 +41,9 @@ print(json.dumps({"sessions": len(parsed.sessions), "samples": parsed.sessions[0
                   "problems": len(parsed.problems), "wall_s": round(wall, 2),
                   "cpu_s": round(cpu, 2), "peak_mb": round(hwm / 1024)}))
 """
+
+
+FORMATS = ["dstat", "mpstat", "sar", "iostat", "vmstat"]  # sar: the mpstat file, read as sar
 
 
 def _clock(second: int) -> str:
@@ -97,6 +103,28 @@ def write_dstat(path: Path, mb: float, rng: random.Random) -> int:
     return rows - 1
 
 
+def write_iostat(path: Path, mb: float, rng: random.Random) -> int:
+    """An `iostat -x 1` file of about `mb` MB (the 1,000-run study's form); returns the
+    reports after the since-boot one."""
+    from datetime import datetime
+
+    from tests.kit.versions_gen import iostat
+
+    samples = max(2, int(mb * 1e6 / 650))  # ~650 bytes a report
+    path.write_text(iostat(datetime(2026, 3, 13, 5, 0, 0), samples, rng))
+    return samples
+
+
+def write_vmstat(path: Path, mb: float, rng: random.Random) -> int:
+    """A `vmstat 1` file of about `mb` MB (its header every 20 rows); returns the rows after
+    the since-boot one."""
+    from tests.kit.versions_gen import vmstat
+
+    samples = max(2, int(mb * 1e6 / 88))  # ~88 bytes a row
+    path.write_text(vmstat(samples, rng))
+    return samples
+
+
 def awk_cpu(path: Path) -> float | None:
     """CPU seconds of `awk` summing the second field of every line of `path` (the issue's
     yardstick: what `tar` + `grep` + `awk` cost over the same text); None without awk."""
@@ -112,20 +140,24 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mb", type=float, default=100)
     ap.add_argument("--cpus", type=int, default=32)
-    ap.add_argument("--only", choices=["dstat", "mpstat"])
+    ap.add_argument("--only", choices=FORMATS)
     ap.add_argument("--smoke", action="store_true", help="1 MB files, samples checked")
     args = ap.parse_args(argv)
     mb = 1 if args.smoke else args.mb
     rng = random.Random(27)
     with tempfile.TemporaryDirectory() as d:
-        for fmt in ["dstat", "mpstat"]:
+        for fmt in FORMATS:
             if args.only and fmt != args.only:
                 continue
-            path = Path(d) / f"{fmt}.txt"
-            if fmt == "mpstat":
+            path = Path(d) / f"{'mpstat' if fmt == 'sar' else fmt}.txt"
+            if fmt == "mpstat" or (fmt == "sar" and args.only == "sar"):
                 written = write_mpstat(path, mb, args.cpus, rng)
-            else:
+            elif fmt == "dstat":
                 written = write_dstat(path, mb, rng)
+            elif fmt == "iostat":
+                written = write_iostat(path, mb, rng)
+            elif fmt == "vmstat":
+                written = write_vmstat(path, mb, rng)
             probe = subprocess.run(
                 [sys.executable, "-c", PROBE, fmt, str(path)],
                 cwd=HERE, check=True, capture_output=True, text=True,
@@ -136,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
                 lines = sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
             out = {"format": fmt, "mb": round(size / 1e6, 1), "lines": lines, **out}
             out["mb_per_cpu_s"] = round(size / 1e6 / out["cpu_s"], 1) if out["cpu_s"] else None
+            out["x_file"] = round(out["peak_mb"] * 1024**2 / size, 1)
             out["awk_cpu_s"] = awk_cpu(path)
             if out["awk_cpu_s"]:
                 out["x_awk"] = round(out["cpu_s"] / out["awk_cpu_s"], 1)

@@ -41,9 +41,12 @@ from __future__ import annotations
 import fnmatch
 import re
 import statistics
+from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from itertools import repeat
+from operator import mul
 from typing import Any, NamedTuple
 
 from ingest.join.columns import IOSTAT, VMSTAT
@@ -400,10 +403,10 @@ def linked_series(run_t: list[Any], ops: list[Any], clock: Clock, monitors: Moni
         cores = cores or next(
             (x.meta["cpus"] for x in monitors.mpstat[1] if x.meta.get("cpus")), None
         )
-    times = sorted({x for col in columns.values() for x in col})
+    times = sorted(set().union(*columns.values()))
     out: dict[str, list[Any]] = {"t": times}
-    for name, col in columns.items():
-        out[name] = [col.get(x) for x in times]
+    for name, col in columns.items():  # a column with a value at every time: as it is
+        out[name] = list(col.values()) if list(col) == times else list(map(col.get, times))
     if times and (vmstat or iostat or sar or monitors.dstat or monitors.mpstat):
         out.update(_per_op(out, ops_per_interval(run_t, ops, times, clock.interval_s), cores))
     return Joined(out, problems, how)
@@ -477,11 +480,18 @@ def _join_iostat(
         how = how or how_dev
         for name, (src, factor, *_meta) in IOSTAT.items():
             col = dev.series.get(src)  # sysstat 12 prints r_await/w_await only: no await
-            if col is not None:
-                columns[f"io.{dev.meta['device']}.{name}"] = dict(
-                    zip(t, [None if v is None else round(v * factor, 3) for v in col])
-                )
+            if col is None:
+                continue
+            if isinstance(col, array):  # numbers only; read rounded to 3 decimals already
+                values = list(col) if factor == 1 else _rounded(map(mul, col, repeat(factor)))
+            else:
+                values = [None if v is None else round(v * factor, 3) for v in col]
+            columns[f"io.{dev.meta['device']}.{name}"] = dict(zip(t, values))
     return how
+
+
+def _rounded(values: Iterable[float]) -> list[float]:
+    return list(map(round, values, repeat(3)))
 
 
 def _join_sar(

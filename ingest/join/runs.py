@@ -124,7 +124,7 @@ def _parsed(jobs: list[Job]) -> Iterator[Parsed | Problem]:
     yield from parse_many(batch)
 
 
-PACKED_FORMATS = ("vmstat", "iostat", "sar")  # monitors, kept whole until linked to their runs
+PACKED_FORMATS = ("vmstat", "iostat", "sar", "mpstat", "dstat")  # monitors, kept until linked
 
 
 def packed(parsed: Parsed) -> Parsed:
@@ -142,10 +142,10 @@ def packed(parsed: Parsed) -> Parsed:
 
 
 def _array(col: list[Any]) -> list[Any]:
-    kinds = {type(v) for v in col}
+    kinds = set(map(type, col))
     if kinds == {float}:
         return cast(list[Any], array("d", col))
-    if kinds == {int} and all(-(2**63) <= v < 2**63 for v in col):
+    if kinds == {int} and -(2**63) <= min(col) and max(col) < 2**63:
         return cast(list[Any], array("q", col))
     return col
 

@@ -35,7 +35,7 @@ class Lines:
         parts = text.split("\n")
         tail = parts.pop()
         self.file = file
-        self.lines = [p[:-1] if p.endswith("\r") else p for p in parts]
+        self.lines = [p[:-1] if p.endswith("\r") else p for p in parts] if "\r" in text else parts
         self.problems: list[Problem] = []
         self.skipped: list[int] = []  # lines the parser did not read (`skip`, reported once)
         self.at: int | None = None  # the line being read

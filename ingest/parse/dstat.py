@@ -25,10 +25,12 @@ from __future__ import annotations
 import operator
 import re
 from datetime import UTC, datetime
+from operator import itemgetter
 
 from ingest.parse import register
 from ingest.parse._text import Lines
 from ingest.parse.base import Parsed, Parser, Session
+from ingest.problems import Problem
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # colour codes when dstat wrote to a terminal
 # `----total-cpu-usage----`, `-dsk/total-`: one class after the letter, so no backtracking
@@ -43,7 +45,9 @@ CLOCK = re.compile(r"(?:0[1-9]|[12]\d|3[01])-(?:0[1-9]|1[0-2]) (?:[01]\d|2[0-3])
 POWERS = {"k": 1, "K": 1, "M": 2, "G": 3, "T": 4}
 TIME = {"time": "clock", "date/time": "clock", "epoch": "time"}  # -> series name
 KNOWN_TOKENS = 20_000  # tokens remembered per column: bounds the memory whatever the file
-NOTICE = "You did not select any stats"  # dstat's first line when run without options
+NOTICE = "You did not select any stats"
+MARK = "\x00"  # a word between rows split at once: dstat prints none
+CHUNK = 1000  # rows split at once: a few thousand words, kept in the CPU's cache
 
 
 @register
@@ -66,6 +70,9 @@ class DstatParser(Parser):
 
     def parse(self, text: str, file: str) -> Parsed:
         lines = Lines(text, file)
+        reader = _Reader(lines)
+        if reader.whole(text):
+            return reader.parsed(file)
         reader = _Reader(lines)
         pending: list[str] | None = None  # the groups line, waiting for its columns
         for no, raw in lines:
@@ -110,6 +117,7 @@ class _Reader:
         self.flat: list[tuple[str, int]] = []  # every column of the current header, in order
         self.known: dict[str, dict[str, object]] = {}  # per column: token -> value
         self.aligned: tuple | None = None  # how a row aligned with the header is read (header)
+        self.split_at: tuple = (0, [], [])  # words a row, its `|` words, its value words
         self.tokens: list[str] = []  # the values of the rows under the current header, as text
         self.rows: list[int] = []  # their lines
 
@@ -145,15 +153,86 @@ class _Reader:
             layout.append(keys)
         self.layout = layout
         self.flat = [k for keys in layout for k in keys]
-        self.clock_at = next((i for i, (key, _) in enumerate(self.flat) if key == "clock"), 0)
-        # a row whose `|` sit where the header's do: one split reads it (dstat's columns have
-        # fixed widths); any other row is read group by group
-        bars = [i for i, c in enumerate(line) if c == "|"]
+        # a row read with one split, its `|` as words: right when each `|` falls after as
+        # many words as the header's groups have (a clock `dd-mm HH:MM:SS`, two words, only
+        # as the first group, read from the row's text); any other row is read group by group
         self.aligned = None
-        if bars:
-            probe = operator.itemgetter(*bars)
-            words = len(self.flat) + any(key == "clock" for key, _ in self.flat)  # dd-mm HH:MM:SS
-            self.aligned = (probe, probe(line), bars[-1], len(bars), words)
+        clock = [i for i, keys in enumerate(layout) if keys[0][1] == 0]
+        if not clock or (clock == [0] and self.flat[0][0] == "clock"):
+            sizes = [len(keys) + (i in clock) for i, keys in enumerate(layout)]
+            ends = [sum(sizes[: i + 1]) + i for i in range(len(sizes))]  # each `|`'s word
+            values = [i for i in range(ends[-1]) if i not in ends[:-1]][2 * bool(clock) :]
+            bars = ends[:-1]
+            self.split_at = (ends[-1], bars, values)
+            self.aligned = (
+                None
+                if clock and not bars
+                else (
+                    ends[-1],
+                    len(bars),
+                    operator.itemgetter(*bars) if bars else None,
+                    ("|",) * len(bars) if len(bars) > 1 else "|",
+                    operator.itemgetter(*values) if len(values) > 1 else None,
+                    bool(clock),
+                )
+            )
+
+    def whole(self, text: str) -> bool:
+        """Every row read at once, when the file is one header (repeated as it is) over rows
+        that each split as the header says (see `_aligned`): one split of CHUNK rows at a
+        time, a mark word between rows. False for any other file (a blank line, colours, a
+        cut, another header, a row of another shape): the caller reads it afresh, row by row."""
+        lines = self.lines.lines
+        if "\x1b" in text or not text.endswith("\n") or len(lines) < 4:
+            return False
+        groups = _groups(lines[0])
+        if groups is None or not lines[1].strip():
+            return False
+        try:
+            self.header(2, groups, lines[1])
+        except Problem:
+            return False
+        if self.aligned is None:
+            return False
+        heads = {lines[0], lines[1]}
+        at = [no for no, line in enumerate(lines, 1) if line not in heads]
+        rows = [line for line in lines if line not in heads]
+        if len(rows) < 2:
+            return False
+        for start in range(0, len(rows), CHUNK):  # a chunk at a time: bounded memory
+            columns = self._columns(rows[start : start + CHUNK], lines[1])
+            if columns is None:
+                return False
+            if start == 0:  # the first row: the average since boot
+                columns = [col[1:] for col in columns]
+            self._convert(columns, at[start + (start == 0) : start + CHUNK])
+        self.first_dropped = True
+        return True
+
+    def _columns(self, rows: list[str], header: str) -> list[list[str]] | None:
+        """The values of `rows` column by column, each row split as the header says; None
+        when one does not."""
+        width, bars, values = self.split_at
+        joined = f" {MARK} ".join(rows)
+        n, step = len(rows), width + 1
+        if joined.count(MARK) != n - 1 or joined.count("|") != n * len(bars):
+            return None  # each row's words, then its `|`, must sit where the header's do:
+        words = joined.replace("|", " | ").split()
+        if len(words) != n * step - 1 or words[width::step].count(MARK) != n - 1:
+            return None
+        if any(words[b::step].count("|") != n for b in bars):
+            return None
+        columns = [words[v::step] for v in values]
+        if self.aligned and self.aligned[-1]:  # the clock as printed: the text before `|`
+            w = header.index("|")
+            try:
+                if set(map(itemgetter(w), rows)) != {"|"}:
+                    return None
+            except IndexError:
+                return None
+            cells = list(map(itemgetter(slice(None, w)), rows))
+            columns.insert(0, list(map(str.strip, cells)))
+        return columns
 
     def row(self, no: int, line: str) -> None:
         tokens = self._aligned(line) or self._by_group(line)
@@ -166,19 +245,19 @@ class _Reader:
             self.rows.append(no)
 
     def _aligned(self, line: str) -> list[str] | None:
-        """The row's values in column order when its `|` sit where the header's do, else None."""
+        """The row's values in column order when each group has its header's number of words,
+        read with one split; else None."""
         if self.aligned is None:
             return None
-        probe, bars, last, count, words = self.aligned
-        if len(line) <= last or probe(line) != bars or line.count("|") != count:
+        words, count, bars, marks, values, clock = self.aligned
+        tokens = line.replace("|", " | ").split()
+        if len(tokens) != words or tokens.count("|") != count or values is None:
             return None
-        tokens = line.replace("|", " ").split()
-        if len(tokens) != words:
+        if bars is not None and bars(tokens) != marks:
             return None
-        if words > len(self.flat):  # `dd-mm HH:MM:SS`: its two words are one value
-            at = self.clock_at
-            tokens[at : at + 2] = [f"{tokens[at]} {tokens[at + 1]}"]
-        return tokens
+        if clock:  # the clock's two words as printed, the first `|` ending it
+            return [line[: line.index("|")].strip(), *values(tokens)]
+        return list(values(tokens))
 
     def _by_group(self, line: str) -> list[str] | None:
         """The row's values in column order, read group by group; None when a group has
@@ -200,11 +279,16 @@ class _Reader:
         series; a row with a value that does not read is skipped (counted) as a whole."""
         if not self.rows:
             return
-        width, n = len(self.flat), len(self.rows)
+        width = len(self.flat)
+        self._convert([self.tokens[j::width] for j in range(width)], self.rows)
+        self.tokens, self.rows = [], []
+
+    def _convert(self, words: list[list[str]], rows: list[int]) -> None:
+        """Rows given as their words column by column (`rows`: their lines) into the series."""
+        n = len(rows)
         columns = []
         bad: set[int] = set()
-        for j, (key, scale) in enumerate(self.flat):
-            tokens = self.tokens[j::width]
+        for (key, scale), tokens in zip(self.flat, words):
             if scale == 0:
                 values = list(map(_time, tokens))
             else:
@@ -218,7 +302,7 @@ class _Reader:
             if None in values:  # a value that does not read: its row is skipped
                 bad.update(i for i, v in enumerate(values) if v is None)
             columns.append(values)
-        rows = self.rows
+        rows = list(rows)
         if bad:
             for i in sorted(bad):
                 self.lines.skip(rows[i])
@@ -231,7 +315,6 @@ class _Reader:
             if len(col) == len(self.at):
                 col += [None] * len(rows)
         self.at += rows
-        self.tokens, self.rows = [], []
 
     def parsed(self, file: str) -> Parsed:
         self.flush()

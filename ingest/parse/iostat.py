@@ -21,6 +21,7 @@ import re
 from datetime import datetime
 
 from ingest.parse import register
+from ingest.parse._columns import numbers, read_columns
 from ingest.parse._text import Lines, columnar
 from ingest.parse.base import Parsed, Parser, Session
 
@@ -203,6 +204,9 @@ class IostatParser(Parser):
         return None
 
     def parse(self, text: str, file: str) -> Parsed:
+        fast = _fast(text, file)
+        if fast is not None:
+            return fast
         lines = Lines(text, file)
         meta: dict = {"tool": "iostat", "t_unit": "sample", "since_boot_report": "dropped"}
         reading = _Reading(lines)
@@ -260,3 +264,116 @@ class IostatParser(Parser):
                 )
             )
         return sessions
+
+
+def _fast(text: str, file: str) -> Parsed | None:
+    """The parse of a regular file, read a whole column at a time: the banner, then reports
+    of one shape (an optional time stamp, avg-cpu, then every device under one header), each
+    block ended by one blank line. None for anything else (another layout, a value that does
+    not read, a cut or a warning to give): the line-by-line parse reads it and names the line.
+    """
+    if "\r" in text or "," in text or not text.endswith("\n\n"):
+        return None
+    lines = text.split("\n")
+    lines.pop()  # after the last line end
+    if len(lines) < 4 or lines[1] or (banner := BANNER.match(lines[0])) is None:
+        return None
+    body = lines[2:]  # reports: avg-cpu (a stamp before it with -t), a blank, devices, a blank
+    del lines
+    shape = _shape(body)
+    if shape is None:
+        return None
+    h, step, n, k = shape
+    cpu_head, dev_head = body[h - 2], body[h + 1]
+    if (
+        not cpu_head.startswith("avg-cpu:")
+        or not DEVICE_HEADER.match(dev_head)
+        or body[h - 2 :: step].count(cpu_head) != n
+        or body[h + 1 :: step].count(dev_head) != n
+    ):
+        return None
+    cpu_names = cpu_head.split()[1:]
+    dev_names = [UNITS.get(x, (x, 1))[0] for x in dev_head.split()[1:]]
+    factors = [UNITS.get(x, (x, 1))[1] for x in dev_head.split()[1:]]
+    for names in (cpu_names, dev_names):
+        if len(set(names)) != len(names) or {"t", "time"} & set(names):
+            return None
+    meta: dict = {"tool": "iostat", "t_unit": "sample", "since_boot_report": "dropped"}
+    meta["host"] = banner["host"]
+    if banner["cpus"]:
+        meta["cpus"] = int(banner["cpus"])
+    times: list[str] = []
+    if h == 3:
+        stamps = [_stamp_or_none(x) for x in body[::step]]
+        zones = {zone for _, zone in filter(None, stamps) if zone is not None}
+        if None in stamps or len(zones) > 1:
+            return None  # the slow path says why no time is kept
+        times = [when for when, _ in stamps[1:]]  # type: ignore[misc]
+        if zones:
+            meta["zone"] = zones.pop()
+    at = list(range(3 + step, 3 + n * step, step))  # the kept reports' first lines
+    extra = {"time": times} if times else {}
+    try:
+        cpu = _fast_columns(body[h - 1 :: step], cpu_names, [1] * len(cpu_names))
+        if cpu is None:
+            return None
+        sessions = [Session(series={"t": list(range(1, n)), **cpu, **extra}, line=at[0])]
+        sessions[0].meta, sessions[0].sample_lines = dict(meta, device=None), at
+        devices: list[str] = []
+        for j in range(1, k + 1):
+            rows = body[h + 1 + j :: step]
+            device = rows[0].split(None, 1)[0] if rows[0].strip() else ""
+            series = _fast_columns(rows, dev_names, factors, device)
+            if series is None or device in devices or STAMP.match(device):
+                return None
+            devices.append(device)
+            session = Session(series={"t": list(range(1, n)), **series, **extra}, line=at[0])
+            session.meta, session.sample_lines = dict(meta, device=device), list(at)
+            sessions.append(session)
+    except ValueError:
+        return None
+    return Parsed("iostat", file, sessions=sessions)
+
+
+def _shape(body: list[str]) -> tuple[int, int, int, int] | None:
+    """(lines of the avg-cpu block, lines a report, reports, devices) when every report has
+    the first one's shape, each block ended by one blank line; else None."""
+    try:
+        h = body.index("")  # lines of the avg-cpu block
+        step = body.index("", h + 1) + 1  # lines a report
+    except ValueError:
+        return None
+    n, k = len(body) // step, step - h - 3  # reports; devices
+    if h not in (2, 3) or k < 1 or n < 2 or len(body) != n * step:
+        return None
+    if body[h::step].count("") != n or body[step - 1 :: step].count("") != n:
+        return None
+    return h, step, n, k
+
+
+def _stamp_or_none(line: str) -> tuple[str, str | None] | None:
+    if not STAMP.match(line):
+        return None
+    try:
+        return _stamp(line)
+    except ValueError:
+        return None
+
+
+def _fast_columns(
+    rows: list[str], names: list[str], factors: list[float], device: str | None = None
+) -> dict[str, list] | None:
+    """{name: values} of the rows of one block kind (one device's rows when `device` names
+    it: its first word on every row), less the first row (since boot, read to be checked);
+    None when a row has another shape."""
+    lead = device is not None
+
+    def convert(j: int, words: list[str]) -> list | None:
+        if lead and j == 0:  # the device's name on every row
+            return [] if words.count(device) == len(words) else None
+        return numbers(words, factor=factors[j - lead], ndigits=3)
+
+    columns = read_columns(rows, len(names) + lead, convert)
+    if columns is None:
+        return None
+    return {name: values[1:] for name, values in zip(names, columns[lead:])}

@@ -18,11 +18,13 @@ number belongs) is skipped and counted: one warning per file.
 from __future__ import annotations
 
 from collections import deque
+from operator import itemgetter
 
 from ingest.parse import register
+from ingest.parse._columns import PLAIN, numbers, read_columns
 from ingest.parse._text import Lines
 from ingest.parse.base import Parsed, Parser, Session
-from ingest.parse.sar import BANNER, after_clock, clock_of
+from ingest.parse.sar import BANNER, after_clock, clock_of, regular_blocks
 
 KNOWN_TOKENS = 200_000  # values remembered: bounds the memory whatever the file
 _consume = deque(maxlen=0).extend  # runs an iterator to its end, in C
@@ -62,6 +64,9 @@ class MpstatParser(Parser):
         return None
 
     def parse(self, text: str, file: str) -> Parsed:
+        fast = _fast(text, file)
+        if fast is not None:
+            return fast
         lines = Lines(text, file)
         meta: dict = {"tool": "mpstat", "t_unit": "sample"}
         names: list[str] | None = None
@@ -174,3 +179,78 @@ def _sessions(cpus: dict, meta: dict) -> list[Session]:
             )
         )
     return out
+
+
+def _fast(text: str, file: str) -> Parsed | None:
+    """The parse of a regular file (`regular_blocks`), a whole column at a time, then the
+    `Average:` block. None for anything else (another layout, a 12-hour clock, a value that
+    does not read): the line-by-line parse reads it and names each line it skips."""
+    read = regular_blocks(text)
+    if read is None:
+        return None
+    banner, body, step, clocks, w, average = read
+    n = len(clocks)
+    heads = list(map(itemgetter(slice(w, None)), body[::step]))
+    names = _header(heads[0].split())
+    if names is None or heads.count(heads[0]) != n:
+        return None
+    if len(set(names)) != len(names) or {"t", "clock"} & set(names):
+        return None
+    rest = itemgetter(slice(w, None))  # a line less its clock
+    meta: dict = {"tool": "mpstat", "t_unit": "sample"}
+    meta.update(host=banner["host"], date=banner["date"])
+    if banner["cpus"]:
+        meta["cpus"] = int(banner["cpus"])
+    cpus: dict[str, _Cpu] = {}
+    known: dict[str, float] = {}  # mpstat prints few distinct values: one float each
+    for j in range(1, step - 1):
+        rows = list(map(rest, body[j::step]))
+        item = rows[0].split(None, 1)[0] if rows[0].strip() else ""
+        if item in cpus:
+            return None
+        columns = read_columns(rows, len(names) + 1, _reader(item, known))
+        if columns is None:
+            return None
+        cpu = cpus[item] = _Cpu(names)
+        cpu.series.update(zip(names, columns[1:]))
+        cpu.series["t"] = list(range(1, n + 1))
+        cpu.series["clock"] = list(clocks)
+        cpu.lines = list(range(3 + j, 3 + j + n * step, step))
+    if not _fast_average(average, names, cpus):
+        return None
+    return Parsed("mpstat", file, sessions=_sessions(cpus, meta))
+
+
+def _reader(item: str, known: dict):
+    """How a CPU's column of words reads (see `read_columns`): its name on every row, then
+    plain numbers (digits and a point: what the line-by-line parse reads)."""
+
+    def convert(j: int, words: list[str]) -> list | None:
+        if j == 0:
+            return [] if words.count(item) == len(words) else None
+        joined = " ".join(words)
+        if not joined.isascii() or joined.translate(PLAIN):
+            return None
+        try:
+            return numbers(words, known=known)
+        except ValueError:
+            return None
+
+    return convert
+
+
+def _fast_average(average: list[str], names: list[str], cpus: dict) -> bool:
+    """The `Average:` lines as each CPU's summary; False when one does not read (the
+    line-by-line parse counts it as skipped)."""
+    for line in average:
+        fields = line.split()
+        if not fields or not (fields[0] in AVERAGE or fields[1:2] == [":"]):
+            return False
+        rest = fields[1:] if fields[0].endswith(":") else fields[2:]
+        if _header(rest):
+            continue
+        values = [_number(x) for x in rest[1:]]
+        if not rest or len(values) != len(names) or None in values or rest[0] not in cpus:
+            return False
+        cpus[rest[0]].summary = dict(zip(names, values))
+    return True

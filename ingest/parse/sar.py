@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from operator import itemgetter
 
 from ingest.parse import register
+from ingest.parse._columns import PLAIN, numbers, read_columns
 from ingest.parse._text import Lines, columnar
 from ingest.parse.base import Parsed, Parser, Session
 from ingest.parse.values import read_number
@@ -37,6 +39,7 @@ NUMBER = re.compile(r"^-?\d+(?:[.,]\d+)?$", re.ASCII)
 ITEM = re.compile(r"^[A-Z]+$")  # a header's column of names: CPU, DEV, IFACE, TTY, INTR, ...
 
 
+CLOCKS = re.compile(r"(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\n)+", re.ASCII)  # 24-hour, one a line
 SAMPLE_FIELDS = ("t", "clock")  # a session's sample index and time of day: not sar's columns
 
 
@@ -91,6 +94,9 @@ class SarParser(Parser):
         return None
 
     def parse(self, text: str, file: str) -> Parsed:
+        fast = _fast(text, file)
+        if fast is not None:
+            return fast
         lines = Lines(text, file)
         meta: dict = {"tool": "sar", "t_unit": "sample"}
         blocks: dict[tuple, dict] = {}  # (columns, item) -> {"rows": [...], "lines": [...]}
@@ -177,3 +183,126 @@ def _sessions(blocks: dict, meta: dict) -> list[Session]:
             )
         )
     return out
+
+
+def regular_blocks(text: str) -> tuple[re.Match, list[str], int, list[str], int, list[str]] | None:
+    """A sysstat file of one regular shape, for a parse a whole column at a time: (the
+    banner, the lines after it, lines a block with its blank line, each block's time,
+    the width of the time, the summary lines at the end) when the banner is followed by
+    blocks of as many lines each (a header, then the samples), a 24-hour time on every
+    line and the same time throughout a block, each block ended by one blank line; the
+    summary lines (`Average:`) follow. None for anything else."""
+    if "\r" in text or "," in text or not text.endswith("\n"):
+        return None
+    lines = text.split("\n")
+    lines.pop()  # after the last line end
+    if len(lines) < 4 or lines[1] or (banner := BANNER.match(lines[0])) is None:
+        return None
+    end = len(lines)
+    while end > 2 and _summary(lines[end - 1]):
+        end -= 1
+    summary, body = lines[end:], lines[2:end]
+    del lines
+    if body and not body[-1]:
+        body.pop()  # the blank line before the summary
+    step = body.index("") + 1 if "" in body else len(body) + 1  # lines a block, and a blank
+    n = (len(body) + 1) // step  # blocks
+    if step < 3 or len(body) != n * step - 1 or body[step - 1 :: step].count("") != n - 1:
+        return None
+    w = len(body[0].split(None, 1)[0]) if body[0].strip() else 0  # the time's width
+    clock = itemgetter(slice(None, w))
+    clocks = list(map(clock, body[::step]))
+    for j in range(step - 1):
+        part = body[j::step]
+        try:
+            if set(map(itemgetter(w), part)) - {" ", "\t"}:
+                return None
+        except IndexError:
+            return None
+        if list(map(clock, part)) != clocks:
+            return None
+    if not CLOCKS.fullmatch("\n".join(clocks) + "\n"):
+        return None
+    return banner, body, step, clocks, w, summary
+
+
+def _summary(line: str) -> bool:
+    """An `Average:` line (`Durchschn.:`, `Moyenne :`): a first word ending with a colon."""
+    fields = line.split(None, 2)
+    return bool(fields) and (fields[0].endswith(":") or fields[1:2] == [":"])
+
+
+def _fast(text: str, file: str) -> Parsed | None:
+    """The parse of a regular file (`regular_blocks`) of one kind of block, a whole column
+    at a time: a line per item (`CPU`) in each block, or one line when no column names an
+    item; plain numbers only (digits, a point). None for anything else: the line-by-line
+    parse reads it and names each line it skips."""
+    read = regular_blocks(text)
+    if read is None:
+        return None
+    banner, body, step, clocks, w, _ = read
+    n, rest = len(clocks), itemgetter(slice(w, None))
+    heads = list(map(rest, body[::step]))
+    names = heads[0].split()
+    if heads.count(heads[0]) != n or any(NUMBER.match(x) for x in names):
+        return None
+    if len(set(names)) != len(names) or {"t", "clock"} & set(names) or CONTROL.search(heads[0]):
+        return None
+    item_at = next((i for i, name in enumerate(names) if ITEM.match(name)), None)
+    if len(names) < 2 or len(banner["cpus"] or "") > 18 or (item_at is None and step != 3):
+        return None  # more than one line a block and no item: the slow path interleaves
+    meta: dict = {"tool": "sar", "t_unit": "sample"}
+    meta.update(host=banner["host"], date=banner["date"])
+    if banner["cpus"]:
+        meta["cpus"] = int(banner["cpus"])
+    sessions = []
+    for j in range(1, step - 1):
+        rows = list(map(rest, body[j::step]))
+        words = rows[0].split()
+        item = words[item_at] if item_at is not None and len(words) == len(names) else None
+        if item is not None and any(item == s.meta["item"] for s in sessions):
+            return None
+        columns = read_columns(rows, len(names), _reader(item, item_at))
+        if columns is None:
+            return None
+        series: dict[str, list] = {"t": list(range(1, n + 1))}
+        series.update(
+            (name, col) for i, (name, col) in enumerate(zip(names, columns)) if i != item_at
+        )
+        series["clock"] = list(clocks)
+        m = dict(meta)
+        if item_at is not None:
+            m.update(item=item, item_column=names[item_at])
+        at = list(range(3 + j, 3 + j + n * step, step))
+        sessions.append(Session(series=series, meta=m, line=at[0], sample_lines=at))
+    return Parsed("sar", file, sessions=sessions)
+
+
+def _reader(item: str | None, item_at: int | None):
+    """How a column of words reads (see `read_columns`): the item's name on every row in
+    column `item_at`, plain numbers in the others."""
+
+    def convert(i: int, words: list[str]) -> list | None:
+        if i == item_at:
+            return [] if words.count(item) == len(words) else None
+        return _fast_numbers(words)
+
+    return convert
+
+
+def _fast_numbers(words: list[str]) -> list | None:
+    """The values of a column of plain numbers as `_value` reads them (whole numbers of at
+    most 18 digits as ints, `digits.digits` of at most 40 characters as floats); None when
+    a word is another kind (the slow path skips its line, or names the error)."""
+    joined = " ".join(words)
+    if not joined.isascii() or joined.translate(PLAIN) or max(map(len, words)) > 18:
+        return None
+    points = joined.count(".")
+    if points == 0:
+        return numbers(words, kind=int)
+    if points != len(words) or ".." in joined or ". " in f"{joined} " or " ." in f" {joined}":
+        return None
+    try:
+        return numbers(words)
+    except ValueError:
+        return None

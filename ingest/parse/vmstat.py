@@ -17,12 +17,14 @@ import re
 from datetime import datetime
 
 from ingest.parse import register
+from ingest.parse._columns import PLAIN, numbers, read_columns
 from ingest.parse._text import Lines, columnar
 from ingest.parse.base import Parsed, Parser, Session
 
 GROUPS = re.compile(r"^\s*procs\s+-+\s*memory")
 HEADER = re.compile(r"^\s*r\s+b\s+swpd\s+")
 STAMP = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d")
+STAMPS = re.compile(r"(?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\n)+", re.ASCII)  # one a line
 
 
 @register
@@ -38,6 +40,9 @@ class VmstatParser(Parser):
         return None
 
     def parse(self, text: str, file: str) -> Parsed:
+        fast = _fast(text, file)
+        if fast is not None:
+            return fast
         lines = Lines(text, file)
         names: list[str] | None = None
         zone: str | None = (
@@ -116,6 +121,57 @@ def _time(lines: Lines, no: int, stamp: list[str]) -> str:
         return datetime.fromisoformat(when).isoformat()
     except ValueError as e:
         raise lines.error(no, f"unreadable date or time: {when!r} ({e})") from None
+
+
+def _fast(text: str, file: str) -> Parsed | None:
+    """The parse of a regular file, a whole column at a time: one column header (and its
+    groups line above it), repeated as it is, and rows of as many plain whole numbers (and a
+    date and time with -t). None for anything else (a blank line, a cut, another header, a
+    value that does not read): the line-by-line parse reads it and names the line."""
+    if "\r" in text or not text.endswith("\n"):
+        return None
+    lines = text.split("\n")
+    lines.pop()  # after the last line end (no copy of the text less its last character)
+    at = 1 if GROUPS.match(lines[0]) else 0
+    if len(lines) < at + 3 or not HEADER.match(lines[at]):
+        return None
+    heads = {lines[at], lines[0]}
+    names = lines[at].split()
+    zone = names.pop() if names[-1] not in KNOWN else None
+    if len(set(names)) != len(names) or {"t", "time"} & set(names):
+        return None
+    numbered = [(no, line) for no, line in enumerate(lines, 1) if line not in heads]
+    if len(numbered) < 2:
+        return None
+    rows = [line for _, line in numbered]
+
+    def convert(j: int, words: list[str]) -> list | None:
+        if j >= len(names):  # the date and time of -t
+            return words
+        joined = " ".join(words)
+        if not joined.isascii() or joined.translate(PLAIN) or "." in joined:
+            return None
+        return numbers(words, kind=int)
+
+    series: dict[str, list] = {"t": list(range(1, len(rows)))}
+    try:
+        columns = read_columns(rows, len(names) + (2 if zone else 0), convert)
+        if columns is None:
+            return None
+        series.update((name, values[1:]) for name, values in zip(names, columns))
+        if zone:
+            when = list(map("{} {}".format, columns[-2], columns[-1]))
+            if not STAMPS.fullmatch("\n".join(when) + "\n"):
+                return None
+            series["time"] = list(map(datetime.isoformat, map(datetime.fromisoformat, when)))[1:]
+    except ValueError:
+        return None
+    meta = {"tool": "vmstat", "t_unit": "sample", "since_boot_row": "dropped"}
+    if zone:
+        meta["zone"] = zone
+    sample_lines = [no for no, _ in numbered[1:]]
+    session = Session(series=series, meta=meta, line=sample_lines[0], sample_lines=sample_lines)
+    return Parsed("vmstat", file, sessions=[session])
 
 
 KNOWN = {
