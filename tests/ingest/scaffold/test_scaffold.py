@@ -645,18 +645,18 @@ def test_the_offset_is_judged_on_every_monitor_however_few_its_files(tmp_path):
     tar_gz(tmp_path / "m.tar.gz", logs)
     posts = tmp_path / "posts"
     assert main(["new", "m", str(tmp_path / "m.tar.gz"), "--content", str(posts)]) == 0
-    man = yaml.safe_load((posts / "m" / "manifest.yaml").read_text())
+    man = fastyaml.load((posts / "m" / "manifest.yaml").read_text())
     linked = man.get("linked") or man["runs"][0]["linked"]
     assert {"dstat", "vmstat", "iostat"} <= set(linked) and linked["offset_s"] == "run-end"
     where = ["--archives", str(tmp_path), "--data", str(tmp_path / "data")]
     assert main(["m", "--content", str(posts), *where]) == 0
-    runs = yaml.safe_load((tmp_path / "data" / "m" / "runs.yaml").read_text())["runs"]
+    runs = fastyaml.load((tmp_path / "data" / "m" / "runs.yaml").read_text())["runs"]
     offsets = {r["id"]: r["linked"]["offsets_s"] for r in runs}
     assert {tuple(sorted(o.items())) for o in offsets.values()} == {
         (("dstat", -3), ("vmstat", -3)),
         (("dstat", -3), ("iostat", -12), ("vmstat", -3)),
     }
-    study = yaml.safe_load((tmp_path / "data" / "m" / "study.yaml").read_text())
+    study = fastyaml.load((tmp_path / "data" / "m" / "study.yaml").read_text())
     assert [p for p in study.get("problems", []) if "ends at" in str(p)] == []
 
 
@@ -675,11 +675,11 @@ def test_zero_padded_run_names_keep_their_monitors(tmp_path):
     tar_gz(tmp_path / "m.tar.gz", logs)
     posts = tmp_path / "posts"
     assert main(["new", "m", str(tmp_path / "m.tar.gz"), "--content", str(posts)]) == 0
-    man = yaml.safe_load((posts / "m" / "manifest.yaml").read_text())
+    man = fastyaml.load((posts / "m" / "manifest.yaml").read_text())
     assert "int" not in (man.get("label_types") or {}).values()
     where = ["--archives", str(tmp_path), "--data", str(tmp_path / "data")]
     assert main(["m", "--content", str(posts), *where]) == 0
-    runs = yaml.safe_load((tmp_path / "data" / "m" / "runs.yaml").read_text())["runs"]
+    runs = fastyaml.load((tmp_path / "data" / "m" / "runs.yaml").read_text())["runs"]
     assert len(runs) == 12
     assert all(
         (tmp_path / "data" / "m" / "series" / f"{r['id']}.linked.json").exists() for r in runs
