@@ -2,7 +2,8 @@
 // is touched: makes every figure.chart live from its JSON spec block (#<id>-spec) by kind,
 // taking over from the build-time SVG, follows the OS colour scheme and the figure width, and
 // marks each figure data-state="rendered" (or "error") for readers of the DOM such as the
-// browser tests. The kinds drawn without Vega (the time series on canvas, the plan view) are
+// browser tests. The kinds drawn without Vega (the time series on canvas, the plan view, the
+// ratio heat-table, drawn by the build as HTML) are
 // in this bundle; the others come with the Vega bundle (vega-loader.js), fetched when the
 // first of them is wanted, so a time series goes live without waiting for Vega.
 import { nextTask } from './layout.js';
@@ -10,11 +11,12 @@ import { onSchemeChange } from './theme.js';
 import { chartIdsInHash } from './hash.js';
 import { TimeSeriesChart } from './timeseries.js';
 import { PlansChart } from './plans.js';
-import { loadVega } from './vega-loader.js';
+import { RatioChart } from './ratio.js';
+import { loadVega, VEGA_KINDS } from './vega-loader.js';
 
-/** The kinds of this bundle; every other kind (kinds.js has them all) is the Vega bundle's. */
-const OWN = { timeseries: TimeSeriesChart, plans: PlansChart };
-const VEGA_KINDS = new Set(['bars', 'line', 'ratio', 'metrics', 'queries', 'versions']);
+/** The kinds of this bundle; every other kind (kinds.js has them all) is the Vega bundle's
+ * (vega-loader.js VEGA_KINDS). */
+const OWN = { timeseries: TimeSeriesChart, plans: PlansChart, ratio: RatioChart };
 
 /** The class of a chart kind, fetching the Vega bundle for a kind drawn with Vega. */
 async function kindOf(name) {

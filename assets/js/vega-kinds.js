@@ -1,11 +1,10 @@
 // The Vega bundle, fetched by vega-loader.js when a chart needs it: the chart kinds drawn with
 // Vega (kinds.js is the build's full registry), and a headless Vega view of a Vega-Lite spec
-// (a time series' PNG and SVG export).
+// (the PNG and SVG export of a time series and of a ratio heat-table).
 import { compile } from 'vega-lite';
 import { parse, View } from 'vega';
 import { expressionInterpreter } from 'vega-interpreter';
 import { XYChart } from './xy.js';
-import { RatioChart } from './ratio.js';
 import { MetricsChart } from './metrics.js';
 import { QueriesChart } from './queries.js';
 import { VersionsChart } from './versions.js';
@@ -18,6 +17,6 @@ async function headlessView(spec) {
 }
 
 window.benchlogVega = {
-  kinds: { bars: XYChart, line: XYChart, ratio: RatioChart, metrics: MetricsChart, queries: QueriesChart, versions: VersionsChart },
+  kinds: { bars: XYChart, line: XYChart, metrics: MetricsChart, queries: QueriesChart, versions: VersionsChart },
   headlessView,
 };
