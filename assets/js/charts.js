@@ -3,7 +3,7 @@
 // taking over from the build-time SVG, follows the OS colour scheme and the figure width, and
 // marks each figure data-state="rendered" (or "error") for readers of the DOM such as the
 // browser tests. The kinds drawn without Vega (the time series on canvas, the plan view, the
-// ratio heat-table, drawn by the build as HTML) are
+// ratio heat-table, drawn by the build as HTML, bars and lines on the build's SVG) are
 // in this bundle; the others come with the Vega bundle (vega-loader.js), fetched when the
 // first of them is wanted, so a time series goes live without waiting for Vega.
 import { nextTask } from './layout.js';
@@ -12,11 +12,12 @@ import { chartIdsInHash } from './hash.js';
 import { TimeSeriesChart } from './timeseries.js';
 import { PlansChart } from './plans.js';
 import { RatioChart } from './ratio.js';
+import { XYChart } from './xy.js';
 import { loadVega, VEGA_KINDS } from './vega-loader.js';
 
 /** The kinds of this bundle; every other kind (kinds.js has them all) is the Vega bundle's
  * (vega-loader.js VEGA_KINDS). */
-const OWN = { timeseries: TimeSeriesChart, plans: PlansChart, ratio: RatioChart };
+const OWN = { timeseries: TimeSeriesChart, plans: PlansChart, ratio: RatioChart, bars: XYChart, line: XYChart };
 
 /** The class of a chart kind, fetching the Vega bundle for a kind drawn with Vega. */
 async function kindOf(name) {
@@ -81,6 +82,13 @@ function main() {
   const finished = () => {
     window.benchlogRenderedAt = performance.now(); // read by bench/render_bench.py
     document.documentElement.dataset.charts = 'rendered';
+    upgradeWhenIdle();
+  };
+  // charts live on the build's drawing (bars, lines) draw their Vega view once every chart is
+  // live, one per idle period, so their tooltips are there before the reader points at them
+  const upgradeWhenIdle = () => {
+    const next = charts.find((c) => c.upgrade && !c.upgrading);
+    if (next) idle(() => next.upgrade().catch((err) => console.error(err)).then(upgradeWhenIdle));
   };
   if (!left) { finished(); return; }
   holdRoom(figures);
