@@ -388,11 +388,11 @@ export class TimeSeriesChart {
   }
 
   /** The readout's cells for the visible runs, made once per drawing: a hover step then only
-   * rewrites their numbers. The heights of the hint and of the cells are measured here, once;
-   * the readout (main.css: laid out on its own, `contain: strict`) takes the cells' height
-   * when a hover starts and the hint's when it ends, so a step lays out the readout alone, not
-   * the post under it (a new line of values, growing or shrinking, laid out the whole 7,700 px
-   * post at each step). */
+   * rewrites their numbers. The first hover after it measures the heights of the hint and of
+   * the cells, once; from then on the readout (main.css `.sized`: laid out on its own,
+   * `contain: strict`) takes the cells' height when a hover starts and the hint's when it ends,
+   * so a step lays out the readout alone, not the post under it (a new line of values, growing
+   * or shrinking, laid out the whole 7,700 px post at each step). */
   buildReadout() {
     this.values = new Map();
     const parts = [this.readT];
@@ -402,25 +402,28 @@ export class TimeSeriesChart {
       parts.push(' · ', el('span', { class: 'ts-cell' }, this.swatch(id), ` ${this.runs.get(id).name}: `, value));
     }
     this.cells.replaceChildren(...parts);
-    const r = this.readout;
-    if (!r.isConnected) return;
-    r.style.height = '';
     this.heights = null;
-    const hovering = 't' in r.dataset;
-    this.showCells(true);
-    const cells = r.scrollHeight;
-    this.showCells(false);
-    // at least the room it had before any height was set (min-height), none of it cut
-    this.heights = { cells: `${Math.max(cells, r.clientHeight)}px`, hint: `${Math.max(r.scrollHeight, r.clientHeight)}px` };
-    r.style.height = this.heights.hint;
-    if (hovering) { delete r.dataset.t; this.onHover(this.hoverX); }
+    this.readout.classList.remove('sized');
+    this.readout.style.height = '';
+    if ('t' in this.readout.dataset) { delete this.readout.dataset.t; this.onHover(this.hoverX); }
   }
 
   /** Shows the readout's cells (`on`) or its hint, at the height measured for each. */
   showCells(on) {
+    const r = this.readout;
+    if (!this.heights && r.isConnected) {
+      // the hint as laid out in the page, then the cells in its place: one layout, when a hover
+      // starts (the post below moves then anyway)
+      this.cells.hidden = false; this.hint.hidden = true;
+      const cells = r.scrollHeight;
+      this.cells.hidden = true; this.hint.hidden = false;
+      const hint = r.offsetHeight;
+      this.heights = { cells: `${Math.max(cells, hint)}px`, hint: `${hint}px` };
+      r.classList.add('sized');
+    }
     this.cells.hidden = !on;
     this.hint.hidden = on;
-    if (this.heights) this.readout.style.height = this.heights[on ? 'cells' : 'hint'];
+    if (this.heights) r.style.height = this.heights[on ? 'cells' : 'hint'];
   }
 
   /** The width to downsample for while a zoom is dragged: about DRAG_POINTS points in all (a
