@@ -110,6 +110,10 @@ function main() {
     }
     pumping = false;
     if (reading && left) idle(drawNearest);
+    // a chart of a Vega kind further down will want the Vega bundle: fetched and parsed in
+    // idle time once the charts asked for are drawn, not when that chart comes near (its
+    // fetch and parse, ~0.3 s of the main thread, were most of its wait)
+    if (figures.some((f) => !asked.has(f) && VEGA_KINDS.has(f.dataset.kind))) idle(() => loadVega().catch(() => null));
   }
   // once the reader scrolls (or touches a key or the pointer), the charts further away are
   // drawn in idle time too, nearest first, so they are ready when reached
