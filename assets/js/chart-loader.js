@@ -1,6 +1,7 @@
-// Fetches the chart bundle (charts.js, ~60 KB; Vega is a bundle of its own) only when it is
-// needed: when a chart comes near the viewport, when the reader touches one (pointer, focus, key), or at once when
-// the URL hash holds a chart's view. Until then each chart is the SVG the build drew into it.
+// Fetches the chart bundle (charts.js, ~70 KB; Vega is a bundle of its own) only when it is
+// needed: when a chart comes near the viewport, when the reader touches one (pointer, focus,
+// key), or at once when the URL hash holds a chart's view. Until then each chart is the SVG
+// the build drew into it.
 import { chartIdsInHash, getState } from './hash.js';
 import { loadVega, VEGA_KINDS } from './vega-loader.js';
 

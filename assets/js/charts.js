@@ -86,9 +86,12 @@ function main() {
   };
   // charts live on the build's drawing (bars, lines) draw their Vega view once every chart is
   // live, one per idle period, so their tooltips are there before the reader points at them
+  const tried = new Set();
   const upgradeWhenIdle = () => {
-    const next = charts.find((c) => c.upgrade && !c.upgrading);
-    if (next) idle(() => next.upgrade().catch((err) => console.error(err)).then(upgradeWhenIdle));
+    const next = charts.find((c) => c.upgrade && !c.upgrading && !tried.has(c));
+    if (!next) return;
+    tried.add(next);
+    idle(() => next.upgrade().catch((err) => console.error(err)).then(upgradeWhenIdle));
   };
   if (!left) { finished(); return; }
   holdRoom(figures);

@@ -180,12 +180,15 @@ export class XYChart {
     this.canvas = document.createElement('div');
     this.canvas.className = 'chart-live';
     addExportTools(figure, this.id, async () => { await this.upgrade(); return this.view; }, () => this.plottedRows(), label);
-    for (const type of ['pointerenter', 'focusin']) figure.addEventListener(type, () => this.upgrade(), { once: true, passive: true });
+    for (const type of ['pointerenter', 'focusin']) {
+      figure.addEventListener(type, () => this.upgrade().catch((err) => console.error(`chart ${this.id}:`, err)), { once: true, passive: true });
+    }
   }
 
-  /** Draws the Vega view over the build's SVG, once; resolves when it is drawn. */
+  /** Draws the Vega view over the build's SVG, once; resolves when it is drawn (a failure,
+   * e.g. the Vega bundle not fetched, leaves the SVG and lets a later call try again). */
   upgrade() {
-    if (!this.upgrading) this.upgrading = this.drawView();
+    if (!this.upgrading) this.upgrading = this.drawView().catch((err) => { this.upgrading = null; throw err; });
     return this.upgrading;
   }
 
