@@ -3,7 +3,7 @@ the page as built against the naive page of bench/render_bench.py (default vega-
 point, the Vega-Lite gallery's overview + detail brush and hover rule), in the same run.
 
 Usage: .venv/bin/python -m bench.interaction_bench [--rounds N] [--steps N] [--smoke]
-           [--site WWW --post PATH] [--out DIR]
+           [--site WWW --post PATH] [--before WWW] [--out DIR]
 
 Each round opens both pages (alternating, fresh browser context, viewport 1280x900), with the
 four runs the post shows first and with every run of the study (37 runs, through the URL
@@ -16,7 +16,9 @@ no other chart is drawn while measuring). Then, on the same drawing of each page
   follows the brushed range at each step).
 For each, Chromium's main-thread task time (CDP `Performance.getMetrics`, `TaskDuration`)
 from before the first step until two animation frames and 120 ms after the last, divided by
-N. Prints the medians per step and the ratio naive / built. --smoke: one round of 3 steps, 4
+N. Prints the medians per step and the ratio naive / built. --before WWW: a site built from
+other code (e.g. the commit before a change), measured as a third page in the same rounds, so
+a change is seen side by side under the same load. --smoke: one round of 3 steps, 4
 runs only (tests/browser/test_benches.py). Record results in docs/performance.md.
 """
 
@@ -113,6 +115,7 @@ def main(argv=None, browser=None):
         "--site", type=Path, help="a web root built already (else the project is built)"
     )
     ap.add_argument("--post", default=POST, help="the post's path under --site")
+    ap.add_argument("--before", type=Path, help="a web root built from other code, measured too")
     ap.add_argument("--out", type=Path, default=OUT, help="where the naive page is put together")
     args = ap.parse_args(argv)
     if args.smoke:
@@ -125,30 +128,37 @@ def main(argv=None, browser=None):
     sets = {"4 runs": ""}
     if not args.smoke:
         sets["all runs"] = all_runs_fragment(www / args.post / "index.html", FIGURE)
-    server, base = serve(www)
-    pages = (("built", ""),) if args.built_only else (("built", ""), ("naive", "naive.html"))
-    results = {(s, p): [] for s in sets for p in ("built", "naive")}
+    servers = [serve(www)]
+    pages = [("built", servers[0][1], "")]
+    if args.before:
+        servers.append(serve(args.before))
+        pages.append(("before", servers[1][1], ""))
+    if not args.built_only:
+        pages.append(("naive", servers[0][1], "naive.html"))
+    results = {(s, p): [] for s in sets for p in ("built", "before", "naive")}
     with chromium(browser) as browser:
         for _ in range(args.rounds):
             for s, fragment in sets.items():
-                for name, page in pages:
+                for name, base, page in pages:
                     url = f"{base}/{args.post}{page}{fragment}"
-                    results[(s, name)].append(measure(browser, url, args.steps, name == "built"))
-    server.shutdown()
+                    results[(s, name)].append(measure(browser, url, args.steps, name != "naive"))
+    for server, _ in servers:
+        server.shutdown()
     print(f"{args.rounds} rounds of {args.steps} pointer steps; median main-thread ms per step")
-    print(f"{'runs':<16}{'interaction':<12}{'built':>10}{'naive':>10}{'naive/built':>13}")
+    head = f"{'runs':<16}{'interaction':<12}{'built':>10}{'naive':>10}{'naive/built':>13}"
+    print(head + (f"{'before':>10}{'before/built':>14}" if args.before else ""))
     for s in sets:
         runs = results[(s, "built")][0]["runs"]
         for k in ("hover", "window", "zoom"):
             built = statistics.median(r[k] for r in results[(s, "built")])
-            naive = [r[k] for r in results[(s, "naive")] if k in r]
-            n = statistics.median(naive) if naive else None
-            ratio = f"{n / built:12.2f}x" if n is not None and built else f"{'-':>13}"
-            print(
-                f"{s + f' ({runs})':<16}{k:<12}{built:>10.1f}"
-                + (f"{n:>10.1f}" if n is not None else f"{'-':>10}")
-                + ratio
-            )
+            row = f"{s + f' ({runs})':<16}{k:<12}{built:>10.1f}"
+            others = ("naive", "before") if args.before else ("naive",)
+            for other in others:
+                values = [r[k] for r in results[(s, other)] if k in r]
+                n = statistics.median(values) if values else None
+                ratio = f"{n / built:12.2f}x" if n is not None and built else f"{'-':>13}"
+                row += (f"{n:>10.1f}" if n is not None else f"{'-':>10}") + ratio
+            print(row)
     return results
 
 

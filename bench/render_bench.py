@@ -4,7 +4,9 @@ chart is near) against a naive baseline of the same page and data (no SVG, defau
 every point, no downsampling; bench/naive/naive.js), in the same run.
 
 Usage: .venv/bin/python -m bench.render_bench [--rounds N] [--all-runs | --at FIGURE_ID]
-           [--smoke] [--site WWW --post PATH] [--out DIR]
+           [--smoke] [--site WWW --post PATH] [--before WWW] [--out DIR]
+--before WWW: a site built from other code (e.g. the commit before a change), loaded as a
+third page in the same rounds, so a change is measured side by side under the same load.
 With --at the post is opened at one chart (the URL fragment #FIGURE_ID, as a link to a chart
 would), so the first screen holds that chart: the time until the chart in view is drawn.
 With --all-runs both pages draw every run of the study in the time series (37 runs, 133 000
@@ -229,6 +231,7 @@ def main(argv=None, browser=None):
         "--site", type=Path, help="a web root built already (else the project is built)"
     )
     ap.add_argument("--post", default=POST, help="the post's path under --site")
+    ap.add_argument("--before", type=Path, help="a web root built from other code, measured too")
     ap.add_argument("--out", type=Path, default=OUT, help="where the naive page is put together")
     args = ap.parse_args(argv)
     if args.at and args.all_runs:
@@ -243,16 +246,22 @@ def main(argv=None, browser=None):
     fragment = f"#{args.at}" if args.at else ""
     if args.all_runs:
         fragment = all_runs_fragment(www / args.post / "index.html")
-    server, base = serve(www)
-    results = {"built": [], "naive": []}
+    servers = [serve(www)]
+    pages = [("built", servers[0][1], ""), ("naive", servers[0][1], "naive.html")]
+    if args.before:
+        servers.append(serve(args.before))
+        pages.append(("before", servers[1][1], ""))
+    results = {name: [] for name, _, _ in pages}
     with chromium(browser) as browser:
         if not args.smoke:  # warm-up: server file cache, Chromium start-up
-            measure(browser, f"{base}/{args.post}{fragment}")
+            for _, base, _ in pages[::2]:
+                measure(browser, f"{base}/{args.post}{fragment}")
         for _ in range(args.rounds):
-            for name, page in (("built", ""), ("naive", "naive.html")):
+            for name, base, page in pages:
                 result, charts = measure(browser, f"{base}/{args.post}{page}{fragment}")
                 results[name].append(result)
-    server.shutdown()
+    for server, _ in servers:
+        server.shutdown()
     print(f"charts on the page: {charts}; rounds: {args.rounds}; viewport 1280x900")
     for key, title in (
         ("painted", "charts of the first screen painted"),
@@ -267,11 +276,16 @@ def main(argv=None, browser=None):
             continue
         built, naive = statistics.median(values["built"]), statistics.median(values["naive"])
         print(f"{title}:")
-        for name in ("built", "naive"):
+        for name in values:
             print("  " + line(name, values[name]))
         print(
             f"  ratio naive / built: median {naive / built:.2f}x, best {min(values['naive']) / min(values['built']):.2f}x"
         )
+        if "before" in values:
+            before = statistics.median(values["before"])
+            print(
+                f"  ratio naive / before: median {naive / before:.2f}x, best {min(values['naive']) / min(values['before']):.2f}x"
+            )
     return results
 
 

@@ -1,7 +1,16 @@
-// Fetches the chart bundle (charts.js + Vega, ~900 KB) only when it is needed: when a chart
-// comes near the viewport, when the reader touches one (pointer, focus, key), or at once when
-// the URL hash holds a chart's view. Until then each chart is the SVG the build drew into it.
+// Fetches the chart bundle (charts.js, ~70 KB; Vega is a bundle of its own) only when it is
+// needed: when a chart comes near the viewport, when the reader touches one (pointer, focus,
+// key), or at once when the URL hash holds a chart's view. Until then each chart is the SVG
+// the build drew into it.
 import { chartIdsInHash, getState } from './hash.js';
+import { loadVega, VEGA_KINDS } from './vega-loader.js';
+
+/** When the charts that come near are all drawn with Vega, the Vega bundle is fetched beside
+ * the chart bundle rather than one round trip after it (charts.js asks for it once it runs);
+ * a time series among them is drawn first, without Vega, whose parse would hold it up. */
+function vegaAlongside(figures) {
+  if (figures.length && figures.every((f) => VEGA_KINDS.has(f.dataset.kind))) loadVega().catch(() => null);
+}
 
 /** Starts fetching the run files a time series shows first, beside the bundle (they came one
  * round trip after it): `window.benchlogRuns` maps a file's URL to the promise of
@@ -51,6 +60,7 @@ export function loadChartsWhenNeeded(src, integrity) {
   observer = new IntersectionObserver((entries) => {
     const near = entries.filter((e) => e.isIntersecting);
     near.forEach((e) => prefetchRuns(e.target));
+    if (near.length && observer) vegaAlongside(near.map((e) => e.target));
     if (near.length) load(null);
   }, { rootMargin: NEAR });
   figures.forEach((f) => {
@@ -60,5 +70,6 @@ export function loadChartsWhenNeeded(src, integrity) {
   const inHash = chartIdsInHash();
   const named = figures.filter((f) => inHash.has(f.id));
   named.forEach(prefetchRuns);
+  vegaAlongside(named);
   if (named.length) load(null);
 }

@@ -2,7 +2,8 @@
 // is touched: makes every figure.chart live from its JSON spec block (#<id>-spec) by kind,
 // taking over from the build-time SVG, follows the OS colour scheme and the figure width, and
 // marks each figure data-state="rendered" (or "error") for readers of the DOM such as the
-// browser tests. The kinds drawn without Vega (the time series on canvas, the plan view) are
+// browser tests. The kinds drawn without Vega (the time series on canvas, the plan view, the
+// ratio heat-table, drawn by the build as HTML, bars and lines on the build's SVG) are
 // in this bundle; the others come with the Vega bundle (vega-loader.js), fetched when the
 // first of them is wanted, so a time series goes live without waiting for Vega.
 import { nextTask } from './layout.js';
@@ -10,11 +11,13 @@ import { onSchemeChange } from './theme.js';
 import { chartIdsInHash } from './hash.js';
 import { TimeSeriesChart } from './timeseries.js';
 import { PlansChart } from './plans.js';
-import { loadVega } from './vega-loader.js';
+import { RatioChart } from './ratio.js';
+import { XYChart } from './xy.js';
+import { loadVega, VEGA_KINDS } from './vega-loader.js';
 
-/** The kinds of this bundle; every other kind (kinds.js has them all) is the Vega bundle's. */
-const OWN = { timeseries: TimeSeriesChart, plans: PlansChart };
-const VEGA_KINDS = new Set(['bars', 'line', 'ratio', 'metrics', 'queries', 'versions']);
+/** The kinds of this bundle; every other kind (kinds.js has them all) is the Vega bundle's
+ * (vega-loader.js VEGA_KINDS). */
+const OWN = { timeseries: TimeSeriesChart, plans: PlansChart, ratio: RatioChart, bars: XYChart, line: XYChart };
 
 /** The class of a chart kind, fetching the Vega bundle for a kind drawn with Vega. */
 async function kindOf(name) {
@@ -79,6 +82,16 @@ function main() {
   const finished = () => {
     window.benchlogRenderedAt = performance.now(); // read by bench/render_bench.py
     document.documentElement.dataset.charts = 'rendered';
+    upgradeWhenIdle();
+  };
+  // charts live on the build's drawing (bars, lines) draw their Vega view once every chart is
+  // live, one per idle period, so their tooltips are there before the reader points at them
+  const tried = new Set();
+  const upgradeWhenIdle = () => {
+    const next = charts.find((c) => c.upgrade && !c.upgrading && !tried.has(c));
+    if (!next) return;
+    tried.add(next);
+    idle(() => next.upgrade().catch((err) => console.error(err)).then(upgradeWhenIdle));
   };
   if (!left) { finished(); return; }
   holdRoom(figures);
@@ -100,6 +113,10 @@ function main() {
     }
     pumping = false;
     if (reading && left) idle(drawNearest);
+    // a chart of a Vega kind further down will want the Vega bundle: fetched and parsed in
+    // idle time once the charts asked for are drawn, not when that chart comes near (its
+    // fetch and parse, ~0.3 s of the main thread, were most of its wait)
+    if (figures.some((f) => !asked.has(f) && VEGA_KINDS.has(f.dataset.kind))) idle(() => loadVega().catch(() => null));
   }
   // once the reader scrolls (or touches a key or the pointer), the charts further away are
   // drawn in idle time too, nearest first, so they are ready when reached

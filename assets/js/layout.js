@@ -11,3 +11,12 @@ export function nextTask() {
   if (window.scheduler && window.scheduler.yield) return window.scheduler.yield();
   return new Promise((resolve) => { window.setTimeout(resolve, 0); });
 }
+
+/** Sets the plot width on a unit, layer, concat or facet spec (returns a copy). */
+export function withWidth(spec, width) {
+  const copy = { ...spec };
+  if (copy.facet) copy.spec = { ...copy.spec, width };
+  else if (copy.vconcat) copy.vconcat = copy.vconcat.map((s) => ({ ...s, width }));
+  else copy.width = width;
+  return copy;
+}

@@ -4,10 +4,9 @@
 // heatmap is the build's SVG of the chart, for previews). Each cell's colour class and noise
 // verdict are the ingest's (ingest/derive/ratios.py): the spec carries the post's base's
 // (`classes`, `noise`), the file at `basesUrl` every base's; this only shows them. The class
-// colours are the page's --d-5 .. --d5.
-import { compile } from 'vega-lite';
-import { parse, View } from 'vega';
-import { expressionInterpreter } from 'vega-interpreter';
+// colours are the page's --d-5 .. --d5. The table needs no Vega: the kind is in the main chart
+// bundle, and the Vega bundle is fetched for a PNG or SVG export only (vega-loader.js).
+import { loadVega } from './vega-loader.js';
 import { getState, setState } from './hash.js';
 import { chartConfig, cssVar } from './theme.js';
 import { addExportTools } from './export.js';
@@ -164,9 +163,8 @@ export class RatioChart {
     });
   }
 
-  /** An off-screen Vega view of the heat-table, for PNG/SVG export. */
-  view() {
-    const runtime = parse(compile(heatmapSpec(this.spec, this.base, cssVar, this.given())).spec, null, { ast: true });
-    return new View(runtime, { expr: expressionInterpreter, renderer: 'none' });
+  /** An off-screen Vega view of the heat-table, for PNG/SVG export (the Vega bundle's). */
+  async view() {
+    return (await loadVega()).headlessView(heatmapSpec(this.spec, this.base, cssVar, this.given()));
   }
 }

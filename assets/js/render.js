@@ -4,21 +4,12 @@ import embed from 'vega-embed';
 import { compile } from 'vega-lite';
 import { expressionInterpreter } from 'vega-interpreter';
 import { chartConfig } from './theme.js';
-import { plotWidth, nextTask } from './layout.js';
+import { plotWidth, nextTask, withWidth } from './layout.js';
 
-export { plotWidth, nextTask };
+export { plotWidth, nextTask, withWidth };
 
 export const EMBED_OPTIONS = { ast: true, expr: expressionInterpreter, actions: false, defaultStyle: false, renderer: 'canvas' };
 
-
-/** Sets the plot width on a unit, layer, concat or facet spec (returns a copy). */
-export function withWidth(spec, width) {
-  const copy = { ...spec };
-  if (copy.facet) copy.spec = { ...copy.spec, width };
-  else if (copy.vconcat) copy.vconcat = copy.vconcat.map((s) => ({ ...s, width }));
-  else copy.width = width;
-  return copy;
-}
 
 
 /** Embeds `spec` into `el` with the theme; resolves to the vega-embed result. The Vega-Lite

@@ -162,8 +162,10 @@ export class TimeSeriesChart {
     this.legend = el('ul', { class: 'chart-legend', 'aria-label': 'Series (press to hide or show)' });
     this.canvas = el('div', { class: 'ts-canvas' });
     this.rule = el('div', { class: 'ts-rule', hidden: '' });
-    this.hint = 'Hover the chart to read every series at one time; drag in the chart to set the window, in the strip below it to zoom.';
-    this.readout = el('div', { class: 'ts-readout', 'aria-live': 'off' }, this.hint);
+    this.hint = el('span', { class: 'ts-hint', text: 'Hover the chart to read every series at one time; drag in the chart to set the window, in the strip below it to zoom.' });
+    this.readT = el('b', { class: 'ts-t' });
+    this.cells = el('span', { class: 'ts-cells', hidden: '' });
+    this.readout = el('div', { class: 'ts-readout', 'aria-live': 'off' }, this.hint, this.cells);
     this.plot = new TsPlot(this.canvas, {
       window: (w) => this.onWindow(w),
       zoom: (z) => this.onZoom(z, true),
@@ -373,6 +375,7 @@ export class TimeSeriesChart {
     this.winTo.value = this.window[1];
     for (const [id, box] of this.boxes) box.checked = this.shown.includes(id);
     showLive(this.host, this.room);
+    this.buildReadout();
   }
 
   /** Redraws with recomputed rows (smoothing, hidden series), keeping the layout. */
@@ -381,6 +384,46 @@ export class TimeSeriesChart {
     this.plot.draw(this.width, this.plotState(this.width));
     this.updateLegend();
     this.updateStats();
+    this.buildReadout();
+  }
+
+  /** The readout's cells for the visible runs, made once per drawing: a hover step then only
+   * rewrites their numbers. The first hover after it measures the heights of the hint and of
+   * the cells, once; from then on the readout (main.css `.sized`: laid out on its own,
+   * `contain: strict`) takes the cells' height when a hover starts and the hint's when it ends,
+   * so a step lays out the readout alone, not the post under it (a new line of values, growing
+   * or shrinking, laid out the whole 7,700 px post at each step). */
+  buildReadout() {
+    this.values = new Map();
+    const parts = [this.readT];
+    for (const id of this.visible()) {
+      const value = el('b', { 'data-run': id });
+      this.values.set(id, value);
+      parts.push(' · ', el('span', { class: 'ts-cell' }, this.swatch(id), ` ${this.runs.get(id).name}: `, value));
+    }
+    this.cells.replaceChildren(...parts);
+    this.heights = null;
+    this.readout.classList.remove('sized');
+    this.readout.style.height = '';
+    if ('t' in this.readout.dataset) { delete this.readout.dataset.t; this.onHover(this.hoverX); }
+  }
+
+  /** Shows the readout's cells (`on`) or its hint, at the height measured for each. */
+  showCells(on) {
+    const r = this.readout;
+    if (!this.heights && r.isConnected) {
+      // the hint as laid out in the page, then the cells in its place: one layout, when a hover
+      // starts (the post below moves then anyway)
+      this.cells.hidden = false; this.hint.hidden = true;
+      const cells = r.scrollHeight;
+      this.cells.hidden = true; this.hint.hidden = false;
+      const hint = r.offsetHeight;
+      this.heights = { cells: `${Math.max(cells, hint)}px`, hint: `${hint}px` };
+      r.classList.add('sized');
+    }
+    this.cells.hidden = !on;
+    this.hint.hidden = on;
+    if (this.heights) r.style.height = this.heights[on ? 'cells' : 'hint'];
   }
 
   /** The width to downsample for while a zoom is dragged: about DRAG_POINTS points in all (a
@@ -437,20 +480,20 @@ export class TimeSeriesChart {
     if (x === null || !Number.isFinite(x)) {
       delete this.figure.dataset.hoverT;
       this.rule.hidden = true;
-      if (this.readout.dataset.t) { this.readout.replaceChildren(this.hint); delete this.readout.dataset.t; }
+      if ('t' in this.readout.dataset) { this.showCells(false); delete this.readout.dataset.t; }
       return;
     }
     this.figure.dataset.hoverT = String(Math.round(x * 1000) / 1000);
     this.plot.placeRule(this.rule, x, g, parent);
+    if (!('t' in this.readout.dataset)) this.showCells(true); // the post below moves once, here
     this.readout.dataset.t = this.figure.dataset.hoverT;
-    const parts = [el('b', { text: `t = ${fmt(x, 0)} s` })];
-    for (const id of this.visible()) {
+    this.readT.textContent = `t = ${fmt(x, 0)} s`;
+    for (const [id, cell] of this.values) {
       const { t, v } = this.series(id);
       const i = nearestIndex(t, x);
-      parts.push(' · ', this.swatch(id), ` ${this.runs.get(id).name}: `,
-        el('b', { 'data-run': id, 'data-t': String(t[i]), text: fmt(v[i]) }));
+      cell.dataset.t = String(t[i]);
+      cell.textContent = fmt(v[i]);
     }
-    this.readout.replaceChildren(...parts);
   }
 
   updateLegend() {

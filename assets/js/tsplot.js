@@ -124,7 +124,7 @@ export class TsPlot {
     const [wa, wb] = s.warm;
     ctx.fillStyle = th.shade;
     ctx.fillRect(x(wa), 0, x(wb) - x(wa), h);
-    this.lines(ctx, s.detail, x, y, 1.1);
+    this.lines(ctx, s.detail, x, y, 1);
     // markers: a dashed rule and its label
     ctx.setLineDash([4, 3]);
     ctx.strokeStyle = th.muted;
@@ -169,8 +169,11 @@ export class TsPlot {
   /** One path per run through its rows (in run order, as the datasets hold them). */
   lines(ctx, rows, x, y, lineWidth) {
     const style = new Map(this.state.runs.map((r) => [r.id, r]));
+    // bevelled joins: round ones made the software raster of a zoom step's lines (on the main
+    // thread, when the frame is committed) about three times as costly, and a width over 1 px
+    // as much again; at one point per pixel column neither shows
     ctx.lineWidth = lineWidth;
-    ctx.lineJoin = 'round';
+    ctx.lineJoin = 'bevel';
     let run = null, open = false;
     const finish = () => { if (run !== null) ctx.stroke(); };
     for (const r of rows) {
@@ -202,7 +205,9 @@ export class TsPlot {
       Object.assign(div.style, { left: `${LEFT + scale(a)}px`, width: `${scale(b) - scale(a)}px`, top: `${top}px`, height: `${height}px` });
     };
     box(this.winBox, this.x(), s.window, TOP, this.detailHeight);
-    if (s.zoom) box(this.zoomBox, this.stripX(), s.zoom, this.detailCanvas.offsetHeight + GAP, STRIP);
+    // the strip's top from the detail canvas' known height: reading it (offsetHeight) after
+    // the writes above laid the page out once more at each step of a drag
+    if (s.zoom) box(this.zoomBox, this.stripX(), s.zoom, TOP + this.detailHeight + AXIS + GAP, STRIP);
     else this.zoomBox.hidden = true;
   }
 
@@ -233,7 +238,9 @@ export class TsPlot {
    * the detail plot (`g`: its geometry(), read before anything on the page was changed, so
    * that a pointer step lays the page out once). */
   placeRule(rule, t, g, parent) {
-    Object.assign(rule.style, { left: `${g.left - parent.left + this.x()(t)}px`, top: `${g.top - parent.top}px`, height: `${g.height}px` });
+    // moved by a transform on a layer of its own (main.css): a step repaints nothing else
+    rule.style.transform = `translate(${g.left - parent.left + this.x()(t)}px, ${g.top - parent.top}px)`;
+    rule.style.height = `${g.height}px`;
     rule.hidden = false;
   }
 

@@ -1,7 +1,14 @@
 // The "bars" and "line" chart kinds: a Vega-Lite spec made by the Hugo partial (chart-parts/xy.html).
 // The layout (log y, bars on their side, plot width) is a pure function of the spec and the
 // width of the figure, so the build-time SVG (publish/chart_svgs.js) and the live chart agree.
-import { drawOver, withWidth } from './render.js';
+// The kind is in the main chart bundle: at the post's own scale the build's SVG is the chart
+// (its log-scale box and CSV export work on it), so it goes live without Vega; the Vega view
+// (tooltips, another scale, PNG/SVG export) is drawn over it from the Vega bundle when the
+// reader points at or focuses the chart, changes its scale, or once the page's charts are
+// live, in idle time (charts.js). Fetching and parsing Vega, then a Vega-Lite compile and a
+// view per chart, held up every chart of a post while it was scrolled through.
+import { withWidth } from './layout.js';
+import { loadVega } from './vega-loader.js';
 import { chartConfig } from './theme.js';
 import { getState, setState } from './hash.js';
 import { addExportTools } from './export.js';
@@ -172,7 +179,17 @@ export class XYChart {
     label.append(box, ' log scale');
     this.canvas = document.createElement('div');
     this.canvas.className = 'chart-live';
-    addExportTools(figure, this.id, () => this.view, () => this.plottedRows(), label);
+    addExportTools(figure, this.id, async () => { await this.upgrade(); return this.view; }, () => this.plottedRows(), label);
+    for (const type of ['pointerenter', 'focusin']) {
+      figure.addEventListener(type, () => this.upgrade().catch((err) => console.error(`chart ${this.id}:`, err)), { once: true, passive: true });
+    }
+  }
+
+  /** Draws the Vega view over the build's SVG, once; resolves when it is drawn (a failure,
+   * e.g. the Vega bundle not fetched, leaves the SVG and lets a later call try again). */
+  upgrade() {
+    if (!this.upgrading) this.upgrading = this.drawView().catch((err) => { this.upgrading = null; throw err; });
+    return this.upgrading;
   }
 
   plottedRows() {
@@ -180,8 +197,20 @@ export class XYChart {
     return { columns: Object.keys(rows[0] || {}), rows };
   }
 
-  /** Draws the live chart, the first time over the build-time SVG (render.js drawOver). */
+  /** Makes the chart live: at the post's own scale, on the build's SVG as it is; else (or once
+   * drawn with Vega) the Vega view (render.js drawOver), the first time over the SVG. */
   async draw() {
+    if (!this.upgrading) {
+      if (this.log === this.specLog && this.host.querySelector(':scope > svg.chart-svg')) return;
+      await this.upgrade();
+      return;
+    }
+    await this.upgrading;
+    await this.drawView(); // a new scale, colour scheme or width
+  }
+
+  async drawView() {
+    const { drawOver } = await loadVega();
     const { spec, width } = xyLayout(this.spec, this.host.clientWidth, this.log);
     if (this.view) this.view.finalize();
     this.view = await drawOver(this.host, this.canvas, spec, width);

@@ -96,6 +96,8 @@ def test_the_bundle_is_fetched_only_when_a_chart_is_near_then_takes_over(browser
         f"figure#{first.get_attribute('id')}[data-state=rendered]", state="attached"
     )
     assert len(fetched) == 1
+    # a bars chart is live on the build's SVG, then draws its Vega view over it (xy.js upgrade)
+    first.evaluate("f => f.benchlogChart.upgrade()")
     assert first.locator(".chart-view > svg").count() == 0 and first.locator("canvas").count() == 1
     assert not problems, problems
     context.close()
@@ -286,7 +288,10 @@ def test_a_live_chart_of_one_colour_draws_in_the_palettes_first(browser, site, s
         color_scheme=scheme,
     )
     page.wait_for_selector("figure#device-bars[data-state=rendered]", state="attached")
-    svg = page.evaluate("document.getElementById('device-bars').benchlogChart.view.toSVG()")
+    svg = page.evaluate(
+        "(async () => { const c = document.getElementById('device-bars').benchlogChart;"
+        " await c.upgrade(); return c.view.toSVG(); })()"
+    )
     assert "#4c78a8" not in svg.lower() and 'fill="#0072B2"' in svg
     assert not problems, problems
     page.context.close()

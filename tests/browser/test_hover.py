@@ -85,6 +85,7 @@ def hover_checks(page, figure, runs, spec, domain):
         assert (
             rule
             and abs(rule["x"] - x) <= 1.5
+            and rule["y"] == pytest.approx(top, abs=1.5)
             and rule["height"] == pytest.approx(geo["height"], abs=1)
         )
         readout = figure.locator(".ts-readout")

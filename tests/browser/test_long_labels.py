@@ -25,11 +25,13 @@ TEXTS = """(svg) => Array.from(svg.querySelectorAll('text')).filter((t) => t.tex
   && getComputedStyle(t).visibility !== 'hidden' && t.getAttribute('opacity') !== '0')
   .map((t) => { const r = t.getBoundingClientRect(); return { text: t.textContent, x0: r.left, x1: r.right, y0: r.top, y1: r.bottom }; })"""
 
-# For each live Vega chart: its view as SVG, laid exactly over its canvas, then its texts.
+# For each live Vega chart: its view as SVG, laid exactly over its canvas, then its texts (a
+# bars or line chart, live on the build's SVG, draws its Vega view first: xy.js upgrade).
 LIVE = (
     """async () => {
   const out = {};
   for (const fig of document.querySelectorAll('figure.chart')) {
+    if (fig.benchlogChart && fig.benchlogChart.upgrade) await fig.benchlogChart.upgrade();
     const view = fig.benchlogChart && fig.benchlogChart.view;
     const canvas = fig.querySelector('.chart-view canvas');
     if (!view || !canvas) continue;
@@ -142,7 +144,9 @@ def test_a_line_over_named_values_is_drawn_on_an_ordinal_axis(site, width, js):
         assert set(wait_for_charts(page).values()) == {"rendered"}
         marks = page.evaluate(
             """async () => { const holder = document.createElement('div');
-          holder.innerHTML = await document.querySelector('#setup-lines').benchlogChart.view.toSVG();
+          const chart = document.querySelector('#setup-lines').benchlogChart;
+          await chart.upgrade();
+          holder.innerHTML = await chart.view.toSVG();
           return (%s)(holder.querySelector('svg')); }"""
             % MARKS
         )

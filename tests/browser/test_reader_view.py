@@ -124,11 +124,12 @@ def test_the_table_check_sees_a_table_out_of_reach_or_unpinned(browser, site_url
 
 
 # -- one colour per value -------------------------------------------------------------------
-COLOURS = """() => {
+COLOURS = """async () => {
   const out = [];
   for (const f of document.querySelectorAll('figure.chart[data-kind]')) {
     const chart = f.benchlogChart;
     if (!chart) continue;
+    if (chart.upgrade) await chart.upgrade(); // a bars or line chart's Vega view (xy.js)
     const spec = JSON.parse(document.getElementById(f.id + '-spec').textContent);
     if (chart.view && (f.dataset.kind === 'bars' || f.dataset.kind === 'line')) {
       let scale = null;
