@@ -12,6 +12,9 @@ import re
 VERSION = re.compile(r"(?:[A-Za-z]+[-_]?)?[0-9]+(?:\.[0-9]+){1,3}(?:[-_+][A-Za-z0-9.]+)*")
 SERIES_QPS = ("sysbench1", "sysbench05")  # formats whose series have a qps column
 ID = "versions"
+# panels a draft's view shows at most: each panel draws every version at every X, and 27 of
+# them (3 workloads x 3 families x 3 tiers, 11 versions) passed a post's page budget
+MAX_PANELS = 9
 
 
 def draft(doc: dict, run_labels: list[dict], formats: set) -> dict | None:
@@ -31,23 +34,54 @@ def draft(doc: dict, run_labels: list[dict], formats: set) -> dict | None:
     if not numbers:
         return None
     x = "threads" if "threads" in numbers else numbers[0]
-    facets = [k for k in doc["labels"] if k not in (version, x) and len(values[k]) > 1]
+    facets, where = _facets(doc, run_labels, version, x, values)
     metric = doc.get("metric") or "tps"
     metrics = {metric: metric.upper() if len(metric) <= 4 else metric}
     if metric == "tps" and formats and formats <= set(SERIES_QPS):
         metrics["qps"] = "QPS"
-    return {"id": ID, "version": version, "facets": facets, "x": x, "metrics": metrics}
+    entry = {"id": ID, "version": version, "facets": facets, "x": x, "metrics": metrics}
+    return entry | ({"where": where} if where else {})
+
+
+def _facets(
+    doc: dict, run_labels: list[dict], version: str, x: str, values: dict[str, list]
+) -> tuple[list[str], dict]:
+    """The labels that make the view's panels, at most MAX_PANELS of them in all, and a
+    `where:` taking the first value (the smallest number) of each varying label left over. A
+    label the version decides (a server family: each version is one family's) makes no panel:
+    each would hold only that family's versions."""
+    facets, panels, where = [], 1, {}
+    ints = {k for k, t in doc.get("label_types", {}).items() if t == "int"}
+    for k in doc["labels"]:
+        if k in (version, x) or len(values[k]) < 2 or _decided_by(run_labels, version, k):
+            continue
+        if panels * len(values[k]) <= MAX_PANELS:
+            facets.append(k)
+            panels *= len(values[k])
+        else:
+            where[k] = min(int(v) for v in values[k]) if k in ints else values[k][0]
+    return facets, where
+
+
+def _decided_by(run_labels: list[dict], version: str, label: str) -> bool:
+    """Whether every value of `version` goes with one value of `label`."""
+    seen: dict[str, set] = {}
+    for r in run_labels:
+        if version in r and label in r:
+            seen.setdefault(str(r[version]), set()).add(str(r[label]))
+    return bool(seen) and all(len(v) == 1 for v in seen.values())
 
 
 def chart(entry: dict, headings: dict[str, str]) -> list[str]:
     """The post's lines that show the view (`headings`: the labels' readers' headings)."""
     name = headings.get(entry["version"], entry["version"])
     x = headings.get(entry["x"], entry["x"])
+    some = ", for the first value of each other label" if entry.get("where") else ""
     return [
         f"## Every {name[:1].lower() + name[1:]} by {x[:1].lower() + x[1:]}",
         "",
         f'{{{{< chart kind="versions" id="every-version" table="{entry["id"]}" source="derived" '
-        "caption=\"Each version by the runs' X, a panel per facet on its own scale; pick the "
-        'base and switch to the ratios above the chart" >}}',
+        f"caption=\"Each version by the runs' X, a panel per facet on its own scale{some}; pick "
+        'the base and switch to the ratios above the chart" >}}',
         "",
     ]
