@@ -266,6 +266,18 @@ class IostatParser(Parser):
         return sessions
 
 
+def _fast_times(stamp_lines: list[str], meta: dict) -> list[str] | None:
+    """The kept reports' times (`-t`), their zone put in `meta`; None when a stamp does not
+    read or the zone changes."""
+    stamps = [_stamp_or_none(x) for x in stamp_lines]
+    zones = {zone for _, zone in filter(None, stamps) if zone is not None}
+    if None in stamps or len(zones) > 1:
+        return None
+    if zones:
+        meta["zone"] = zones.pop()
+    return [when for when, _ in stamps[1:]]  # type: ignore[misc]
+
+
 def _fast(text: str, file: str) -> Parsed | None:
     """The parse of a regular file, read a whole column at a time: the banner, then reports
     of one shape (an optional time stamp, avg-cpu, then every device under one header), each
@@ -302,15 +314,9 @@ def _fast(text: str, file: str) -> Parsed | None:
     meta["host"] = banner["host"]
     if banner["cpus"]:
         meta["cpus"] = int(banner["cpus"])
-    times: list[str] = []
-    if h == 3:
-        stamps = [_stamp_or_none(x) for x in body[::step]]
-        zones = {zone for _, zone in filter(None, stamps) if zone is not None}
-        if None in stamps or len(zones) > 1:
-            return None  # the slow path says why no time is kept
-        times = [when for when, _ in stamps[1:]]  # type: ignore[misc]
-        if zones:
-            meta["zone"] = zones.pop()
+    times = _fast_times(body[::step], meta) if h == 3 else []
+    if times is None:
+        return None  # the slow path says why no time is kept
     at = list(range(3 + step, 3 + n * step, step))  # the kept reports' first lines
     extra = {"time": times} if times else {}
     try:

@@ -328,6 +328,17 @@ def _first(parsed, tool: str) -> float:
     return parsed.sessions[0].series["us"][0]
 
 
+def _monitor(tool: str, began, samples: int, rnd) -> str:
+    """A monitor's text of `samples` samples from `began`, as the generator writes it."""
+    from tests.kit import versions_gen as gen
+
+    if tool == "vmstat":
+        return gen.vmstat(samples, rnd)
+    if tool == "dstat":
+        return gen.dstat(began, samples + 1, rnd)  # its first row is since boot
+    return getattr(gen, tool)(began, samples, rnd)
+
+
 def test_run_end_places_each_monitor_by_its_own_samples(tmp_path):
     """Four monitors beside each run, started at four different moments before it and stopped
     with it: `offset_s: run-end` gives each monitor of each run its own offset (its samples x
@@ -337,7 +348,6 @@ def test_run_end_places_each_monitor_by_its_own_samples(tmp_path):
     from random import Random
 
     from ingest.parse import by_name
-    from tests.kit import versions_gen as gen
     from tests.kit.sysbench_gen import sysbench_log
 
     seconds, start = 30, datetime(2026, 3, 13, 5, 30)
@@ -345,13 +355,7 @@ def test_run_end_places_each_monitor_by_its_own_samples(tmp_path):
     for name, tps in (("a", 500), ("b", 800)):
         members[f"{name}/run.log"] = sysbench_log(tps, seconds=seconds)
         for tool, lead in LEADS[name].items():
-            rnd, began, n = Random(lead), start - timedelta(seconds=lead), seconds + lead
-            text = {
-                "vmstat": lambda: gen.vmstat(n, rnd),
-                "iostat": lambda: gen.iostat(began, n, rnd),
-                "dstat": lambda: gen.dstat(began, n + 1, rnd),  # its first row is since boot
-                "mpstat": lambda: gen.mpstat(began, n, rnd),
-            }[tool]()
+            text = _monitor(tool, start - timedelta(seconds=lead), seconds + lead, Random(lead))
             members[f"{name}/{tool}.txt"] = text
             parsed[name, tool] = by_name(tool).parse(text, f"{name}/{tool}.txt")
     man = archive_study(
