@@ -128,7 +128,7 @@ export class TsPlot {
     ctx.strokeStyle = th.rule;
     ctx.lineWidth = 1;
     ctx.fillStyle = th.muted;
-    this.yAxis(ctx, y, h < 120 ? 3 : 6);
+    this.yAxis(ctx, y, h < 120 ? 3 : 6, !p.along);
     this.xGrid(ctx, x, h, last);
     this.title(ctx, p);
     ctx.beginPath();
@@ -145,15 +145,17 @@ export class TsPlot {
     return marks;
   }
 
-  /** Horizontal grid lines and the y axis' labels, about `count` of them. */
-  yAxis(ctx, y, count) {
+  /** Horizontal grid lines and the y axis' labels, about `count` of them; `flush`: the labels
+   * at a panel's top and bottom kept inside it (as Vega's labelFlush), clear of the titles of
+   * stacked panels. */
+  yAxis(ctx, y, count, flush) {
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
-    const format = y.tickFormat(count);
+    const format = y.tickFormat(count), [bottom] = y.range();
     for (const v of y.ticks(count)) {
       const py = Math.round(y(v)) + 0.5;
       ctx.beginPath(); ctx.moveTo(0, py); ctx.lineTo(this.width, py); ctx.stroke();
-      ctx.fillText(format(v), -6, py);
+      ctx.fillText(format(v), -6, flush ? Math.min(bottom - 5, Math.max(5, py)) : py);
     }
   }
 
