@@ -2,14 +2,15 @@
 // is touched: makes every figure.chart live from its JSON spec block (#<id>-spec) by kind,
 // taking over from the build-time SVG, follows the OS colour scheme and the figure width, and
 // marks each figure data-state="rendered" (or "error") for readers of the DOM such as the
-// browser tests. The kinds drawn without Vega (the time series on canvas, the plan view, the
-// ratio heat-table, drawn by the build as HTML, bars and lines on the build's SVG) are
+// browser tests. The kinds drawn without Vega (the time series and the metrics on canvas, the
+// plan view, the ratio heat-table, drawn by the build as HTML, bars and lines on the build's SVG) are
 // in this bundle; the others come with the Vega bundle (vega-loader.js), fetched when the
 // first of them is wanted, so a time series goes live without waiting for Vega.
 import { nextTask } from './layout.js';
 import { onSchemeChange } from './theme.js';
 import { chartIdsInHash } from './hash.js';
 import { TimeSeriesChart } from './timeseries.js';
+import { MetricsChart } from './metrics.js';
 import { PlansChart } from './plans.js';
 import { RatioChart } from './ratio.js';
 import { XYChart } from './xy.js';
@@ -17,7 +18,7 @@ import { loadVega, VEGA_KINDS } from './vega-loader.js';
 
 /** The kinds of this bundle; every other kind (kinds.js has them all) is the Vega bundle's
  * (vega-loader.js VEGA_KINDS). */
-const OWN = { timeseries: TimeSeriesChart, plans: PlansChart, ratio: RatioChart, bars: XYChart, line: XYChart };
+const OWN = { timeseries: TimeSeriesChart, metrics: MetricsChart, plans: PlansChart, ratio: RatioChart, bars: XYChart, line: XYChart };
 
 /** The class of a chart kind, fetching the Vega bundle for a kind drawn with Vega. */
 async function kindOf(name) {

@@ -5,16 +5,25 @@
 // the bottom), the window brush and the hover rule are shared by every panel; markers cross
 // them all. The window statistics table covers every panel shown. State: `<id>.run`,
 // `<id>.p` (panels), `<id>.w`, `<id>.z` in the URL hash.
-import { renderFitted, plotWidth } from './render.js';
+// The live chart draws on canvas (tsplot.js, its panels stacked), without Vega: evaluating the
+// Vega bundle and compiling four panels was one long task of 240-530 ms when the reader
+// scrolled to the chart, and Vega's brushes listened to every pointer move on the page. The
+// build's SVG (Vega, initialView) is the first paint and the no-JS view; PNG and SVG export
+// draw the same Vega spec, made on demand (the Vega bundle is fetched then).
+import { plotWidth } from './layout.js';
+import { TsPlot } from './tsplot.js';
+import { loadVega } from './vega-loader.js';
 import { getState, setState } from './hash.js';
 import { downsample, windowStats, nearestIndex, gapOf, gapBreaker } from './series.js';
 import { addExportTools } from './export.js';
 import { chartConfig, cssVar } from './theme.js';
-import { el, range, significant as fmt, plotOrigin, liveRoom, showLive } from './chartdom.js';
+import { el, range, significant as fmt, liveRoom, showLive } from './chartdom.js';
 
 const present = (v) => v !== null;
 
 const TOP_H = 150, PANEL_H = 70, SPACING = 6;
+/** The points a zoom drag's step draws at most per panel (the drag's end draws every bucket). */
+const DRAG_BUCKETS = 300;
 
 /** A metric's title: its label from the series file's `meta` (the ingest's, ingest/join/columns.py:
  * one list of units and gauges for the ingest and the chart), else its name. */
@@ -59,8 +68,18 @@ export class MetricsChart {
     this.zoom = range(getState(this.id, 'z'));
     this.window = range(getState(this.id, 'w'));
     this.cache = new Map();
-    this.view = null;
+    // what the export reads as a Vega view's: SVG and images, drawn by Vega on demand
+    this.view = {
+      toSVG: async () => (await this.exportView()).toSVG(),
+      toImageURL: async (...args) => (await this.exportView()).toImageURL(...args),
+    };
     this.build();
+  }
+
+  /** A Vega view of the chart as shown (the build's drawing, at the live width), for export. */
+  async exportView() {
+    const vl = this.vegaLiteSpec(this.width, this.datasets(this.metrics, this.width), this.metrics);
+    return (await loadVega()).headlessView({ ...vl, config: chartConfig() });
   }
 
   build() {
@@ -76,11 +95,15 @@ export class MetricsChart {
     this.rule = el('div', { class: 'ts-rule', hidden: '' });
     this.hint = 'Hover a panel to read every metric at one time; drag in a panel to set the window, in the strip below to zoom.';
     this.readout = el('div', { class: 'ts-readout', 'aria-live': 'off' }, this.hint);
-    // the hover follows the pointer over every panel, inside the window brush too (DOM events:
-    // the brush's own mark would swallow a Vega pointer selection)
+    this.plot = new TsPlot(this.canvas, {
+      window: (w) => this.onWindow(w),
+      zoom: (z) => this.onZoom(z, true),
+      end: (name) => { if (name === 'zoom') this.onZoom(this.zoom); }, // full resolution again
+    });
+    // the hover follows the pointer over every panel, inside the window brush too
     const plot = el('div', { class: 'ts-plot' }, this.canvas, this.rule);
-    plot.addEventListener('pointermove', (e) => this.onHover(this.view ? this.timeAt(e) : null));
-    plot.addEventListener('pointerleave', () => this.onHover(null));
+    plot.addEventListener('pointermove', (e) => { this.hoverAt = { clientX: e.clientX, clientY: e.clientY }; this.onHover(this.hoverAt); });
+    plot.addEventListener('pointerleave', () => { this.hoverAt = null; this.onHover(null); });
     this.stats = el('div', { class: 'ts-stats table-wrap' });
     // built out of sight; the build's SVG stays until the first draw shows it (showLive)
     this.room = liveRoom(this.host);
@@ -166,23 +189,33 @@ export class MetricsChart {
     return [lo, Number.isFinite(hi) && hi > lo ? hi : lo + 1];
   }
 
+  /** The rows of the panels shown and of the overview strip for a plot `width` px wide. */
   datasets(metrics, width) {
     this.metrics = metrics;
     const full = this.extent(metrics);
-    const [x0, x1] = this.zoom || full;
-    const rows = [], overview = [];
-    const names = [this.runs.get(this.run).metric, ...this.panels];
-    for (const name of names) {
-      const s = metrics.get(name);
-      if (!s) continue;
-      const buckets = Math.max(50, Math.round(width / 2));
-      downsample(s.t, s.v, x0, x1, buckets, gapBreaker(rows, { panel: name }, gapOf(s, (x1 - x0) / buckets), present));
-    }
+    const overview = [];
+    const names = this.shownNames();
+    const rows = this.detailRows(Math.max(50, Math.round(width / 2)));
     const top = metrics.get(names[0]);
     const buckets = Math.max(40, Math.round(width / 5));
-    downsample(top.t, top.v, full[0], full[1], buckets, gapBreaker(overview, {}, gapOf(top, (full[1] - full[0]) / buckets), present));
-    this.rows = rows;
+    downsample(top.t, top.v, full[0], full[1], buckets, gapBreaker(overview, { run: this.run }, gapOf(top, (full[1] - full[0]) / buckets), present));
     return { rows, overview, names };
+  }
+
+  /** The throughput's name, then the panels shown. */
+  shownNames() { return [this.runs.get(this.run).metric, ...this.panels]; }
+
+  /** Every shown panel's rows {panel, run, t, v} in the zoom range, per-bucket extremes. */
+  detailRows(buckets) {
+    const [x0, x1] = this.zoom || this.extent(this.metrics);
+    const rows = [];
+    for (const name of this.shownNames()) {
+      const s = this.metrics.get(name);
+      if (!s) continue;
+      downsample(s.t, s.v, x0, x1, buckets, gapBreaker(rows, { panel: name, run: this.run }, gapOf(s, (x1 - x0) / buckets), present));
+    }
+    this.rows = rows;
+    return rows;
   }
 
   plotted() { return { columns: ['panel', 't', 'value'], rows: (this.rows || []).map((r) => ({ panel: r.panel, t: r.t, value: r.v })) }; }
@@ -194,7 +227,7 @@ export class MetricsChart {
     if (!metrics) return this.plotted();
     const [x0, x1] = this.zoom || this.extent(metrics);
     const rows = [];
-    for (const name of [this.runs.get(this.run).metric, ...this.panels]) {
+    for (const name of this.shownNames()) {
       const s = metrics.get(name);
       if (!s) continue;
       for (let i = 0; i < s.t.length; i++) if (s.t[i] >= x0 && s.t[i] <= x1) rows.push({ panel: name, t: s.t[i], value: s.v[i] });
@@ -251,6 +284,22 @@ export class MetricsChart {
     };
   }
 
+  /** What the plot draws for a plot `width`: a panel per metric shown, on one x axis (tsplot.js). */
+  plotState(width, metrics) {
+    const read = this.read || cssVar;
+    const run = this.runs.get(this.run);
+    const data = this.datasets(metrics, width);
+    const full = this.extent(metrics);
+    return {
+      detail: data.rows, overview: data.overview,
+      panels: data.names.filter((n) => metrics.has(n)).map((name, i) => ({ name, title: describe(name, metrics), height: i === 0 ? TOP_H : PANEL_H })),
+      runs: [{ id: this.run, color: this.color(this.run) || read('--accent') || '#0072B2', dash: [1, 0] }],
+      full, stripFull: full, zoom: this.zoom, window: this.window || run.window || full, markers: this.spec.markers || [],
+      theme: { fg: read('--fg'), muted: read('--muted'), rule: read('--rule'), shade: read('--shade'), accent: read('--accent'), font: read('--font') || 'sans-serif' },
+    };
+  }
+
+  /** (Re)draws the chart: after loading the run, a new pick, scheme or width. */
   async draw() {
     const token = (this.token = (this.token || 0) + 1);
     const run = this.runs.get(this.run);
@@ -259,92 +308,63 @@ export class MetricsChart {
     // the run's defaults until the reader picks; an empty pick is kept (the throughput alone)
     if (this.panels === null) this.panels = this.defaultPanels(run).filter((p) => metrics.has(p));
     this.pickers(run, metrics);
-    const width = plotWidth(this.canvas, 110);
-    this.width = width;
-    const data = this.datasets(metrics, width);
-    if (this.view) this.view.finalize();
-    const result = await renderFitted(this.canvas, this.vegaLiteSpec(width, data, metrics), width, { renderer: 'canvas', tooltip: false });
-    if (token !== this.token) { result.view.finalize(); return; }
-    this.view = result.view;
-    this.figure.metricsChart = this;   // for the browser tests and the console: the live view
-    this.metrics = metrics;
+    this.width = plotWidth(this.canvas, 95);
+    this.plot.draw(this.width, this.plotState(this.width, metrics));
+    this.figure.metricsChart = this;   // for the browser tests and the console
     // the room main.css holds follows the panels drawn: another run or pick (hour 24 of
     // LinkBench has two panels where hour 1 has five) leaves no blank under the chart
-    const drawn = data.names.length - 1;
+    const drawn = this.plot.panels.length - 1;
     if (String(drawn) !== this.figure.style.getPropertyValue('--panels').trim()) this.figure.style.setProperty('--panels', String(drawn));
-    this.view.addSignalListener('zoom', (_, v) => this.onZoom(v && v.t ? v.t : null));
-    this.view.addSignalListener('win', (_, v) => this.onWindow(v && v.t ? v.t : null));
     this.updateStats();
     showLive(this.host, this.room);
+    this.onHover(this.hoverAt);
   }
 
-  onZoom(extent) {
+  /** A zoom step (null: the whole run): the panels follow once per frame; `dragging`: with
+   * fewer points, the drag's end draws them all. */
+  onZoom(extent, dragging = false) {
     this.zoom = extent && extent[1] - extent[0] > 1 ? extent : null;
     this.saveState();
+    this.coarse = dragging;
     if (this.frame) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
-      const data = this.datasets(this.metrics, this.width);
-      this.view.data('rows', data.rows).runAsync();
+      const buckets = Math.max(50, Math.round(this.width / 2));
+      this.plot.setDetail(this.detailRows(this.coarse ? Math.min(buckets, DRAG_BUCKETS) : buckets), this.zoom);
+      this.onHover(this.hoverAt);
     });
   }
 
+  /** A window drag's step (null: the run's window): the brush moves at once, the table once per frame. */
   onWindow(extent) {
+    const run = this.runs.get(this.run);
     this.window = extent ? extent.map((x) => Math.round(x)) : null;
+    this.plot.setWindow(extent || run.window || this.extent(this.metrics));
     this.saveState();
-    this.updateStats();
+    if (this.statsFrame) return;
+    this.statsFrame = requestAnimationFrame(() => { this.statsFrame = 0; this.updateStats(); });
   }
 
-  /** Where the panels lie in the view (px from its first plot's origin): each panel group's
-   * real bounds as Vega laid them out (titles and axes included in the gaps), the overview
-   * strip (the last group) left out. */
-  panelBounds() {
-    const root = this.view.scenegraph().root.items[0];
-    const groups = root.items.filter((m) => m.marktype === 'group' && /^concat_\d+_group$/.test(m.name))
-      .sort((a, b) => Number(a.name.split('_')[1]) - Number(b.name.split('_')[1]))
-      .map((m) => m.items[0]);
-    return groups.slice(0, -1).map((g) => ({ x: g.x, y: g.y, width: g.width, height: g.height }));
-  }
-
-  /** The time under pointer event `e`, or null off the panels (from the top of the first to
-   * the bottom of the last, across their width). Every panel has the same x domain. */
-  timeAt(e) {
-    const drawing = this.canvas.querySelector('canvas, svg');
-    if (!this.view || !drawing) return null;
-    const bounds = this.panelBounds();
-    const first = bounds[0], last = bounds[bounds.length - 1];
-    const box = drawing.getBoundingClientRect();
-    const [ox, oy] = plotOrigin(this.view);
-    const x = e.clientX - box.left - ox - first.x, y = e.clientY - box.top - oy;
-    if (x < 0 || x > first.width || y < first.y || y > last.y + last.height) return null;
-    return this.view.scale('concat_0_x').invert(x);
-  }
-
-  /** The hover rule at time `t`, from the top of the first panel to the bottom of the last. */
-  placeRule(t) {
-    const bounds = this.panelBounds();
-    const first = bounds[0], last = bounds[bounds.length - 1];
-    const box = this.canvas.querySelector('canvas, svg').getBoundingClientRect();
-    const parent = this.rule.parentElement.getBoundingClientRect();
-    const [ox, oy] = plotOrigin(this.view);
-    Object.assign(this.rule.style, { left: `${box.left - parent.left + ox + first.x + this.view.scale('concat_0_x')(t)}px`,
-      top: `${box.top - parent.top + oy + first.y}px`, height: `${last.y + last.height - first.y}px` });
-    this.rule.hidden = false;
-  }
+  /** Each panel's box on the page and its markers' x (px), top to bottom (for the tests). */
+  panelBounds() { return this.plot.panelBoxes(); }
 
   /** `data-hover-t` on the figure, the rule across every panel and the readout follow the
-   * pointer; null removes them. */
-  onHover(x) {
-    if (x === null || x === undefined || !Number.isFinite(x)) {
+   * pointer at `pos` ({clientX, clientY}); null, or off the panels, removes them. */
+  onHover(pos) {
+    // every read of the layout first, then the writes: one layout per pointer step
+    const g = pos && this.plot.state ? this.plot.geometry() : null;
+    const parent = g ? this.rule.parentElement.getBoundingClientRect() : null;
+    const x = g ? this.plot.timeAt(pos, g) : null;
+    if (x === null || !Number.isFinite(x)) {
       delete this.figure.dataset.hoverT;
       this.rule.hidden = true;
       this.readout.replaceChildren(this.hint);
       return;
     }
     this.figure.dataset.hoverT = String(Math.round(x * 1000) / 1000);
-    this.placeRule(x);
+    this.plot.placeRule(this.rule, x, g, parent);
     const parts = [el('b', { text: `t = ${fmt(x)} s` })];
-    for (const name of [this.runs.get(this.run).metric, ...this.panels]) {
+    for (const name of this.shownNames()) {
       const s = this.metrics.get(name);
       if (!s || !s.t.length) continue;
       parts.push(' · ', `${describe(name, this.metrics)}: `, el('b', { text: fmt(s.v[nearestIndex(s.t, x)]) }));
@@ -356,7 +376,7 @@ export class MetricsChart {
     const run = this.runs.get(this.run);
     const [a, b] = this.window || run.window || this.extent(this.metrics);
     const keys = ['mean', 'p5', 'p50', 'p95', 'max'];
-    const rows = [run.metric, ...this.panels].filter((n) => this.metrics.has(n)).map((name) => {
+    const rows = this.shownNames().filter((n) => this.metrics.has(n)).map((name) => {
       const s = this.metrics.get(name);
       const st = windowStats(s.t, s.v, a, b, s.weighted);
       return el('tr', { 'data-metric': name }, el('th', { scope: 'row', text: describe(name, this.metrics) }), el('td', { class: 'number', text: String(st.n) }),

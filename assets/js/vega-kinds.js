@@ -1,12 +1,11 @@
 // The Vega bundle, fetched by vega-loader.js when a chart needs it: the chart kinds drawn with
 // Vega (kinds.js is the build's full registry), a headless Vega view of a Vega-Lite spec
-// (the PNG and SVG export of a time series and of a ratio heat-table), and the Vega view a
+// (the PNG and SVG export of a time series, a metrics chart and a ratio heat-table), and the Vega view a
 // bars or line chart draws over its build-time SVG.
 import { compile } from 'vega-lite';
 import { parse, View } from 'vega';
 import { expressionInterpreter } from 'vega-interpreter';
 import { drawOver } from './render.js';
-import { MetricsChart } from './metrics.js';
 import { QueriesChart } from './queries.js';
 import { VersionsChart } from './versions.js';
 
@@ -18,7 +17,7 @@ async function headlessView(spec) {
 }
 
 window.benchlogVega = {
-  kinds: { metrics: MetricsChart, queries: QueriesChart, versions: VersionsChart },
+  kinds: { queries: QueriesChart, versions: VersionsChart },
   headlessView,
   drawOver, // the Vega view of a bars or line chart (xy.js, in the main chart bundle)
 };

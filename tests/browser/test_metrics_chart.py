@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 
 import pytest
 import yaml
@@ -170,21 +171,19 @@ def test_unchecking_every_panel_leaves_the_throughput_alone(browser, base):
 
 def test_hover_follows_the_pointer_over_every_panel(figure):
     page, fig, _ = figure
-    box = page.locator(f"#{FIG} .ts-canvas canvas").bounding_box()
+    bounds = page.evaluate(BOUNDS, FIG)
     seen = []
     # 16 positions: across the width, alternating between the top panel and the lower ones
     for i in range(16):
-        x = box["x"] + 70 + i * (box["width"] - 140) / 15
-        y = box["y"] + (
-            60 if i % 2 == 0 else 150 + 6 + 35 + 76 * (i % 3)
-        )  # top panel, then lower ones
-        page.mouse.move(x, y)
+        panel = bounds[0 if i % 2 == 0 else 1 + i % (len(bounds) - 1)]
+        x = panel["left"] + 2 + i * (panel["width"] - 4) / 15
+        page.mouse.move(x, panel["top"] + panel["height"] / 2)
         until(page, f"document.getElementById('{FIG}').dataset.hoverT !== undefined")
         seen.append(float(fig.get_attribute("data-hover-t")))
     assert seen == sorted(seen) and len(set(seen)) >= 12, seen
     doc = json.loads((ROOT / "data" / "linkbench-hourly-2017" / "series" / "load.json").read_text())
     assert 0 <= seen[0] < seen[-1] <= doc["t"][-1] + 5
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] - 40)  # off the chart
+    page.mouse.move(bounds[0]["left"] + 100, bounds[0]["top"] - 40)  # off the chart
     until(page, f"document.getElementById('{FIG}').dataset.hoverT === undefined")
 
 
@@ -193,11 +192,11 @@ def test_a_window_brushed_in_a_lower_panel_sets_every_panels_statistics(figure):
     run = run_record("linkbench-hourly-2017", "load")
     top = page.locator(f"#{FIG} .ts-stats tr[data-metric='{run['metric']}'] td").first
     before = int(top.inner_text())
-    box = page.locator(f"#{FIG} .ts-canvas canvas").bounding_box()
-    y = box["y"] + 150 + 6 + 35 + 76  # inside the third panel
-    page.mouse.move(box["x"] + box["width"] * 0.45, y)
+    third = page.evaluate(BOUNDS, FIG)[2]
+    y = third["top"] + third["height"] / 2
+    page.mouse.move(third["left"] + third["width"] * 0.45, y)
     page.mouse.down()
-    page.mouse.move(box["x"] + box["width"] * 0.7, y, steps=6)
+    page.mouse.move(third["left"] + third["width"] * 0.7, y, steps=6)
     page.mouse.up()
     until(
         page,
@@ -281,23 +280,25 @@ def test_the_live_chart_takes_over_in_the_room_held_for_it(browser, base, width)
     page.context.close()
 
 
-# Every panel on one time axis (the live view, read through `figure.metricsChart`: its Vega view)
-VIEW = """(id) => { const c = document.getElementById(id).metricsChart, v = c.view, b = c.panelBounds();
-  const root = v.scenegraph().root.items[0];
-  const groups = root.items.filter((m) => /^concat_\\d+_group$/.test(m.name)).map((m) => m.items[0]);
-  return { bounds: b, origin: [v.padding().left + v.origin()[0], v.padding().top + v.origin()[1]],
-    domains: groups.map((_, i) => v.scale(`concat_${i}_x`).domain()),
-    windows: groups.slice(0, b.length).map((g) => g.items.filter((m) => /^p\\d+.window/.test(m.name))
-      .flatMap((m) => m.items.map((it) => [Math.round(it.x), Math.round(it.x2)]))) }; }"""
+# Every panel on one time axis (the live view, read through `figure.metricsChart`: its canvas
+# plot, tsplot.js): each panel's box on the page (with its markers' x), the x domain every panel
+# is drawn on, the zoom strip's and the window brush's box
+VIEW = """(id) => { const c = document.getElementById(id).metricsChart, w = document.querySelector(`#${id} .ts-window`);
+  const box = w.hidden ? null : w.getBoundingClientRect();
+  return { bounds: c.panelBounds(), domain: c.plot.x().domain(), strip: c.plot.stripX().domain(),
+    window: box && { left: box.left, right: box.right, top: box.top, bottom: box.bottom } }; }"""
+BOUNDS = "(id) => document.getElementById(id).metricsChart.panelBounds()"
 
 
-def open_run(browser, base, run):
+def open_run(browser, base, run, **context):
+    """The post opened at the chart showing `run` (None: the chart's first), live; `context`:
+    the browser context's arguments (a 1280 x 900 viewport unless given)."""
     problems = []
     page = open_page(
         browser,
-        f"{base}{LINKBENCH}#{FIG}.run={run}",
+        f"{base}{LINKBENCH}#{FIG}" + (f".run={run}" if run else ""),
         problems,
-        viewport={"width": 1280, "height": 900},
+        **{"viewport": {"width": 1280, "height": 900}, **context},
     )
     page.locator(f"#{FIG}").scroll_into_view_if_needed()
     page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=WAIT)
@@ -319,11 +320,10 @@ def test_every_panel_has_one_time_axis_spanning_the_run_and_its_samples(browser,
     )
     view = page.evaluate(VIEW, FIG)
     expected = [min(0, own["t"][0], linked["t"][0]), max(own["t"][-1], linked["t"][-1])]
-    assert (
-        len(view["domains"])
-        == 1 + len(run_record("linkbench-hourly-2017", rid)["linked"]["panels"]) + 1
-    )  # + strip
-    for domain in view["domains"]:
+    panels = run_record("linkbench-hourly-2017", rid)["linked"]["panels"]
+    assert [b["name"] for b in view["bounds"]][1:] == panels
+    assert len({(b["left"], b["width"]) for b in view["bounds"]}) == 1  # one x axis
+    for domain in (view["domain"], view["strip"]):
         assert domain == pytest.approx(expected)
     assert not problems, problems
     page.context.close()
@@ -332,17 +332,20 @@ def test_every_panel_has_one_time_axis_spanning_the_run_and_its_samples(browser,
 def test_a_window_brushed_in_a_lower_panel_is_drawn_in_every_panel(browser, base):
     page, problems = open_run(browser, base, "request-hour-1")
     view = page.evaluate(VIEW, FIG)
-    box = page.locator(f"#{FIG} .ts-canvas canvas").bounding_box()
-    (ox, oy), third = view["origin"], view["bounds"][2]
-    y = box["y"] + oy + third["y"] + third["height"] / 2
-    page.mouse.move(box["x"] + ox + 200, y)
+    third = view["bounds"][2]
+    y = third["top"] + third["height"] / 2
+    page.mouse.move(third["left"] + 200, y)
     page.mouse.down()
-    page.mouse.move(box["x"] + ox + 400, y, steps=6)
+    page.mouse.move(third["left"] + 400, y, steps=6)
     page.mouse.up()
     until(page, "location.hash.includes('.w=')")
-    windows = page.evaluate(VIEW, FIG)["windows"]
-    assert len(windows) == len(view["bounds"])
-    assert all(w == [[200, 400]] for w in windows), windows
+    window = page.evaluate(VIEW, FIG)["window"]
+    first, last = view["bounds"][0], view["bounds"][-1]
+    assert window["left"] - third["left"] == pytest.approx(200, abs=1)
+    assert window["right"] - third["left"] == pytest.approx(400, abs=1)
+    # one brush over every panel: from the top panel's top to the last one's bottom
+    assert window["top"] == pytest.approx(first["top"], abs=1)
+    assert window["bottom"] == pytest.approx(last["top"] + last["height"], abs=1)
     assert not problems, problems
     page.context.close()
 
@@ -353,26 +356,21 @@ def test_hover_reads_the_last_panel_and_the_rule_spans_every_panel(browser, base
     last panel's bottom."""
     page, problems = open_run(browser, base, "load")
     view = page.evaluate(VIEW, FIG)
-    box = page.locator(f"#{FIG} .ts-canvas canvas").bounding_box()
-    (ox, oy), first, last = view["origin"], view["bounds"][0], view["bounds"][-1]
+    first, last = view["bounds"][0], view["bounds"][-1]
     assert len(view["bounds"]) == 1 + len(
         run_record("linkbench-hourly-2017", "load")["linked"]["panels"]
     )
-    page.mouse.move(
-        box["x"] + ox + last["width"] / 2, box["y"] + oy + last["y"] + last["height"] - 3
-    )
+    page.mouse.move(last["left"] + last["width"] / 2, last["top"] + last["height"] - 3)
     until(page, f"document.getElementById('{FIG}').dataset.hoverT !== undefined")
     t = float(page.locator(f"#{FIG}").get_attribute("data-hover-t"))
-    lo, hi = view["domains"][0]
+    lo, hi = view["domain"]
     assert t == pytest.approx((lo + hi) / 2, rel=0.02)
     rule = page.locator(f"#{FIG} .ts-rule").bounding_box()
-    assert rule["y"] == pytest.approx(box["y"] + oy + first["y"], abs=1)
-    assert rule["y"] + rule["height"] == pytest.approx(
-        box["y"] + oy + last["y"] + last["height"], abs=1
-    )
+    assert rule["y"] == pytest.approx(first["top"], abs=1)
+    assert rule["y"] + rule["height"] == pytest.approx(last["top"] + last["height"], abs=1)
     page.mouse.move(
-        box["x"] + ox + last["width"] / 2, box["y"] + oy + last["y"] + last["height"] + 12
-    )  # below: the strip's axis
+        last["left"] + last["width"] / 2, last["top"] + last["height"] + 12
+    )  # below: the x axis' labels
     until(page, f"document.getElementById('{FIG}').dataset.hoverT === undefined")
     assert not problems, problems
     page.context.close()
@@ -405,21 +403,11 @@ def test_the_cloud_post_links_latency_errors_and_reconnects_and_its_markers_cros
         page.locator("#run-metrics").get_attribute("data-metrics").split(",")
     )
     markers = yaml.safe_load((ROOT / "content" / CLOUD / "manifest.yaml").read_text())["markers"]
-    drawn = page.evaluate(
-        """(id) => { const c = document.getElementById(id).metricsChart, v = c.view;
-      const root = v.scenegraph().root.items[0];
-      return root.items.filter((m) => /^concat_\\d+_group$/.test(m.name)).slice(0, c.panelBounds().length)
-        .map((g) => g.items[0].items.filter((m) => /^p\\d+.markers/.test(m.name)).flatMap((m) => m.items.map((it) => Math.round(it.x)))); }""",
-        "run-metrics",
-    )
+    view = page.evaluate(VIEW, "run-metrics")
+    drawn = [[round(x) for x in b["marks"]] for b in view["bounds"]]
     assert len(drawn) == 4 and all(len(x) == len(markers) for x in drawn), drawn
     assert all(x == drawn[0] for x in drawn), drawn
-    domain = page.evaluate(
-        "document.getElementById('run-metrics').metricsChart.view.scale('concat_0_x').domain()"
-    )
-    width = page.evaluate(
-        "document.getElementById('run-metrics').metricsChart.panelBounds()[0].width"
-    )
+    domain, width = view["domain"], view["bounds"][0]["width"]
     expected = [round((m["t"] - domain[0]) / (domain[1] - domain[0]) * width) for m in markers]
     assert all(abs(a - b) <= 1 for a, b in zip(drawn[0], expected)), (
         drawn[0],
@@ -428,3 +416,122 @@ def test_the_cloud_post_links_latency_errors_and_reconnects_and_its_markers_cros
     )
     assert not problems, problems
     page.context.close()
+
+
+def test_zooming_in_the_strip_narrows_every_panel_and_round_trips_the_url(browser, base):
+    """A drag in the overview strip zooms every panel to its range (`.z=` in the URL, restored
+    on reload); the window statistics keep the window, not the zoom; a click clears the zoom."""
+    page, problems = open_run(browser, base, "load")
+    full = page.evaluate(VIEW, FIG)["domain"]
+    strip = page.locator(f"#{FIG} canvas.ts-strip").bounding_box()
+    left = page.evaluate(BOUNDS, FIG)[0]["left"]
+    width = page.evaluate(BOUNDS, FIG)[0]["width"]
+    y = strip["y"] + 8 + 20  # inside the strip's plot (tsplot.js GAP, STRIP)
+    cell = f"#{FIG} .ts-stats tr td[data-stat=mean]"
+    mean = page.locator(cell).first.get_attribute("data-value")
+    page.mouse.move(left + width * 0.25, y)
+    page.mouse.down()
+    page.mouse.move(left + width * 0.5, y, steps=5)
+    page.mouse.up()
+    until(page, "location.hash.includes('.z=')")
+    zoomed = page.evaluate(VIEW, FIG)["domain"]
+    span = full[1] - full[0]
+    assert zoomed[0] == pytest.approx(full[0] + span * 0.25, abs=span * 0.01)
+    assert zoomed[1] == pytest.approx(full[0] + span * 0.5, abs=span * 0.01)
+    assert page.locator(cell).first.get_attribute("data-value") == mean
+    state = f"{FIG}.z={round(zoomed[0])}-{round(zoomed[1])}"
+    until(page, f"decodeURIComponent(location.hash).includes('{state}')")  # written 150 ms later
+    page.reload()
+    page.locator(f"#{FIG}").scroll_into_view_if_needed()
+    page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=WAIT)
+    until(page, f"!!document.getElementById('{FIG}').metricsChart")
+    restored = page.evaluate(VIEW, FIG)["domain"]
+    assert restored == pytest.approx([round(zoomed[0]), round(zoomed[1])], abs=1e-9)
+    strip = page.locator(f"#{FIG} canvas.ts-strip").bounding_box()
+    page.mouse.click(left + width * 0.8, strip["y"] + 8 + 20)  # a click clears the zoom
+    until(page, "!location.hash.includes('.z=')")
+    assert page.evaluate(VIEW, FIG)["domain"] == pytest.approx(full)
+    assert not problems, problems
+    page.context.close()
+
+
+def test_the_chart_goes_live_without_the_vega_bundle(browser, base):
+    """The metrics chart draws on canvas: with the Vega bundle held back (its request never
+    answered), the chart still goes live, hovers and brushes; Vega is fetched for export only."""
+    problems = []
+    page = open_page(browser, "about:blank", problems, viewport={"width": 1280, "height": 900})
+    held = []
+    page.route("**/vega-kinds.*.js", lambda route: held.append(route))
+    page.goto(f"{base}{LINKBENCH}#{FIG}")
+    page.locator(f"#{FIG}").scroll_into_view_if_needed()
+    page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=WAIT)
+    until(page, f"!!document.getElementById('{FIG}').metricsChart")
+    assert page.evaluate("window.benchlogVega") is None
+    top = page.evaluate(BOUNDS, FIG)[0]
+    page.mouse.move(top["left"] + top["width"] / 3, top["top"] + top["height"] / 2)
+    until(page, f"document.getElementById('{FIG}').dataset.hoverT !== undefined")
+    assert page.locator(f"#{FIG} .ts-readout b").count() >= 2
+    for route in held:
+        route.abort()
+    page.context.close()
+
+
+def test_the_export_draws_the_panels_shown_with_vega(figure):
+    """PNG and SVG export draw the chart as shown with Vega, fetched on demand: the SVG names
+    every panel shown."""
+    page, fig, _ = figure
+    with page.expect_download() as dl:
+        page.locator(f"#{FIG} .chart-tools button", has_text="SVG").click()
+    name = dl.value.suggested_filename
+    with open(dl.value.path(), encoding="utf-8") as f:
+        svg = f.read()
+    assert name == f"{FIG}.svg" and svg.startswith("<svg")
+    for label in page.evaluate(
+        f"document.getElementById('{FIG}').metricsChart.plot.panels.map((p) => p.title)"
+    ):
+        assert f">{label}<" in svg, label
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_canvas_follows_the_colour_scheme(browser, base, scheme):
+    """The panels are drawn in the page's colours (theme.js custom properties), dark too."""
+    page, problems = open_run(
+        browser, base, None, viewport={"width": 375, "height": 800}, color_scheme=scheme
+    )
+    drawn, page_fg = page.evaluate(
+        f"""[document.getElementById('{FIG}').metricsChart.plot.state.theme.fg,
+        getComputedStyle(document.documentElement).getPropertyValue('--fg').trim()]"""
+    )
+    # main.css sets --fg for the light scheme first, then for the dark one
+    fgs = re.findall(r"--fg:\s*(#[0-9a-fA-F]+)", (ROOT / "assets" / "css" / "main.css").read_text())
+    assert drawn == page_fg == fgs[0 if scheme == "light" else 1]
+    assert not problems, problems
+    page.context.close()
+
+
+def test_the_run_and_the_panels_are_picked_with_the_keyboard(figure):
+    """The run picker and the panel boxes are form controls: the keyboard switches the run
+    (the panels follow it: the new run's defaults) and toggles a panel."""
+    page, fig, _ = figure
+    select = page.locator(f"#{FIG} .chart-controls select")
+    select.focus()
+    page.keyboard.press("ArrowDown")
+    second = page.evaluate(
+        f"document.querySelector('#{FIG} .chart-controls select').options[1].value"
+    )
+    until(page, f"decodeURIComponent(location.hash).includes('{FIG}.run={second}')")
+    panels = run_record("linkbench-hourly-2017", second)["linked"]["panels"]
+    until(
+        page,
+        f"document.getElementById('{FIG}').metricsChart.panelBounds().length === {1 + len(panels)}",
+    )
+    page.locator(f"#{FIG} .metrics-panels summary").focus()
+    page.keyboard.press("Enter")
+    box = page.locator(f"#{FIG} .metrics-pick input:checked").first
+    box.focus()
+    page.keyboard.press("Space")
+    until(
+        page,
+        f"document.getElementById('{FIG}').metricsChart.panelBounds().length === {len(panels)}",
+    )
+    assert page.evaluate(BOUNDS, FIG)[1]["name"] == panels[1]
