@@ -18,6 +18,8 @@ from decimal import Decimal
 # sysbench's rates as `%.2f` prints them, each followed by ",": at most 15 digits, no leading
 # zero, so the float reads back as these digits and its JSON is them with trailing zeros cut
 TWO_DECIMALS = re.compile(r"(?:(?:0|[1-9][0-9]{0,12}+)\.[0-9][0-9],)*+")
+# whole numbers as JSON writes them (no leading zero), each followed by ","
+WHOLE = re.compile(r"(?:(?:0|[1-9][0-9]*+),)*+")
 # `.x0,` -> `.x,` for each digit x, then `.00,` -> `,` (`512.40` -> `512.4`, `498.00` -> `498`)
 TRAILING_ZEROS = (*((f".{d}0,", f".{d},") for d in "123456789"), (".00,", ","))
 
@@ -115,6 +117,16 @@ def two_decimals_json(words: list[str]) -> str | None:
     return f"[{text[:-1]}]"
 
 
+def ints_of(words: list[str]) -> list[int]:
+    """The ints of a column of printed whole numbers (ValueError for any other word); `Printed`
+    with its JSON, the words joined, when each is written as JSON writes it (no leading zero)."""
+    ints = list(map(int, words))
+    text = ",".join(words) + ","
+    if WHOLE.fullmatch(text) is None:
+        return ints
+    return Printed(ints, f"[{text[:-1]}]")
+
+
 def json_array(values: list) -> str:
     """A JSON array of a series column (numbers, None for a missing value): `[1,262.56,null]`.
     A `Printed` column is its text. A column of plain ints and floats in Python's positional
@@ -131,4 +143,4 @@ def json_array(values: list) -> str:
     return text[:-3] + "]" if text.endswith(".0]") else text
 
 
-__all__ = ["json_number", "json_array", "floats_of", "two_decimals_json", "Printed"]
+__all__ = ["json_number", "json_array", "floats_of", "ints_of", "two_decimals_json", "Printed"]

@@ -13,7 +13,13 @@ import pytest
 from ingest.parse import by_name
 from ingest.parse.member import parse_bytes
 from ingest.problems import Problem
-from ingest.write.numbers import Printed, floats_of, json_array, two_decimals_json
+from ingest.write.numbers import (
+    Printed,
+    floats_of,
+    ints_of,
+    json_array,
+    two_decimals_json,
+)
 from ingest.write.seriesfiles import series_json
 
 HEAD = (
@@ -81,6 +87,20 @@ def test_any_other_word_leaves_the_column_to_the_floats_repr(odd):
     words = [f"{i}.{i % 100:02d}" for i in range(1, 300)] + [odd]
     assert two_decimals_json(words) is None
     assert type(floats_of(words)) is list
+
+
+def test_whole_numbers_are_written_from_their_words():
+    words = [str(i) for i in range(0, 400)] + ["1000000000000000000000"]
+    got = ints_of(words)
+    want = list(map(int, words))
+    assert type(got) is Printed and got == want and json_array(got) == _plain_json(want)
+
+
+@pytest.mark.parametrize("odd", ["07", "00", "-1"])
+def test_a_whole_number_not_written_as_json_writes_it_is_a_plain_list(odd):
+    got = ints_of(["1", "2", odd])
+    assert type(got) is list and got == [1, 2, int(odd)]
+    assert json_array(got) == _plain_json(got)
 
 
 def test_a_word_that_is_no_number_raises_as_float_does():
