@@ -72,7 +72,8 @@ def test_distinct_two_decimal_words_are_written_as_their_floats_would_be():
     """sysbench's tps and qps (`%.2f`): the words' text with the trailing zeros cut is the
     floats' JSON, for every last digit pair and up to 15 digits."""
     words = [f"{i}.{i % 100:02d}" for i in range(0, 500)]
-    words += ["0.00", "0.05", "0.50", "10.10", "100.00", "1234567890123.45", "9999999999999.99"]
+    words += ["0.00", "0.05", "0.10", "0.50", "10.10", "100.00", "100.50", "1000.00", "7000.70"]
+    words += ["1234567890123.45", "9999999999999.99", "9999999999990.00"]
     got = floats_of(words)
     want = list(map(float, words))
     assert type(got) is Printed and got == want
