@@ -42,13 +42,10 @@ class StudyContext:
     declared: dict[str, DerivedTable] = field(default_factory=dict)
     tables: list[DerivedTable] = field(default_factory=list)
     table = staticmethod(make_table)  # ctx.table(id, title, columns, rows, notes=None)
-    # (name, fmt) -> the Parsed `published()` gave: a study's tables read one input many times
-    _parsed: dict[tuple[str, str], Parsed] = field(default_factory=dict, init=False, repr=False)
 
     def published(self, name: str | None = None, fmt: str = "auto") -> Parsed:
         """A published-tables input parsed (format detected unless given), e.g. its `tables`;
-        without `name`, the study's one published-tables input. Parsed once per study: the
-        same `Parsed` each time (read it, do not change it)."""
+        without `name`, the study's one published-tables input."""
         if name is None:
             names = [i.name for i in self.manifest.inputs if i.kind == "published-tables"]
             if len(names) != 1:
@@ -56,9 +53,7 @@ class StudyContext:
                     self.manifest.path, None, f"expected one published-tables input, found {names}"
                 )
             name = names[0]
-        if (name, fmt) not in self._parsed:
-            self._parsed[name, fmt] = parse_bytes(self.inputs[name].encode("utf-8"), name, fmt)
-        return self._parsed[name, fmt]
+        return parse_bytes(self.inputs[name].encode("utf-8"), name, fmt)
 
     def quoted(self, name: str) -> list[dict[str, Any]]:
         """The rows of the manifest's `quoted: <name>`: figures the original states only in its

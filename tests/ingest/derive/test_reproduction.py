@@ -11,7 +11,7 @@ import tarfile
 
 import pytest
 
-from ingest.derive import context, reproduction
+from ingest.derive import reproduction
 from ingest.derive.context import StudyContext
 from ingest.derive.reproduction import compare, decimals, summary
 from ingest.parse import by_name
@@ -561,15 +561,3 @@ def test_site_serves_the_csv_and_the_post_shows_every_non_exact_cell(built_site,
             assert why.replace('"', "&#34;") in cells or why in cells, why
     if study == "myrocks-cloud-cost":
         assert "<td>4.783</td><td>truncation</td>" in cells
-
-
-def test_a_published_input_is_parsed_once_per_study(tmp_path, monkeypatch):
-    path = tmp_path / "manifest.yaml"
-    path.write_text(MANIFEST % ("a" * 64))
-    ctx = StudyContext(manifest=load(path), runs=[], series={}, inputs={"published.md": PUBLISHED})
-    calls = []
-    real = context.parse_bytes
-    monkeypatch.setattr(context, "parse_bytes", lambda *a: calls.append(a) or real(*a))
-    first = ctx.published("published.md", "markdown-tables")
-    assert ctx.published("published.md", "markdown-tables") is first and len(calls) == 1
-    assert ctx.published("published.md") is not first and len(calls) == 2  # another format
