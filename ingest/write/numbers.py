@@ -5,7 +5,8 @@ that read back as the same float: `2` for the float 2.0, `262.56`, positional fr
 
 Used by the series JSON (ingest/write/seriesfiles.py) and every CSV (ingest/write/csvfiles.py), so a
 number reads the same in both, and by no one else. A parser's column of repeated numbers
-(`floats_of`) is converted and written once per distinct number, and keeps its JSON text.
+(`floats_of`) is converted and written once per distinct number, and keeps its JSON text; so
+does a column of two-decimal words (sysbench's `%.2f` rates) or whole numbers, its words joined.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def floats_of(words: list[str]) -> list:
 
 
 def two_decimals_json(words: list[str]) -> str | None:
-    """The JSON array of words that all read `[1-9]?[0-9]*.[0-9][0-9]` (at most 15 digits):
+    """The JSON array of words that all read `0.dd` or `[1-9][0-9]*.dd` (at most 15 digits):
     the words joined, their trailing zeros cut, which is what `json_array` writes for their
     floats (a decimal of at most 15 digits reads back as itself), with no call per word
     (a third of the time of the floats' repr); None for any other word."""
