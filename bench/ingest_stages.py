@@ -58,7 +58,7 @@ def main():
     from ingest.parse import pool
     from ingest.read import inputs as at_hand
     from ingest.read import manifest
-    from ingest.write import seriesfiles
+    from ingest.write import report, seriesfiles
 
     imports = time.process_time() - t0
 
@@ -83,6 +83,10 @@ def main():
     pipeline.runs_csv = timed("CSV text (tables, runs)", pipeline.runs_csv)
     pipeline.table_csv = timed("CSV text (tables, runs)", pipeline.table_csv)
     pipeline.write_study = timed("write data/ (atomic)", pipeline.write_study)
+    report._why_unmatched = timed(
+        "report: format of the members no rule took", report._why_unmatched
+    )
+    report._error_lines = timed("report: error lines in the runs' logs", report._error_lines)
 
     data = Path(tempfile.mkdtemp()) / "data"
     t0 = time.process_time()
@@ -104,7 +108,7 @@ def main():
         "interpreter start": START,
         "imports": imports,
         **spent,
-        "other (run records, labels, base ratios)": total - sum(spent.values()),
+        "other (run records, labels, ratios, tables)": total - sum(spent.values()),
         "total": START + imports + total,
     }
     print(json.dumps(out))

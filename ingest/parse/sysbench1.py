@@ -20,7 +20,7 @@ from ingest.parse import register
 from ingest.parse._text import skipped_problem
 from ingest.parse.base import Parsed, Parser, Session
 from ingest.problems import Problem
-from ingest.write.numbers import floats_of
+from ingest.write.numbers import floats_of, ints_of
 
 BANNER = re.compile(r"^sysbench (\d+\.\d+[\w.\-]*)")
 THREADS = re.compile(r"^Number of threads: (\d+)")
@@ -186,9 +186,10 @@ def columns_of(rows: list[tuple]) -> list[list]:
 
 
 def times_of(t: list) -> list:
-    """Interval end times as printed: ints, or floats when any has a fraction."""
+    """Interval end times as printed: ints (`Printed`, ints_of), or floats when any has a
+    fraction."""
     try:
-        return list(map(int, t))
+        return ints_of(t)
     except ValueError:
         return [_num(x) for x in t]
 

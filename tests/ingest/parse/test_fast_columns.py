@@ -13,7 +13,13 @@ import pytest
 from ingest.parse import by_name
 from ingest.parse.member import parse_bytes
 from ingest.problems import Problem
-from ingest.write.numbers import Printed, floats_of, json_array
+from ingest.write.numbers import (
+    Printed,
+    floats_of,
+    ints_of,
+    json_array,
+    two_decimals_json,
+)
 from ingest.write.seriesfiles import series_json
 
 HEAD = (
@@ -55,11 +61,47 @@ def test_one_word_throughout_is_one_value_and_its_text(word):
     assert type(got) is Printed and got == want and json_array(got) == _plain_json(want)
 
 
-def test_distinct_words_are_a_plain_list():
-    words = [f"{i}.{i % 100:02d}" for i in range(1, 500)]
+def test_distinct_words_of_another_shape_are_a_plain_list():
+    words = [f"{i}.{i % 100}" for i in range(1, 500)]
     got = floats_of(words)
     assert type(got) is list and got == list(map(float, words))
     assert floats_of([*words, ""])[-1] is None
+
+
+def test_distinct_two_decimal_words_are_written_as_their_floats_would_be():
+    """sysbench's tps and qps (`%.2f`): the words' text with the trailing zeros cut is the
+    floats' JSON, for every last digit pair and up to 15 digits."""
+    words = [f"{i}.{i % 100:02d}" for i in range(0, 500)]
+    words += ["0.00", "0.05", "0.10", "0.50", "10.10", "100.00", "100.50", "1000.00", "7000.70"]
+    words += ["1234567890123.45", "9999999999999.99", "9999999999990.00"]
+    got = floats_of(words)
+    want = list(map(float, words))
+    assert type(got) is Printed and got == want
+    assert json_array(got) == _plain_json(want)
+    assert json_array(got).startswith("[0,1.01,2.02,")
+
+
+@pytest.mark.parametrize(
+    "odd", ["05.00", "5.5", "5.500", "12345678901234.50", "-1.00", "1e5", "5.", ".50", "inf"]
+)
+def test_any_other_word_leaves_the_column_to_the_floats_repr(odd):
+    words = [f"{i}.{i % 100:02d}" for i in range(1, 300)] + [odd]
+    assert two_decimals_json(words) is None
+    assert type(floats_of(words)) is list
+
+
+def test_whole_numbers_are_written_from_their_words():
+    words = [str(i) for i in range(0, 400)] + ["1000000000000000000000"]
+    got = ints_of(words)
+    want = list(map(int, words))
+    assert type(got) is Printed and got == want and json_array(got) == _plain_json(want)
+
+
+@pytest.mark.parametrize("odd", ["07", "00", "-1"])
+def test_a_whole_number_not_written_as_json_writes_it_is_a_plain_list(odd):
+    got = ints_of(["1", "2", odd])
+    assert type(got) is list and got == [1, 2, int(odd)]
+    assert json_array(got) == _plain_json(got)
 
 
 def test_a_word_that_is_no_number_raises_as_float_does():
