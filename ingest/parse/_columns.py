@@ -71,6 +71,22 @@ def numbers(
 KNOWN = 200_000  # words remembered across columns: bounds the memory whatever the file
 
 
+def banner_and_lines(
+    text: str, banner: re.Pattern[str], end: str
+) -> tuple[re.Match[str], list[str]] | None:
+    """A sysstat file's banner (its first line, matched by `banner`) and its lines (none
+    after the last line end), for a parse a whole column at a time; None when the text has
+    a carriage return or a comma, does not end with `end`, or is not the banner, a blank
+    line and two lines more at least."""
+    if "\r" in text or "," in text or not text.endswith(end):
+        return None
+    lines = text.split("\n")
+    lines.pop()  # after the last line end
+    if len(lines) < 4 or lines[1] or (found := banner.match(lines[0])) is None:
+        return None
+    return found, lines
+
+
 def split_rows(rows: list[str], width: int) -> list[list[str]] | None:
     """The columns of `rows` (lines of whitespace-separated words), each row exactly `width`
     words; None when a row has another number of words. One split of all the rows, a mark

@@ -21,7 +21,7 @@ import re
 from datetime import datetime
 
 from ingest.parse import register
-from ingest.parse._columns import numbers, read_columns
+from ingest.parse._columns import banner_and_lines, numbers, read_columns
 from ingest.parse._text import Lines, columnar
 from ingest.parse.base import Parsed, Parser, Session
 
@@ -284,12 +284,9 @@ def _fast(text: str, file: str) -> Parsed | None:
     block ended by one blank line. None for anything else (another layout, a value that does
     not read, a cut or a warning to give): the line-by-line parse reads it and names the line.
     """
-    if "\r" in text or "," in text or not text.endswith("\n\n"):
+    if (opened := banner_and_lines(text, BANNER, "\n\n")) is None:
         return None
-    lines = text.split("\n")
-    lines.pop()  # after the last line end
-    if len(lines) < 4 or lines[1] or (banner := BANNER.match(lines[0])) is None:
-        return None
+    banner, lines = opened
     body = lines[2:]  # reports: avg-cpu (a stamp before it with -t), a blank, devices, a blank
     del lines
     shape = _shape(body)

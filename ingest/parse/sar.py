@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from operator import itemgetter
 
 from ingest.parse import register
-from ingest.parse._columns import PLAIN, numbers, read_columns
+from ingest.parse._columns import PLAIN, banner_and_lines, numbers, read_columns
 from ingest.parse._text import Lines, columnar
 from ingest.parse.base import Parsed, Parser, Session
 from ingest.parse.values import read_number
@@ -192,12 +192,9 @@ def regular_blocks(text: str) -> tuple[re.Match, list[str], int, list[str], int,
     blocks of as many lines each (a header, then the samples), a 24-hour time on every
     line and the same time throughout a block, each block ended by one blank line; the
     summary lines (`Average:`) follow. None for anything else."""
-    if "\r" in text or "," in text or not text.endswith("\n"):
+    if (opened := banner_and_lines(text, BANNER, "\n")) is None:
         return None
-    lines = text.split("\n")
-    lines.pop()  # after the last line end
-    if len(lines) < 4 or lines[1] or (banner := BANNER.match(lines[0])) is None:
-        return None
+    banner, lines = opened
     end = len(lines)
     while end > 2 and _summary(lines[end - 1]):
         end -= 1
