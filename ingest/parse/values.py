@@ -96,7 +96,7 @@ def is_numeric_cell(text: str) -> bool:
     return text.lower() in MISSING or bool(NUMBER.match(text) or SUFFIXED.match(text))
 
 
-def in_base_unit(value, unit: str | None):
+def in_base_unit(value: float | None, unit: str | None) -> float | None:
     """`value` scaled by its unit's multiplier (None stays None)."""
     if value is None or unit is None:
         return value
