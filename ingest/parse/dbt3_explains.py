@@ -44,7 +44,7 @@ class _Run:
     """One `===== <query>_explain.sql Run No: <n> =====` block as read so far."""
 
     query: str
-    repeat: int | float
+    repeat: int
     line: int
     params: str | None = None
     plan: Table | None = None
@@ -97,7 +97,7 @@ class Dbt3Explains(Parser):
                 if i >= len(items):
                     break  # the file ends before the time: reported below
                 lines.at, seconds = items[i]
-                _add(parsed, times, block, int(read_number(seconds, "time elapsed", whole=True)))
+                _add(parsed, times, block, read_number(seconds, "time elapsed", whole=True))
                 block, i = None, i + 1
         if block is not None:  # the file ends inside a run (one problem per file, as Lines says)
             lines.missing_end(

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Literal, overload
 
 from ingest.parse._text import position
 from ingest.problems import Problem
@@ -39,6 +40,12 @@ def number_problem(reason: str) -> Exception:
     if lines is None:
         return ValueError(reason)
     return Problem(lines.file, lines.at, reason)
+
+
+@overload
+def read_number(text: str, what: str = ..., *, whole: Literal[True]) -> int: ...
+@overload
+def read_number(text: str, what: str = ..., whole: bool = ...) -> int | float: ...
 
 
 def read_number(text: str, what: str = "number", whole: bool = False) -> int | float:
