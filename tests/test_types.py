@@ -1,6 +1,6 @@
 """ingest/ type-checks as pyproject.toml's [tool.mypy] says (pinned mypy): strict on the steps
-whose records are typed (read, join, derive, the pipeline), mypy's defaults elsewhere; and the
-configuration keeps them strict."""
+whose records are typed (read, parse, join, derive, the pipeline) and on the scaffold, mypy's
+defaults elsewhere; and the configuration keeps them strict but for the modules it names."""
 
 from __future__ import annotations
 
@@ -10,7 +10,17 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-STRICT = ("ingest.read", "ingest.join", "ingest.derive", "ingest.pipeline")
+STRICT = (
+    "ingest.read",
+    "ingest.parse",
+    "ingest.join",
+    "ingest.derive",
+    "ingest.pipeline",
+    "ingest.scaffold",
+)
+# lenient inside the strict steps: the studies' own modules, which the hook takes as they are;
+# the sysbench 0.5 and 1.x parsers until another branch's rework of them lands
+LENIENT = {"ingest.derive.studies", "ingest.parse.sysbench05", "ingest.parse.sysbench1"}
 
 
 def test_mypy_finds_nothing():
@@ -31,5 +41,4 @@ def test_the_typed_steps_stay_strict():
     for module in relaxed:
         name = module.removesuffix(".*")
         inside = [s for s in STRICT if name == s or name.startswith(s + ".")]
-        # only the studies' own modules, which the hook takes as they are
-        assert not inside or name == "ingest.derive.studies", module
+        assert not inside or name in LENIENT, module

@@ -33,12 +33,14 @@ from __future__ import annotations
 import re
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
 from pathlib import Path
+from typing import Any
 
 import regex
 
 from ingest.derive.context import StudyContext
 from ingest.derive.tables import DerivedTable, Row
 from ingest.parse import Table as ParsedTable
+from ingest.parse.base import Row as ParsedRow
 from ingest.problems import Problem
 from ingest.read.fields import Fields, LDict, LList
 from ingest.read.patterns import budgeted, compile_pattern
@@ -414,7 +416,7 @@ def _tabled(
                 value = prow.get(pcol)
                 keys[dcol] = mapping.get(str(value), str(value))
             for vm in c.values:
-                pub = prow.get(vm.published)
+                pub = _published(prow, vm.published)
                 if pub is None:  # an empty published cell is not a published figure
                     continue
                 if isinstance(pub, str):
@@ -475,14 +477,20 @@ def _column_digits(c: ReproductionCheck, tables: list[ParsedTable]) -> dict[str 
     for vm in c.values:
         out[vm.published] = max(
             (
-                decimals(r[vm.published])
+                decimals(_published(r, vm.published))
                 for t in tables
                 for r in t.rows
-                if isinstance(r.get(vm.published), float)
+                if isinstance(_published(r, vm.published), float)
             ),
             default=0,
         )
     return out
+
+
+def _published(row: ParsedRow, column: str | None) -> Any:
+    """A published table's cell in `column`; None where the row has none (or no column: a
+    quoted figure's)."""
+    return None if column is None else row.get(column)
 
 
 def _printed(value: float, digits: int) -> str:

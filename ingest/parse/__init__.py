@@ -10,6 +10,7 @@ names of the parsers it registers (tests check the two agree).
 from __future__ import annotations
 
 import importlib
+from typing import TypeVar
 
 from ingest.parse.base import Parsed, Parser, Session, Table
 from ingest.problems import Problem
@@ -47,10 +48,11 @@ MODULES = {
     "folder_desc": ["folder-desc"],  # queries: a DESC/README naming what each folder is
     "summary_table": ["summary-table"],  # studies: F9, the most generic format: keep it last
 }
+P = TypeVar("P", bound=Parser)
 _registered: dict[str, Parser] = {}  # format name -> parser, filled as modules are imported
 
 
-def register(parser_cls):
+def register(parser_cls: type[P]) -> type[P]:
     """Class decorator: add a parser to the registry (its module's entry in MODULES gives its place)."""
     parser = parser_cls()
     _registered[parser.name] = parser

@@ -11,20 +11,26 @@ path, which names the line.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from itertools import repeat
 from operator import mul
+from typing import Any
+
+from ingest.parse.base import Column
 
 
-def _convert(words, kind, factor, ndigits):
-    values = map(kind, words)
+def _convert(
+    words: list[str], kind: Callable[[str], Any], factor: float, ndigits: int | None
+) -> Column:
+    values: Iterable[Any] = map(kind, words)
     if factor != 1:
         values = map(mul, values, repeat(factor))
     if ndigits is None:
         return list(values)
     if factor == 1 and ndigits == 3:
-        values = list(values)
-        if _rounded(words, values):
-            return values
+        values = listed = list(values)
+        if _rounded(words, listed):
+            return listed
     return list(map(round, values, repeat(ndigits)))
 
 
@@ -47,11 +53,11 @@ _FOUR_DECIMALS = re.compile(r"\.\d{4}")
 
 def numbers(
     words: list[str],
-    kind: type = float,
+    kind: Callable[[str], Any] = float,
     factor: float = 1,
     ndigits: int | None = None,
-    known: dict | None = None,
-) -> list:
+    known: dict[str, Any] | None = None,
+) -> Column:
     """[round(kind(w) * factor, ndigits) for w in words] (no `round` when `ndigits` is None,
     no product when `factor` is 1), each distinct word converted once when they repeat.
     `known`: the words met before (in other columns of one conversion) and their values,
@@ -69,6 +75,22 @@ def numbers(
 
 
 KNOWN = 200_000  # words remembered across columns: bounds the memory whatever the file
+
+
+def banner_and_lines(
+    text: str, banner: re.Pattern[str], end: str
+) -> tuple[re.Match[str], list[str]] | None:
+    """A sysstat file's banner (its first line, matched by `banner`) and its lines (none
+    after the last line end), for a parse a whole column at a time; None when the text has
+    a carriage return or a comma, does not end with `end`, or is not the banner, a blank
+    line and two lines more at least."""
+    if "\r" in text or "," in text or not text.endswith(end):
+        return None
+    lines = text.split("\n")
+    lines.pop()  # after the last line end
+    if len(lines) < 4 or lines[1] or (found := banner.match(lines[0])) is None:
+        return None
+    return found, lines
 
 
 def split_rows(rows: list[str], width: int) -> list[list[str]] | None:
@@ -90,11 +112,13 @@ _MARK = "\x00"  # between rows: no monitor prints it
 CHUNK = 2_000  # rows split at once: their words stay few (and in the CPU's cache)
 
 
-def read_columns(rows: list[str], width: int, convert) -> list[list] | None:
+def read_columns(
+    rows: list[str], width: int, convert: Callable[[int, list[str]], Column | None]
+) -> list[Column] | None:
     """The columns of `rows` (each exactly `width` words, else None), each converted by
     `convert(j, words)` (column j's words; None when they do not read), CHUNK rows at a
     time: the words of a whole file (some 50 bytes each) are never held at once."""
-    out: list[list] = [[] for _ in range(width)]
+    out: list[Column] = [[] for _ in range(width)]
     for start in range(0, len(rows), CHUNK):
         columns = split_rows(rows[start : start + CHUNK], width)
         if columns is None:

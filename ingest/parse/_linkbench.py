@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ingest.parse._text import number
+from ingest.parse.base import Row
 
 LOG = re.compile(
     r"^(?P<level>[A-Z]+) (?P<date>\d{4}-\d\d-\d\d) (?P<clock>\d\d:\d\d:\d\d,\d{3}) \[(?P<thread>[^\]]*)\]: (?P<msg>.*)$"
@@ -28,7 +29,7 @@ FINAL_COLUMNS = (
 )
 
 
-def op_latency_row(m: re.Match, phase: str | None) -> dict:
+def op_latency_row(m: re.Match[str], phase: str | None) -> Row:
     """A row of `op-latency` from an OP_FINAL match: `OP count = N  p25 = [lo,hi]ms ... mean = Xms`."""
     row = {"phase": phase, "op": m[1], "count": int(m[2])}
     for pct, lo, hi in RANGE.findall(m[3]):
@@ -39,6 +40,6 @@ def op_latency_row(m: re.Match, phase: str | None) -> dict:
     return fill(row, FINAL_COLUMNS)
 
 
-def fill(row: dict, columns: list[str]) -> dict:
+def fill(row: Row, columns: list[str]) -> Row:
     """`row` with exactly `columns`, in order (a missing value is None)."""
     return {c: row.get(c) for c in columns}

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from datetime import datetime
+from typing import Any
 
 from ingest.problems import Problem, clean
 from ingest.read.fields import DISPLAY_BAD
 
 NUMBER = r"-?\d+(?:\.\d+)?"
 # The `Lines` a parse is reading, so that a value Python cannot convert is reported at its line.
-position: ContextVar = ContextVar("position", default=None)
+position: ContextVar[Lines | None] = ContextVar("position", default=None)
 _LITERAL = re.compile(r": ('.*'|\".*\")$", re.S)
 _TIME_DATA = re.compile(r"^time data ('.*?'|\".*?\") does not match")
 _LONG_INT = re.compile(r"\d{4301}")
@@ -29,7 +31,9 @@ MAX_QUERY = 100  # characters of a query name (the DBT3 kit's are `1` .. `22`, `
 class Lines:
     """The complete lines of `text`, iterated as (line number, line without line end)."""
 
-    def __init__(self, text: str, file: str, whole=None):
+    def __init__(
+        self, text: str, file: str, whole: Callable[[str, str], bool] | None = None
+    ) -> None:
         if not text.strip():
             raise Problem(file, None, "empty file")
         parts = text.split("\n")
@@ -49,7 +53,7 @@ class Lines:
                 "incomplete last line (the file ends mid-line, cut short?): ignored",
             )
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[tuple[int, str]]:
         for self.at, line in enumerate(self.lines, start=1):  # noqa: B020 (the reader's line)
             yield self.at, line
 
@@ -70,7 +74,7 @@ class Lines:
             return None
         return skipped_problem(self.file, self.skipped, self.lines[self.skipped[0] - 1], what)
 
-    def error(self, line: int, reason: str) -> Problem:
+    def error(self, line: int | None, reason: str) -> Problem:
         return Problem(self.file, line, reason)
 
     def missing_end(self, line: int, what: str) -> None:
@@ -108,7 +112,8 @@ def check_names(file: str, line: int | None, names: list[str], what: str) -> Non
 
 def line_ranges(numbers: list[int]) -> str:
     """`1-3, 7, 12-15` for [1, 2, 3, 7, 12, 13, 14, 15] (sorted line numbers)."""
-    out, start = [], numbers[0]
+    out: list[str] = []
+    start: int | None = numbers[0]  # None after the last line
     for prev, cur in zip(numbers, [*numbers[1:], None]):
         if cur != prev + 1:
             out.append(str(start) if start == prev else f"{start}-{prev}")
@@ -144,7 +149,7 @@ def rate(count: float, seconds: float) -> float | None:
     return round(count / seconds, 3) if seconds > 0 else None
 
 
-def columnar(rows: list[dict], columns: list[str]) -> dict[str, list]:
+def columnar(rows: list[dict[str, Any]], columns: list[str]) -> dict[str, list[Any]]:
     """Row dicts as a columnar series in `columns` order (a missing value is None)."""
     return {c: [r.get(c) for r in rows] for c in columns}
 
@@ -179,7 +184,7 @@ def where_is(text: str, error: Exception, lines: Lines | None) -> tuple[int | No
         else "not a number"
     )
     if isinstance(literal, str) and literal:
-        if not (at is not None and literal in lines.lines[at - 1]):
+        if not (at is not None and lines is not None and literal in lines.lines[at - 1]):
             hit = re.search(rf"(?<![\w.]){re.escape(literal)}(?![\w.])", text) or re.search(
                 re.escape(literal), text
             )

@@ -22,9 +22,14 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ingest.problems import Problem, clean
+
+Row = dict[str, Any]  # a table's row keyed by its columns (which vary by table); None = missing
+Column = list[Any]  # a series column: numbers (or labels), None where a line has no value
 
 
 @dataclass
@@ -44,10 +49,10 @@ class Session:
             that a gap or a repeated time stamp is reported at its line; empty otherwise.
     """
 
-    series: dict[str, list] = field(default_factory=dict)
+    series: dict[str, Column] = field(default_factory=dict)
     metric: str | None = None
     summary: dict[str, float | None] = field(default_factory=dict)
-    meta: dict = field(default_factory=dict)
+    meta: dict[str, Any] = field(default_factory=dict)
     line: int = 1
     complete: bool = True
     sample_lines: list[int] = field(default_factory=list)
@@ -68,10 +73,10 @@ class Table:
 
     name: str
     columns: list[str]
-    rows: list[dict]
-    notes: dict = field(default_factory=dict)
+    rows: list[Row]
+    notes: dict[str, str] = field(default_factory=dict)
     line: int = 1
-    units: dict = field(default_factory=dict)
+    units: dict[str, str] = field(default_factory=dict)
     caption: str = ""
 
 
@@ -97,10 +102,12 @@ class Parser:
     # scaffold proposes every format that sets it); None for everything else
     linked_as: str | None = None
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "parse" in cls.__dict__:
-            cls.parse = _guarded(cls.__dict__["parse"])
+            cls.parse = _guarded(  # type: ignore[method-assign]
+                cls.__dict__["parse"]
+            )
 
     def detect(self, head: str) -> str | None:
         """Return a short reason if `head` (the first ~64 KiB of a file) is this format."""
@@ -111,13 +118,13 @@ class Parser:
         raise NotImplementedError
 
 
-def _guarded(parse):
+def _guarded(parse: Callable[..., Parsed]) -> Callable[..., Parsed]:
     """`parse` that turns a value Python cannot convert into `Problem(file, line, reason)`
     and rejects a result holding inf or NaN."""
     from ingest.parse._text import position, where_is
 
     @functools.wraps(parse)
-    def guarded(self, text: str, file: str, **options) -> Parsed:
+    def guarded(self: Parser, text: str, file: str, **options: str) -> Parsed:
         token = position.set(None)
         try:
             parsed = parse(self, text, file, **options)  # options: e.g. server status `mode`
@@ -138,11 +145,11 @@ def _guarded(parse):
     return guarded
 
 
-def _bad_number(value) -> bool:
+def _bad_number(value: object) -> bool:
     return isinstance(value, float) and not math.isfinite(value)
 
 
-def _all_finite(values: list) -> bool:
+def _all_finite(values: Column) -> bool:
     """No inf or NaN in `values` (numbers, None, text). One `sum` in C for a column of
     numbers (a float sum is finite only when every term is: an inf or NaN term makes it inf or
     NaN; a sum that overflows, or a column with None or text, takes the value-by-value check).

@@ -26,6 +26,7 @@ whole number of seconds, a second `Time elapsed` or a plan outside a block stop 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ingest.parse import register
 from ingest.parse._text import Lines, query_name
@@ -36,6 +37,17 @@ from ingest.parse.values import read_number
 RUN = re.compile(r"^===== (?P<query>\S+?)_explain\.sql Run No: (?P<repeat>\d+) =====\s*$", re.ASCII)
 DNF = -1  # the kit's time of a query that did not finish
 DID_NOT_FINISH = "did not finish"
+
+
+@dataclass
+class _Run:
+    """One `===== <query>_explain.sql Run No: <n> =====` block as read so far."""
+
+    query: str
+    repeat: int
+    line: int
+    params: str | None = None
+    plan: Table | None = None
 
 
 @register
@@ -57,31 +69,31 @@ class Dbt3Explains(Parser):
             rows=[],
         )
         items = list(lines)
-        block, i = None, 0
+        block: _Run | None = None
+        i = 0
         while i < len(items):
             n, line = items[i]
             i += 1
             if m := RUN.match(line):
                 if block is not None:  # the previous run has no time: cut short
-                    lines.problem(block["line"], _cut(block))
+                    lines.problem(block.line, _cut(block))
                 repeat = read_number(m["repeat"], "run number", whole=True)
-                block = {"query": query_name(lines, n, m["query"]), "repeat": repeat, "line": n}
-                block.update(params=None, plan=None)
+                block = _Run(query_name(lines, n, m["query"]), repeat, n)
             elif line.startswith("STARTUP_PARAMS:") and block is not None:
-                block["params"] = line.partition(":")[2].strip() or None
+                block.params = line.partition(":")[2].strip() or None
             elif line == "--- Explain result ---":
-                _in_block(lines, block, n, "an EXPLAIN result")
+                block = _in_block(lines, block, n, "an EXPLAIN result")
                 while i < len(items) and not items[i][1].strip():
                     i += 1
                 if i < len(items) and items[i][1].startswith("+"):
                     at = items[i + 1][0] if i + 1 < len(items) else items[i][0]
-                    block["plan"], i, _closed = read_boxed(lines, items, i)
-                    if block["plan"] is None:  # a box of another header: not dropped unsaid
+                    block.plan, i, _closed = read_boxed(lines, items, i)
+                    if block.plan is None:  # a box of another header: not dropped unsaid
                         raise lines.error(
                             at, "EXPLAIN result: a box without an | id | select_type | header"
                         )
             elif line == "--- Time elapsed ---":
-                _in_block(lines, block, n, "a time")
+                block = _in_block(lines, block, n, "a time")
                 if i >= len(items):
                     break  # the file ends before the time: reported below
                 lines.at, seconds = items[i]
@@ -89,8 +101,8 @@ class Dbt3Explains(Parser):
                 block, i = None, i + 1
         if block is not None:  # the file ends inside a run (one problem per file, as Lines says)
             lines.missing_end(
-                block["line"],
-                f"the time of query {block['query']} run {block['repeat']} (--- Time elapsed ---)",
+                block.line,
+                f"the time of query {block.query} run {block.repeat} (--- Time elapsed ---)",
             )
         if not times.rows:
             raise lines.error(
@@ -100,21 +112,23 @@ class Dbt3Explains(Parser):
         return parsed
 
 
-def _in_block(lines: Lines, block: dict | None, n: int, what: str) -> None:
+def _in_block(lines: Lines, block: _Run | None, n: int, what: str) -> _Run:
+    """`block`, or the error of `what` met outside a run."""
     if block is None:
         raise lines.error(
             n, f"{what} outside a run (no ===== ... Run No: ... ===== line before it)"
         )
+    return block
 
 
-def _cut(block: dict) -> str:
+def _cut(block: _Run) -> str:
     return (
-        f"query {block['query']} run {block['repeat']} ends before its time "
+        f"query {block.query} run {block.repeat} ends before its time "
         "(--- Time elapsed ---), left out"
     )
 
 
-def _add(parsed: Parsed, times: Table, block: dict, seconds: int) -> None:
+def _add(parsed: Parsed, times: Table, block: _Run, seconds: int) -> None:
     """One timed run: its row in `times` (a did-not-finish marker is missing, with its status
     and the printed marker as the cell's note) and its plan."""
     if seconds < 0 and seconds != DNF:
@@ -124,14 +138,14 @@ def _add(parsed: Parsed, times: Table, block: dict, seconds: int) -> None:
         times.notes[f"{len(times.rows)}/seconds"] = f"{DID_NOT_FINISH} (printed {DNF})"
     times.rows.append(
         {
-            "query": block["query"],
-            "repeat": block["repeat"],
+            "query": block.query,
+            "repeat": block.repeat,
             "seconds": seconds if done else None,
             "status": "finished" if done else DID_NOT_FINISH,
-            "params": block["params"],
-            "line": block["line"],
+            "params": block.params,
+            "line": block.line,
         }
     )
-    if block["plan"] is not None:
-        block["plan"].name = f"plan {block['query']} run {block['repeat']}"
-        parsed.tables.append(block["plan"])
+    if block.plan is not None:
+        block.plan.name = f"plan {block.query} run {block.repeat}"
+        parsed.tables.append(block.plan)

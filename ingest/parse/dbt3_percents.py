@@ -14,9 +14,11 @@ marker of a query that did not finish: missing (None), with the printed marker a
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ingest.parse import register
 from ingest.parse._text import Lines, query_name
-from ingest.parse.base import Parsed, Parser, Table
+from ingest.parse.base import Parsed, Parser, Row, Table
 from ingest.parse.dbt3_summary import marker_note
 from ingest.parse.values import parse_number
 
@@ -61,7 +63,7 @@ class Dbt3Percents(Parser):
             cells = _fields(line)
             if len(cells) != len(names) + 1:
                 raise lines.error(n, f"{len(cells)} fields, expected {len(names) + 1}")
-            row = {"query": query_name(lines, n, cells[0])}
+            row: Row = {"query": query_name(lines, n, cells[0])}
             for column, cell in zip(names, cells[1:]):
                 value = parse_number(cell.replace(",", ".")) if cell else None
                 if cell and value is None:
@@ -76,6 +78,6 @@ class Dbt3Percents(Parser):
         return Parsed(format=self.name, file=file, tables=[table], problems=lines.problems)
 
 
-def _zip_long(a: list[str], b: list[str]):
+def _zip_long(a: list[str], b: list[str]) -> Iterator[tuple[str, str]]:
     width = max(len(a), len(b))
     return zip(a + [""] * (width - len(a)), b + [""] * (width - len(b)))

@@ -20,7 +20,7 @@ import re
 
 from ingest.parse import register
 from ingest.parse._text import Lines, query_name
-from ingest.parse.base import Parsed, Parser, Table
+from ingest.parse.base import Parsed, Parser, Row, Table
 from ingest.parse.dbt3_summary import marker_note
 from ingest.parse.values import parse_number
 
@@ -63,12 +63,12 @@ class Dbt3Results(Parser):
         return parsed
 
 
-def _row(lines: Lines, table: Table, n: int, line: str) -> dict:
+def _row(lines: Lines, table: Table, n: int, line: str) -> Row:
     cells = line.rstrip("\n").split("\t")
     cells += [""] * (len(COLUMNS) + 1 - len(cells))
     if len(cells) > len(COLUMNS) + 1 or any(c.strip() for c in cells[len(COLUMNS) :]):
         raise lines.error(n, f"{len(cells)} fields, expected {len(COLUMNS)}: {line[:60]!r}")
-    row = {"query": query_name(lines, n, cells[0].strip().removesuffix(".sql"))}
+    row: Row = {"query": query_name(lines, n, cells[0].strip().removesuffix(".sql"))}
     for column, cell in zip(COLUMNS[1:], cells[1:]):
         value = parse_number(cell) if cell.strip() else None
         if cell.strip() and value is None:

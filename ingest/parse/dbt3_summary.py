@@ -18,14 +18,14 @@ import re
 
 from ingest.parse import register
 from ingest.parse._text import Lines, query_name
-from ingest.parse.base import Parsed, Parser, Table
+from ingest.parse.base import Parsed, Parser, Row, Table
 from ingest.parse.values import read_number
 
 LINE = re.compile(r"^(?P<query>[\w.-]+)\t(-?\d+)\t(-?\d+)\t(-?\d+)\t(?P<times>\S+)\s*$", re.ASCII)
 DNF = -1
 
 
-def marker_note(table: Table, column: str, printed) -> None:
+def marker_note(table: Table, column: str, printed: str) -> None:
     """A did-not-finish marker in the row being added: the note of its (missing) cell."""
     table.notes[f"{len(table.rows)}/{column}"] = f"did not finish (printed {printed})"
 
@@ -54,7 +54,7 @@ class Dbt3Summary(Parser):
             m = LINE.match(line)
             if not m:
                 raise lines.error(n, f"expected query, median, min, max, times: {line[:60]!r}")
-            row = {"query": query_name(lines, n, m["query"])}
+            row: Row = {"query": query_name(lines, n, m["query"])}
             for column, printed in zip(("median", "min", "max"), m.groups()[1:4]):
                 value = read_number(printed, column, whole=True)
                 if value == DNF:

@@ -26,10 +26,11 @@ import operator
 import re
 from datetime import UTC, datetime
 from operator import itemgetter
+from typing import Any
 
 from ingest.parse import register
 from ingest.parse._text import Lines
-from ingest.parse.base import Parsed, Parser, Session
+from ingest.parse.base import Column, Parsed, Parser, Session
 from ingest.problems import Problem
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # colour codes when dstat wrote to a terminal
@@ -107,17 +108,21 @@ class _Reader:
 
     def __init__(self, lines: Lines):
         self.lines = lines
-        self.layout: list[list[tuple[str, int]]] | None = None  # per group: (name, scale of k)
+        self.layout: list[list[tuple[str, float]]] | None = None  # per group: (name, scale of k)
         self.names: list[str] = []  # every column, in order, across headers
-        self.series: dict[str, list] = {}
+        self.series: dict[str, Column] = {}
         self.units: dict[str, str] = {}
         self.at: list[int] = []  # the line of every sample kept
         self.time: str | None = None  # "clock" or "time" when a header has a time column
         self.first_dropped = False
-        self.flat: list[tuple[str, int]] = []  # every column of the current header, in order
-        self.known: dict[str, dict[str, object]] = {}  # per column: token -> value
-        self.aligned: tuple | None = None  # how a row aligned with the header is read (header)
-        self.split_at: tuple = (0, [], [])  # words a row, its `|` words, its value words
+        self.flat: list[tuple[str, float]] = []  # every column of the current header, in order
+        self.known: dict[
+            str, dict[str, float | int | str | None]
+        ] = {}  # per column: token -> value
+        self.aligned: tuple[Any, ...] | None = (
+            None  # how a row aligned with the header is read (header)
+        )
+        self.split_at: tuple[Any, ...] = (0, [], [])  # words a row, its `|` words, its value words
         self.tokens: list[str] = []  # the values of the rows under the current header, as text
         self.rows: list[int] = []  # their lines
 
@@ -289,6 +294,7 @@ class _Reader:
         columns = []
         bad: set[int] = set()
         for (key, scale), tokens in zip(self.flat, words):
+            values: list[float | int | str | None]
             if scale == 0:
                 values = list(map(_time, tokens))
             else:
@@ -323,9 +329,9 @@ class _Reader:
         if not self.at:
             raise self.lines.error(0, "no dstat rows after the since-boot row")
         self.lines.skipped.sort()  # rows skipped at a flush come after the lines skipped since
-        meta: dict = {"tool": "dstat", "t_unit": "sample", "since_boot_row": "dropped"}
+        meta: dict[str, Any] = {"tool": "dstat", "t_unit": "sample", "since_boot_row": "dropped"}
         meta["units"] = self.units
-        series: dict[str, list] = {"t": list(range(1, len(self.at) + 1))}
+        series: dict[str, Column] = {"t": list(range(1, len(self.at) + 1))}
         for key in self.names:
             if key != self.time:
                 series[key] = self.series[key]
@@ -352,7 +358,7 @@ def _column(group: str, col: str) -> tuple[str, str, float]:
     return f"{group}.{col}", ("B" if kind in BYTES else ""), (1024 if kind in BYTES else 1000)
 
 
-def _value(token: str, scale: float):
+def _value(token: str, scale: float) -> float | int | str | None:
     """A dstat value as a plain number (`27k` -> 27 x scale), a time column's value as text;
     None when the token does not read."""
     if scale == 0:
@@ -362,7 +368,8 @@ def _value(token: str, scale: float):
     if not (digits.isascii() and digits.replace(".", "", 1).isdigit()):
         return None
     if "." not in digits:
-        return int(digits) * int(scale) ** power
+        whole: int = int(digits) * int(scale) ** power  # (a power is never negative)
+        return whole
     value = float(digits) * scale**power
     return int(value) if value == int(value) else round(value, 3)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from typing import Any, TypedDict
 
 from ingest.parse import register
 from ingest.parse._text import check_names
@@ -27,15 +28,26 @@ BOUND = re.compile(r"^[<>]\s*=?\s*\d+(?:\.\d+)?$")
 MAX_SPAN = 100
 
 
+Cell = tuple[str, str, int]  # a <td> or <th>: (tag, text, colspan; 0 for a colspan not read)
+
+
+class FoundTable(TypedDict):
+    """A <table> as read: its line, its rows (each its line and its cells), its caption."""
+
+    line: int
+    rows: list[tuple[int, list[Cell]]]
+    caption: str | None
+
+
 class _Reader(HTMLParser):
     """The tables of a document: each a list of (line, [(tag, text, colspan)]) rows."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.tables: list[dict] = []
-        self._cell = None
+        self.tables: list[FoundTable] = []
+        self._cell: list[Any] | None = None  # [tag, text so far, colspan] of the open cell
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "table":
             self.tables.append({"line": self.getpos()[0], "rows": [], "caption": None})
         elif not self.tables:
@@ -46,7 +58,7 @@ class _Reader(HTMLParser):
             span = dict(attrs).get("colspan") or "1"
             self._cell = [tag, "", int(span) if span.isdigit() else 0]
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         if self._cell is None or tag != self._cell[0]:
             return
         tag, text, span = self._cell
@@ -56,7 +68,7 @@ class _Reader(HTMLParser):
         elif self.tables[-1]["rows"]:
             self.tables[-1]["rows"][-1][1].append((tag, " ".join(text.split()), span))
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         if self._cell is not None:
             self._cell[1] += data
 
@@ -105,7 +117,7 @@ class HtmlTable(Parser):
         return parsed
 
 
-def _expand(file: str, line: int, cells: list) -> list[tuple[str, str]]:
+def _expand(file: str, line: int, cells: list[Any]) -> list[tuple[str, str]]:
     out = []
     for tag, text, span in cells:
         if not 1 <= span <= MAX_SPAN:
@@ -114,7 +126,7 @@ def _expand(file: str, line: int, cells: list) -> list[tuple[str, str]]:
     return out
 
 
-def _table(file: str, found: dict, k: int) -> Table | None:
+def _table(file: str, found: FoundTable, k: int) -> Table | None:
     header: list[list[str]] = []
     table = None
     for line, cells in found["rows"]:

@@ -13,7 +13,7 @@ import re
 
 from ingest.parse import register
 from ingest.parse._text import NUMBER, Lines, columnar, number
-from ingest.parse.base import Parsed, Parser, Session
+from ingest.parse.base import Parsed, Parser, Row, Session
 
 OLD_HEADER = (
     "#rows #seconds #total_seconds cum_ips table_size last_ips #queries cum_qps last_qps".split()
@@ -64,7 +64,7 @@ class IbenchParser(Parser):
 
     def parse(self, text: str, file: str) -> Parsed:
         lines = Lines(text, file)
-        runs: list[tuple[Session, list[str], list[dict]]] = []  # session, columns, rows
+        runs: list[tuple[Session, list[str], list[Row]]] = []  # session, columns, rows
         for no, line in lines:
             words = line.split()
             if words in (OLD_HEADER, NEW_HEADER):

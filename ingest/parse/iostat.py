@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from typing import Any
 
 from ingest.parse import register
-from ingest.parse._columns import numbers, read_columns
+from ingest.parse._columns import banner_and_lines, numbers, read_columns
 from ingest.parse._text import Lines, columnar
-from ingest.parse.base import Parsed, Parser, Session
+from ingest.parse.base import Column, Parsed, Parser, Session
 
 BANNER = re.compile(r"^Linux \S+ \((?P<host>[^)]*)\).*?(?:\((?P<cpus>\d+) CPU\))?\s*$")
 STAMP = re.compile(r"^\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}[ T]\d{1,2}:\d{2}:\d{2}")
@@ -48,8 +49,8 @@ def _value(token: str) -> float:
 class _Report:
     def __init__(self, line: int):
         self.line = line
-        self.cpu: dict | None = None
-        self.devices: dict[str, dict] = {}
+        self.cpu: dict[str, Any] | None = None
+        self.devices: dict[str, dict[str, Any]] = {}
         self.closed = False  # its last block was ended by a blank line
         self.time: str | None = None  # `iostat -t`: local date and time, ISO, as printed
 
@@ -90,7 +91,7 @@ class _Reading:
         self.reports.append(self.report)
         return self.report
 
-    def blank(self, no: int):
+    def blank(self, no: int) -> None:
         """A blank line ends the block (and closes the report's last block)."""
         if self.block == "cpu-header":
             raise self.lines.error(no, "avg-cpu header without values")
@@ -98,7 +99,7 @@ class _Reading:
             self.report.closed = True
         self.block = None
 
-    def stamp(self, no: int, line: str):
+    def stamp(self, no: int, line: str) -> None:
         """An `iostat -t` date and time: a new report, stamped when the form reads."""
         report, self.block = self._new_report(no), None
         try:
@@ -115,37 +116,41 @@ class _Reading:
         if zone is not None:
             self.zones.setdefault(zone, no)
 
-    def cpu_header(self, no: int, line: str):
+    def cpu_header(self, no: int, line: str) -> None:
         report = self.report
         if report is None or report.cpu is not None or report.devices:
             self._new_report(no)
         self.cpu_names = line.split()[1:]
         self.block = "cpu-header"
 
-    def device_header(self, no: int, line: str):
-        if self.report is None or self.report.devices:
-            self._new_report(no)
+    def device_header(self, no: int, line: str) -> None:
+        report = self.report
+        if report is None or report.devices:
+            report = self._new_report(no)
         self.dev_names = [UNITS.get(n, (n, 1))[0] for n in line.split()[1:]]
         self.factors = [UNITS.get(n, (n, 1))[1] for n in line.split()[1:]]
         self.block = "devices"
-        self.report.closed = False
+        report.closed = False
 
-    def values(self, no: int, line: str):
+    def values(self, no: int, line: str) -> None:
         """The avg-cpu values under their header, or one device's row."""
         values = line.split()
-        if self.block == "cpu-header":
-            self.report.cpu = self._row(no, self.cpu_names, values, [1] * len(self.cpu_names))
+        report = self.report  # a header made it: there is one while a block is open
+        if self.block == "cpu-header" and report is not None:
+            report.cpu = self._row(no, self.cpu_names, values, [1] * len(self.cpu_names))
             self.block = "cpu"
-            self.report.closed = False
-        elif self.block == "devices":
+            report.closed = False
+        elif self.block == "devices" and report is not None:
             device, values = values[0], values[1:]
-            self.report.devices[device] = self._row(no, self.dev_names, values, self.factors)
+            report.devices[device] = self._row(no, self.dev_names, values, self.factors)
         else:
             raise self.lines.error(
                 no, "not part of an iostat report (expected `avg-cpu:` or a `Device` header)"
             )
 
-    def _row(self, no: int, names: list[str], values: list[str], factors: list[float]) -> dict:
+    def _row(
+        self, no: int, names: list[str], values: list[str], factors: list[float]
+    ) -> dict[str, Any]:
         if len(values) != len(names):
             raise self.lines.error(
                 no, f"expected {len(names)} values under `{' '.join(names)}`, found {len(values)}"
@@ -208,7 +213,11 @@ class IostatParser(Parser):
         if fast is not None:
             return fast
         lines = Lines(text, file)
-        meta: dict = {"tool": "iostat", "t_unit": "sample", "since_boot_report": "dropped"}
+        meta: dict[str, Any] = {
+            "tool": "iostat",
+            "t_unit": "sample",
+            "since_boot_report": "dropped",
+        }
         reading = _Reading(lines)
         for no, line in lines:
             if not line.strip():
@@ -237,12 +246,18 @@ class IostatParser(Parser):
         )
 
     @staticmethod
-    def _sessions(reports: list[_Report], cpu_names, dev_names, meta, timed: bool) -> list[Session]:
+    def _sessions(
+        reports: list[_Report],
+        cpu_names: list[str],
+        dev_names: list[str],
+        meta: dict[str, Any],
+        timed: bool,
+    ) -> list[Session]:
         sessions = []
         extra = ["time"] if timed else []
         cpu = [(i, r) for i, r in enumerate(reports, 1) if r.cpu is not None]
         if cpu:
-            rows = [dict(r.cpu, t=i, time=r.time) for i, r in cpu]
+            rows = [dict(r.cpu or {}, t=i, time=r.time) for i, r in cpu]
             sessions.append(
                 Session(
                     series=columnar(rows, ["t"] + cpu_names + extra),
@@ -266,7 +281,7 @@ class IostatParser(Parser):
         return sessions
 
 
-def _fast_times(stamp_lines: list[str], meta: dict) -> list[str] | None:
+def _fast_times(stamp_lines: list[str], meta: dict[str, Any]) -> list[str] | None:
     """The kept reports' times (`-t`), their zone put in `meta`; None when a stamp does not
     read or the zone changes."""
     stamps = [_stamp_or_none(x) for x in stamp_lines]
@@ -284,12 +299,9 @@ def _fast(text: str, file: str) -> Parsed | None:
     block ended by one blank line. None for anything else (another layout, a value that does
     not read, a cut or a warning to give): the line-by-line parse reads it and names the line.
     """
-    if "\r" in text or "," in text or not text.endswith("\n\n"):
+    if (opened := banner_and_lines(text, BANNER, "\n\n")) is None:
         return None
-    lines = text.split("\n")
-    lines.pop()  # after the last line end
-    if len(lines) < 4 or lines[1] or (banner := BANNER.match(lines[0])) is None:
-        return None
+    banner, lines = opened
     body = lines[2:]  # reports: avg-cpu (a stamp before it with -t), a blank, devices, a blank
     del lines
     shape = _shape(body)
@@ -310,7 +322,7 @@ def _fast(text: str, file: str) -> Parsed | None:
     for names in (cpu_names, dev_names):
         if len(set(names)) != len(names) or {"t", "time"} & set(names):
             return None
-    meta: dict = {"tool": "iostat", "t_unit": "sample", "since_boot_report": "dropped"}
+    meta: dict[str, Any] = {"tool": "iostat", "t_unit": "sample", "since_boot_report": "dropped"}
     meta["host"] = banner["host"]
     if banner["cpus"]:
         meta["cpus"] = int(banner["cpus"])
@@ -368,15 +380,15 @@ def _stamp_or_none(line: str) -> tuple[str, str | None] | None:
 
 def _fast_columns(
     rows: list[str], names: list[str], factors: list[float], device: str | None = None
-) -> dict[str, list] | None:
+) -> dict[str, Column] | None:
     """{name: values} of the rows of one block kind (one device's rows when `device` names
     it: its first word on every row), less the first row (since boot, read to be checked);
     None when a row has another shape."""
     lead = device is not None
 
-    def convert(j: int, words: list[str]) -> list | None:
+    def convert(j: int, words: list[str]) -> Column | None:
         if lead and j == 0:  # the device's name on every row
-            return [] if words.count(device) == len(words) else None
+            return [] if device is not None and words.count(device) == len(words) else None
         return numbers(words, factor=factors[j - lead], ndigits=3)
 
     columns = read_columns(rows, len(names) + lead, convert)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
+from typing import Any
 
 from ingest.parse import register
 from ingest.parse._linkbench import (
@@ -43,7 +44,7 @@ from ingest.parse._linkbench import (
     op_latency_row,
 )
 from ingest.parse._text import Lines, columnar, log_time, number, rate
-from ingest.parse.base import Parsed, Parser, Session, Table
+from ingest.parse.base import Column, Parsed, Parser, Row, Session, Table
 
 LOAD_PROGRESS = re.compile(
     r"^(\d+)/(\d+) id1s loaded \(([\d.]+)% complete\) at ([\d.]+) id1s/sec avg\. "
@@ -97,16 +98,21 @@ class _Phase:
         self.name, self.line = name, line
         self.start: datetime | None = None
         self.points: list[tuple[float, int]] = []  # (seconds from start, cumulative count)
-        self.extra: list[dict] = []  # per-point extra columns
-        self.summary: dict = {}
+        self.extra: list[Row] = []  # per-point extra columns
+        self.summary: dict[str, Any] = {}
         self.began: datetime | None = (
             None  # the first `Requester thread #i started` (before any warm-up)
         )
         self.ended: datetime | None = None  # the `... PHASE COMPLETED` line
-        self.meta: dict = {"tool": "linkbench", "phase": name}
+        self.meta: dict[str, Any] = {"tool": "linkbench", "phase": name}
 
     def since_start(self, when: datetime) -> float | None:
-        return None if self.start is None else round((when - self.start).total_seconds(), 3)
+        return None if self.start is None else _seconds(self.start, when)
+
+
+def _seconds(start: datetime, when: datetime) -> float:
+    """Seconds from `start` to `when`, to the millisecond."""
+    return round((when - start).total_seconds(), 3)
 
 
 class _Log:
@@ -122,11 +128,11 @@ class _Log:
         self.rounds: dict[int, list[tuple[datetime, int]]] = {}  # requester -> (time, count)s
         self.base: dict[int, datetime] = {}  # requester -> start of its measured run
         self.finished: list[tuple[datetime, float, int]] = []  # (time, seconds elapsed, requests)
-        self.op_intervals: list[dict] = []
-        self.op_final: list[dict] = []
+        self.op_intervals: list[Row] = []
+        self.op_final: list[Row] = []
         self.starts: dict[str, int] = {}  # table name -> line of its first row
 
-    def record(self, no: int, msg: str, when: datetime):
+    def record(self, no: int, msg: str, when: datetime) -> None:
         """One log line's message, read by the first pattern that matches it; a message with a
         record's words that none reads is an error, anything else is not a record."""
         for pattern, read in self.RECORDS:
@@ -141,7 +147,7 @@ class _Log:
         self.request = self.current = self.request or _Phase("request", no)
         return self.request
 
-    def _load_progress(self, no, when, p):
+    def _load_progress(self, no: int, when: datetime, p: re.Match[str]) -> None:
         load = self.load
         if load is None:
             load = self.load = self.current = _Phase("load", no)
@@ -157,11 +163,11 @@ class _Log:
                 no,
                 "LinkBench load progress after the LOAD PHASE COMPLETED line (lines out of order?)",
             )
-        load.points.append((load.since_start(when), int(p[5])))
+        load.points.append((_seconds(load.start, when), int(p[5])))
         load.extra.append({"ids": int(p[1])})
         load.meta["ids_expected"] = int(p[2])
 
-    def _load_done(self, no, when, p):
+    def _load_done(self, no: int, when: datetime, p: re.Match[str]) -> None:
         self.load = self.load or _Phase("load", no)
         self.load.ended = when
         self.load.summary = {
@@ -171,30 +177,30 @@ class _Log:
             "time_s": float(p[4]),
         }
 
-    def _started(self, no, when, p):
+    def _started(self, no: int, when: datetime, p: re.Match[str]) -> None:
         request = self._requesting(no)
         request.began = request.began or when
         self.base.setdefault(int(p[1]), when)
         self.rounds.setdefault(int(p[1]), [])
 
-    def _not_a_count(self, no, when, p):
+    def _not_a_count(self, no: int, when: datetime, p: re.Match[str]) -> None:
         """`warming up` and the per-thread totals: log lines that add nothing to the run."""
 
-    def _warmed(self, no, when, p):
+    def _warmed(self, no: int, when: datetime, p: re.Match[str]) -> None:
         request = self._requesting(no)
         self.base[int(p[1])] = when
         self.rounds.setdefault(int(p[1]), [])
         request.meta["warmup_requests"] = request.meta.get("warmup_requests", 0) + int(p[2])
 
-    def _requester(self, no, when, p):
+    def _requester(self, no: int, when: datetime, p: re.Match[str]) -> None:
         self._requesting(no)
         self.rounds.setdefault(int(p[1]), []).append((when, int(p[2])))
 
-    def _finished(self, no, when, p):
+    def _finished(self, no: int, when: datetime, p: re.Match[str]) -> None:
         self._requesting(no)
         self.finished.append((when, float(p[3]), int(p[1])))
 
-    def _request_done(self, no, when, p):
+    def _request_done(self, no: int, when: datetime, p: re.Match[str]) -> None:
         self.request = self.request or _Phase("request", no)
         self.request.ended = when
         self.request.summary = {
@@ -203,7 +209,7 @@ class _Log:
             "time_s": int(p[2]),
         }
 
-    def _thread_stats(self, no, when, p):
+    def _thread_stats(self, no: int, when: datetime, p: re.Match[str]) -> None:
         row = {
             STAT_KEYS[k]: number(v.removesuffix("ms"))
             for k, v in PAIR.findall(p[3])
@@ -218,7 +224,7 @@ class _Log:
         )
         self.starts.setdefault("op-intervals", no)
 
-    def _op_final(self, no, when, p):
+    def _op_final(self, no: int, when: datetime, p: re.Match[str]) -> None:
         self.op_final.append(op_latency_row(p, self.current.name if self.current else None))
         self.starts.setdefault("op-latency", no)
 
@@ -293,7 +299,12 @@ class LinkbenchParser(Parser):
         return Parsed(self.name, file, sessions=sessions, tables=tables, problems=lines.problems)
 
     @staticmethod
-    def _request_points(phase: _Phase, rounds, base, finished) -> None:
+    def _request_points(
+        phase: _Phase,
+        rounds: dict[int, list[tuple[datetime, int]]],
+        base: dict[int, datetime],
+        finished: list[tuple[datetime, float, int]],
+    ) -> None:
         """Cumulative (t, requests) points: requester rounds summed, else `requests finished` lines."""
         reporting = sorted(rounds)
         complete = min((len(rounds[r]) for r in reporting), default=0)
@@ -307,7 +318,7 @@ class LinkbenchParser(Parser):
             for k in range(complete):
                 when = max(rounds[r][k][0] for r in reporting)
                 phase.points.append(
-                    (phase.since_start(when), sum(rounds[r][k][1] for r in reporting))
+                    (_seconds(phase.start, when), sum(rounds[r][k][1] for r in reporting))
                 )
         elif finished:
             phase.meta["source"] = "requests finished"
@@ -316,7 +327,7 @@ class LinkbenchParser(Parser):
         phase.extra = [{} for _ in phase.points]
 
     @staticmethod
-    def _op_columns(session: Session, rows: list[dict]) -> None:
+    def _op_columns(session: Session, rows: list[Row]) -> None:
         """The request run's latency and errors as series columns, from its `ThreadID` rows.
 
         The k-th line of a (thread, op) is stats round k; a round (every thread's lines, a few
@@ -349,7 +360,7 @@ class LinkbenchParser(Parser):
         names = [
             n for op in ops for n in ([f"lat.{op}.p95"] if one_thread else []) + [f"lat.{op}.mean"]
         ] + ["err_s"]
-        columns = {n: [None] * len(series_t) for n in names}
+        columns: dict[str, Column] = {n: [None] * len(series_t) for n in names}
         for i, (_, _, group, errors) in stats.items():
             for op in ops:
                 mine = [r for r in group if r["op"] == op]
@@ -414,17 +425,19 @@ class LinkbenchParser(Parser):
         )
 
 
-def _rounds(rows: list[dict]) -> dict[int, list[dict]]:
+def _rounds(rows: list[Row]) -> dict[int, list[Row]]:
     """The `ThreadID` rows by stats round: the k-th line of a (thread, op) is round k."""
     seen: dict[tuple[int, str], int] = {}
-    rounds: dict[int, list[dict]] = {}
+    rounds: dict[int, list[Row]] = {}
     for r in rows:
         k = seen[(r["thread"], r["op"])] = seen.get((r["thread"], r["op"]), -1) + 1
         rounds.setdefault(k, []).append(r)
     return rounds
 
 
-def _join_rounds(rounds: dict[int, list[dict]], series_t: list) -> tuple[dict, list]:
+def _join_rounds(
+    rounds: dict[int, list[Row]], series_t: Column
+) -> tuple[dict[int, tuple[float, float, list[Row], dict[int, int]]], list[float]]:
     """({progress row: (|offset|, offset, round, errors per thread)}, the `t` of the rounds
     left out): each round joined to the progress row nearest its last line, when at most half
     the median interval away and no other round is nearer that row. A round's errors are the
@@ -432,7 +445,7 @@ def _join_rounds(rounds: dict[int, list[dict]], series_t: list) -> tuple[dict, l
     steps = sorted(b - a for a, b in zip([0.0] + series_t, series_t))
     half = steps[len(steps) // 2] / 2
     prev_errors: dict[tuple[int, str], int] = {}
-    stats: dict[int, tuple[float, float, list[dict], dict[int, int]]] = {}
+    stats: dict[int, tuple[float, float, list[Row], dict[int, int]]] = {}
     left_out = []
     for k in sorted(rounds):
         group = rounds[k]

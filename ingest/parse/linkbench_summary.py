@@ -41,7 +41,7 @@ def read_du(lines: Lines) -> Table | None:
             bytes_ = round(float(m[1]) * 1024 ** POWERS[m[2]])
             rows.append({"when": when, "path": m[3], "size": m[1] + m[2], "bytes": bytes_})
             first = first or no
-    return Table("db-size", DU_COLUMNS, rows, line=first) if rows else None
+    return Table("db-size", DU_COLUMNS, rows, line=first or 1) if rows else None
 
 
 @register
@@ -112,7 +112,7 @@ class LinkbenchSummaryParser(Parser):
         if sizes := read_du(lines):
             tables.append(sizes)
         if ops:
-            tables.append(Table("op-latency", FINAL_COLUMNS, ops, line=ops_line))
+            tables.append(Table("op-latency", FINAL_COLUMNS, ops, line=ops_line or 1))
         if not sessions:
             raise lines.error(0, "no LOAD/REQUEST PHASE COMPLETED line in the LinkBench summary")
         return Parsed(self.name, file, sessions=sessions, tables=tables, problems=lines.problems)

@@ -11,12 +11,12 @@ a local date and time (ISO, milliseconds), as for `linkbench`.
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from ingest.parse import register
 from ingest.parse._linkbench import LOG, REQUEST_DONE
 from ingest.parse._text import Lines, columnar, log_time, number
-from ingest.parse.base import Parsed, Parser, Session, Table
+from ingest.parse.base import Parsed, Parser, Row, Session, Table
 
 EVENTS = re.compile(
     r"^Events: (\d+), concurrency \(min-max\): (\d+)-(\d+), throughput: ([\d.]+) ops/sec\s*$"
@@ -45,7 +45,11 @@ class LinkbenchxParser(Parser):
 
     def parse(self, text: str, file: str) -> Parsed:
         lines = Lines(text, file)
-        start, rows, types, summary, first, types_line = None, [], [], {}, None, None
+        start: datetime | None = None
+        rows: list[Row] = []
+        types: list[Row] = []
+        summary: dict[str, float | None] = {}
+        first = types_line = 0  # the lines of the first Events and Type records
         for no, line in lines:
             m = LOG.match(line)
             if not m:  # not a log line: skipped and named; a record's words: its own warning
@@ -75,14 +79,16 @@ class LinkbenchxParser(Parser):
                     }
                 )
             elif p := TYPE.match(msg):
-                t = rows[-1]["t"] if rows else None
+                last = rows[-1]["t"] if rows else None
                 types_line = types_line or no
-                types.append(dict(zip(TYPE_COLUMNS, [t, p[1]] + [int(v) for v in p.groups()[1:]])))
+                types.append(
+                    dict(zip(TYPE_COLUMNS, [last, p[1]] + [int(v) for v in p.groups()[1:]]))
+                )
             elif p := REQUEST_DONE.match(msg):
                 summary = {"requests/s": int(p[3]), "requests": int(p[1]), "time_s": int(p[2])}
             elif msg.startswith(("Events:", "Type:")):
                 raise lines.error(no, f"unreadable LinkBenchX record: {msg[:80]!r}")
-        if not rows:
+        if start is None:  # no Events line: no rows
             raise lines.error(0, "no LinkBenchX `Events: ..., throughput: ...` lines")
         session = Session(
             series=columnar(rows, SERIES),

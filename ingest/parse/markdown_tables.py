@@ -13,6 +13,7 @@ table, a table without its separator row) are named in a warning, never dropped 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 import markdown
@@ -20,7 +21,7 @@ from markdown.extensions.tables import TableExtension
 
 from ingest.parse import register
 from ingest.parse._text import Lines, check_names
-from ingest.parse.base import Parsed, Parser, Table
+from ingest.parse.base import Parsed, Parser, Row, Table
 from ingest.parse.values import parse_cell
 from ingest.problems import Problem, clean
 
@@ -38,17 +39,26 @@ def qualifier_of(note: str | None) -> str | None:
     return None
 
 
-class _Walker(HTMLParser):
-    """Collects (kind, payload) events: ("h2", text), ("p", text), ("table", [[cells]])."""
+@dataclass
+class _Event:
+    """A heading or paragraph (`kind` its tag, `text`) or a table (`kind` "table", `rows`)."""
 
-    def __init__(self):
+    kind: str
+    text: str = ""
+    rows: list[list[str]] = field(default_factory=list)
+
+
+class _Walker(HTMLParser):
+    """Collects the document's headings, paragraphs and tables, in order, as `_Event`s."""
+
+    def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.events: list[tuple[str, object]] = []
+        self.events: list[_Event] = []
         self._text: list[str] | None = None
-        self._tag = None
+        self._tag: str | None = None
         self._rows: list[list[str]] | None = None
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("h1", "h2", "h3", "p") and self._rows is None:
             self._tag, self._text = tag, []
         elif tag == "table":
@@ -58,18 +68,18 @@ class _Walker(HTMLParser):
         elif tag in ("td", "th") and self._rows is not None:
             self._text = []
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         if tag in ("td", "th") and self._rows is not None:
             self._rows[-1].append("".join(self._text or []).strip())
             self._text = None
         elif tag == "table" and self._rows is not None:
-            self.events.append(("table", self._rows))
+            self.events.append(_Event("table", rows=self._rows))
             self._rows = None
         elif tag == self._tag and self._text is not None:
-            self.events.append((tag, " ".join("".join(self._text).split())))
+            self.events.append(_Event(tag, " ".join("".join(self._text).split())))
             self._tag, self._text = None, None
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         if self._text is not None:
             self._text.append(data)
 
@@ -84,7 +94,7 @@ def _whole_row(line: str, above: str) -> bool:
 
 def _heading_lines(source: Lines) -> dict[str, int]:
     """1-based line of each `## heading` in the source (markdown output has no positions)."""
-    lines = {}
+    lines: dict[str, int] = {}
     for n, line in source:
         m = re.match(r"^##\s+(.*?)\s*#*\s*$", line)
         if m and not line.startswith("###"):
@@ -115,7 +125,7 @@ def table_from_cells(
                 line,
                 f"table {name!r} row {i + 1}: {len(row)} cells, header has {len(header)}",
             )
-        record = {}
+        record: Row = {}
         for col, text in zip(header, row):
             if col == NOTE_COLUMN:
                 record[col] = text or None
@@ -155,8 +165,10 @@ class MarkdownTables(Parser):
         walker.close()
         lines = _heading_lines(source)
         parsed = Parsed(format=self.name, file=file, problems=source.problems)
-        heading, caption = None, []
-        for kind, payload in walker.events:
+        heading: str | None = None
+        caption: list[str] = []
+        for event in walker.events:
+            kind, payload = event.kind, event.text
             if kind == "h2":
                 heading, caption = payload, []
             elif kind == "p" and payload.startswith("|"):  # a row cut off from its table
@@ -172,7 +184,7 @@ class MarkdownTables(Parser):
                     raise Problem(file, lines.get(heading, 0), f"two tables named {heading!r}")
                 parsed.tables.append(
                     table_from_cells(
-                        heading, payload, file, lines.get(heading, 0), " ".join(caption)
+                        heading, event.rows, file, lines.get(heading, 0), " ".join(caption)
                     )
                 )
                 heading = None

@@ -11,6 +11,8 @@ monitors beside each keeps a tenth of it). The largest real input has 86,400 lin
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ingest.parse import Parsed, by_name, detect
 from ingest.problems import Problem
 
@@ -98,7 +100,8 @@ def parse_bytes(data: bytes, file: str, fmt: str = "auto", mode: str | None = No
             parser = by_name(fmt)
         except KeyError as e:
             raise Problem(file, 0, e.args[0]) from None
-    parsed = parser.parse(text, file, mode=mode) if mode else parser.parse(text, file)
+    parse: Callable[..., Parsed] = parser.parse  # a server-status parse takes a `mode`
+    parsed = parse(text, file, mode=mode) if mode else parse(text, file)
     if not parsed.sessions and not parsed.tables and not parsed.settings:
         raise Problem(file, 0, f"no results found ({parser.name})")
     return parsed

@@ -18,16 +18,20 @@ number belongs) is skipped and counted: one warning per file.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Iterable
 from operator import itemgetter
+from typing import Any
 
 from ingest.parse import register
 from ingest.parse._columns import PLAIN, numbers, read_columns
 from ingest.parse._text import Lines
-from ingest.parse.base import Parsed, Parser, Session
+from ingest.parse.base import Column, Parsed, Parser, Session
 from ingest.parse.sar import BANNER, after_clock, clock_of, regular_blocks
 
 KNOWN_TOKENS = 200_000  # values remembered: bounds the memory whatever the file
-_consume = deque(maxlen=0).extend  # runs an iterator to its end, in C
+_consume: Callable[[Iterable[Any]], None] = deque(
+    maxlen=0
+).extend  # runs an iterator to its end, in C
 AVERAGE = ("Average:", "Moyenne:", "Durchschn.:", "Media:", "Médio:")
 
 
@@ -68,7 +72,7 @@ class MpstatParser(Parser):
         if fast is not None:
             return fast
         lines = Lines(text, file)
-        meta: dict = {"tool": "mpstat", "t_unit": "sample"}
+        meta: dict[str, Any] = {"tool": "mpstat", "t_unit": "sample"}
         names: list[str] | None = None
         cpus: dict[str, _Cpu] = {}  # by item: `all`, `0`, `1`, ...
         known: dict[str, float] = {}  # token -> value
@@ -121,14 +125,21 @@ class _Cpu:
 
     def __init__(self, names: list[str]):
         self.names = names
-        self.series: dict[str, list] = {"t": [], **{n: [] for n in names}, "clock": []}
+        self.series: dict[str, Column] = {"t": [], **{n: [] for n in names}, "clock": []}
         self.columns = [self.series[n] for n in names]
         self.lines: list[int] = []
         self.summary: dict[str, float] = {}
 
 
 def _sample(
-    lines: Lines, no: int, block: int, clock: str, rest: list, names: list, cpus: dict, known: dict
+    lines: Lines,
+    no: int,
+    block: int,
+    clock: str,
+    rest: list[str],
+    names: list[str],
+    cpus: dict[str, Any],
+    known: dict[str, Any],
 ) -> None:
     """One CPU's line of values into its session as sample `block` (a line that does not
     read, or a second line of one CPU in a block: skipped, so a lost line leaves a gap in `t`).
@@ -155,7 +166,9 @@ def _sample(
     cpu.lines.append(no)
 
 
-def _average(lines: Lines, no: int, rest: list, names: list, cpus: dict) -> None:
+def _average(
+    lines: Lines, no: int, rest: list[str], names: list[str], cpus: dict[str, Any]
+) -> None:
     """An `Average:` line: the tool's own mean for its CPU, as that session's summary."""
     values = [_number(x) for x in rest[1:]]
     if not rest or len(values) != len(names) or None in values or rest[0] not in cpus:
@@ -164,7 +177,7 @@ def _average(lines: Lines, no: int, rest: list, names: list, cpus: dict) -> None
     cpus[rest[0]].summary = dict(zip(names, values))
 
 
-def _sessions(cpus: dict, meta: dict) -> list[Session]:
+def _sessions(cpus: dict[str, Any], meta: dict[str, Any]) -> list[Session]:
     out = []
     for item, cpu in cpus.items():
         if not cpu.lines:
@@ -197,7 +210,7 @@ def _fast(text: str, file: str) -> Parsed | None:
     if len(set(names)) != len(names) or {"t", "clock"} & set(names):
         return None
     rest = itemgetter(slice(w, None))  # a line less its clock
-    meta: dict = {"tool": "mpstat", "t_unit": "sample"}
+    meta: dict[str, Any] = {"tool": "mpstat", "t_unit": "sample"}
     meta.update(host=banner["host"], date=banner["date"])
     if banner["cpus"]:
         meta["cpus"] = int(banner["cpus"])
@@ -221,11 +234,11 @@ def _fast(text: str, file: str) -> Parsed | None:
     return Parsed("mpstat", file, sessions=_sessions(cpus, meta))
 
 
-def _reader(item: str, known: dict):
+def _reader(item: str, known: dict[str, Any]) -> Callable[[int, list[str]], Column | None]:
     """How a CPU's column of words reads (see `read_columns`): its name on every row, then
     plain numbers (digits and a point: what the line-by-line parse reads)."""
 
-    def convert(j: int, words: list[str]) -> list | None:
+    def convert(j: int, words: list[str]) -> Column | None:
         if j == 0:
             return [] if words.count(item) == len(words) else None
         joined = " ".join(words)
@@ -239,7 +252,7 @@ def _reader(item: str, known: dict):
     return convert
 
 
-def _fast_average(average: list[str], names: list[str], cpus: dict) -> bool:
+def _fast_average(average: list[str], names: list[str], cpus: dict[str, Any]) -> bool:
     """The `Average:` lines as each CPU's summary; False when one does not read (the
     line-by-line parse counts it as skipped)."""
     for line in average:

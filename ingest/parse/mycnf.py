@@ -18,6 +18,7 @@ of `mysql -e`, or the boxed `| Variable_name | Value |` form; an empty value sta
 from __future__ import annotations
 
 import re
+from typing import TypedDict
 
 from ingest.parse import register
 from ingest.parse._text import Lines
@@ -127,11 +128,18 @@ class GlobalVariables(Parser):
         return parsed
 
 
-def settings_diff(runs: dict[str, dict[str, str]]) -> list[dict]:
+class SettingDiff(TypedDict):
+    """A key whose values differ across runs: each run's value, None where it is not set."""
+
+    key: str
+    values: dict[str, str | None]
+
+
+def settings_diff(runs: dict[str, dict[str, str]]) -> list[SettingDiff]:
     """Keys whose values differ across runs, sorted by key: `{"key": k, "values": {run: v}}`,
     with None where a run does not set the key. `runs` maps a run name to its settings."""
     keys = sorted(set().union(*runs.values())) if runs else []
-    diff = []
+    diff: list[SettingDiff] = []
     for key in keys:
         values = {run: settings.get(key) for run, settings in runs.items()}
         if len(set(values.values())) > 1:

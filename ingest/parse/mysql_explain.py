@@ -33,7 +33,7 @@ MAX_PLAN_ROWS = 1_000
 NUMERIC = {"id", "rows", "filtered"}  # columns read as numbers; the others stay text
 
 
-def cell_value(column: str, text: str):
+def cell_value(column: str, text: str) -> float | int | str | None:
     """A plan cell: None for NULL or empty, a number in the numeric columns, else the text."""
     text = text.strip()
     if text in ("", "NULL"):
@@ -61,7 +61,9 @@ def _cuts(border: str) -> list[tuple[int, int]]:
     return list(zip((p + 1 for p in plus), plus[1:]))
 
 
-def read_boxed(lines: Lines, items: list[tuple[int, str]], i: int):
+def read_boxed(
+    lines: Lines, items: list[tuple[int, str]], i: int
+) -> tuple[Table | None, int, bool]:
     """(plan, index after it, closed) for the boxed plan starting at `items[i]` (a border
     line); (None, i, False) when `items[i]` starts no plan. Rows must keep the border's `|`
     where its `+` are. A box the lines end in before its closing border keeps the rows read,
@@ -123,6 +125,7 @@ class MysqlExplain(Parser):
         i = 0
         while i < len(items):
             n, line = items[i]
+            table: Table | None
             if TAB_HEADER.match(line):
                 table, i = _read_tabbed(lines, items, i)
             else:

@@ -20,13 +20,14 @@ as printed.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from operator import itemgetter
+from typing import Any, TypedDict
 
 from ingest.parse import register
-from ingest.parse._columns import PLAIN, numbers, read_columns
+from ingest.parse._columns import PLAIN, banner_and_lines, numbers, read_columns
 from ingest.parse._text import Lines, columnar
-from ingest.parse.base import Parsed, Parser, Session
+from ingest.parse.base import Column, Parsed, Parser, Row, Session
 from ingest.parse.values import read_number
 from ingest.problems import CONTROL, clean
 
@@ -98,8 +99,8 @@ class SarParser(Parser):
         if fast is not None:
             return fast
         lines = Lines(text, file)
-        meta: dict = {"tool": "sar", "t_unit": "sample"}
-        blocks: dict[tuple, dict] = {}  # (columns, item) -> {"rows": [...], "lines": [...]}
+        meta: dict[str, Any] = {"tool": "sar", "t_unit": "sample"}
+        blocks: Blocks = {}
         header: list[str] | None = None
         for no, line in lines:
             fields = line.split()
@@ -129,6 +130,17 @@ class SarParser(Parser):
         return Parsed(self.name, file, sessions=_sessions(blocks, meta), problems=lines.problems)
 
 
+class _Block(TypedDict):
+    """The samples of one kind of block and item: their rows, lines and the item's column."""
+
+    rows: list[Row]
+    lines: list[int]
+    item_column: str | None
+
+
+Blocks = dict[tuple[tuple[str, ...], str | None], _Block]  # (columns, item) -> its samples
+
+
 def _header(lines: Lines, no: int, names: list[str]) -> list[str]:
     """A header's column names: each once and printable, else a `file:line` error (a name
     twice would put the second column's values under the first's name)."""
@@ -142,7 +154,9 @@ def _header(lines: Lines, no: int, names: list[str]) -> list[str]:
     return names
 
 
-def _sample(lines: Lines, no: int, clock: str, rest: list, header: list, blocks: dict) -> None:
+def _sample(
+    lines: Lines, no: int, clock: str, rest: list[str], header: list[str], blocks: Blocks
+) -> None:
     """One line of values under `header` into its block (by kind and item). The item column
     is the header's name in capitals (`CPU`, `DEV`, `IFACE`, `TTY`, `INTR`, ...)."""
     if len(rest) != len(header):  # a line cut short, or another report's: one warning
@@ -154,7 +168,7 @@ def _sample(lines: Lines, no: int, clock: str, rest: list, header: list, blocks:
     if wrong is not None:
         lines.skip(no)
         return
-    row = {"clock": clock, **{name: _value(name, x) for name, x in numbers}}
+    row: Row = {"clock": clock, **{name: _value(name, x) for name, x in numbers}}
     item = None if item_at is None else rest[item_at]
     key = (tuple(name for name, _ in numbers), item)
     block = blocks.setdefault(key, {"rows": [], "lines": [], "item_column": None})
@@ -164,7 +178,7 @@ def _sample(lines: Lines, no: int, clock: str, rest: list, header: list, blocks:
     block["lines"].append(no)
 
 
-def _sessions(blocks: dict, meta: dict) -> list[Session]:
+def _sessions(blocks: Blocks, meta: dict[str, Any]) -> list[Session]:
     """One session per kind of block and item, in the order first met."""
     out = []
     for (columns, item), block in blocks.items():
@@ -185,19 +199,18 @@ def _sessions(blocks: dict, meta: dict) -> list[Session]:
     return out
 
 
-def regular_blocks(text: str) -> tuple[re.Match, list[str], int, list[str], int, list[str]] | None:
+def regular_blocks(
+    text: str,
+) -> tuple[re.Match[str], list[str], int, list[str], int, list[str]] | None:
     """A sysstat file of one regular shape, for a parse a whole column at a time: (the
     banner, the lines after it, lines a block with its blank line, each block's time,
     the width of the time, the summary lines at the end) when the banner is followed by
     blocks of as many lines each (a header, then the samples), a 24-hour time on every
     line and the same time throughout a block, each block ended by one blank line; the
     summary lines (`Average:`) follow. None for anything else."""
-    if "\r" in text or "," in text or not text.endswith("\n"):
+    if (opened := banner_and_lines(text, BANNER, "\n")) is None:
         return None
-    lines = text.split("\n")
-    lines.pop()  # after the last line end
-    if len(lines) < 4 or lines[1] or (banner := BANNER.match(lines[0])) is None:
-        return None
+    banner, lines = opened
     end = len(lines)
     while end > 2 and _summary(lines[end - 1]):
         end -= 1
@@ -251,11 +264,11 @@ def _fast(text: str, file: str) -> Parsed | None:
     item_at = next((i for i, name in enumerate(names) if ITEM.match(name)), None)
     if len(names) < 2 or len(banner["cpus"] or "") > 18 or (item_at is None and step != 3):
         return None  # more than one line a block and no item: the slow path interleaves
-    meta: dict = {"tool": "sar", "t_unit": "sample"}
+    meta: dict[str, Any] = {"tool": "sar", "t_unit": "sample"}
     meta.update(host=banner["host"], date=banner["date"])
     if banner["cpus"]:
         meta["cpus"] = int(banner["cpus"])
-    sessions = []
+    sessions: list[Session] = []
     for j in range(1, step - 1):
         rows = list(map(rest, body[j::step]))
         words = rows[0].split()
@@ -265,7 +278,7 @@ def _fast(text: str, file: str) -> Parsed | None:
         columns = read_columns(rows, len(names), _reader(item, item_at))
         if columns is None:
             return None
-        series: dict[str, list] = {"t": list(range(1, n + 1))}
+        series: dict[str, Column] = {"t": list(range(1, n + 1))}
         series.update(
             (name, col) for i, (name, col) in enumerate(zip(names, columns)) if i != item_at
         )
@@ -278,19 +291,19 @@ def _fast(text: str, file: str) -> Parsed | None:
     return Parsed("sar", file, sessions=sessions)
 
 
-def _reader(item: str | None, item_at: int | None):
+def _reader(item: str | None, item_at: int | None) -> Callable[[int, list[str]], Column | None]:
     """How a column of words reads (see `read_columns`): the item's name on every row in
     column `item_at`, plain numbers in the others."""
 
-    def convert(i: int, words: list[str]) -> list | None:
+    def convert(i: int, words: list[str]) -> Column | None:
         if i == item_at:
-            return [] if words.count(item) == len(words) else None
+            return [] if item is not None and words.count(item) == len(words) else None
         return _fast_numbers(words)
 
     return convert
 
 
-def _fast_numbers(words: list[str]) -> list | None:
+def _fast_numbers(words: list[str]) -> Column | None:
     """The values of a column of plain numbers as `_value` reads them (whole numbers of at
     most 18 digits as ints, `digits.digits` of at most 40 characters as floats); None when
     a word is another kind (the slow path skips its line, or names the error)."""

@@ -36,10 +36,11 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
+from typing import Any
 
 from ingest.parse import register
 from ingest.parse._text import Lines
-from ingest.parse.base import Parsed, Parser, Session, Table
+from ingest.parse.base import Column, Parsed, Parser, Row, Session, Table
 from ingest.problems import Problem
 
 TAB_HEADER = re.compile(r"^Variable_name\tValue\s*$")
@@ -76,7 +77,7 @@ ISO = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d")
 EPOCH = datetime(1970, 1, 1)
 
 
-def _value(text: str):
+def _value(text: str) -> int | float | str:
     """An int or float when the text is a number (bounded length), else the text as it is."""
     if INTEGER.fullmatch(text):
         return int(text)
@@ -108,10 +109,16 @@ def _stamp(text: str) -> tuple[datetime, str | None] | None:
 
 class _Snapshot:
     def __init__(self, line: int, stamp: tuple[datetime, str | None] | None):
-        self.line, self.values, self.lines = line, {}, {}
+        self.line = line
+        self.values: Row = {}  # variable -> value
+        self.lines: dict[str, int] = {}  # variable -> its line
+        self.when: datetime | None
+        self.zone: str | None
         self.when, self.zone = stamp if stamp else (None, None)
         # seconds on the printed clock (naive: never the ingesting machine's zone)
-        self.stamp = None if self.when is None else (self.when - EPOCH).total_seconds()
+        self.stamp: float | None = (
+            None if self.when is None else (self.when - EPOCH).total_seconds()
+        )
 
 
 class _StatusParser(Parser):
@@ -196,8 +203,10 @@ def _is_relative(snaps: list[_Snapshot]) -> bool:
     Absolute Uptime grows at every table; relative tables' later Uptime is the interval each
     time: a step that does not grow, or later values about constant (within 1 s or a fifth)
     while the steps differ from the first (absolute -i 1 gives 4, 5, 6: steps all 1)."""
-    ups = [s.values.get("uptime") for s in snaps]
-    if len(snaps) < 2 or not all(isinstance(u, int) and not isinstance(u, bool) for u in ups):
+    ups = [
+        u for s in snaps if isinstance(u := s.values.get("uptime"), int) and not isinstance(u, bool)
+    ]
+    if len(snaps) < 2 or len(ups) < len(snaps):  # a table without a whole Uptime
         return False
     steps = [b - a for a, b in zip(ups, ups[1:])]
     if any(d <= 0 for d in steps):
@@ -205,12 +214,15 @@ def _is_relative(snaps: list[_Snapshot]) -> bool:
     later = ups[1:]
     if len(later) < 2:
         return False  # two tables: ambiguous (declare `mode:`); absolute, as before/after pairs are
-    about = lambda a, b: abs(a - b) <= max(1, 0.2 * min(abs(a), abs(b)))  # noqa: E731
+
+    def about(a: float, b: float) -> bool:
+        return abs(a - b) <= max(1, 0.2 * min(abs(a), abs(b)))
+
     constant = all(about(u, later[0]) for u in later)
     return constant and not all(about(d, steps[0]) for d in steps)
 
 
-def _absolute(snaps: list[_Snapshot], relative: bool) -> list[dict]:
+def _absolute(snaps: list[_Snapshot], relative: bool) -> list[Row]:
     """Every snapshot's values as levels (relative tables, where mysqladmin subtracted every
     number, gauges and Uptime included, summed back onto the first)."""
     if not relative:
@@ -227,8 +239,8 @@ def _absolute(snaps: list[_Snapshot], relative: bool) -> list[dict]:
 
 
 def counter_deltas(
-    before: list[dict], after: list[dict], operations: float | None = None
-) -> list[dict]:
+    before: list[Row], after: list[Row], operations: float | None = None
+) -> list[Row]:
     """Rows `variable, before, after, delta[, per_op]` from two `status` tables' rows (absolute
     snapshots around a run): numeric variables only; per_op = delta / operations."""
     first = {r["variable"]: r["value"] for r in before}
@@ -243,23 +255,24 @@ def counter_deltas(
     return rows
 
 
-def _whole(x: float):
+def _whole(x: float) -> int | float:
     return int(x) if x == int(x) else x
 
 
-def _clock(snaps: list[_Snapshot], totals: list[dict], file: str) -> list[float]:
+def _clock(snaps: list[_Snapshot], totals: list[Row], file: str) -> list[float]:
     """Seconds since the first snapshot: from time stamps if all have one, else from Uptime."""
-    if all(s.stamp is not None for s in snaps):
-        return [_whole(round(s.stamp - snaps[0].stamp, 3)) for s in snaps]
-    ups = [t.get("uptime") for t in totals]
-    if not all(isinstance(u, (int, float)) for u in ups):
+    stamps = [s.stamp for s in snaps if s.stamp is not None]
+    if len(stamps) == len(snaps):
+        return [_whole(round(x - stamps[0], 3)) for x in stamps]
+    ups = [u for t in totals if isinstance(u := t.get("uptime"), (int, float))]
+    if len(ups) < len(totals):
         raise Problem(
             file, snaps[0].line, "periodic snapshots need a time stamp line before each, or Uptime"
         )
     return [u - ups[0] for u in ups]
 
 
-def _rates(snaps: list[_Snapshot], relative: bool, file: str, problems: list) -> Session:
+def _rates(snaps: list[_Snapshot], relative: bool, file: str, problems: list[Problem]) -> Session:
     """The session of periodic snapshots: each counter's rate over each interval (a counter that
     falls has none there, a warning), each gauge's level, on the snapshots' clock."""
     totals = _absolute(snaps, relative)
@@ -267,7 +280,7 @@ def _rates(snaps: list[_Snapshot], relative: bool, file: str, problems: list) ->
     names = [k for k, v in totals[0].items() if isinstance(v, (int, float)) and k != "uptime"]
     gauges = [k for k in names if GAUGES.match(k)]
     counters = [k for k in names if k not in gauges and len({t.get(k) for t in totals}) > 1]
-    series: dict[str, list] = {"t": clock[1:]}
+    series: dict[str, Column] = {"t": clock[1:]}
     for k in counters:
         series[k] = _counter_rates(k, snaps, totals, clock, file, problems)
     for k in gauges:
@@ -288,10 +301,17 @@ def _rates(snaps: list[_Snapshot], relative: bool, file: str, problems: list) ->
     )
 
 
-def _counter_rates(k: str, snaps, totals: list[dict], clock: list, file: str, problems: list):
+def _counter_rates(
+    k: str,
+    snaps: list[_Snapshot],
+    totals: list[Row],
+    clock: list[float],
+    file: str,
+    problems: list[Problem],
+) -> Column:
     """Counter `k`'s rate per second over each interval; None where a side is missing, the
     clock does not advance, or the counter fell (with a warning)."""
-    col = []
+    col: Column = []
     for i in range(1, len(snaps)):
         a, b, dt = totals[i - 1].get(k), totals[i].get(k), clock[i] - clock[i - 1]
         if not isinstance(a, (int, float)) or not isinstance(b, (int, float)) or dt <= 0:
@@ -311,7 +331,9 @@ def _counter_rates(k: str, snaps, totals: list[dict], clock: list, file: str, pr
     return col
 
 
-def _rates_meta(snaps, relative: bool, clock: list, file: str, problems: list) -> dict:
+def _rates_meta(
+    snaps: list[_Snapshot], relative: bool, clock: list[float], file: str, problems: list[Problem]
+) -> dict[str, Any]:
     """The session's meta: the mode, the snapshots, the median interval and, when every
     snapshot has a time stamp, t = 0 as printed and its zone (a change of zone is a warning)."""
     steps = sorted(b - a for a, b in zip(clock, clock[1:]))
@@ -322,10 +344,11 @@ def _rates_meta(snaps, relative: bool, clock: list, file: str, problems: list) -
         "interval_s": steps[len(steps) // 2],
         "first_snapshot": "dropped (starts the clock)",
     }
-    if all(
-        s.when is not None for s in snaps
-    ):  # t = 0 as printed, to join a run by time (ingest/join/linked.py)
-        meta["start"] = snaps[0].when.isoformat()
+    first = snaps[0].when
+    if first is not None and all(s.when is not None for s in snaps):
+        meta["start"] = (
+            first.isoformat()
+        )  # t = 0 as printed, to join a run by time (join/linked.py)
         zones = {s.zone for s in snaps}
         if len(zones) > 1:
             changed = next(s for s in snaps if s.zone != snaps[0].zone)

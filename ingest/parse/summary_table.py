@@ -132,7 +132,7 @@ class SummaryTable(Parser):
         return parsed
 
     @staticmethod
-    def _check_row_after(lines, end, width, file):
+    def _check_row_after(lines: list[str], end: int, width: int, file: str) -> None:
         """A numeric line right after a table with another field count is a broken row."""
         if end < len(lines) and _looks_like_data(lines[end].split()):
             raise Problem(

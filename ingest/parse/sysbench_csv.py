@@ -8,8 +8,10 @@ latency percentile is not printed: it is 95 (sysbench's default) unless told oth
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ingest.parse import register
+from ingest.parse.base import Column, Parsed
 from ingest.parse.sysbench1 import Sysbench1, columns_of, times_of
 from ingest.write.numbers import floats_of
 
@@ -34,7 +36,9 @@ class SysbenchCsv(Sysbench1):
     interval_re = CSV_LINE
     block_re = CSV_BLOCK
 
-    def columns(self, rows: list[tuple], first: str, file: str, line: int):
+    def columns(
+        self, rows: list[tuple[Any, ...]], first: str, file: str, line: int
+    ) -> tuple[str, int, int, dict[str, Column]]:
         t, thds, tps, qps, _r, _w, _o, lat, err, reconn = columns_of(rows)
         series = {
             "t": times_of(t),
@@ -46,7 +50,7 @@ class SysbenchCsv(Sysbench1):
         }
         return "tps", int(float(thds[0])), 95, series
 
-    def parse(self, text: str, file: str):
+    def parse(self, text: str, file: str) -> Parsed:
         out = super().parse(text, file)
         for s in out.sessions:
             if s.series:

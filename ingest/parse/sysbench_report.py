@@ -18,7 +18,7 @@ import re
 
 from ingest.parse import register
 from ingest.parse._text import Lines
-from ingest.parse.base import Parsed, Parser, Table
+from ingest.parse.base import Parsed, Parser, Row, Table
 from ingest.parse.values import parse_cell
 
 BLOCK_NAME = re.compile(r"^sb\.[\w.+-]+$")
@@ -79,13 +79,13 @@ class SysbenchReport(Parser):
         return parsed
 
     @staticmethod
-    def _row(cells, table, lines, n):
+    def _row(cells: list[str], table: Table, lines: Lines, n: int) -> Row:
         columns = table.columns
         if len(cells) != len(columns):
             raise lines.error(
                 n, f"{len(cells)} fields, expected {len(columns)} ({' '.join(columns)})"
             )
-        row = {}
+        row: Row = {}
         for col, cell in zip(columns[:-1], cells[:-1]):
             if cell.lower() in UNDEFINED:  # a ratio to 0: missing, the author's text kept as a note
                 row[col] = None

@@ -13,10 +13,11 @@ constraint checks, of which only `<TpmC>` is read) are the tool's own; any other
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ingest.parse import register
 from ingest.parse._text import NUMBER, Lines, columnar
-from ingest.parse.base import Parsed, Parser, Session
+from ingest.parse.base import Parsed, Parser, Row, Session
 
 PAIR = rf"(\d+)\|({NUMBER})"
 INTERVAL = re.compile(
@@ -37,12 +38,12 @@ KNOWN = re.compile(
 )
 
 
-def _interval(m: re.Match) -> dict:
+def _interval(m: re.Match[str]) -> Row:
     """One interval line's values. A response time of a transaction type none of which
     completed in the interval (`trx: 0, 95%: 0.000`, `0|0.000`) is the tool's placeholder for
     an empty histogram, not 0 ms: missing (None)."""
     trx = int(m[2])
-    row = {"t": int(m[1]), "trx": trx}
+    row: Row = {"t": int(m[1]), "trx": trx}
     row.update((k, float(v) if trx else None) for k, v in zip(SERIES[2:5], (m[3], m[4], m[5])))
     pairs = m.groups()[5:]
     for i, other in enumerate(OTHERS):
@@ -72,7 +73,7 @@ class TpccMysqlParser(Parser):
 
     def parse(self, text: str, file: str) -> Parsed:
         lines = Lines(text, file)
-        meta: dict = {"tool": "tpcc-mysql"}
+        meta: dict[str, Any] = {"tool": "tpcc-mysql"}
         rows, summary, first, measuring, tpmc_next = [], {}, None, False, False
         report = False  # in the end report (raw results, constraint checks): the tool's own
         for no, line in lines:
@@ -101,7 +102,9 @@ class TpccMysqlParser(Parser):
         return Parsed(self.name, file, sessions=[session], problems=lines.problems)
 
 
-def _session(lines: Lines, rows: list, summary: dict, meta: dict, first: int | None) -> Session:
+def _session(
+    lines: Lines, rows: list[Any], summary: dict[str, Any], meta: dict[str, Any], first: int | None
+) -> Session:
     """The run: its intervals and the <TpmC> summary (as `trx` per interval too), complete
     when the summary is there (its absence is a warning); an error when neither is."""
     if not rows and not summary:

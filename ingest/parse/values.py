@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Literal, overload
 
 from ingest.parse._text import position
 from ingest.problems import Problem
@@ -39,6 +40,12 @@ def number_problem(reason: str) -> Exception:
     if lines is None:
         return ValueError(reason)
     return Problem(lines.file, lines.at, reason)
+
+
+@overload
+def read_number(text: str, what: str = ..., *, whole: Literal[True]) -> int: ...
+@overload
+def read_number(text: str, what: str = ..., whole: bool = ...) -> int | float: ...
 
 
 def read_number(text: str, what: str = "number", whole: bool = False) -> int | float:
@@ -96,7 +103,7 @@ def is_numeric_cell(text: str) -> bool:
     return text.lower() in MISSING or bool(NUMBER.match(text) or SUFFIXED.match(text))
 
 
-def in_base_unit(value, unit: str | None):
+def in_base_unit(value: float | None, unit: str | None) -> float | None:
     """`value` scaled by its unit's multiplier (None stays None)."""
     if value is None or unit is None:
         return value

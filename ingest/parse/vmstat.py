@@ -19,7 +19,7 @@ from datetime import datetime
 from ingest.parse import register
 from ingest.parse._columns import PLAIN, numbers, read_columns
 from ingest.parse._text import Lines, columnar
-from ingest.parse.base import Parsed, Parser, Session
+from ingest.parse.base import Column, Parsed, Parser, Row, Session
 
 GROUPS = re.compile(r"^\s*procs\s+-+\s*memory")
 HEADER = re.compile(r"^\s*r\s+b\s+swpd\s+")
@@ -49,7 +49,7 @@ class VmstatParser(Parser):
             None  # `vmstat -t`: each row ends with date and time, the header names the zone
         )
         stamped = False
-        rows: list[dict] = []
+        rows: list[Row] = []
         at: list[int] = []
         since_boot_dropped = False
         for no, line in lines:
@@ -64,12 +64,12 @@ class VmstatParser(Parser):
             if not since_boot_dropped:
                 since_boot_dropped = True
                 continue
-            row = dict(zip(names, map(int, values)))
+            row: Row = dict(zip(names, map(int, values)))
             if stamp:
                 row["time"] = _time(lines, no, stamp)
             rows.append(row)
             at.append(no)
-        if not rows:
+        if not rows or names is None:  # (no header: no rows)
             raise lines.error(0, "no vmstat rows after the since-boot row")
         for i, row in enumerate(rows, start=1):
             row["t"] = i
@@ -82,7 +82,9 @@ class VmstatParser(Parser):
         return Parsed(self.name, file, sessions=[session], problems=lines.problems)
 
 
-def _header(lines: Lines, no: int, line: str, zone: str | None) -> tuple[list, bool, str | None]:
+def _header(
+    lines: Lines, no: int, line: str, zone: str | None
+) -> tuple[list[str], bool, str | None]:
     """(column names, whether rows end with a date and time, the first header's zone) of a
     column header; a zone other than the first one's is a warning."""
     names = line.split()
@@ -98,7 +100,9 @@ def _header(lines: Lines, no: int, line: str, zone: str | None) -> tuple[list, b
     return names[:-1], True, zone or names[-1]
 
 
-def _values(lines: Lines, no: int, line: str, names: list, stamped: bool) -> tuple[list, list]:
+def _values(
+    lines: Lines, no: int, line: str, names: list[str], stamped: bool
+) -> tuple[list[str], list[str] | None]:
     """(the whole numbers under `names`, the date and time fields or None) of one row."""
     values, stamp = line.split(), None
     if stamped:
@@ -145,7 +149,7 @@ def _fast(text: str, file: str) -> Parsed | None:
         return None
     rows = [line for _, line in numbered]
 
-    def convert(j: int, words: list[str]) -> list | None:
+    def convert(j: int, words: list[str]) -> Column | None:
         if j >= len(names):  # the date and time of -t
             return words
         joined = " ".join(words)
@@ -153,7 +157,7 @@ def _fast(text: str, file: str) -> Parsed | None:
             return None
         return numbers(words, kind=int)
 
-    series: dict[str, list] = {"t": list(range(1, len(rows)))}
+    series: dict[str, Column] = {"t": list(range(1, len(rows)))}
     try:
         columns = read_columns(rows, len(names) + (2 if zone else 0), convert)
         if columns is None:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from typing import Any
 
 import regex
 
@@ -124,16 +125,20 @@ class Proposal:
     groups: list[tuple[str, bool, bool]]
     members: list[str]
     source: str = "names"  # "names", or the DESC/README file whose layout it follows
-    parts: list = field(default_factory=list)
-    constants: dict = field(default_factory=dict)  # label -> the value every member's name says
-    joined: dict = field(default_factory=dict)  # label -> the groups it joins (`join:`)
+    parts: list[str | Group] = field(default_factory=list)  # literal text and groups
+    constants: dict[str, Any] = field(
+        default_factory=dict
+    )  # label -> the value every member's name says
+    joined: dict[str, list[str]] = field(
+        default_factory=dict
+    )  # label -> the groups it joins (`join:`)
 
 
 def tokens(text: str) -> list[tuple[str, str]]:
     """(kind, text) tokens; a separator's kind is its own text."""
     out = []
     for m in TOKEN.finditer(text):
-        kind = m.lastgroup
+        kind = m.lastgroup or ""  # (every alternative is a named group)
         out.append((m.group() if kind == "s" else kind, m.group()))
     return out
 
@@ -175,9 +180,10 @@ def from_layout(layout: str, names: list[str], clock: MatchClock | None = None) 
         matches = [budgeted(compiled, n, clock or MatchClock(), _TooSlow) for n in names]
     except _TooSlow:
         return None  # the layout is too ambiguous to follow: the names propose the rule
-    if not all(matches):
+    found = [mt for mt in matches if mt is not None]
+    if len(found) < len(matches):
         return None
-    numeric = {g: all(whole_number(mt[g]) for mt in matches) for g in groups}
+    numeric = {g: all(whole_number(mt[g]) for mt in found) for g in groups}
     final = pattern
     for g in groups:
         if numeric[g]:
@@ -185,7 +191,9 @@ def from_layout(layout: str, names: list[str], clock: MatchClock | None = None) 
     return Proposal(final, [(g, numeric[g], False) for g in groups], list(names), "layout")
 
 
-def propose(names: list[str], threads: dict[str, set], stated: list[tuple[str, str]]) -> list:
+def propose(
+    names: list[str], threads: dict[str, set[Any]], stated: list[tuple[str, str]]
+) -> list[Proposal]:
     """One Proposal per depth of path (a layout stated in a DESC/README first); `threads`:
     member -> the thread counts its log says."""
     by_depth: dict[int, list[str]] = {}
@@ -215,7 +223,7 @@ def join_families(p: Proposal) -> None:
     shown = [name for name, _, hidden in p.groups if not hidden]
     if "version" not in shown or "server" not in shown:
         return
-    families: dict[str, set] = {}
+    families: dict[str, set[str]] = {}
     for member in p.members:
         mt = re.fullmatch(p.regex, member)
         if mt:
@@ -230,7 +238,9 @@ def join_families(p: Proposal) -> None:
     p.joined = {"version": ["_server", "_version"]}
 
 
-def from_names(members: list[str], threads: dict[str, set], split: bool = True) -> list:
+def from_names(
+    members: list[str], threads: dict[str, set[Any]], split: bool = True
+) -> list[Proposal]:
     """The rules of paths of one depth: one, token by token where the shapes allow, else whole
     folders (the rule is checked; a token rule that does not take its members falls back);
     a rule per shape when whole names say nothing (`variant`) and the shapes are few."""
@@ -259,7 +269,7 @@ def from_names(members: list[str], threads: dict[str, set], split: bool = True) 
 
 def _by_shape(members: list[str]) -> list[list[str]]:
     """The members grouped by the shape of their paths (the kinds of their tokens), in order."""
-    shapes: dict[tuple, list[str]] = {}
+    shapes: dict[tuple[Any, ...], list[str]] = {}
     for m in members:
         shapes.setdefault(tuple(k for k, _ in tokens(m)), []).append(m)
     return list(shapes.values())
@@ -287,10 +297,10 @@ def _constants(members: list[str]) -> dict[str, str]:
     return out
 
 
-def _parts(members: list[str], whole: bool) -> list:
+def _parts(members: list[str], whole: bool) -> list[str | Group]:
     """Literal strings and Groups, in path order."""
     segs = [m.split("/") for m in members]
-    out: list = []
+    out: list[Any] = []
     for i in range(len(segs[0])):
         values = [s[i] for s in segs]
         if i:
@@ -320,8 +330,8 @@ def _whole(stems: list[str]) -> bool:
     return all(OS_RELEASE.fullmatch(v) for v in stems)
 
 
-def _token_parts(toks: list[list[tuple[str, str]]]) -> list:
-    out: list = []
+def _token_parts(toks: list[list[tuple[str, str]]]) -> list[str | Group]:
+    out: list[Any] = []
     for j in range(len(toks[0])):
         kind = toks[0][j][0]
         values = [t[j][1] for t in toks]
@@ -335,10 +345,10 @@ def _token_parts(toks: list[list[tuple[str, str]]]) -> list:
     return out
 
 
-def _word(toks, at: int, beyond: int) -> tuple[str | None, str]:
+def _word(toks: list[list[tuple[str, str]]], at: int, beyond: int) -> tuple[str | None, str]:
     """The constant letters token at `at` (or, across a `-`/`=` separator there, at `beyond`)."""
 
-    def const(k):
+    def const(k: int) -> bool:
         return 0 <= k < len(toks[0]) and len({t[k][1] for t in toks}) == 1
 
     if not const(at):
@@ -357,8 +367,8 @@ def _common_ext(values: list[str]) -> str:
     return ext if re.fullmatch(r"\.[A-Za-z][A-Za-z0-9]{0,7}", ext) else ""
 
 
-def _merge_literals(parts: list) -> list:
-    out: list = []
+def _merge_literals(parts: list[str | Group]) -> list[str | Group]:
+    out: list[Any] = []
     for p in parts:
         if isinstance(p, str) and out and isinstance(out[-1], str):
             out[-1] += p
@@ -373,9 +383,9 @@ def whole_number(text: str) -> bool:
     return text.isascii() and text.isdigit() and (text == "0" or not text.startswith("0"))
 
 
-def _name(groups: list[Group], members: list[str], threads: dict[str, set]) -> None:
+def _name(groups: list[Group], members: list[str], threads: dict[str, set[Any]]) -> None:
     """Each group's label name (unique), whether it is a number, whether it is hidden."""
-    used: set = set()
+    used: set[str] = set()
     for g in groups:
         g.numeric = g.kind in ("d", "seg") and all(whole_number(v) for v in g.values)
         base = _what(g, members, threads)
@@ -391,7 +401,7 @@ def _name(groups: list[Group], members: list[str], threads: dict[str, set]) -> N
                 g.name = "_" + g.name.lstrip("_")
 
 
-def _what(g: Group, members: list[str], threads: dict[str, set]) -> str:
+def _what(g: Group, members: list[str], threads: dict[str, set[Any]]) -> str:
     """The name a group's values call for."""
     low = {v.lower() for v in g.values}
     if g.kind == "T":
@@ -419,7 +429,7 @@ def _what(g: Group, members: list[str], threads: dict[str, set]) -> str:
     return "variant"
 
 
-def _number_name(g: Group, members: list[str], threads: dict[str, set]) -> str:
+def _number_name(g: Group, members: list[str], threads: dict[str, set[Any]]) -> str:
     before = (g.before or "").lower() if not g.sep_before else ""
     after = (g.after or "").lower()
     # a unit run into the next word (`log2gchange`): the unit names the number
@@ -452,7 +462,7 @@ def slug(text: str) -> str:
     return s
 
 
-def _unique(name: str, used: set) -> str:
+def _unique(name: str, used: set[str]) -> str:
     out, k = name, 2
     while out in used:
         out, k = f"{name}{k}", k + 1
@@ -460,7 +470,13 @@ def _unique(name: str, used: set) -> str:
     return out
 
 
-def assemble(parts: list, members: list[str]) -> Proposal:
+def _server_of(version: str) -> str:
+    """The server's name before a version's number (`mysql-` of `mysql-8.0.36`; "" for none)."""
+    m = re.match(r"[A-Za-z-]*?[-_]?(?=[0-9])", version)
+    return m[0] if m else ""
+
+
+def assemble(parts: list[str | Group], members: list[str]) -> Proposal:
     pieces, groups = [], []
     for p in parts:
         if isinstance(p, str):
@@ -468,7 +484,7 @@ def assemble(parts: list, members: list[str]) -> Proposal:
         else:
             pattern = PATTERNS["d" if p.kind == "seg" and p.numeric else p.kind]
             if p.kind == "V":  # the servers seen, then the version: (?:mysql-|mariadb-)[0-9]+...
-                seen = sorted({re.match(r"[A-Za-z-]*?[-_]?(?=[0-9])", v)[0] for v in p.values})
+                seen = sorted({_server_of(v) for v in p.values})
                 pattern = f"(?:{'|'.join(map(re.escape, seen))})[0-9]+(?:[._-][0-9]+){{1,3}}"
             pieces.append(f"(?P<{p.name}>{pattern})")
             groups.append((p.name, p.numeric, p.hidden))

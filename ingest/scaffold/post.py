@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from ingest.scaffold import versions as version_view
 
@@ -39,14 +40,14 @@ class Plan:
 
     runs: int
     label: str | None = None
-    values: list = field(default_factory=list)
+    values: list[Any] = field(default_factory=list)
     base: object = None
-    fixed: dict = field(default_factory=dict)
-    table: dict | None = None
-    show: list = field(default_factory=list)  # run ids the time series draws first
-    compared: list = field(default_factory=list)  # run ids of the comparison, in its order
+    fixed: dict[str, Any] = field(default_factory=dict)
+    table: dict[str, Any] | None = None
+    show: list[str] = field(default_factory=list)  # run ids the time series draws first
+    compared: list[str] = field(default_factory=list)  # run ids of the comparison, in its order
     linked: bool = False
-    formats: set = field(default_factory=set)
+    formats: set[Any] = field(default_factory=set)
 
 
 UPPER = {"gb", "mb", "tb", "kb", "iops", "kiops", "cpu", "io", "ssd", "hdd"}
@@ -71,13 +72,13 @@ def heading(label: str) -> str:
     return shown[:1].upper() + shown[1:] if shown else label
 
 
-def in_prose(label: str, doc: dict) -> str:
+def in_prose(label: str, doc: dict[str, Any]) -> str:
     """The label's heading inside a sentence (lower case, unless it starts with an acronym)."""
     h = doc.get("label_names", {}).get(label) or heading(label)
     return h if h[:2].isupper() else h[:1].lower() + h[1:]
 
 
-def plan(doc: dict, run_labels: list[dict], formats: set) -> Plan:
+def plan(doc: dict[str, Any], run_labels: list[dict[str, str]], formats: set[Any]) -> Plan:
     """The comparison of the post, from each run's labels (label -> value as text)."""
     p = Plan(len(run_labels), formats=formats)
     p.linked = "linked" in doc or any("linked" in r for r in doc["runs"])
@@ -85,27 +86,27 @@ def plan(doc: dict, run_labels: list[dict], formats: set) -> Plan:
     varying = [k for k in doc["labels"] if len(values[k]) > 1]
     if len(run_labels) < 2 or not varying:
         return p
-    p.label = max(varying, key=lambda k: (len(values[k]), -doc["labels"].index(k)))
-    others = [k for k in varying if k != p.label]
+    label = p.label = max(varying, key=lambda k: (len(values[k]), -doc["labels"].index(k)))
+    others = [k for k in varying if k != label]
     # the combination of the other labels with the most values of the compared label
-    combos: dict[tuple, set] = {}
+    combos: dict[tuple[Any, ...], set[Any]] = {}
     for r in run_labels:
-        combos.setdefault(tuple(r.get(k) for k in others), set()).add(r.get(p.label))
+        combos.setdefault(tuple(r.get(k) for k in others), set()).add(r.get(label))
     best = max(combos, key=lambda c: len(combos[c] - {None}))
     p.fixed = {k: _typed(doc, k, v) for k, v in zip(others, best) if v is not None}
-    p.values = [v for v in values[p.label] if v in combos[best]]
+    p.values = [v for v in values[label] if v in combos[best]]
     if len(p.values) < 2:
         p.label = None
         return p
-    p.base = _typed(doc, p.label, p.values[0])
-    p.table = _table(doc, p)
+    p.base = _typed(doc, label, p.values[0])
+    p.table = _table(doc, p, label)
     # the time series draws first up to four runs of that comparison, spread over its values
     picks = sorted({round(i * (len(p.values) - 1) / 3) for i in range(4)})
-    wanted = [{**dict(zip(others, best)), p.label: p.values[i]} for i in picks]
+    wanted = [{**dict(zip(others, best)), label: p.values[i]} for i in picks]
     p.show = [_run_id(doc, r) for w in wanted for r in run_labels if _same(r, w)]
     fixed = dict(zip(others, best))
     runs = [r for r in run_labels if _same(r, fixed)]
-    runs.sort(key=lambda r: p.values.index(r[p.label]) if r.get(p.label) in p.values else 0)
+    runs.sort(key=lambda r: p.values.index(r[label]) if r.get(label) in p.values else 0)
     if len(runs) > PICKED:  # spread over the compared values, the first and the last kept
         runs = [runs[round(i * (len(runs) - 1) / (PICKED - 1))] for i in range(PICKED)]
     p.compared = list(dict.fromkeys(_run_id(doc, r) for r in runs))
@@ -114,11 +115,11 @@ def plan(doc: dict, run_labels: list[dict], formats: set) -> Plan:
     return p
 
 
-def _same(run: dict, wanted: dict) -> bool:
+def _same(run: dict[str, Any], wanted: dict[str, Any]) -> bool:
     return all(run.get(k) == v for k, v in wanted.items() if v is not None)
 
 
-def _run_id(doc: dict, labels: dict) -> str:
+def _run_id(doc: dict[str, Any], labels: dict[str, Any]) -> str:
     """The id the ingest gives a run of these labels (no `id:` template): the values in label
     order, typed, joined by '-', lower case (ingest/join/runs.py)."""
     from ingest.join.runs import default_id
@@ -126,21 +127,21 @@ def _run_id(doc: dict, labels: dict) -> str:
     return default_id(_typed(doc, k, labels[k]) for k in doc["labels"] if labels.get(k) is not None)
 
 
-def _ordered(vals: list, doc: dict, key: str) -> list:
+def _ordered(vals: list[Any], doc: dict[str, Any], key: str) -> list[Any]:
     seen = list(dict.fromkeys(vals))
     if doc.get("label_types", {}).get(key) == "int":
         return sorted(seen, key=lambda v: int(v))
     return seen
 
 
-def _typed(doc: dict, key: str, value):
+def _typed(doc: dict[str, Any], key: str, value: Any) -> Any:
     return int(value) if doc.get("label_types", {}).get(key) == "int" else value
 
 
-def _table(doc: dict, p: Plan) -> dict:
-    label = p.label
+def _table(doc: dict[str, Any], p: Plan, label: str) -> dict[str, Any]:
+    """The `tables:` entry of the comparison: the mean by `label`, the others fixed."""
     fixed = ", ".join(f"{in_prose(k, doc)} {v}" for k, v in p.fixed.items())
-    t = {
+    t: dict[str, Any] = {
         "id": "mean-by-" + re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-"),
         "title": f"Mean {{metric}} by {in_prose(label, doc)}"
         + (f" ({fixed})" if fixed else "")
@@ -160,8 +161,8 @@ def _table(doc: dict, p: Plan) -> dict:
 
 
 def post(
-    doc: dict, p: Plan, study: str, origin: str | None, day: datetime.date | None
-) -> tuple[dict, dict, str]:
+    doc: dict[str, Any], p: Plan, study: str, origin: str | None, day: datetime.date | None
+) -> tuple[dict[str, Any], dict[str, Any], str]:
     """(front matter, comments before some of its keys, body)."""
     display = doc.get("display", {})
     body, used = _body(doc, p)
@@ -176,14 +177,19 @@ def post(
 
 
 def front_matter(
-    doc: dict, study: str, origin: str | None, day: datetime.date | None, terms: dict, used
-) -> tuple[dict, dict]:
+    doc: dict[str, Any],
+    study: str,
+    origin: str | None,
+    day: datetime.date | None,
+    terms: dict[str, Any],
+    used: list[str],
+) -> tuple[dict[str, Any], dict[str, str]]:
     """(front matter, comments before some of its keys) of a first draft, any kind of study:
     the date from the archive (or a note asking for it, never today), the taxonomies' `terms`,
     the names with digits the body `used`, and the archive as the original."""
     archive = doc["inputs"][0]["name"]
-    front: dict = {"title": doc["title"]}
-    notes = {}
+    front: dict[str, Any] = {"title": doc["title"]}
+    notes: dict[str, str] = {}
     if day:
         front["date"] = day.isoformat()
         notes["date"] = (
@@ -220,7 +226,7 @@ def front_matter(
     return front, notes
 
 
-def _terms(doc: dict, label: str, display: dict) -> list:
+def _terms(doc: dict[str, Any], label: str, display: dict[str, Any]) -> list[Any]:
     """A taxonomy's terms: the label's values by their display names, as the compare page
     files the runs."""
     out = []
@@ -232,7 +238,7 @@ def _terms(doc: dict, label: str, display: dict) -> list:
     return sorted(set(out))
 
 
-def _value(table: str, col: str, **kw) -> str:
+def _value(table: str, col: str, **kw: str) -> str:
     extra = "".join(f' {k}="{v}"' for k, v in kw.items())
     return f'{{{{< value table="{table}" col="{col}"{extra} >}}}}'
 
@@ -243,10 +249,10 @@ KEY_RESULTS_NOTE = (
 )
 
 
-def _keyresults(doc: dict, p: Plan) -> tuple[list[str], list[str]]:
+def _keyresults(doc: dict[str, Any], p: Plan) -> tuple[list[str], list[str]]:
     """The 3 key results (ref, sentence) and the names with digits they use."""
     used: list[str] = []  # the prose names no metric: the tables' headings do, from data/
-    if p.label:
+    if p.label and p.table is not None:
         t, lab = p.table["id"], p.label
         said = in_prose(lab, doc)
         ref = t if len(p.values) <= LAZY else "over-time"
@@ -323,7 +329,7 @@ def _first(p: Plan) -> str:
     return f' show="{p.show[0]}"' if p.show and p.runs > PICKED and len(p.compared) > 1 else ""
 
 
-def _body(doc: dict, p: Plan) -> tuple[str, list[str]]:
+def _body(doc: dict[str, Any], p: Plan) -> tuple[str, list[str]]:
     items, used = _keyresults(doc, p)
     parts = [
         "{{< keyresults >}}",
@@ -346,7 +352,7 @@ def _body(doc: dict, p: Plan) -> tuple[str, list[str]]:
         ]
     if doc.get("versions"):
         parts += version_view.chart(doc["versions"][0], doc.get("label_names", {}))
-    if p.label:
+    if p.label and p.table is not None:
         parts += [
             f"## By {in_prose(p.label, doc)}",
             "",

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from ingest.join.queries import QUERY_FORMATS
 from ingest.parse.member import parse_bytes
 from ingest.problems import Problem
+from ingest.read.archive import Archive
 from ingest.scaffold import post
 from ingest.scaffold.survey import (
     LISTED,
@@ -54,10 +56,10 @@ def is_query_archive(members: list[Member]) -> bool:
     return not any(m.run for m in members) and any(m.format in QUERY_FORMATS for m in members)
 
 
-def rules(members: list[Member]) -> list[dict]:
+def rules(members: list[Member]) -> list[dict[str, Any]]:
     """One rule per query file name with its folder as the label: `<folder>/<name>`, or the name
     alone (a folder of one server) with a constant label."""
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, Any]] = {}
     for m in members:
         if m.format not in QUERY_FORMATS:
             continue
@@ -73,7 +75,9 @@ def rules(members: list[Member]) -> list[dict]:
     return list(out.values())
 
 
-def sar_templates(archive, rule: dict, members: list[Member]) -> tuple[list[str], set[str]]:
+def sar_templates(
+    archive: Archive, rule: dict[str, Any], members: list[Member]
+) -> tuple[list[str], set[str]]:
     """The `sar:` templates of a rule: the sar reports in the folder of its first query file
     whose names hold a run's query and repeat (`9-opt.sql_no_2_sar_u.txt`), each kept when
     it names a report of at least half of that folder's runs; and the columns of those reports."""
@@ -113,7 +117,7 @@ def sar_templates(archive, rule: dict, members: list[Member]) -> tuple[list[str]
     return [literal(parent) + f"{{{LABEL}}}/{t}" for t in out], columns
 
 
-def _columns(archive, member: str) -> set[str]:
+def _columns(archive: Archive, member: str) -> set[str]:
     """The columns of one sar report (none when it does not read)."""
     try:
         parsed = parse_bytes(archive.read(member), member, "sar")
@@ -139,7 +143,7 @@ def _sar_template(base: str, query: str, repeat: int) -> str | None:
     )
 
 
-def label_file(archive, members: list[Member], folders: set[str]) -> str | None:
+def label_file(archive: Archive, members: list[Member], folders: set[str]) -> str | None:
     """A DESC/README of the archive that names at least one of the folders, or None."""
     for m in members:
         if not DESC_NAMES.match(m.name):
@@ -154,7 +158,14 @@ def label_file(archive, members: list[Member], folders: set[str]) -> str | None:
     return None
 
 
-def _manifest(study: str, archive_path: Path, digest: str, origin, found, desc) -> dict:
+def _manifest(
+    study: str,
+    archive_path: Path,
+    digest: str,
+    origin: str | None,
+    found: list[dict[str, Any]],
+    desc: str | None,
+) -> dict[str, Any]:
     doc = {
         **head_of(study, archive_path, digest, origin),
         "suite": "TPC-H",
@@ -177,12 +188,12 @@ def _manifest(study: str, archive_path: Path, digest: str, origin, found, desc) 
     return doc
 
 
-def _rule_entry(rule: dict) -> dict:
+def _rule_entry(rule: dict[str, Any]) -> dict[str, Any]:
     """A rule as the manifest writes it: no member list, `sar:` only when there are reports."""
     return {k: v for k, v in rule.items() if k != "members" and (k != "sar" or v)}
 
 
-def _head(study: str, archive_path: Path, members, desc) -> list[str]:
+def _head(study: str, archive_path: Path, members: list[Member], desc: str | None) -> list[str]:
     listed = sorted(members, key=lambda m: m.format not in QUERY_FORMATS)  # stable: name order
     return [
         'Study manifest (docs/manifest.md, "Query runs"), proposed by `python -m ingest new` for a',
@@ -243,7 +254,9 @@ def _body(iowait: bool = False) -> str:
 """
 
 
-def draft(study: str, archive_path: Path, digest: str, origin, arc, members) -> Draft | None:
+def draft(
+    study: str, path: Path, digest: str, origin: str | None, arc: Archive, members: list[Member]
+) -> Draft | None:
     """The first draft of a query benchmark, or None when the archive is not one (the hook of
     ingest/scaffold/__init__.py `draft`)."""
     if not is_query_archive(members):
@@ -255,16 +268,14 @@ def draft(study: str, archive_path: Path, digest: str, origin, arc, members) -> 
         sar_columns |= columns
     folders = {n.rpartition("/")[0].rsplit("/", 1)[-1] for r in found for n in r["members"]}
     desc = label_file(arc, members, folders)
-    doc = _manifest(study, archive_path, digest, origin, found, desc)
+    doc = _manifest(study, path, digest, origin, found, desc)
     iowait = "%iowait" in sar_columns
     if iowait:  # the CPU's wait for IO per query and server: the first question sar answers
         doc["query_tables"] = [IOWAIT_TABLE]
     terms = {"engines": [], "versions": [], "benchmarks": ["DBT3"], "storage": []}
-    front, notes = post.front_matter(doc, study, origin, newest_member_day(archive_path), terms, [])
+    front, notes = post.front_matter(doc, study, origin, newest_member_day(path), terms, [])
     front["summary"] = (
-        f"The query runs of {archive_path.name}, query by query; the summary is still to be written."
+        f"The query runs of {path.name}, query by query; the summary is still to be written."
     )
     notes_rules = [f"takes {len(r['members'])} member(s), e.g. {r['members'][0]}" for r in found]
-    return Draft(
-        doc, _head(study, archive_path, members, desc), notes_rules, front, notes, _body(iowait)
-    )
+    return Draft(doc, _head(study, path, members, desc), notes_rules, front, notes, _body(iowait))

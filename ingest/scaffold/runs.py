@@ -12,6 +12,7 @@ import os
 import re
 import statistics
 from pathlib import Path
+from typing import Any
 
 import regex
 
@@ -37,6 +38,7 @@ from ingest.scaffold.survey import (
 # monitors whose samples are read to find the interval and offset (spread over the runs; of
 # each format): reading every one of hundreds of monitors was most of `new`'s time
 PROBED = 32
+Beside = tuple[str, list[tuple[str, Member]]]  # a monitor's template, and each (run, monitor)
 
 DISPLAY_SERVERS = {"mysql": "MySQL", "mariadb": "MariaDB", "percona": "Percona Server"}
 DISPLAY_SERVERS |= {"percona-server": "Percona Server", "ps": "Percona Server", "fb": "FB MySQL"}
@@ -72,7 +74,14 @@ def draft(
     return Draft(doc, _head(doc, members, archive), notes, front, front_notes, body)
 
 
-def _manifest(study, archive, digest, origin, members, proposals) -> tuple[dict, list, list]:
+def _manifest(
+    study: str,
+    archive: Path,
+    digest: str,
+    origin: str | None,
+    members: list[Member],
+    proposals: list[names.Proposal],
+) -> tuple[dict[str, Any], list[str], list[dict[str, str]]]:
     """(manifest document, a note per rule, each run's labels)."""
     runs = {m.name: m for m in members if m.run}
     labels, types = _labels(proposals)
@@ -89,7 +98,7 @@ def _manifest(study, archive, digest, origin, members, proposals) -> tuple[dict,
     _exclude(proposals, rules, [m.name for m in members if not m.run])
     default_linked, files = _linked(proposals, rules, members)
     interval = _common([runs[n].interval_s for p in proposals for n in p.members])
-    end = min(m.last_t for m in runs.values())
+    end = min(m.last_t for m in runs.values() if m.last_t is not None)  # (every run's is)
     doc = {
         **head_of(study, archive, digest, origin),
         "interval_s": interval,
@@ -109,9 +118,10 @@ def _manifest(study, archive, digest, origin, members, proposals) -> tuple[dict,
     return doc, notes, _run_labels(proposals, rules, runs, labels)
 
 
-def _labels(proposals) -> tuple[list, dict]:
+def _labels(proposals: list[names.Proposal]) -> tuple[list[str], dict[str, str]]:
     """The labels of the rules' groups, in order of appearance, and the int-typed ones."""
-    labels, types = [], {}
+    labels: list[str] = []
+    types: dict[str, str] = {}
     for p in proposals:
         constants = [(k, names.whole_number(v), False) for k, v in p.constants.items()]
         at = {parts[-1]: label for label, parts in p.joined.items()}  # in its last part's place
@@ -127,13 +137,14 @@ def _labels(proposals) -> tuple[list, dict]:
     return labels, types
 
 
-def _rules(proposals) -> tuple[list[dict], list[str]]:
+def _rules(proposals: list[names.Proposal]) -> tuple[list[dict[str, Any]], list[str]]:
     """A `runs:` rule per proposal, and the note that heads it. A rule without a label (one
     file) gets a `file` label, or, the archive's only run, an `id:` of its name."""
     single = len(proposals) == 1 and not any(not h for _, _, h in proposals[0].groups)
-    rules, notes = [], []
+    rules: list[dict[str, Any]] = []
+    notes: list[str] = []
     for i, p in enumerate(proposals):
-        rule = {"regex": p.regex}
+        rule: dict[str, Any] = {"regex": p.regex}
         if p.constants:  # what the names of a rule of its own shape share
             rule["labels"] = {
                 k: int(v) if names.whole_number(v) else v for k, v in p.constants.items()
@@ -154,7 +165,12 @@ def _rules(proposals) -> tuple[list[dict], list[str]]:
     return rules, notes
 
 
-def _run_labels(proposals, rules, runs, labels) -> list[dict]:
+def _run_labels(
+    proposals: list[names.Proposal],
+    rules: list[dict[str, Any]],
+    runs: dict[str, Member],
+    labels: list[str],
+) -> list[dict[str, str]]:
     """Each run's labels as the ingest will give them (values as text): the rule's named
     groups and constant labels, and `threads` from the log when it is a label of its own."""
     out = []
@@ -171,10 +187,10 @@ def _run_labels(proposals, rules, runs, labels) -> list[dict]:
     return out
 
 
-def _values(p, rule: dict, member: str) -> dict[str, str]:
+def _values(p: names.Proposal, rule: dict[str, Any], member: str) -> dict[str, str]:
     """A run's labels as the rule gives them (values as text): its named groups that are
     labels, the labels joined from them, and its constant labels."""
-    mt = re.fullmatch(p.regex, member)
+    mt = _own_match(p, member)
     values = {k: v for k, v in mt.groupdict().items() if not k.startswith("_")}
     values.update({k: "-".join(mt[g] for g in parts) for k, parts in p.joined.items()})
     fixed = rule.get("labels", {})
@@ -182,15 +198,21 @@ def _values(p, rule: dict, member: str) -> dict[str, str]:
     return values
 
 
-def _common(values: list):
+def _common(values: list[Any]) -> Any:
     """The most common value (the first of the most common)."""
-    counts: dict = {}
+    counts: dict[Any, int] = {}
     for v in values:
         counts[v] = counts.get(v, 0) + 1
-    return max(counts, key=counts.get)
+    return max(counts, key=counts.__getitem__)
 
 
-def _threads_label(proposals, rules, runs, labels, types) -> None:
+def _threads_label(
+    proposals: list[names.Proposal],
+    rules: list[dict[str, Any]],
+    runs: dict[str, Member],
+    labels: list[str],
+    types: dict[str, str],
+) -> None:
     """`threads` becomes a label when the runs' thread counts (as their logs say) vary, or
     when the names do not tell the runs apart, unless a label already is the thread count."""
     if "threads" in labels:
@@ -206,9 +228,11 @@ def _threads_label(proposals, rules, runs, labels, types) -> None:
         types["threads"] = "int"
 
 
-def _set_label(proposals, rules, labels) -> None:
+def _set_label(
+    proposals: list[names.Proposal], rules: list[dict[str, Any]], labels: list[str]
+) -> None:
     """Rules giving the same labels to their runs: a `set` label for each of those rules."""
-    first: dict[tuple, int] = {}  # a run's labels -> the first rule that gave them
+    first: dict[tuple[Any, ...], int] = {}  # a run's labels -> the first rule that gave them
     clashing: set[int] = set()
     for i, (p, rule) in enumerate(zip(proposals, rules)):
         for n in p.members:
@@ -221,7 +245,9 @@ def _set_label(proposals, rules, labels) -> None:
         labels.append("set")
 
 
-def _exclude(proposals, rules, others: list[str]) -> None:
+def _exclude(
+    proposals: list[names.Proposal], rules: list[dict[str, Any]], others: list[str]
+) -> None:
     """A rule must not take a member without a run (an empty or interrupted file named like
     the runs, a monitor in the same folder): by their file names when few, else by name, else
     (hundreds of names) `incomplete: skip`, which skips them with a warning each."""
@@ -255,7 +281,9 @@ def _taken(pattern: regex.Pattern[str], name: str, clock: MatchClock) -> bool:
         return True
 
 
-def _linked(proposals, rules, members) -> tuple[dict | None, list[dict]]:
+def _linked(
+    proposals: list[names.Proposal], rules: list[dict[str, Any]], members: list[Member]
+) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     """Monitors beside the runs (every monitor format of the registry: vmstat, iostat, sar,
     server status ... in the run's folder, or named like it) as each rule's `linked:`, with
     a `files:` rule per monitor; the template is the monitor's path with the run's named
@@ -264,11 +292,11 @@ def _linked(proposals, rules, members) -> tuple[dict | None, list[dict]]:
     kinds = monitors()
     mons = [m for m in members if m.format in kinds]
     runs = {m.name: m for m in members if m.run}
-    files: list[dict] = []
+    files: list[dict[str, Any]] = []
     for p, rule in zip(proposals, rules):
-        linked: dict = {}
-        pairs: dict[str, list] = {}  # by format
-        for fmt in sorted({m.format for m in mons}):
+        linked: dict[str, Any] = {}
+        pairs: dict[str, list[tuple[Member, Member]]] = {}  # by format: (run, monitor)s
+        for fmt in sorted({m.format for m in mons if m.format}):
             kind = kinds[fmt]
             if kind in linked:
                 continue
@@ -294,8 +322,8 @@ def _linked(proposals, rules, members) -> tuple[dict | None, list[dict]]:
             if offset:
                 rule["linked"]["offset_s"] = offset
             rule["linked"]["panels"] = _panels(linked, [mon for _, mon in probe])
-    blocks = [r.get("linked") for r in rules]
-    if len(rules) < 2 or not all(blocks):
+    blocks = [b for r in rules if (b := r.get("linked"))]
+    if len(rules) < 2 or len(blocks) < len(rules):  # a rule links nothing
         return None, files
     shared = {k: v for k, v in blocks[0].items() if all(b.get(k) == v for b in blocks)}
     for r in rules:  # what differs (a template naming a rule's own groups) stays the rule's
@@ -305,14 +333,14 @@ def _linked(proposals, rules, members) -> tuple[dict | None, list[dict]]:
     return shared or None, files
 
 
-def _spread(pairs: list, n: int = PROBED) -> list:
+def _spread(pairs: list[Any], n: int = PROBED) -> list[Any]:
     """At most `n` of the pairs, spread over them: the monitors whose samples are read."""
     if len(pairs) <= n:
         return pairs
     return [pairs[round(i * (len(pairs) - 1) / (n - 1))] for i in range(n)]
 
 
-def _files_rule(glob: str, fmt: str, members: list[Member]) -> dict:
+def _files_rule(glob: str, fmt: str, members: list[Member]) -> dict[str, Any]:
     """The `files:` rule of a monitor: its glob, with `incomplete: skip` when the glob also takes
     files that do not read as that monitor (empty, cut short): each is skipped with a warning."""
     pattern = re.compile(glob_re(glob))
@@ -322,7 +350,7 @@ def _files_rule(glob: str, fmt: str, members: list[Member]) -> dict:
     return rule
 
 
-def _monitor_offset(pairs, interval: float) -> float | str:
+def _monitor_offset(pairs: list[tuple[Member, Member]], interval: float) -> float | str:
     """Where the monitors started on the run's clock, from the data: a monitor stopped with
     its run started its samples x interval before the run's end. One offset when every
     monitor of every run agrees (within a sample; 0 is left unsaid), else `run-end`: each
@@ -339,16 +367,16 @@ def _monitor_offset(pairs, interval: float) -> float | str:
     return 0 if abs(median) <= interval else round(median, 3)
 
 
-def _named_like(p, run: str, here: list[Member]) -> list[Member]:
+def _named_like(p: names.Proposal, run: str, here: list[Member]) -> list[Member]:
     """The monitors of a run's folder: all when one, else those named with a part of the run's
     name (its time stamp, its engine)."""
     if len(here) <= 1:
         return here
-    values = [v for v in re.fullmatch(p.regex, run).groupdict().values() if v and len(v) > 1]
+    values = [v for v in _own_match(p, run).groupdict().values() if v and len(v) > 1]
     return [m for m in here if any(v in m.name.rsplit("/", 1)[-1] for v in values)]
 
 
-def _panels(linked: dict, monitors: list[Member]) -> list[str]:
+def _panels(linked: dict[str, Any], monitors: list[Member]) -> list[str]:
     """The panels shown first: CPU and I/O wait, context switches, the first device's writes,
     and the CPU per operation when both monitors are there (docs/manifest.md)."""
     out = ["vm.us", "vm.wa", "vm.cs"] if "vmstat" in linked else []
@@ -371,7 +399,7 @@ def _panels(linked: dict, monitors: list[Member]) -> list[str]:
     return out
 
 
-def _beside(p, monitors) -> tuple[str, list] | None:
+def _beside(p: names.Proposal, monitors: list[Member]) -> Beside | None:
     """(template, [(run, monitor)]) when the runs of a rule have monitors of one format
     beside them: one each in the run's folder, or the one named with a part of the run's name
     (`vm_{_started}.txt`), or the one named as the run but for one word
@@ -381,20 +409,20 @@ def _beside(p, monitors) -> tuple[str, list] | None:
     return max(found, key=lambda f: len(f[1]), default=None)  # the way that pairs most runs
 
 
-def _beside_by_stem(p, monitors) -> tuple[str, list] | None:
+def _beside_by_stem(p: names.Proposal, monitors: list[Member]) -> Beside | None:
     """Each run's monitor: in its folder, named as the run but for one part outside the run's
     groups (the tool's name), that part the same for most runs (a run whose own monitor is
     missing or unreadable has none: the nearest name is another run's)."""
-    folder: dict[str, list] = {}
+    folder: dict[str, list[Member]] = {}
     for mon in monitors:
         folder.setdefault(mon.name.rpartition("/")[0], []).append(mon)
     pattern = re.compile(p.regex)
-    found: dict[str, list] = {}
+    found: dict[str, list[tuple[str, Member]]] = {}
     for run in p.members:
         here = folder.get(run.rpartition("/")[0], [])
         if here:
             mon = max(here, key=lambda m: _shared(run, m.name))
-            got = _stem_template(run, mon.name, pattern.fullmatch(run))
+            got = _stem_template(run, mon.name, _own_match(p, run, pattern))
             found.setdefault(got or "", []).append((run, mon))
     found.pop("", None)
     if not found:
@@ -410,7 +438,7 @@ def _shared(a: str, b: str) -> int:
     return start + end
 
 
-def _stem_template(run: str, mon: str, mt: re.Match) -> str | None:
+def _stem_template(run: str, mon: str, mt: re.Match[str]) -> str | None:
     """The monitor's template: the run's name with its groups as fields and the part where
     the two names differ taken from the monitor; None when that part overlaps a group."""
     start = len(os.path.commonprefix([run, mon]))
@@ -431,12 +459,12 @@ def _stem_template(run: str, mon: str, mt: re.Match) -> str | None:
     return fill(0, cut[0]) + literal(mon[start : len(mon) - end]) + fill(cut[1], len(run))
 
 
-def _beside_by_values(p, monitors) -> tuple[str, list] | None:
+def _beside_by_values(p: names.Proposal, monitors: list[Member]) -> Beside | None:
     """The monitor alone in the run's folder, or the one named with the run's values."""
-    folder = {}
+    folder: dict[str, list[Member]] = {}
     for mon in monitors:
         folder.setdefault(mon.name.rsplit("/", 1)[0] if "/" in mon.name else "", []).append(mon)
-    pairs = []
+    pairs: list[tuple[str, Member]] = []
     for run in p.members:
         here = _named_like(p, run, folder.get(run.rsplit("/", 1)[0] if "/" in run else "", []))
         if len(here) == 1:
@@ -444,13 +472,13 @@ def _beside_by_values(p, monitors) -> tuple[str, list] | None:
     if not pairs:
         return None
     run, mon = pairs[0]
-    groups = re.fullmatch(p.regex, run).groupdict()
+    groups = _own_match(p, run).groupdict()
     template = literal(mon.name)
     for key, value in sorted(groups.items(), key=lambda kv: -len(kv[1] or "")):
         if value and template.count(value) == 1:
             template = template.replace(value, "{" + key + "}")
     for run, mon in pairs:
-        values = re.fullmatch(p.regex, run).groupdict()
+        values = _own_match(p, run).groupdict()
         try:
             if template.format(**values) != mon.name:
                 return None
@@ -459,7 +487,7 @@ def _beside_by_values(p, monitors) -> tuple[str, list] | None:
     return template, [(r, m) for r, m in pairs]
 
 
-def _monitor_interval(pairs) -> int:
+def _monitor_interval(pairs: list[tuple[Member, Member]]) -> int:
     """The monitors' sample interval: the run's length over the samples, the nearest usual one."""
     ratios = [run.last_t / mon.samples for run, mon in pairs if mon.samples and run.last_t]
     if not ratios:
@@ -468,15 +496,15 @@ def _monitor_interval(pairs) -> int:
     return min(INTERVALS, key=lambda i: abs(i - guess))
 
 
-def _display(proposals) -> dict:
+def _display(proposals: list[names.Proposal]) -> dict[str, dict[str, str]]:
     """Readers' names of versions (`mysql-8-0-21`: MySQL 8.0.21) and engines (InnoDB), for any
     label whose values are all such."""
-    out: dict = {}
+    out: dict[str, dict[str, str]] = {}
     for p in proposals:
         for name, _, hidden in p.groups:
             if hidden:
                 continue
-            values = [re.fullmatch(p.regex, m)[name] for m in p.members]
+            values = [_own_match(p, m)[name] for m in p.members]
             if all(re.fullmatch(names.SERVER_VERSION, v, re.I) for v in values):
                 shown = {v: _version_name(v) for v in values}
             elif {v.lower() for v in values} <= set(DISPLAY_ENGINES):
@@ -486,10 +514,20 @@ def _display(proposals) -> dict:
             out.setdefault(name, {}).update({v: n for v, n in shown.items() if n and n != v})
         for label, (family, version) in p.joined.items():  # mysql-8.0.36: MySQL 8.0.36
             for m in p.members:
-                mt = re.fullmatch(p.regex, m)
+                mt = _own_match(p, m)
                 name = f"{DISPLAY_SERVERS.get(mt[family].lower(), mt[family])} {mt[version]}"
                 out.setdefault(label, {})[f"{mt[family]}-{mt[version]}"] = name
     return {k: v for k, v in out.items() if v}
+
+
+def _own_match(
+    p: names.Proposal, member: str, pattern: re.Pattern[str] | None = None
+) -> re.Match[str]:
+    """A member's match by its own rule's regex (`pattern`, when given, is it compiled)."""
+    mt = (pattern or re.compile(p.regex)).fullmatch(member)
+    if mt is None:  # not reached: a rule's members are the names its regex takes
+        raise ValueError(f"{member!r} is not taken by its rule {p.regex!r}")
+    return mt
 
 
 def _version_name(value: str) -> str | None:
@@ -514,7 +552,7 @@ def _desc_texts(arc: Archive) -> dict[str, str]:
     return out
 
 
-def _head(doc: dict, members: list[Member], archive: Path) -> list[str]:
+def _head(doc: dict[str, Any], members: list[Member], archive: Path) -> list[str]:
     head = [
         "Study manifest (docs/manifest.md), proposed by `python -m ingest new`; check it, then",
         f"`{next_commands(doc['study'], archive)[0]}` reports what each rule took.",

@@ -16,8 +16,9 @@ import tarfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from ingest.parse import all_parsers, detect
+from ingest.parse import Parsed, Session, all_parsers, detect
 from ingest.parse.member import HEAD, parse_bytes
 from ingest.problems import Problem, clean
 from ingest.read.archive import Archive, dir_sha256, sha256_file, walk_dir
@@ -46,14 +47,14 @@ class Member:
     name: str
     format: str | None  # detected format, None when unreadable
     why: str  # what was found (or why not a run)
-    threads: set = field(default_factory=set)
+    threads: set[Any] = field(default_factory=set)  # the thread counts its log says
     metric: str | None = None
     last_t: float | None = None
     interval_s: float | None = None
     run: bool = False
     sessions: int = 0  # complete runs in the file
     samples: int = 0  # a monitor's samples
-    devices: list = field(default_factory=list)  # iostat's devices
+    devices: list[str] = field(default_factory=list)  # iostat's devices
     tool: str | None = None
     tables: int = 0  # tables read from the file (summary tables, published figures)
     raw: bytes | None = field(default=None, repr=False)  # a monitor's bytes, parsed on demand
@@ -79,11 +80,11 @@ class Draft:
     """What `new` writes: the manifest (its document and the comment lines that head it and
     precede its rules) and the post (front matter and body)."""
 
-    manifest: dict
+    manifest: dict[str, Any]
     head: list[str]
     rule_notes: list[str]
-    front: dict
-    front_notes: dict  # front matter key -> the comment line written before it
+    front: dict[str, Any]
+    front_notes: dict[str, Any]  # front matter key -> the comment line written before it
     body: str
 
 
@@ -100,7 +101,7 @@ def survey(arc: Archive) -> list[Member]:
         data = arc.read(name)
         fmt = _detected(data)
         if fmt in kinds and not data.isspace():  # a monitor: parsed when its samples are asked
-            why = "no complete run with intervals" if fmt != "sar" else _what_found(None, [], fmt)
+            why = "no complete run with intervals" if fmt != "sar" else SAR_SAMPLES
             out.append(Member(name, fmt, why, raw=data))
             continue
         try:
@@ -134,28 +135,32 @@ def _detected(data: bytes) -> str | None:
         return None
 
 
-def _what_found(parsed, done, fmt: str | None = None) -> str:
+SAR_SAMPLES = "OS samples (joined to runs by `linked:`, or to query runs by `sar:`)"
+
+
+def _what_found(parsed: Parsed, done: list[Session]) -> str:
     if done:
         return f"{len(done)} complete run(s)"
-    if (fmt or parsed.format) == "sar":
-        return "OS samples (joined to runs by `linked:`, or to query runs by `sar:`)"
+    if parsed.format == "sar":
+        return SAR_SAMPLES
     if parsed.sessions:
         return "no complete run with intervals"
     return f"{len(parsed.tables)} table(s), no run" if parsed.tables else "settings, no run"
 
 
-def _step(session) -> float:
+def _step(session: Session) -> float:
     """The run's reporting interval as its data says: the tool's own, else the median step of
     its interval times (sysbench 0.5 at `--report-interval=2` gives 2)."""
     if session.meta.get("interval_s"):
-        return session.meta["interval_s"]
+        own: float = session.meta["interval_s"]  # the tool's, as it printed it
+        return own
     t = session.series["t"]
     steps = [b - a for a, b in zip(t, t[1:])] or [t[0]]
     step = statistics.median(steps)
     return int(step) if float(step).is_integer() else round(step, 3)
 
 
-def head_of(study: str, archive: Path, digest: str, origin: str | None) -> dict:
+def head_of(study: str, archive: Path, digest: str, origin: str | None) -> dict[str, Any]:
     """The first keys of every draft's manifest: study, title and the archive as its input."""
     source = {"name": archive.name, "kind": "archive", "sha256": digest}
     return {

@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any, TypedDict
 
 from ingest.derive.tables import column_key, slug
+from ingest.parse import Table
 from ingest.parse.member import parse_bytes
+from ingest.read.archive import Archive
 from ingest.scaffold import names as naming
 from ingest.scaffold import post
 from ingest.scaffold.survey import LISTED, Draft, Member, head_of, newest_member_day, next_commands
@@ -30,21 +33,34 @@ KEY_RESULTS = 3
 LAZY_ROWS = 40  # a table not shown open with more rows is on a page of its own (as the runs')
 
 
-def draft(study: str, archive_path: Path, digest: str, origin, arc, members) -> Draft | None:
+class _Entry(TypedDict):
+    """A `file_tables:` entry (`spec`) and what the post says of its tables."""
+
+    spec: dict[str, Any]
+    count: int  # tables
+    rows: int  # rows, in all of them
+    numbers: list[str]  # the columns every cell of which is a number (or missing)
+    example: str  # the first table's name
+
+
+def draft(
+    study: str, path: Path, digest: str, origin: str | None, arc: Archive, members: list[Member]
+) -> Draft | None:
     """The first draft of an archive of summary tables, or None when it holds none."""
     tabled = [m for m in members if m.format in TABLE_FORMATS and m.tables]
     if not tabled or any(m.run for m in members):
         return None
-    entries, used = [], set()
+    entries: list[_Entry] = []
+    used: set[str] = set()
     for m in tabled:
-        parsed = parse_bytes(arc.read(m.name), m.name, m.format)
-        kinds: dict[tuple, list] = {}
+        parsed = parse_bytes(arc.read(m.name), m.name, m.format or "auto")
+        kinds: dict[tuple[str, ...], list[Table]] = {}
         for t in parsed.tables:
             kinds.setdefault(tuple(t.columns), []).append(t)
         for tables in list(kinds.values())[:MAX_KINDS]:
             entries.append(_entry(m.name, tables, used))
     doc = {
-        **head_of(study, archive_path, digest, origin),
+        **head_of(study, path, digest, origin),
         "files": [{"glob": m.name, "format": m.format} for m in tabled],
         "file_tables": [e["spec"] for e in entries],
     }
@@ -52,20 +68,25 @@ def draft(study: str, archive_path: Path, digest: str, origin, arc, members) -> 
         return None  # no number to say anything of: no post (ingest/scaffold/__init__.py says why)
     body, names = _body(entries)
     front, notes = post.front_matter(
-        doc, study, origin, newest_member_day(archive_path), {"tags": []}, names
+        doc, study, origin, newest_member_day(path), {"tags": []}, names
     )
-    front["summary"] = f"The tables of {archive_path.name}; the summary is still to be written."
-    return Draft(doc, _head(study, archive_path, members, entries), [], front, notes, body)
+    front["summary"] = f"The tables of {path.name}; the summary is still to be written."
+    return Draft(doc, _head(study, path, members, entries), [], front, notes, body)
 
 
-def _entry(member: str, tables: list, used: set) -> dict:
+def _entry(member: str, tables: list[Table], used: set[str]) -> _Entry:
     """One `file_tables:` entry for tables of one kind, with what the post needs of it."""
     names = [t.name for t in tables]
     regex, groups, shape = _pattern(names, tables[0].columns)
     common = shape.rsplit("/", 1)[-1].strip() or Path(member).name
     base = slug(common)
     tid = _unique_id(base if len(base) > 3 else f"tables-{base}".strip("-"), used)
-    spec = {"id": tid, "title": f"{Path(member).name}: {common}", "file": member, "table": regex}
+    spec: dict[str, Any] = {
+        "id": tid,
+        "title": f"{Path(member).name}: {common}",
+        "file": member,
+        "table": regex,
+    }
     if groups:
         spec["labels"] = {g: post.heading(g) for g in groups}
     numbers = [
@@ -88,7 +109,8 @@ def _pattern(names: list[str], columns: list[str]) -> tuple[str, list[str], str]
         return re.escape(names[0]), [], names[0]
     (prop,) = naming.from_names(names, {}, split=False)
     keys = {column_key(c) for c in columns}
-    parts, n, used = prop.parts, 0, set()
+    parts, n = prop.parts, 0
+    used: set[str] = set()
     for g in (p for p in parts if isinstance(p, naming.Group)):
         if g.before and g.sep_before == "=":  # `wps=1000`: the word before names it
             g.name = naming.slug(g.before)
@@ -102,7 +124,7 @@ def _pattern(names: list[str], columns: list[str]) -> tuple[str, list[str], str]
     return prop.regex, [name for name, _, _ in prop.groups], shape
 
 
-def _says_what(g) -> bool:
+def _says_what(g: naming.Group) -> bool:
     """A group name the values give without a guess: a known kind of value, a number by a word
     that names it (`16thr`, `w1000`), or a size whose unit is spelt out (`27GB`, not `10m`)."""
     if g.name.rstrip("0123456789") in naming.CONSTANT_NAMES:
@@ -112,7 +134,7 @@ def _says_what(g) -> bool:
     return g.kind == "d" and (g.after or "").lower() in SIZE_WORDS
 
 
-def _unique_id(base: str, used: set) -> str:
+def _unique_id(base: str, used: set[str]) -> str:
     """A table id no other entry has, and no heading of the draft's post takes as its anchor
     (a short one is `tables-<it>`: `q` is also the search box's id)."""
     out, k = base, 2
@@ -122,7 +144,7 @@ def _unique_id(base: str, used: set) -> str:
     return out
 
 
-def _is_number(x) -> bool:
+def _is_number(x: object) -> bool:
     return x is None or (isinstance(x, (int, float)) and not isinstance(x, bool))
 
 
@@ -130,7 +152,7 @@ def _value(tid: str, col: str, agg: str) -> str:
     return f'{{{{< value table="{tid}" col="{col}" agg="{agg}" >}}}}'
 
 
-def _picks(entries: list[dict]) -> list[tuple[dict, str]]:
+def _picks(entries: list[_Entry]) -> list[tuple[_Entry, str]]:
     """(entry, number column) for the key results: the number columns named with a letter (a
     column named `2` would be a bare number in the prose) of the smallest table that has one,
     the one the post shows open (a key result must lead to a table shown open)."""
@@ -139,11 +161,13 @@ def _picks(entries: list[dict]) -> list[tuple[dict, str]]:
     return [(named[0][0], c) for c in named[0][1]] if named else []
 
 
-def _body(entries: list[dict]) -> tuple[str, list[str]]:
+def _body(entries: list[_Entry]) -> tuple[str, list[str]]:
     """(the post's body, the names with digits it uses): three key results from one table's
     number columns (a range, then the highest and lowest when it has fewer), that table shown
     open and the others collapsed, the provenance."""
-    picks, results, used = _picks(entries), [], []
+    picks = _picks(entries)
+    results: list[str] = []
+    used: list[str] = []
     for agg_only in (None, "max", "min"):
         for e, col in picks:
             if len(results) == KEY_RESULTS:
@@ -162,10 +186,16 @@ def _body(entries: list[dict]) -> tuple[str, list[str]]:
                 f'{{{{< keyresult ref="{tid}" >}}}}In {post.md_text(title)}, {said}.'
                 "{{< /keyresult >}}"
             )
-    shown = picks[0][0] if picks else None
+    open_entry = picks[0][0] if picks else None
     tables = "\n\n".join(
         f'{{{{< table id="{e["spec"]["id"]}" source="published"'
-        + ("" if e is shown else ' lazy="true"' if e["rows"] > LAZY_ROWS else ' collapsed="true"')
+        + (
+            ""
+            if e is open_entry
+            else ' lazy="true"'
+            if e["rows"] > LAZY_ROWS
+            else ' collapsed="true"'
+        )
         + " >}}"
         for e in entries
     )
@@ -184,7 +214,9 @@ def _body(entries: list[dict]) -> tuple[str, list[str]]:
     return body, used
 
 
-def _head(study: str, archive_path: Path, members: list[Member], entries: list[dict]) -> list:
+def _head(
+    study: str, archive_path: Path, members: list[Member], entries: list[_Entry]
+) -> list[str]:
     return [
         'Study manifest (docs/manifest.md, "Tables from summary files"), proposed by `python -m',
         "ingest new` for an archive of summary tables; check it, then",

@@ -6,6 +6,7 @@ its facets the other labels that vary, and the chart that shows it in the post."
 from __future__ import annotations
 
 import re
+from typing import Any
 
 # a version: an optional product prefix, two to four dot-separated numbers, an optional build
 # suffix of any number of parts (a custom build, 8.0.40-ubu2204-lto-variant2, is part of the version)
@@ -17,7 +18,9 @@ ID = "versions"
 MAX_PANELS = 9
 
 
-def draft(doc: dict, run_labels: list[dict], formats: set) -> dict | None:
+def draft(
+    doc: dict[str, Any], run_labels: list[dict[str, Any]], formats: set[Any]
+) -> dict[str, Any] | None:
     """The `versions:` entry for a study whose runs have a version label, or None."""
     values = {
         k: list(dict.fromkeys(str(r[k]) for r in run_labels if k in r)) for k in doc["labels"]
@@ -44,8 +47,12 @@ def draft(doc: dict, run_labels: list[dict], formats: set) -> dict | None:
 
 
 def _facets(
-    doc: dict, run_labels: list[dict], version: str, x: str, values: dict[str, list]
-) -> tuple[list[str], dict]:
+    doc: dict[str, Any],
+    run_labels: list[dict[str, Any]],
+    version: str,
+    x: str,
+    values: dict[str, list[Any]],
+) -> tuple[list[str], dict[str, Any]]:
     """The labels that make the view's panels, at most MAX_PANELS of them in all, and a
     `where:` taking the first value (the smallest number) of each varying label left over. A
     label the version decides (a server family: each version is one family's) makes no panel:
@@ -63,16 +70,16 @@ def _facets(
     return facets, where
 
 
-def _decided_by(run_labels: list[dict], version: str, label: str) -> bool:
+def _decided_by(run_labels: list[dict[str, Any]], version: str, label: str) -> bool:
     """Whether every value of `version` goes with one value of `label`."""
-    seen: dict[str, set] = {}
+    seen: dict[str, set[Any]] = {}
     for r in run_labels:
         if version in r and label in r:
             seen.setdefault(str(r[version]), set()).add(str(r[label]))
     return bool(seen) and all(len(v) == 1 for v in seen.values())
 
 
-def chart(entry: dict, headings: dict[str, str]) -> list[str]:
+def chart(entry: dict[str, Any], headings: dict[str, str]) -> list[str]:
     """The post's lines that show the view (`headings`: the labels' readers' headings)."""
     name = headings.get(entry["version"], entry["version"])
     x = headings.get(entry["x"], entry["x"])

@@ -15,7 +15,7 @@ import yaml
 
 from ingest.derive.noise import within_noise
 from publish import budget
-from tests.kit.browser_kit import open_page, serve, until
+from tests.kit.browser_kit import open_page, post_page, serve, until
 from tests.kit.sitebuild import generated_site
 from tests.kit.versions_study import BASE, STUDY, make, versions
 
@@ -142,15 +142,8 @@ def test_the_live_chart_takes_over_without_moving_anything(built, browser, width
     """The toolbar holds the controls' rows from the start and the live panels (with their
     points) take the build's drawing's room: toolbar, view and figure keep their heights."""
     _, www = built
-    server, root = serve(www)
-    problems: list[str] = []
-    try:
-        page = open_page(
-            browser,
-            f"{root}/benchlog/posts/{STUDY}/",
-            problems,
-            viewport={"width": width, "height": 900},
-        )
+    viewport = {"width": width, "height": 900}
+    with post_page(browser, www, STUDY, viewport=viewport) as (page, problems):
         before = page.evaluate(HEIGHTS, FIG)
         page.locator(f"#{FIG}").scroll_into_view_if_needed()
         page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=60_000)
@@ -158,8 +151,6 @@ def test_the_live_chart_takes_over_without_moving_anything(built, browser, width
         assert before[1] > 300  # the build's drawing is there before the bundle
         assert after == pytest.approx(before, abs=0.5), (before, after)
         assert not problems, problems
-    finally:
-        server.shutdown()
 
 
 # The live chart's legend and whole drawing (its view as SVG, laid over its canvas) and the
@@ -195,16 +186,11 @@ def test_the_legend_and_panels_fit_a_phone(built, browser, js):
     drawing are within the chart's box, and the build's drawing is shown at its own size,
     not shrunk to fit (drawn for the phone's width)."""
     _, www = built
-    server, root = serve(www)
-    problems: list[str] = []
-    try:
-        page = open_page(
-            browser,
-            f"{root}/benchlog/posts/{STUDY}/",
-            problems,
-            viewport={"width": 375, "height": 800},
-            java_script_enabled=js,
-        )
+    viewport = {"width": 375, "height": 800}
+    with post_page(browser, www, STUDY, viewport=viewport, java_script_enabled=js) as (
+        page,
+        problems,
+    ):
         page.locator(f"#{FIG}").scroll_into_view_if_needed()
         if js:
             page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=60_000)
@@ -221,8 +207,6 @@ def test_the_legend_and_panels_fit_a_phone(built, browser, js):
             assert built_svg and built_svg["natural"] <= view["w"], got
         assert page.evaluate("() => document.scrollingElement.scrollWidth - innerWidth") <= 0
         assert not problems, problems
-    finally:
-        server.shutdown()
 
 
 def test_the_room_kept_for_a_chart_not_drawn_yet_is_the_drawings_height(built, browser):
@@ -235,10 +219,7 @@ def test_the_room_kept_for_a_chart_not_drawn_yet_is_the_drawings_height(built, b
     drawn = dict(
         re.findall(r'<svg class="chart-svg (wide|narrow)" width="[\d.]+" height="([\d.]+)"', html)
     )
-    server, root = serve(www)
-    problems: list[str] = []
-    try:
-        page = open_page(browser, f"{root}/benchlog/posts/{STUDY}/", problems)
+    with post_page(browser, www, STUDY) as (page, problems):
         page.locator(f"#{FIG}").scroll_into_view_if_needed()
         page.wait_for_selector(f"#{FIG}[data-state=rendered]", timeout=60_000)
         expected = page.evaluate(
@@ -255,5 +236,3 @@ def test_the_room_kept_for_a_chart_not_drawn_yet_is_the_drawings_height(built, b
                 drawn,
             )
         assert not problems, problems
-    finally:
-        server.shutdown()

@@ -19,6 +19,7 @@ from ingest.read.archive import sha256_file
 from tests.kit.archive_gen import sysbench1_log, tar_gz
 from tests.kit.browser_kit import open_page, serve
 from tests.kit.sitebuild import generated_site
+from tests.kit.versions_study import front_matter
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,17 +64,13 @@ versions:
     metrics: {{mean: TPS}}
 """
 
-POST = """\
----
-title: Three server versions from tables
-date: 2026-03-02
-summary: A generated study of three versions, for the version views of tables.
-tags: [test]
-engines: [innodb]
-versions: ['8.0']
-benchmarks: [sysbench]
-storage: [nvme]
----
+POST = (
+    front_matter(
+        "Three server versions from tables",
+        "2026-03-02",
+        "A generated study of three versions, for the version views of tables.",
+    )
+    + """\
 The largest gain of any version is
 {{< value table="figures-extremes" col="ratio" agg="max" where="metric=tps,direction=gain" >}}.
 
@@ -85,6 +82,7 @@ The largest gain of any version is
 
 {{< provenance >}}
 """
+)
 
 
 def make(tmp: Path) -> Path:

@@ -8,6 +8,7 @@ violation (`watch`). Tests wait on conditions the page reaches (`WAIT` ms at mos
 because CI machines can be heavily loaded), never for fixed times.
 """
 
+import contextlib
 import functools
 import http.server
 import os
@@ -178,6 +179,21 @@ def open_page(browser, url, problems, **context_args):
     page = watch(context.new_page(), problems)
     page.goto(url)
     return page
+
+
+@contextlib.contextmanager
+def post_page(browser, www, study, **context_args):
+    """Serves the web root `www` and opens `study`'s post in it (`open_page`); yields
+    (page, problems) and shuts the server down when the block ends."""
+    server, root = serve(www)
+    problems: list[str] = []
+    try:
+        yield (
+            open_page(browser, f"{root}/benchlog/posts/{study}/", problems, **context_args),
+            problems,
+        )
+    finally:
+        server.shutdown()
 
 
 def wait_for_charts(page, timeout=WAIT):

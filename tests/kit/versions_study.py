@@ -89,17 +89,23 @@ versions:
     metrics: {{tps: TPS, qps: QPS}}
 """
 
-POST = """\
----
-title: Eleven server versions, three buffer pools, ten thread counts
-date: 2026-03-01
-summary: A generated study of eleven server versions, for the version view's tests.
-tags: [test]
-engines: [innodb]
-versions: ['8.0']
-benchmarks: [sysbench]
-storage: [nvme]
----
+
+def front_matter(title: str, day: str, summary: str) -> str:
+    """A generated post's front matter: its title, date and summary, and the tags of a
+    sysbench study of InnoDB versions."""
+    return (
+        f"---\ntitle: {title}\ndate: {day}\nsummary: {summary}\ntags: [test]\n"
+        "engines: [innodb]\nversions: ['8.0']\nbenchmarks: [sysbench]\nstorage: [nvme]\n---\n"
+    )
+
+
+POST = (
+    front_matter(
+        "Eleven server versions, three buffer pools, ten thread counts",
+        "2026-03-01",
+        "A generated study of eleven server versions, for the version view's tests.",
+    )
+    + """\
 Against {base}, the largest gain of any server is
 {{{{< value table="versions-extremes" col="ratio" agg="max" where="metric=tps,direction=gain" >}}}}
 ({{{{< value table="versions-extremes" col="ratio" agg="max" where="metric=tps,direction=gain" show="version" >}}}}),
@@ -113,6 +119,7 @@ the largest regression
 
 {{{{< provenance >}}}}
 """
+)
 
 
 def make(tmp: Path) -> Path:
