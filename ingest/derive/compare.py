@@ -42,7 +42,8 @@ def _queries(q: QueryRows, display: Display) -> list[dict[str, str]]:
 
 def _run(rec: dict[str, Any], display: Display) -> dict[str, Any]:
     """A run's `label=value` pairs by key (display names), those names by label, its window
-    as drawn (`[start, end]`, the end never past the run's end; null without a window)."""
+    as drawn (`[start, end]`, the end never past the run's end; null without a window),
+    whether it has a series to overlay, at which resolution (runs.yaml `series`)."""
     labels = rec.get("labels") or {}
     shown = {k: _shown(display, k, labels[k]) for k in sorted(labels)}
     w = rec.get("window")
@@ -50,7 +51,14 @@ def _run(rec: dict[str, Any], display: Display) -> dict[str, Any]:
     window = None
     if w:
         window = [w["start"], end_s if end_s and end_s < w["end"] else w["end"]]
-    return {"labels": [f"{k}={v}" for k, v in shown.items()], "shown": shown, "window": window}
+    resolution = (rec.get("series") or {}).get("resolution", "full")
+    return {
+        "labels": [f"{k}={v}" for k, v in shown.items()],
+        "shown": shown,
+        "window": window,
+        "overlay": bool(rec.get("intervals")) and resolution != "dropped",
+        "resolution": resolution,
+    }
 
 
 def _shown(display: Display, label: str, value: Any) -> str:

@@ -46,3 +46,19 @@ def test_query_keys_escape_percent_and_slash_so_two_stay_two():
         {"key": "50%25/1", "series": ""}
     ]
     assert compare_doc([], {})["queries"] == []
+
+
+def test_overlay_only_with_intervals_and_files_and_the_resolution_as_written():
+    runs = [
+        {"id": "full", "intervals": 600},
+        {"id": "thin", "intervals": 600, "series": {"resolution": "downsampled", "every": 10}},
+        {"id": "gone", "intervals": 600, "series": {"resolution": "dropped"}},
+        {"id": "summary", "intervals": 0},
+    ]
+    got = {k: (v["overlay"], v["resolution"]) for k, v in compare_doc(runs, {})["runs"].items()}
+    assert got == {
+        "full": (True, "full"),
+        "thin": (True, "downsampled"),
+        "gone": (False, "dropped"),
+        "summary": (False, "full"),
+    }
