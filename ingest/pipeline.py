@@ -26,6 +26,7 @@ from typing import Any
 from ingest import __version__
 from ingest.derive.checks import check_study
 from ingest.derive.colors import color_indices
+from ingest.derive.compare import QueryRows, compare_doc
 from ingest.derive.context import StudyContext
 from ingest.derive.study import derived_tables
 from ingest.derive.summaries import with_summaries
@@ -135,6 +136,7 @@ def build_files(
     out, saved = _series_files(m, runs, records, series)
     out["study.yaml"] = dump(_study_doc(m, runs, tables, ctx.problems, query_data))
     out["runs.yaml"] = dump({"runs": records})
+    out["compare.yaml"] = dump(compare_doc(records, m.display, _query_rows(m, query_data, tables)))
     if runs:  # the runs' window statistics (ingest/write/csvfiles.py)
         out["runs.csv"] = runs_csv(records, m.window)
         # the rows a time series chart shows beside its runs, and their CSV
@@ -189,6 +191,14 @@ def _series_files(
         out.update(files_of_run)
         saved += saved_of_run
     return out, saved
+
+
+def _query_rows(m: Manifest, qd: QueryData, tables: list[DerivedTable]) -> QueryRows | None:
+    """A query study's `query-summary` rows as the compare page lists them; None otherwise."""
+    summary = next((t for t in tables if t["id"] == "query-summary"), None)
+    if not qd.runs or summary is None:
+        return None
+    return QueryRows(m.suite or m.study, queries.label_columns(m, qd.runs), summary["rows"])
 
 
 def _key(labels: dict[str, Any]) -> tuple[tuple[str, str], ...]:

@@ -73,6 +73,8 @@ def check_table(m: Manifest, t: DerivedTable, line: int | None = None) -> Derive
         "notes": t.get("notes") or {},
         # a versions: view's |log2 ratio| class edges (derive/versions.py), numbers only
         **({"edges": [float(e) for e in t["edges"]]} if "edges" in t else {}),
+        # a versions: view's columns as its chart reads them (derive/versions.py)
+        **({"view": t["view"]} if "view" in t else {}),
     }
 
 

@@ -367,7 +367,26 @@ def _cells_table(
     title = view.title or f"{' and '.join(view.metrics.values())} per {heading(view.version)}"
     cells = table(view.id, title, columns, rows)
     cells["edges"] = list(EDGES)  # |log2 ratio| edges: the browser classes a base it is given
+    cells["view"] = _view(view, columns)
     return cells
+
+
+def _view(view: VersionsView, columns: list[Column]) -> dict[str, Any]:
+    """What the versions chart reads of the cells table besides its rows (docs/data-schema.md):
+    the facet columns and their headings, the version and x headings, whether x is a number,
+    each metric's key, heading and digits."""
+    by_key = {c["key"]: c for c in columns}
+    return {
+        "facets": list(view.facets),
+        "facet_titles": [by_key[f]["label"] for f in view.facets],
+        "version_title": by_key["version"]["label"],
+        "x_title": by_key["x"]["label"],
+        "x_numbers": by_key["x"]["kind"] == "number",
+        "metrics": [
+            {"key": k, "label": by_key[k]["label"], "digits": by_key[k]["digits"]}
+            for k in view.metrics
+        ],
+    }
 
 
 def _x_col(heading: str, rows: list[Row]) -> Column:

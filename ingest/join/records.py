@@ -121,6 +121,7 @@ class Run:
             "intervals": self.intervals,
             **({"mean": "time-weighted"} if self.time_weighted else {}),
             "end_s": self.end_s,
+            **_mean_interval(self.end_s, self.intervals),
             **({"start": self.start} if self.start else {}),
             **({"phase_s": self.phase_s} if self.phase_s is not None else {}),
             "window": self.window,
@@ -155,3 +156,13 @@ class QueryRun:
     published: bool
     source: str  # member:line
     sar: dict[str, float | None] = field(default_factory=dict)
+
+
+def _mean_interval(end_s: float | None, intervals: int) -> dict[str, Any]:
+    """`interval_mean_s`, the run's length over its intervals, and `interval_whole`, whether
+    that is within 0.05 s of a whole second (the charts then name the whole one, else say
+    "about"); neither without a length and intervals."""
+    if not end_s or not intervals:
+        return {}
+    mean = end_s / intervals
+    return {"interval_mean_s": round(mean, 6), "interval_whole": abs(mean - round(mean)) < 0.05}

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 import yaml
 
 from ingest.derive import ratios
+from ingest.derive.compare import compare_doc
 from ingest.derive.window_stats import window_stats
 from ingest.read.sections import RatioView
 from ingest.write.csvfiles import runs_csv, table_csv
@@ -222,6 +223,7 @@ def write_site(dest, post=POST, extra_pages=None):
     dump(data / "study.yaml", study)
     dump(data / "runs.yaml", {"runs": runs})
     (data / "runs.csv").write_text(runs_csv(runs, study["window"]))  # as the ingest writes them
+    dump(data / "compare.yaml", compare_doc(runs, {}))
     stats = window_stats(runs)
     dump(data / "window-stats.yaml", stats)
     (data / "window-stats.csv").write_text(table_csv(stats))

@@ -9,7 +9,10 @@ import html
 import re
 
 import pytest
+import yaml
 
+from ingest.derive.compare import QueryRows, compare_doc
+from ingest.write.datadir import dump
 from tests.kit.sitebuild import BASE_URL, ROOT, build
 
 STUDY = """\
@@ -68,9 +71,10 @@ def site(tmp_path_factory):
         data.mkdir(parents=True)
         (data.parent / "study.yaml").write_text(STUDY.format(study=post, suite=suite, query=query))
         (data.parent / "runs.yaml").write_text("runs: []\n")
-        (data / "query-summary.yaml").write_text(
-            SUMMARY.format(server=server, query=query, median=median)
-        )
+        summary = SUMMARY.format(server=server, query=query, median=median)
+        (data / "query-summary.yaml").write_text(summary)
+        rows = QueryRows(suite, ["server"], yaml.safe_load(summary)["rows"])
+        (data.parent / "compare.yaml").write_text(dump(compare_doc([], {}, rows)))  # as ingested
         (data / "big.yaml").write_text(BIG)
         page = tmp / "content" / "posts" / post
         page.mkdir(parents=True)

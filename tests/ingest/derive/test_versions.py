@@ -195,3 +195,42 @@ def test_a_view_of_a_table_with_run_ids_names_each_cells_run(tmp_path):
         assert row["mean"] == source["mean"]
     ext = yaml.safe_load((tables / "from-runs-extremes.yaml").read_text())["rows"]
     assert ext and all(r["run"] in {s["run"] for s in runs} for r in ext)
+
+
+def test_the_cells_table_names_what_the_chart_reads_of_its_columns():
+    """The `view` block (docs/manifest.md, "Versions"): facets and headings from the columns."""
+    from ingest.derive.tables import col
+    from ingest.derive.versions import _view
+    from ingest.read.sections import VersionsView
+
+    view = VersionsView(
+        id="v",
+        title=None,
+        line=1,
+        where="versions[0] (v)",
+        version="server",
+        base=None,
+        order=None,
+        facets=["group", "test"],
+        x="clients",
+        metrics={"qps": "QPS"},
+        filters={},
+        table=None,
+        top=5,
+        lines={},
+    )
+    columns = [
+        col("group", "Group", "label"),
+        col("test", "Test", "label"),
+        col("version", "Server", "label"),
+        col("x", "Clients", "label"),
+        col("qps", "QPS", "number", 2),
+    ]
+    assert _view(view, columns) == {
+        "facets": ["group", "test"],
+        "facet_titles": ["Group", "Test"],
+        "version_title": "Server",
+        "x_title": "Clients",
+        "x_numbers": False,
+        "metrics": [{"key": "qps", "label": "QPS", "digits": 2}],
+    }
