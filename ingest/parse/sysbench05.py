@@ -14,10 +14,11 @@ going back, starts a new session.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ingest.parse import register
 from ingest.parse._text import NUMBER, Lines, columnar
-from ingest.parse.base import Parsed, Parser, Session
+from ingest.parse.base import Parsed, Parser, Row, Session
 
 BANNER = re.compile(r"^sysbench (0\.\d[\w.-]*)")
 THREADS = re.compile(r"^Number of threads: (\d+)")
@@ -43,7 +44,7 @@ KNOWN = re.compile(
 )
 
 
-def _interval(m, t: int) -> dict:
+def _interval(m: re.Match[str], t: int) -> Row:
     """One interval line's row."""
     return {
         "t": t,
@@ -61,9 +62,11 @@ def _interval(m, t: int) -> dict:
 
 
 class _Run:
-    def __init__(self, line: int, meta: dict):
-        self.line, self.meta, self.rows, self.summary = line, dict(meta), [], {}
-        self.block: dict | None = None  # the summary block being read
+    def __init__(self, line: int, meta: dict[str, Any]):
+        self.line, self.meta = line, dict(meta)
+        self.rows: list[Row] = []
+        self.summary: dict[str, float | None] = {}
+        self.block: dict[str, float] | None = None  # the summary block being read
 
 
 @register
@@ -85,7 +88,7 @@ class Sysbench05Parser(Parser):
     def parse(self, text: str, file: str) -> Parsed:
         lines = Lines(text, file)
         runs: list[_Run] = []
-        meta: dict = {"tool": "sysbench"}
+        meta: dict[str, Any] = {"tool": "sysbench"}
         run = None
         for no, line in lines:
             if m := BANNER.match(line):
@@ -106,12 +109,12 @@ class Sysbench05Parser(Parser):
                     runs.append(run)
                 run.block = {}
             elif run is not None and run.block is not None:
-                self._block_line(run, line)
+                self._block_line(run, run.block, line)
             elif line.startswith("[") and "threads:" in line:
                 raise lines.error(no, "unreadable sysbench 0.5 interval line")
             elif not KNOWN.match(line):
                 lines.skip(no)
-        sessions = []
+        sessions: list[Session] = []
         for run in runs:
             if not run.summary:
                 lines.missing_end(
@@ -135,8 +138,8 @@ class Sysbench05Parser(Parser):
         return Parsed(self.name, file, sessions=sessions, problems=lines.problems)
 
     @staticmethod
-    def _block_line(run: _Run, line: str) -> None:
-        block = run.block
+    def _block_line(run: _Run, block: dict[str, float], line: str) -> None:
+        """One line of `run`'s summary block (`block`, its figures so far)."""
         if m := TRANSACTIONS.match(line):
             block["tps"] = float(m[1])
         elif m := RW.match(line):

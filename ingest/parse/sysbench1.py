@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import re
 from itertools import chain
+from typing import Any
 
 from ingest.parse import register
 from ingest.parse._text import skipped_problem
-from ingest.parse.base import Parsed, Parser, Session
+from ingest.parse.base import Column, Parsed, Parser, Session
 from ingest.problems import Problem
 from ingest.write.numbers import floats_of, ints_of
 
@@ -106,7 +107,9 @@ class Sysbench1(Parser):
     interval_re = INTERVAL  # one line (re.M, anchored)
     block_re = INTERVAL_BLOCK  # consecutive lines that look like interval lines
 
-    def columns(self, rows: list[tuple], first: str, file: str, line: int):
+    def columns(
+        self, rows: list[tuple[Any, ...]], first: str, file: str, line: int
+    ) -> tuple[str, int, int | float, dict[str, Column]]:
         """(metric, threads, lat_pct, series) from the groups of a session's interval lines
         (groups a line lacks are "") and the text of its first interval line."""
         t, tps, qps, eps, lat, err, reconn = columns_of(rows)
@@ -127,7 +130,10 @@ class Sysbench1(Parser):
         series["lat_ms"] = floats_of(lat)
         if metric == "tps":
             series["err_s"], series["reconn_s"] = floats_of(err), floats_of(reconn)
-        thds, pct = INTERVAL_HEAD.search(first).groups()
+        head = INTERVAL_HEAD.search(first)
+        if head is None:  # `first` matched `interval_re`, which has both
+            raise Problem(file, line, "interval line without its threads or latency percentile")
+        thds, pct = head.groups()
         return metric, int(thds), _num(pct), series
 
     def is_broken_interval(self, line: str) -> bool:
@@ -166,7 +172,7 @@ class Sysbench1(Parser):
             )
         return out
 
-    def _lines(self, builder, piece: str, no: int):
+    def _lines(self, builder: _SessionBuilder, piece: str, no: int) -> None:
         """Feed the "\n"-terminated lines of `piece`, the first being line `no`."""
         match = self.interval_re.match
         for i, line in enumerate(piece.split("\n")[:-1], no):
@@ -177,7 +183,7 @@ class Sysbench1(Parser):
                 builder.add_rows(i, [m.groups("")], line)
 
 
-def columns_of(rows: list[tuple]) -> list[list]:
+def columns_of(rows: list[tuple[Any, ...]]) -> list[list[Any]]:
     """The columns of rows of one length (regex groups): one flat list, sliced (in C; a
     `zip(*rows)` of 3,600 rows of 7 costs 2.5 times as much)."""
     width = len(rows[0])
@@ -185,7 +191,7 @@ def columns_of(rows: list[tuple]) -> list[list]:
     return [flat[i::width] for i in range(width)]
 
 
-def times_of(t: list) -> list:
+def times_of(t: list[str]) -> Column:
     """Interval end times as printed: ints (`Printed`, ints_of), or floats when any has a
     fraction."""
     try:
@@ -194,7 +200,7 @@ def times_of(t: list) -> list:
         return [_num(x) for x in t]
 
 
-def _num(s: str):
+def _num(s: str) -> int | float:
     return int(s) if s.isdigit() else float(s)
 
 
@@ -209,7 +215,7 @@ class _SessionBuilder:
         self.skipped: list[int] = []  # lines not read (`skip`), named in one warning
         self.first_skipped = ""
 
-    def start(self, no: int, version: str | None):
+    def start(self, no: int, version: str | None) -> None:
         self.finish(no - 1)
         self.count += 1
         self.cur = Session(
@@ -217,11 +223,11 @@ class _SessionBuilder:
             complete=False,
             meta={"tool": "sysbench", "version": version, "session": self.count},
         )
-        self.rows: list[tuple] = []
+        self.rows: list[tuple[Any, ...]] = []
         self.in_summary = False
         self.summary_done = False
 
-    def add_rows(self, no: int, rows: list[tuple], first: str):
+    def add_rows(self, no: int, rows: list[tuple[Any, ...]], first: str) -> None:
         """Interval lines (their regex groups), the first at line `no` with text `first`."""
         if self.cur is None or self.in_summary:
             self.start(no, None)  # interval lines without a banner
@@ -229,7 +235,7 @@ class _SessionBuilder:
             self.first = first
         self.rows.extend(rows)
 
-    def feed(self, no: int, line: str):
+    def feed(self, no: int, line: str) -> None:
         """A line that is not an interval line."""
         m = BANNER.match(line)
         if m:
@@ -248,7 +254,7 @@ class _SessionBuilder:
         if line.startswith("Threads started!"):
             return
         if self.in_summary:
-            if not self.summary_line(no, line):
+            if not self.summary_line(self.cur, line):
                 self.skip(no, line)
         elif m := THREADS.match(line):
             self.cur.meta["threads"] = int(m.group(1))
@@ -257,16 +263,16 @@ class _SessionBuilder:
         elif not KNOWN.match(line):
             self.skip(no, line)
 
-    def skip(self, no: int, line: str):
+    def skip(self, no: int, line: str) -> None:
         """A non-blank line not read (a FATAL message, a wrapper's line): named at the end."""
         if line.strip():
             if not self.skipped:
                 self.first_skipped = line
             self.skipped.append(no)
 
-    def summary_line(self, no: int, line: str) -> bool:
-        """Read a line of the final summary; False when it is none of its lines."""
-        s = self.cur.summary
+    def summary_line(self, cur: Session, line: str) -> bool:
+        """Read a line of `cur`'s final summary; False when it is none of its lines."""
+        s = cur.summary
         if m := PER_SEC.match(line):
             key = SUMMARY_KEYS[m.group(1)]
             s[key] = float(m.group(3))
@@ -277,17 +283,17 @@ class _SessionBuilder:
             key = "lat_pct_ms" if pct else SUMMARY_KEYS[label]
             s[key] = int(value) if key == "events" else float(value)
             if pct:
-                self.cur.meta["summary_lat_pct"] = int(pct)
+                cur.meta["summary_lat_pct"] = int(pct)
         elif line.startswith(SUMMARY_END):
             self.summary_done = True
         else:
             return bool(SUMMARY_KNOWN.match(line))
         return True
 
-    def problem(self, no: int, reason: str):
+    def problem(self, no: int, reason: str) -> None:
         self.out.problems.append(Problem(self.file, no, reason))
 
-    def finish(self, last_no: int):
+    def finish(self, last_no: int) -> None:
         cur = self.cur
         if cur is None:
             return
