@@ -1,4 +1,5 @@
-// The "bars" and "line" chart kinds: a Vega-Lite spec made by the Hugo partial (chart-parts/xy.html).
+// The "bars" and "line" chart kinds: a Vega-Lite spec built here (xySpec) from what the Hugo
+// partial chart-parts/xy.html emits (the params, columns, rows shown and colours).
 // The layout (log y, bars on their side, plot width) is a pure function of the spec and the
 // width of the figure, so the build-time SVG (publish/chart_svgs.js) and the live chart agree.
 // The kind is in the main chart bundle: at the post's own scale the build's SVG is the chart
@@ -10,6 +11,7 @@
 import { withWidth } from './layout.js';
 import { loadVega } from './vega-loader.js';
 import { chartConfig } from './theme.js';
+import { xySpec } from './xyspec.js';
 import { getState, setState } from './hash.js';
 import { addExportTools } from './export.js';
 import { CHAR_PX, axisTitleLines, categoryAxis, legendFor, linesLabel, withParams, wrap } from './labels.js';
@@ -146,25 +148,26 @@ export class XYChart {
   /** The initial view (the post's own scale) in a figure `hostWidth` px wide, themed by `read`
    * (a CSS custom property's value), at the layout's plot width or `plotWidth`: what the build
    * draws as the figure's SVG. */
-  static initialView(spec, hostWidth, read, { plotWidth } = {}) {
-    const { spec: drawn, width } = xyLayout(spec, hostWidth);
+  static initialView(inputs, hostWidth, read, { plotWidth } = {}) {
+    const { spec: drawn, width } = xyLayout(xySpec(inputs), hostWidth);
     return { spec: withWidth({ ...drawn, config: chartConfig(read) }, plotWidth || width), width: plotWidth || width };
   }
 
   /** Height (px) the chart will likely take, from its spec (panels x panel height plus axes):
    * the placeholder keeps that room where the build drew no SVG (`hugo server`). */
-  static expectedHeight(figure, spec) {
+  static expectedHeight(figure, inputs) {
+    const spec = xySpec(inputs);
     const facet = spec.facet && (spec.facet.row || spec.facet.column);
     const panels = facet && spec.facet.row ? new Set(spec.data.values.map((r) => r[facet.field])).size : 1;
     return panels * (unitOf(spec).height || 200) + (spec.facet ? 140 : 80);
   }
 
-  constructor(figure, spec) {
+  constructor(figure, inputs) {
     this.figure = figure;
-    this.spec = spec;
+    this.spec = xySpec(inputs);
     this.id = figure.id;
     this.host = figure.querySelector('.chart-view');
-    this.specLog = specLog(spec);
+    this.specLog = specLog(this.spec);
     const fromHash = getState(this.id, 'log');
     this.log = fromHash === null ? this.specLog : fromHash === '1';
     const box = document.createElement('input');

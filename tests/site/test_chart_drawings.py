@@ -230,14 +230,15 @@ def test_panel_labels_on_top_name_their_column_at_phone_width(built_site, post, 
             rf'<script type="application/json" id="{figure}-spec">(.*?)</script>', html, re.S
         )[1]
     )
-    row = spec["facet"]["row"]
-    values = sorted({str(r[row["field"]]) for r in spec["data"]["values"]})
+    field = spec["facet"]  # the template's inputs to the spec (assets/js/xyspec.js)
+    title = {c["key"]: c["label"] for c in spec["columns"]}[field]
+    values = sorted({str(r[field]) for r in spec["rows"]})
     narrow = pictures(built_site, post, figure)["narrow"]
     texts = [
         " ".join(re.findall(r"<tspan[^>]*>([^<]*)</tspan>", m) or [m])
         for m in re.findall(r"<text[^>]*>(.*?)</text>", narrow)
     ]
-    assert [v for v in values if f"{row['title']}: {v}" not in texts] == []
+    assert [v for v in values if f"{title}: {v}" not in texts] == []
     assert not set(values) & set(texts)
 
 
@@ -245,12 +246,11 @@ SPEC = re.compile(r'<script type="application/json" id="([^"]+)-spec">(.*?)</scr
 
 
 def colour_channels(spec):
-    """(field, {value: colour}) of each colour channel in a bars/line spec (faceted or not)."""
-    unit = spec.get("spec", spec)
-    color = (unit.get("encoding") or {}).get("color") or {}
-    scale = color.get("scale") or {}
-    if "field" in color and "domain" in scale:
-        yield color["field"], dict(zip(scale["domain"], scale["range"]))
+    """(field, {value: colour}) of the colour channel of a bars/line chart, from the inputs its
+    template writes for the spec (assets/js/xyspec.js)."""
+    color = spec.get("color") if "xType" in spec else None
+    if color:
+        yield color["field"], dict(zip(color["domain"], color["range"]))
 
 
 @pytest.mark.parametrize(
