@@ -49,8 +49,10 @@ def naive_bundle(out: Path) -> Path:
     src = out / "naive-src"
     if src.exists():
         shutil.rmtree(src)
-    (src / "assets" / "js").mkdir(parents=True)
-    (src / "layouts").mkdir()
+    (src / "layouts").mkdir(parents=True)
+    # the site's scripts beside it: the naive page draws bars and lines from the spec that
+    # assets/js/xyspec.js builds out of the page's inputs, as the built page does
+    shutil.copytree(ROOT / "assets" / "js", src / "assets" / "js")
     shutil.copy(ROOT / "bench" / "naive" / "naive.js", src / "assets" / "js" / "naive.js")
     (src / "config.toml").write_text(
         'disableKinds = ["taxonomy", "term", "RSS", "sitemap", "robotsTXT", "404"]\n'

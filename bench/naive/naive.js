@@ -3,6 +3,7 @@
 // actions), every per-second point of every shown run, the Vega-Lite gallery's overview +
 // detail brush and multi-series hover rule (pivot + nearest point selection).
 import embed from 'vega-embed';
+import { xySpec } from './xyspec.js';
 
 async function timeseries(figure, spec) {
   // the same runs as the built page: its URL-hash `<id>.runs=` list, else the post's defaults
@@ -46,7 +47,10 @@ async function timeseries(figure, spec) {
 async function draw(figure) {
   const spec = JSON.parse(document.getElementById(`${figure.id}-spec`).textContent);
   if (figure.dataset.kind === 'timeseries') await timeseries(figure, spec);
-  else if (figure.dataset.kind !== 'ratio') await embed(figure.querySelector('.chart-view'), spec);
+  else if (['bars', 'line'].includes(figure.dataset.kind)) {
+    // the page holds the spec's inputs; the spec is the one the built page draws (xyspec.js)
+    await embed(figure.querySelector('.chart-view'), xySpec(spec));
+  } else if (figure.dataset.kind !== 'ratio') await embed(figure.querySelector('.chart-view'), spec);
   figure.dataset.state = 'rendered';
   figure.dataset.renderedAt = Math.round(performance.now()); // as the built page, for the benchmark
 }

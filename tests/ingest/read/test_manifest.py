@@ -21,6 +21,7 @@ def test_small_study_end_to_end(tmp_path):
     assert res["runs"] == 3
     series = [f"series/{run}.json" for run in ("a-8", "b-16", "m-4")]  # one copy each
     assert res["written"] == [
+        "compare.yaml",
         "runs.csv",
         "runs.yaml",
         *series,
@@ -31,7 +32,8 @@ def test_small_study_end_to_end(tmp_path):
         "tables/runs.yaml",
         "window-stats.csv",
         "window-stats.yaml",
-    ]  # the default tables (ingest/derive/defaults.py), YAML and CSV; the time series' rows
+    ]  # the default tables (ingest/derive/defaults.py), YAML and CSV; the time series' rows;
+    # the compare page's entries (ingest/derive/compare.py)
     assert any(str(p).startswith("mini.tar.gz/multi.log:35: session 2 ") for p in res["problems"])
 
 
