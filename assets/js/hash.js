@@ -49,7 +49,10 @@ function write() {
   window.history.replaceState(null, '', url);
 }
 
-/** The ids of the charts the hash holds state for (their view must be restored at once). */
+/** The ids of the charts the hash holds state for (their view must be restored at once), or
+ * the id a bare `#<id>` links to (the page opens at that chart: it goes live at once too). */
 export function chartIdsInHash() {
+  const raw = window.location.hash.slice(1);
+  if (raw && !raw.includes('=')) return new Set([decode(raw)].filter(Boolean));
   return new Set(Array.from(state.keys(), (k) => k.slice(0, k.indexOf('.'))));
 }

@@ -142,6 +142,24 @@ def test_a_url_hash_with_a_charts_view_loads_the_bundle_at_once(browser, site):
     page.context.close()
 
 
+def test_a_link_to_a_chart_fetches_its_bundle_and_runs_before_the_page_is_laid_out(browser, site):
+    """`#<chart id>` names the chart the page opens at: main.js asks for the bundle and the
+    time series' run files as it runs, not one layout later when the observer sees the chart."""
+    base, _ = site
+    context = browser.new_context(viewport={"width": 1280, "height": 500})
+    page = context.new_page()
+    page.add_init_script(
+        "document.addEventListener('DOMContentLoaded', () => { window.__atReady = ["
+        "!!document.querySelector('head script[src*=\"charts.\"]'),"
+        "window.benchlogRuns ? window.benchlogRuns.size : 0]; });"
+    )
+    page.goto(base + CLOUD + "#tps-over-time")
+    page.wait_for_selector("figure#tps-over-time[data-state=rendered]", state="attached")
+    shown = page.evaluate("JSON.parse(document.getElementById('tps-over-time-spec').textContent).show")
+    assert page.evaluate("window.__atReady") == [True, len(shown)]
+    context.close()
+
+
 BOXES = """Object.fromEntries(Array.from(document.querySelectorAll('figure.chart'))
     .map(f => [f.id, [f.dataset.kind, Math.round(f.getBoundingClientRect().height * 10) / 10]]))"""
 # the visible sortable tables: id -> [width, height, made sortable yet]
