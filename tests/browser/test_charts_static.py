@@ -155,7 +155,9 @@ def test_a_link_to_a_chart_fetches_its_bundle_and_runs_before_the_page_is_laid_o
     )
     page.goto(base + CLOUD + "#tps-over-time")
     page.wait_for_selector("figure#tps-over-time[data-state=rendered]", state="attached")
-    shown = page.evaluate("JSON.parse(document.getElementById('tps-over-time-spec').textContent).show")
+    shown = page.evaluate(
+        "JSON.parse(document.getElementById('tps-over-time-spec').textContent).show"
+    )
     assert page.evaluate("window.__atReady") == [True, len(shown)]
     context.close()
 
