@@ -19,6 +19,7 @@ from ingest.scaffold.names import propose
 from publish.pipeline import HUGO
 from tests.kit import fastyaml
 from tests.kit.golden import ROOT
+from tests.kit.post_checks import check_post_as_every_post
 from tests.kit.sitebuild import BASE_PATH, BASE_URL, BuiltSite, build
 from tests.kit.sysbench_gen import sysbench_log, tar_gz
 
@@ -344,36 +345,7 @@ def test_the_scaffolded_post_passes_the_checks_of_every_post(post, study):
     tests/site/test_posts_numbers.py, test_post_trust.py and test_studies_ingest.py run on every
     post: its numbers come from data/ as rendered, it opens with the byline and key results,
     its date is known to the day, its tables are documented, its data is a fresh ingest."""
-    from ingest.pipeline import build_files
-    from ingest.read.manifest import load
-    from tests.kit.post_numbers import (
-        check_prose_values,
-        check_table_cells,
-        parse_post,
-    )
-    from tests.kit.post_trust import (
-        check_byline_and_key_results,
-        check_date,
-    )
-    from tests.kit.study_docs import check_docs_tables
-
-    data, text = post["tmp"] / "data", (post["dir"].parent / study / "index.md").read_text()
-    front = fastyaml.load(text.split("---\n", 2)[1])
-    parsed = parse_post(post["built"], study, data)
-    check_table_cells(study, parsed, post["built"], data)
-    check_prose_values(study, text, parsed, data)
-    html = post["built"].page(f"posts/{study}/index.html")
-    check_byline_and_key_results(study, html, front["original"])
-    check_date(study, front, post["built"])
-    check_docs_tables(study, data, post["dir"].parent)
-    built = build_files(
-        load(post["dir"].parent / study / "manifest.yaml"), post["tmp"] / "archives", post["tmp"]
-    )
-    assert built.files == {
-        p.relative_to(data / study).as_posix(): p.read_bytes()
-        for p in (data / study).rglob("*")
-        if p.is_file()
-    }
+    check_post_as_every_post(study, post["built"], post["tmp"], post["dir"].parent)
 
 
 def test_the_byline_says_whether_the_origin_is_given(post):

@@ -17,6 +17,7 @@ from ingest.__main__ import main
 from tests.kit import fastyaml
 from tests.kit.dbt3_gen import DNF, FOLDERS, QUERIES, REPEATS, sar_iowait, write_archive
 from tests.kit.golden import ROOT
+from tests.kit.post_checks import check_post_as_every_post
 from tests.kit.sitebuild import BASE_PATH, BASE_URL, BuiltSite, build
 
 STUDY = "innodb-dbt3"
@@ -120,36 +121,7 @@ def test_the_post_shows_did_not_finish_in_its_chart_and_tables(post):
 
 @pytest.mark.parametrize("study", [STUDY, BARE])
 def test_the_scaffolded_post_passes_the_checks_of_every_post(post, study):
-    from ingest.pipeline import build_files
-    from ingest.read.manifest import load
-    from tests.kit.post_numbers import (
-        check_prose_values,
-        check_table_cells,
-        parse_post,
-    )
-    from tests.kit.post_trust import (
-        check_byline_and_key_results,
-        check_date,
-    )
-    from tests.kit.study_docs import check_docs_tables
-
-    data, text = post["tmp"] / "data", (post["dir"].parent / study / "index.md").read_text()
-    front = fastyaml.load(text.split("---\n", 2)[1])
-    parsed = parse_post(post["built"], study, data)
-    check_table_cells(study, parsed, post["built"], data)
-    check_prose_values(study, text, parsed, data)
-    html = post["built"].page(f"posts/{study}/index.html")
-    check_byline_and_key_results(study, html, front["original"])
-    check_date(study, front, post["built"])
-    check_docs_tables(study, data, post["dir"].parent)
-    built = build_files(
-        load(post["dir"].parent / study / "manifest.yaml"), post["tmp"] / "archives", post["tmp"]
-    )
-    assert built.files == {
-        p.relative_to(data / study).as_posix(): p.read_bytes()
-        for p in (data / study).rglob("*")
-        if p.is_file()
-    }
+    check_post_as_every_post(study, post["built"], post["tmp"], post["dir"].parent)
 
 
 @pytest.mark.parametrize("viewport", [(1280, 900), (375, 812)], ids=["desktop", "phone"])

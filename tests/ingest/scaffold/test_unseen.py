@@ -18,6 +18,7 @@ from ingest.__main__ import main
 from ingest.read.archive import sha256_file
 from ingest.write.datadir import dump
 from tests.kit import fastyaml
+from tests.kit.post_checks import check_post_as_every_post
 from tests.kit.sitebuild import BASE_PATH, BASE_URL, ROOT, BuiltSite, build
 from tests.kit.unseen import ARCHIVES, AUTHORED, write
 
@@ -253,35 +254,7 @@ def test_the_post_passes_the_checks_of_every_post(unseen, study):
     results open it, its date is shown at the precision given (or none), its tables are
     documented (the defaults by docs/manifest.md, the declared ones by the manifest), and its
     data is a fresh ingest."""
-    from ingest.pipeline import build_files
-    from ingest.read.manifest import load
-    from tests.kit.post_numbers import (
-        check_prose_values,
-        check_table_cells,
-        parse_post,
-    )
-    from tests.kit.post_trust import (
-        check_byline_and_key_results,
-        check_date,
-    )
-    from tests.kit.study_docs import check_docs_tables
-
-    tmp, built = unseen["tmp"], unseen["built"]
-    data, text = tmp / "data", (unseen["posts"] / study / "index.md").read_text()
-    front = fastyaml.load(text.split("---\n", 2)[1])
-    parsed = parse_post(built, study, data)
-    check_table_cells(study, parsed, built, data)
-    check_prose_values(study, text, parsed, data)
-    html = built.page(f"posts/{study}/index.html")
-    check_byline_and_key_results(study, html, front["original"])
-    check_date(study, front, built)
-    check_docs_tables(study, data, unseen["posts"])
-    fresh = build_files(load(unseen["posts"] / study / "manifest.yaml"), tmp / "archives", tmp)
-    assert fresh.files == {
-        p.relative_to(data / study).as_posix(): p.read_bytes()
-        for p in (data / study).rglob("*")
-        if p.is_file()
-    }
+    fresh = check_post_as_every_post(study, unseen["built"], unseen["tmp"], unseen["posts"])
     assert [str(p) for p in fresh.problems] == []  # a scaffolded manifest warns of nothing
 
 
