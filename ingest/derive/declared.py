@@ -32,7 +32,15 @@ from ingest.join.records import QueryRun, Run, Series, Stats
 from ingest.join.stats import DIGITS, full_mean, window_stats
 from ingest.join.stats import ratio as ratio_of
 from ingest.problems import Problem, clean
-from ingest.read.fields import Fields, LDict, LList, check_display, section_items, typed_label
+from ingest.read.fields import (
+    Fields,
+    LDict,
+    LList,
+    check_display,
+    section_items,
+    typed_label,
+    unique_ids,
+)
 from ingest.read.records import Manifest
 from ingest.read.sections import DeclaredTable
 
@@ -56,21 +64,11 @@ def parse(
 ) -> list[DeclaredTable]:
     """The manifest's `tables:` (none without one), checked as declarations: every error a
     table can have without the runs is found here, at load, before the archive is read."""
-    out: list[DeclaredTable] = []
-    lines: dict[str, int] = {}
-    for i, (item, _, line) in enumerate(
-        section_items(path, doc, "tables", MAX_TABLES, "table declarations")
-    ):
-        spec = _spec(path, labels, label_types, item, i, line)
-        if spec.id in lines:
-            raise Problem(
-                path,
-                spec.line,
-                f"tables[{i}]: id {spec.id!r} is already the id of the table at line {lines[spec.id]}",
-            )
-        lines[spec.id] = spec.line
-        out.append(spec)
-    return out
+    items = section_items(path, doc, "tables", MAX_TABLES, "table declarations")
+    specs = [
+        _spec(path, labels, label_types, item, i, line) for i, (item, _, line) in enumerate(items)
+    ]
+    return unique_ids(path, "tables", specs)
 
 
 def build(ctx: StudyContext) -> list[DerivedTable]:

@@ -39,7 +39,7 @@ from ingest.join.queries import DID_NOT_FINISH, cell_stats, label_columns, natur
 from ingest.join.records import QueryRun
 from ingest.parse._text import MAX_QUERY
 from ingest.problems import Problem, clean
-from ingest.read.fields import Fields, LDict, LList, check_display, typed_label
+from ingest.read.fields import Fields, LDict, LList, check_display, typed_label, unique_ids
 from ingest.read.records import Manifest, Rule
 from ingest.read.sections import QueryRatio, QueryTable
 
@@ -92,19 +92,8 @@ def parse(
             doc.key_lines["query_tables"],
             "query_tables: the study has no query runs (`queries:`)",
         )
-    out: list[QueryTable] = []
-    lines: dict[str, int] = {}
-    for i, item in enumerate(specs):
-        t = _parse_table(path, item, i, labels, label_types)
-        if t.id in lines:
-            raise Problem(
-                path,
-                t.line,
-                f"query_tables[{i}]: id {t.id!r} is already the id of the table at line {lines[t.id]}",
-            )
-        lines[t.id] = t.line
-        out.append(t)
-    return out
+    tables = [_parse_table(path, item, i, labels, label_types) for i, item in enumerate(specs)]
+    return unique_ids(path, "query_tables", tables)
 
 
 def _parse_table(

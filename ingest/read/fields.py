@@ -13,7 +13,7 @@ import re
 import string
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Protocol, TypeVar
 
 import yaml
 
@@ -263,3 +263,28 @@ def section_items(
     if len(raw) > limit:
         raise Problem(path, raw.line, f"{key}: more than {limit} tables")
     return [(item, f"{key}[{i}]", raw.item_lines[i]) for i, item in enumerate(raw)]
+
+
+class _Declared(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def line(self) -> int: ...
+
+
+D = TypeVar("D", bound=_Declared)
+
+
+def unique_ids(path: str, key: str, tables: list[D]) -> list[D]:
+    """`tables` (the items of section `key`) as they are, or a Problem at the first whose id an
+    earlier one has."""
+    lines: dict[str, int] = {}
+    for i, t in enumerate(tables):
+        if t.id in lines:
+            raise Problem(
+                path,
+                t.line,
+                f"{key}[{i}]: id {t.id!r} is already the id of the table at line {lines[t.id]}",
+            )
+        lines[t.id] = t.line
+    return tables
