@@ -34,7 +34,8 @@ def reproduction(rows: list[Row], from_runs: bool) -> dict[str, Any]:
     or are not comparable with their counts (a cell's `cause`, when the manifest names one,
     else its `reason`; first seen first; `reasons` is empty when more than EXPLAINED reasons
     cover them and some have no cause: each cell says its own), the same counts per compared
-    table (in order), and the cells that are not exact, one entry each."""
+    table (in order), and the cells that are not exact, one entry each; with the columns of the
+    post's tables of them, where the post shows them (`_columns`)."""
     unexplained = [r for r in rows if r["agrees"] in ("differs", "not comparable")]
     reasons: dict[str, int] = {}
     for r in unexplained:
@@ -42,7 +43,7 @@ def reproduction(rows: list[Row], from_runs: bool) -> dict[str, Any]:
         reasons[why] = reasons.get(why, 0) + 1
     caused = all(r.get("cause") for r in unexplained)
     names = list(dict.fromkeys(r["table"] for r in rows))
-    return {
+    summary: dict[str, Any] = {
         "compared": len(rows),
         "from": "runs" if from_runs else "inputs",
         **_counts(rows),
@@ -59,6 +60,31 @@ def reproduction(rows: list[Row], from_runs: bool) -> dict[str, Any]:
         ],
         "not_exact": _not_exact(rows),
     }
+    return {**summary, **_columns(summary, several=len(names) > 1)}
+
+
+def _columns(s: dict[str, Any], several: bool) -> dict[str, list[dict[str, str]]]:
+    """The columns of the post's tables (each heading an i18n key): `table_columns`, the counts
+    per table, when several tables were compared (`not_comparable` only when some cells are);
+    `cell_columns`, the cells that are not exact, unless there are none or the one reason of
+    the post's second sentence covers every one of them."""
+    out: dict[str, list[dict[str, str]]] = {}
+    table = [_column("table", "label")] if several else []
+    if several:
+        counts = ["compared", *COUNTS.values()]
+        shown = [k for k in counts if k != "not_comparable" or s["not_comparable"]]
+        out["table_columns"] = table + [_column(k, "number") for k in shown]
+    covered = len(s["reasons"]) == 1 and s["unexplained"] == len(s["not_exact"])
+    if s["not_exact"] and not covered:
+        cells = ("cell", "published", "derived", "agrees", "why")
+        out["cell_columns"] = table + [
+            _column(k, "label" if k == "agrees" else "text") for k in cells
+        ]
+    return out
+
+
+def _column(key: str, kind: str) -> dict[str, str]:
+    return {"key": key, "i18n": f"reproduction-col-{key}", "kind": kind}
 
 
 def _counts(rows: list[Row]) -> dict[str, int]:
@@ -67,15 +93,21 @@ def _counts(rows: list[Row]) -> dict[str, int]:
 
 def _not_exact(rows: list[Row]) -> list[dict[str, Any]]:
     """The cells that are not exact, in order, one entry each, as the post's table shows them:
+    `derived_text` is the derived value at the published decimals plus two (None without one),
     `why` is the cell's cause when the manifest names one, else its reason."""
     return [
         {
             **{k: r[k] for k in ("table", "cell", "published", "derived", "digits", "agrees")},
+            "derived_text": _text(r["derived"], (r["digits"] or 0) + 2),
             "why": r.get("cause") or r["reason"],
         }
         for r in rows
         if r["agrees"] != "exact"
     ]
+
+
+def _text(v: float | None, digits: int) -> str | None:
+    return None if v is None else f"{float(v):.{digits}f}"
 
 
 __all__ = ["reproduction", "with_summaries"]

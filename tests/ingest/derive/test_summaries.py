@@ -95,8 +95,52 @@ def test_cells_not_exact_one_each_with_why():
         "derived": None,
         "digits": 1,
         "agrees": "differs",
+        "derived_text": None,
         "why": "no row",
     }
+    # the derived value as the post's table shows it: the published decimals plus two
+    assert [x["derived_text"] for x in lines if x["derived"] is not None] == ["2.190", "3.400"]
+    whole = row("A", "w", "differs", "2013", 2009, "more runs", digits=None)
+    assert reproduction([whole], from_runs=True)["not_exact"][0]["derived_text"] == "2009.00"
+
+
+def heads(columns):
+    assert all(c["i18n"] == f"reproduction-col-{c['key']}" for c in columns)
+    return [(c["key"], c["kind"]) for c in columns]
+
+
+def test_the_columns_of_the_post_tables_where_it_shows_them():
+    s = reproduction(ROWS, from_runs=True)
+    counts = [("compared", "number"), ("exact", "number"), ("truncation", "number")]
+    assert heads(s["table_columns"]) == [
+        ("table", "label"),
+        *counts,
+        ("differs", "number"),
+        ("not_comparable", "number"),
+    ]
+    cells = [("cell", "text"), ("published", "text"), ("derived", "text")]
+    assert heads(s["cell_columns"]) == [
+        ("table", "label"),
+        *cells,
+        ("agrees", "label"),
+        ("why", "text"),
+    ]
+    # one table: no counts per table, no table column; no cell not comparable: no such count
+    one = reproduction([r for r in ROWS if r["table"] == "A"], from_runs=True)
+    assert "table_columns" not in one
+    assert heads(one["cell_columns"])[0] == ("cell", "text")
+    two = reproduction(ROWS[:4], from_runs=True)
+    assert ("not_comparable", "number") not in heads(two["table_columns"])
+
+
+def test_no_table_of_cells_when_none_or_one_reason_covers_them_all():
+    exact = [row("A", "a1", "exact")]
+    assert "cell_columns" not in reproduction(exact, from_runs=True)
+    same = [row("A", f"c{i}", "differs", reason="no row") for i in range(3)]
+    assert "cell_columns" not in reproduction(same, from_runs=True)
+    # a cell consistent with truncation is not covered by the one reason: the table stays
+    mixed = [*same, row("A", "t", "truncation", "2.1", 2.19, "truncated")]
+    assert "cell_columns" in reproduction(mixed, from_runs=True)
 
 
 def test_causes_the_manifest_names_group_the_cells_however_many():
