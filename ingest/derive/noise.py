@@ -53,6 +53,22 @@ def within_noise(a: Spread | None, b: Spread | None) -> bool | None:
     return bool(a[0] <= b[1] and b[0] <= a[1])
 
 
+def legend() -> list[dict[str, int | float | str]]:
+    """A heat-table's legend: one swatch per colour class beyond noise (-5..-1, 1..5), each
+    labelled by the largest ratio of its class at two decimals (an edge, or the inverse of one),
+    the last two by the last edge (`op`: the first is below its inverse, the last above it)."""
+    at = [round(2**e, 2) for e in EDGES]  # 1.1, 1.33, 2.0, 3.0
+    lows = [round(1 / a, 2) for a in reversed(at)]  # 0.33, 0.5, 0.75, 0.91
+    n = len(EDGES) + 1  # the outermost class
+    below = [*lows[1:], 1.0]  # classes -4..-1
+    return [
+        {"class": -n, "op": "<", "at": lows[0]},
+        *({"class": c - n, "at": a} for c, a in enumerate(below, 1)),
+        *({"class": c, "at": a} for c, a in enumerate(at, 1)),
+        {"class": n, "op": ">", "at": at[-1]},
+    ]
+
+
 def ratio_class(ratio: float | None, noise: bool | None) -> int | None:
     """The colour class of a ratio: 0 within noise, else sign(log2 r) x (1..5 by EDGES);
     None when there is no ratio."""

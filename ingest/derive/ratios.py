@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ingest.derive.context import StudyContext
-from ingest.derive.noise import EDGES, Spread, batch_spread, ratio_class, within_noise
+from ingest.derive.noise import Spread, batch_spread, legend, ratio_class, within_noise
 from ingest.derive.tables import DerivedTable, Row
 from ingest.join.records import Run
 from ingest.join.stats import window_values
@@ -126,7 +126,7 @@ def _block(ctx: StudyContext, view: RatioView, t: DerivedTable) -> dict[str, Any
         "col": view.col,
         "value": view.value,
         **({"spread": spread_name} if spread_name else {}),
-        "edges": [round(2**e, 2) for e in EDGES],  # the ratio at each class edge, for legends
+        "legend": legend(),  # the swatches under the heat-table and their ratios
         "cols": [_shown(c) for c in cols],
         "col_names": [_name(names, view.col, c) for c in cols],
         "rows": [[_name(names, k, v) for k, v in zip(view.row, tup)] for tup in tuples],

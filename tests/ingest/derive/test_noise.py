@@ -11,6 +11,7 @@ from ingest.derive.noise import (
     BATCHES,
     MIN_BATCH,
     batch_spread,
+    legend,
     ratio_class,
     repeat_spread,
     within_noise,
@@ -53,6 +54,16 @@ def test_a_steady_run_is_within_noise_of_itself_shifted_by_less_than_its_wander(
 )
 def test_the_colour_class_of_a_ratio(ratio, noise, cls):
     assert ratio_class(ratio, noise) == cls
+
+
+def test_the_legend_labels_each_class_by_its_largest_ratio():
+    swatches = legend()
+    assert [x["class"] for x in swatches] == [-5, -4, -3, -2, -1, 1, 2, 3, 4, 5]
+    assert [x["at"] for x in swatches] == [0.33, 0.5, 0.75, 0.91, 1.0, 1.1, 1.33, 2.0, 3.0, 3.0]
+    assert [x.get("op") for x in swatches] == ["<", *[None] * 8, ">"]
+    # each label ends its class, to two decimals (the outer two: just beyond it)
+    for x in swatches[1:-1]:
+        assert ratio_class(x["at"] * 0.995, False) == x["class"]
 
 
 @given(st.lists(st.floats(0, 1e9), min_size=BATCHES * MIN_BATCH, max_size=400))

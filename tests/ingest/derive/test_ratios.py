@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from ingest.derive import ratios
-from ingest.derive.noise import ratio_class, within_noise
+from ingest.derive.noise import legend, ratio_class, within_noise
 from ingest.problems import Problem
 from ingest.read.fields import load_yaml
 from tests.kit import fastyaml
@@ -90,7 +90,7 @@ def test_the_grid_the_chart_renders(tmp_path):
     assert block["values"] == [[290.0, 320.0], [46.0, 46.5], [None, None]]
     assert block["texts"] == [[None, None], [None, None], ["about", None]]
     assert block["bases"]["a"]["classes"][4:] == [None, None]
-    assert block["edges"] == [1.1, 1.33, 2.0, 3.0]
+    assert block["legend"] == legend()
 
 
 def test_without_a_spread_no_verdict(tmp_path):
