@@ -15,7 +15,7 @@ export function planOf(spec, query, key) {
 }
 
 /** For each step of a series' plan, the set of cells that differ from the base's plan (the
- * partial computed them for every base: chart-parts/plan-diff.html); none for the base itself. */
+ * ingest wrote them, the partial put them in the spec for every base); none for the base itself. */
 export function differences(spec, query, key, base) {
   const mine = planOf(spec, query, key);
   if (!mine) return null;

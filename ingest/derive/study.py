@@ -11,7 +11,8 @@ record of the Manifest (ingest/read/sections.py); an error is a `Problem` it rai
    runs' (query_defaults.py), each unless a declared or module table has its id;
 4. the counter tables of `counters:` (counters.py), then the reproduction check's table
    (reproduction.py), which compares the tables built before it;
-5. the `ratios:` blocks (ratios.py) on the tables a ratio chart draws.
+5. the `ratios:` blocks (ratios.py) on the tables a ratio chart draws, and the `plan_diff:`
+   blocks (plan_diffs.py) on the plan tables.
 
 Every table is checked (checks.py) as its source gives it; a module table with a declared
 table's id is an error at the declaration's line.
@@ -35,6 +36,7 @@ from ingest.derive import (
     declared,
     defaults,
     file_tables,
+    plan_diffs,
     query_defaults,
     query_tables,
     ratios,
@@ -116,6 +118,7 @@ def derived_tables(ctx: StudyContext) -> list[DerivedTable]:
             given.update(t["id"] for t in checked)
         ctx.tables += checked
     ratios.add(ctx)  # the ratio tables' classes and noise verdicts, on the tables as built
+    plan_diffs.add(ctx.tables)  # the cells of each plan that differ from another's
     return ctx.tables
 
 
