@@ -16,6 +16,7 @@ spread the verdict is unknown (None): shown as such, never as noise and never as
 from __future__ import annotations
 
 import math
+from typing import Any
 
 BATCHES = 10  # slices of a run's window whose means give its spread
 MIN_BATCH = 3  # values per slice at least: a shorter window has no spread of its own
@@ -53,7 +54,7 @@ def within_noise(a: Spread | None, b: Spread | None) -> bool | None:
     return bool(a[0] <= b[1] and b[0] <= a[1])
 
 
-def legend() -> list[dict[str, int | float | str]]:
+def legend() -> list[dict[str, Any]]:
     """A heat-table's legend: one swatch per colour class beyond noise (-5..-1, 1..5), each
     labelled by the largest ratio of its class at two decimals (an edge, or the inverse of one),
     the last two by the last edge (`op`: the first is below its inverse, the last above it)."""
@@ -61,12 +62,10 @@ def legend() -> list[dict[str, int | float | str]]:
     lows = [round(1 / a, 2) for a in reversed(at)]  # 0.33, 0.5, 0.75, 0.91
     n = len(EDGES) + 1  # the outermost class
     below = [*lows[1:], 1.0]  # classes -4..-1
-    return [
-        {"class": -n, "op": "<", "at": lows[0]},
-        *({"class": c - n, "at": a} for c, a in enumerate(below, 1)),
-        *({"class": c, "at": a} for c, a in enumerate(at, 1)),
-        {"class": n, "op": ">", "at": at[-1]},
-    ]
+    out: list[dict[str, Any]] = [{"class": -n, "op": "<", "at": lows[0]}]
+    out += [{"class": c - n, "at": a} for c, a in enumerate(below, 1)]
+    out += [{"class": c, "at": a} for c, a in enumerate(at, 1)]
+    return [*out, {"class": n, "op": ">", "at": at[-1]}]
 
 
 def ratio_class(ratio: float | None, noise: bool | None) -> int | None:
