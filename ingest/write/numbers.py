@@ -131,6 +131,7 @@ def ints_of(words: list[str]) -> list[int]:
     return Printed(ints, f"[{text[:-1]}]")
 
 
+# Any: a column of floats, of ints or of text alike (a list[object] would take none of them)
 def json_array(values: list[Any]) -> str:
     """A JSON array of a series column (numbers, None for a missing value): `[1,262.56,null]`.
     A `Printed` column is its text. A column of plain ints and floats in Python's positional

@@ -69,6 +69,7 @@ def downsample(doc: SeriesDoc, every: int) -> SeriesDoc:
     return out
 
 
+# Any: one series column, whatever its values (as numbers.json_array takes it)
 def _mean(values: list[Any], weights: Sequence[float]) -> float | None:
     pairs = [
         (v, w) for v, w in zip(values, weights) if type(v) in (int, float) and math.isfinite(v)
