@@ -60,9 +60,9 @@ class Report:
 def build(
     m: Manifest, built: Built, dry_run: bool = False, result: Written | None = None
 ) -> Report:
-    """The report of one study from what `study.build_files` built: the files of data/<study>/,
-    the warnings, the archives read, the run records and the tables; `result`: what the writer
-    did ({"written": names, "removed": names}: a re-ingest that changes nothing writes none)."""
+    """The report of one study from what `pipeline.build_files` built (`Built`): the files of
+    data/<study>/, the warnings, the archives read, the run records and the tables; `result`:
+    what the writer did (`Written`: a re-ingest that changes nothing writes none)."""
     archives, files, runs = built.archives, built.files, built.runs
     rep = Report(study=m.study, dry_run=dry_run)
     if result is not None and not dry_run:
