@@ -8,8 +8,10 @@ import contextlib
 import os
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from types import FrameType
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 if __name__ == "__main__":  # a signal while the modules load: one line, 128+N (nothing written yet)
     for _sig in (signal.SIGINT, signal.SIGTERM):
@@ -22,6 +24,11 @@ from ingest.parse.member import HEAD, decode, parse_bytes
 from ingest.problems import Problem, clean
 from ingest.write import datadir
 from ingest.write.datadir import dump
+
+if TYPE_CHECKING:  # the ingest's own modules load when a command needs them (`_ingest`)
+    from ingest.join.runs import Progress
+    from ingest.pipeline import Ingested
+    from ingest.write.report import Report
 
 USAGE = """\
 python -m ingest <study> | all [--dry-run] [--archives DIR[:DIR...]] [--studies DIR] [--data DIR] [--content DIR]
@@ -45,7 +52,9 @@ exit codes: 0 ok, 1 input error (file:line: reason on stderr), 2 usage error,
   3 internal error (please report), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM)"""
 
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
-EXIT_SIGNAL = {signal.SIGINT: 130, signal.SIGTERM: 143}  # 128 + the signal number
+EXIT_SIGNAL: dict[int, int] = {signal.SIGINT: 130, signal.SIGTERM: 143}  # 128 + the signal number
+# a signal's handler as `signal.signal` takes and returns it
+Handler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
 
 
 class Interrupted(BaseException):
@@ -56,7 +65,7 @@ class Interrupted(BaseException):
         self.signum = signum
 
 
-def _on_signal(signum, frame):
+def _on_signal(signum: int, frame: FrameType | None) -> NoReturn:
     raise Interrupted(signum)
 
 
@@ -108,13 +117,13 @@ def main(argv: list[str] | None = None, exiting: bool = False) -> int:
     return guarded(lambda outcome: _main(argv, outcome), exiting)
 
 
-def guarded(run, exiting: bool = False) -> int:
+def guarded(run: Callable[[datadir.Outcome], int], exiting: bool = False) -> int:
     """`run(outcome)` with SIGINT and SIGTERM turned into one line and exit 130/143 (our
     handlers for the duration, restored after; `exiting`: ignored after, the process is about
     to exit with the code already decided, so a late signal neither kills it silently nor
     prints a traceback). `outcome` (datadir.Outcome): the study being written, told in that line."""
     outcome = datadir.Outcome()
-    saved = {}
+    saved: dict[int, Handler] = {}
     try:
         for s in EXIT_SIGNAL:
             saved[s] = signal.signal(s, _on_signal)
@@ -126,7 +135,7 @@ def guarded(run, exiting: bool = False) -> int:
         for s in saved:  # a second Ctrl-C must not cut the line short
             signal.signal(s, signal.SIG_IGN)
         print(_interrupted_line(outcome), file=sys.stderr)
-        return EXIT_SIGNAL[getattr(e, "signum", signal.SIGINT)]
+        return EXIT_SIGNAL[e.signum if isinstance(e, Interrupted) else signal.SIGINT]
     finally:
         for s, h in saved.items():
             signal.signal(s, signal.SIG_IGN if exiting else h)
@@ -228,10 +237,11 @@ def _parse(path: str, fmt: str) -> int:
             print(f"python -m ingest: error: {e.args[0]}", file=sys.stderr)
             return EXIT_USAGE
     parsed = parse_bytes(_read(path), path, fmt)
-    out: dict[str, Any] = {"format": parsed.format, "file": path, "sessions": []}
+    sessions: list[dict[str, object]] = []
+    out: dict[str, object] = {"format": parsed.format, "file": path, "sessions": sessions}
     for s in parsed.sessions:
         values = s.series.get(s.metric, []) if s.metric else []
-        d: dict[str, Any] = {
+        d: dict[str, object] = {
             "line": s.line,
             "complete": s.complete,
             "metric": s.metric,
@@ -244,11 +254,11 @@ def _parse(path: str, fmt: str) -> int:
             d["rate_mean"] = full_mean(values, s.series["t"] if uneven else None)["mean"]
         if s.metric and s.summary.get(s.metric) is not None:
             d["summary_rate"] = s.summary[s.metric]
-        out["sessions"].append(d)
+        sessions.append(d)
     # the top level describes the last complete session (or the last one)
     main = next(
-        (d for d in reversed(out["sessions"]) if d["complete"]),
-        out["sessions"][-1] if out["sessions"] else {},
+        (d for d in reversed(sessions) if d["complete"]),
+        sessions[-1] if sessions else {},
     )
     out["intervals"] = main.get("intervals", 0)
     for k in ("rate_mean", "summary_rate"):
@@ -267,7 +277,7 @@ def _parse(path: str, fmt: str) -> int:
     return EXIT_OK
 
 
-def _ingest(cmd: str, args, outcome: datadir.Outcome) -> int:
+def _ingest(cmd: str, args: argparse.Namespace, outcome: datadir.Outcome) -> int:
     """Every manifest is loaded and checked before any study is written; the data directory's
     lock is held for the whole command."""
     from ingest.pipeline import ingest
@@ -284,7 +294,7 @@ def _ingest(cmd: str, args, outcome: datadir.Outcome) -> int:
     for m in manifests:
         check_folder(m)
     first = Path(args.data) / manifests[0].study if cmd != "all" else Path(args.data)
-    reports = []
+    reports: list[Report] = []
     outcome.target, outcome.switched = str(first), False
     with contextlib.nullcontext() if args.dry_run else datadir.locked(args.data):
         for path, m in zip(paths, manifests):
@@ -312,7 +322,7 @@ def _ingest(cmd: str, args, outcome: datadir.Outcome) -> int:
     return EXIT_OK
 
 
-def _report(res: dict, report_text):
+def _report(res: Ingested, report_text: Callable[[Report], str]) -> None:
     for p in res["problems"]:
         print(clean(p, 2000), file=sys.stderr)
     sys.stdout.write(
@@ -326,14 +336,14 @@ def _report(res: dict, report_text):
         )
 
 
-def progress_bar(stream=None):
+def progress_bar(stream: TextIO | None = None) -> Progress | None:
     """A progress callback drawing a one-line bar, or None when `stream` (default: the current
     sys.stderr) is not a TTY."""
     stream = stream or sys.stderr
     if not stream.isatty():
         return None
 
-    def draw(i, n, what):
+    def draw(i: int, n: int, what: str) -> None:
         width = 30
         done = int(width * i / n) if n else width
         stream.write(f"\r[{'#' * done}{'.' * (width - done)}] {i}/{n} {what[:40]:<40}")

@@ -19,9 +19,9 @@ from __future__ import annotations
 import contextlib
 import gc
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from ingest import __version__
 from ingest.derive.checks import check_study
@@ -35,33 +35,30 @@ from ingest.derive.window_stats import window_stats
 from ingest.join import linked, queries
 from ingest.join.columns import meta_of
 from ingest.join.queries import QueryData
-from ingest.join.records import Run, Series
+from ingest.join.records import Record, Run, Series
 from ingest.join.runs import Progress, collect_runs, fill
 from ingest.parse.member import SeriesBudget
 from ingest.problems import Problem
-from ingest.read.archive import Archive
 from ingest.read.inputs import open_inputs
 from ingest.read.manifest import check_folder, load
 from ingest.read.records import Manifest
 from ingest.write import report
+from ingest.write.built import Built
 from ingest.write.csvfiles import runs_csv, table_csv
-from ingest.write.datadir import Outcome, dump, locked, write_study
+from ingest.write.datadir import Outcome, Written, dump, locked, write_study
 from ingest.write.seriesfiles import run_files
 
 
-@dataclass
-class Built:
-    """A study built in memory: `files` (path under data/<study>/ -> bytes) and what the report
-    needs besides: the warnings, the archives read, the run records and the checked tables."""
+class Ingested(TypedDict):
+    """What `ingest` did for one study: its runs, the files written and removed, the problems
+    found, and the report for the author (ingest/write/report.py)."""
 
-    files: dict[str, bytes]
-    problems: list[Problem] = field(default_factory=list)
-    archives: dict[str, Archive] = field(default_factory=dict)
-    runs: list[Run] = field(default_factory=list)
-    tables: list[DerivedTable] = field(default_factory=list)
-    series_saved: int = 0  # bytes of series the manifest's `series:` option did not write
-    series_reduced: int = 0  # runs whose series it downsampled or dropped
-    queries: queries.QueryData | None = None  # the query runs (ingest/join/queries.py)
+    study: str
+    runs: int
+    written: list[str]
+    removed: list[str]
+    problems: list[Problem]
+    report: report.Report
 
 
 def ingest(
@@ -73,17 +70,17 @@ def ingest(
     dry_run: bool = False,
     manifest: Manifest | None = None,
     outcome: Outcome | None = None,
-) -> dict[str, Any]:
-    """Ingest one study; returns {"study", "runs", "written", "removed", "problems", "report"}
-    (`report`: ingest/write/report.py). `dry_run`: parse and report, write nothing. Holds the data
-    directory's lock from before reading the inputs to after the switch. `outcome`: the
-    command line's record of the switch (writer.Outcome), for its report after an interrupt."""
+) -> Ingested:
+    """Ingest one study; returns what it did (`Ingested`). `dry_run`: parse and report, write
+    nothing. Holds the data directory's lock from before reading the inputs to after the
+    switch. `outcome`: the command line's record of the switch (writer.Outcome), for its
+    report after an interrupt."""
     m = manifest or load(manifest_file)
     check_folder(m)
     with contextlib.nullcontext() if dry_run else locked(data):
         with _no_cyclic_gc():
             built = build_files(m, Path(archives), Path(studies), progress)
-        result = (
+        result: Written = (
             {"written": [], "removed": []}
             if dry_run
             else write_study(data, m.study, built.files, outcome)
@@ -92,7 +89,8 @@ def ingest(
         "study": m.study,
         "runs": len(built.runs),
         "problems": built.problems,
-        **result,
+        "written": result["written"],
+        "removed": result["removed"],
         "report": report.build(m, built, dry_run, result),
     }
 
@@ -158,7 +156,7 @@ def build_files(
 
 
 def _series_files(
-    m: Manifest, runs: list[Run], records: list[dict[str, Any]], series: dict[str, Series]
+    m: Manifest, runs: list[Run], records: list[Record], series: dict[str, Series]
 ) -> tuple[dict[str, str], int]:
     """({path: text} of every run's series files, bytes the size control saved); written
     first of the study's files, as the size control marks the run records."""

@@ -7,6 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ingest.derive.tables import Row
+from ingest.join.records import Record
+
 Display = dict[str, dict[str, Any]]  # label -> value (as text) -> shown name
 
 
@@ -16,11 +19,11 @@ class QueryRows:
 
     suite: str
     labels: list[str]
-    rows: list[dict[str, Any]]
+    rows: list[Row]
 
 
 def compare_doc(
-    records: list[dict[str, Any]], display: Display, queries: QueryRows | None = None
+    records: list[Record], display: Display, queries: QueryRows | None = None
 ) -> dict[str, Any]:
     """compare.yaml: `runs` by run id, `queries` one per `query-summary` row, in its order."""
     return {

@@ -6,9 +6,8 @@ window-stats.csv with the same columns (what the chart links)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from ingest.derive.tables import DerivedTable
+from ingest.derive.tables import Column, DerivedTable, Row
+from ingest.join.records import Record
 
 # (key, i18n key of its heading, digits) of the columns after `run` and `name`
 STATS = (
@@ -22,15 +21,15 @@ STATS = (
 )
 
 
-def window_stats(records: list[dict[str, Any]]) -> DerivedTable:
+def window_stats(records: list[Record]) -> DerivedTable:
     """The rows of every run (runs.yaml records, in their order); a run without window
     statistics has its cells missing."""
-    columns: list[dict[str, Any]] = [
+    columns: list[Column] = [
         {"key": "run", "i18n": "stats-run-id", "kind": "label"},
         {"key": "name", "i18n": "stats-run", "kind": "label"},
         *({"key": k, "i18n": i, "kind": "number", "digits": d} for k, i, d in STATS),
     ]
-    rows = []
+    rows: list[Row] = []
     for r in records:
         w = r.get("window") or {}
         rows.append(

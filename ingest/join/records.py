@@ -16,6 +16,9 @@ from ingest.read.fields import Label
 
 Series = dict[str, list[Any]]  # columnar: "t" (seconds of the run) and one list per column
 Stats = dict[str, Any]  # numbers of ingest/join/stats.py: n, mean, min, p1 ... max, cv
+# a run's runs.yaml record (`Run.record()`), which the write step lays out and the size
+# control marks (ingest/write/seriesfiles.py)
+Record = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -107,7 +110,7 @@ class Run:
     base: Base | None = None
     linked: Linked | None = None
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> Record:
         """The runs.yaml record, its fields in the schema's order."""
         return {
             "id": self.id,

@@ -20,14 +20,20 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ingest.write.csvsafe import safe_cell
 from ingest.write.numbers import json_number
 
+if TYPE_CHECKING:  # types only: the publish step imports this module without the ingest's steps
+    from ingest.derive.tables import DerivedTable
+    from ingest.join.records import Record
+
 NEEDS_QUOTES = re.compile(r'[",\r\n]')
 
 
-def cell(v) -> str:
+def cell(v: object) -> str:
     """One field's text: see the module docstring."""
     if v is None:
         return ""
@@ -39,13 +45,13 @@ def cell(v) -> str:
     return '"' + text.replace('"', '""') + '"' if NEEDS_QUOTES.search(text) else text
 
 
-def _write(header: list, rows) -> str:
+def _write(header: list[str], rows: Iterable[Iterable[str]]) -> str:
     """The CSV text of a header and rows of fields (text already made by `cell`)."""
     lines = [",".join(map(cell, header)), *map(",".join, rows)]
     return "\n".join(lines) + "\n"
 
 
-def table_csv(table: dict) -> str:
+def table_csv(table: DerivedTable) -> str:
     """CSV of a table in the tables/<id>.yaml shape ({columns: [{key, ...}], rows: [{key: value}]})."""
     keys = [c["key"] for c in table["columns"]]
     return _write(keys, ([cell(row.get(k)) for k in keys] for row in table["rows"]))
@@ -54,12 +60,12 @@ def table_csv(table: dict) -> str:
 RUN_STATS = ("n", "mean", "p1", "p5", "p50", "p95", "p99", "min", "max", "cv")
 
 
-def runs_csv(runs: list[dict], window: dict | None) -> str:
+def runs_csv(runs: list[Record], window: dict[str, float] | None) -> str:
     """The runs' statistics over the study's window (runs.yaml `window`), one line per run:
     run, name, metric, window_start, window_end, then `RUN_STATS`; empty where a run has none."""
     header = ["run", "name", "metric", "window_start", "window_end", *RUN_STATS]
     start, end = (window or {}).get("start"), (window or {}).get("end")
-    rows = []
+    rows: list[list[str]] = []
     for r in runs:
         w = r.get("window") or {}
         row = [r["id"], r.get("name") or r["id"], r.get("metric"), start, end]

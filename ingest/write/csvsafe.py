@@ -11,12 +11,14 @@ the site serves is written by ingest/write/csvfiles.py with it, and the browser'
 from __future__ import annotations
 
 import re
+from typing import TypeVar
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+T = TypeVar("T")
 
 
-def safe_cell(value):
+def safe_cell(value: T) -> T | str:
     """`value` to write in a CSV cell: text that would run as a formula gets a leading `'`;
     anything else (numbers, None, plain-number text) is returned unchanged."""
     if (

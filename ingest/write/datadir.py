@@ -29,8 +29,10 @@ import shutil
 import signal
 import stat
 import sys
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypedDict
 
 from ingest.problems import Problem
 
@@ -88,7 +90,7 @@ def _float(x: float) -> str:
     return s
 
 
-def scalar(v) -> str:
+def scalar(v: object) -> str:
     if v is None:
         return "null"
     if v is True:
@@ -104,11 +106,11 @@ def scalar(v) -> str:
     raise TypeError(f"cannot write {type(v).__name__} to YAML")
 
 
-def _is_scalar(v) -> bool:
+def _is_scalar(v: object) -> bool:
     return v is None or isinstance(v, (str, int, float, bool))
 
 
-def _numbers(v: list) -> str | None:
+def _numbers(v: list[object]) -> str | None:
     """Fast path for a list of plain floats or of ints (series columns): Python's own list
     repr, `[1.5, 2.0]`, is the flow sequence; None if not such a list."""
     types = set(map(type, v))
@@ -120,7 +122,7 @@ def _numbers(v: list) -> str | None:
     return None
 
 
-def _flow(v) -> str:
+def _flow(v: object) -> str:
     if isinstance(v, list) and v and (fast := _numbers(v)) is not None:
         return fast
     if isinstance(v, dict):
@@ -130,7 +132,7 @@ def _flow(v) -> str:
     return scalar(v)
 
 
-def _flowable(v) -> bool:
+def _flowable(v: object) -> bool:
     if isinstance(v, list):
         types = set(map(type, v))
         return types <= {int, float, type(None), bool} or all(
@@ -144,7 +146,7 @@ def _flowable(v) -> bool:
     return True
 
 
-def _block(v, indent: int, out: list[str]):
+def _block(v: object, indent: int, out: list[str]) -> None:
     pad = " " * indent
     if isinstance(v, dict):
         for k, x in v.items():
@@ -173,7 +175,7 @@ def _block(v, indent: int, out: list[str]):
         out.append(pad + scalar(v))
 
 
-def dump(obj) -> str:
+def dump(obj: Mapping[str, object]) -> str:
     """YAML text of `obj` (a dict at the top)."""
     out: list[str] = []
     _block(obj, 0, out)
@@ -191,6 +193,13 @@ JOURNAL_MAX = 1 << 16  # bytes of the lock file read back (a pid and a few names
 NAME_MAX = 255  # bytes in one file name (Linux file systems)
 AT_FDCWD, RENAME_EXCHANGE = -100, 2
 SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+class Written(TypedDict):
+    """What `write_study` changed: the files written and removed (paths under the study)."""
+
+    written: list[str]
+    removed: list[str]
 
 
 @dataclass
@@ -215,7 +224,7 @@ class _Held:
 _held: dict[str, _Held] = {}  # data dir (real path) -> its lock, held by this process
 
 
-def _io_problem(path, e: OSError, what: str = "cannot write") -> Problem:
+def _io_problem(path: str | os.PathLike[str], e: OSError, what: str = "cannot write") -> Problem:
     return Problem(path, None, f"{what} ({e.strerror or e})")
 
 
@@ -264,7 +273,7 @@ def _open_lock(path: Path) -> int:
 
 
 @contextlib.contextmanager
-def locked(root: str | os.PathLike):
+def locked(root: str | os.PathLike[str]) -> Iterator[None]:
     """Hold `root/.ingest.lock` (flock) for the block; re-entrant within one process. A second
     ingest on the same data directory fails at once (Problem). Under the lock, what a killed
     run left behind is cleaned up first (`recover`)."""
@@ -303,7 +312,7 @@ def locked(root: str | os.PathLike):
         os.close(fd)  # releases the lock
 
 
-def _flock(fd: int, path: Path, root: Path):
+def _flock(fd: int, path: Path, root: Path) -> None:
     """Take the lock without waiting: a Problem naming the holder's pid when another ingest has
     it, or naming the reason when the file system cannot lock (ENOLCK on some NFS mounts)."""
     try:
@@ -330,14 +339,14 @@ def _journal(held: _Held) -> list[str]:
     ]
 
 
-def _rewrite_journal(held: _Held):
+def _rewrite_journal(held: _Held) -> None:
     """The lock file: this process's pid, then the trees it made that are still there."""
     body = "".join(f"{MADE}{n}\n" for n in held.made)
     os.ftruncate(held.lock_fd, 0)
     os.pwrite(held.lock_fd, f"{os.getpid()}\n{body}".encode(), 0)
 
 
-def _record(held: _Held, name: str):
+def _record(held: _Held, name: str) -> None:
     """Record a tree before making it (appended and fsynced: after a crash it is in the file)."""
     size = os.fstat(held.lock_fd).st_size
     os.pwrite(held.lock_fd, f"{MADE}{name}\n".encode(), size)
@@ -345,7 +354,7 @@ def _record(held: _Held, name: str):
     held.made.append(name)
 
 
-def _settle(held: _Held):
+def _settle(held: _Held) -> None:
     """Forget the recorded trees that are gone (removed, or switched in as the study)."""
     gone = [n for n in held.made if not any(_exists(x, held.dir_fd) for x in _both(n))]
     if gone:
@@ -360,7 +369,7 @@ def _both(name: str) -> tuple[str, str]:
     return f".{m['study']}.old-{m['token']}", f".{m['study']}.tmp-{m['token']}"
 
 
-def recover(root: Path):
+def recover(root: Path) -> None:
     """Clean up after a killed run (call under the lock): of the trees the lock file records
     (and only those), a `.<study>.old-*` whose study is missing (the fallback switch was cut
     between its two renames) is renamed back, so the study is entirely old; the others are
@@ -398,11 +407,11 @@ def _exists(name: str, dir_fd: int) -> bool:
 
 
 def write_study(
-    root: str | os.PathLike,
+    root: str | os.PathLike[str],
     study: str,
     files: dict[str, bytes],
     outcome: Outcome | None = None,
-) -> dict[str, list[str]]:
+) -> Written:
     """Make `root/study/` hold exactly `files`; returns {"written": [...], "removed": [...]}.
     Nothing changed: nothing is touched. Otherwise the whole new tree replaces the old in one
     atomic step. An OSError (read-only, disk full) is a Problem and leaves the old tree.
@@ -449,7 +458,8 @@ def _files_in(target: Path) -> set[str]:
             f"is {_kind(st.st_mode)}, not a directory: the ingest replaces only a directory "
             "it can read without following links; remove it",
         )
-    out, stack = set(), [("", str(target))]
+    out: set[str] = set()
+    stack = [("", str(target))]
     while stack:
         rel, path = stack.pop()
         with os.scandir(path) as it:
@@ -475,7 +485,7 @@ def _differs(path: Path, data: bytes) -> bool:
         return True
 
 
-def _check_name(base: Path, relpath: str):
+def _check_name(base: Path, relpath: str) -> None:
     for part in relpath.split("/"):
         if len(os.fsencode(part)) > NAME_MAX:
             raise Problem(base / relpath, None, f"file name longer than {NAME_MAX} bytes")
@@ -490,7 +500,12 @@ def _make_tmp(held: _Held, study: str) -> Path:
 
 
 def _build_and_switch(
-    held: _Held, study: str, target: Path, files: dict, changed: set, outcome: Outcome
+    held: _Held,
+    study: str,
+    target: Path,
+    files: dict[str, bytes],
+    changed: set[str],
+    outcome: Outcome,
 ) -> Path | None:
     """Write the new tree beside `target`, switch it in; return the path holding the old tree."""
     tmp = _make_tmp(held, study)
@@ -544,10 +559,13 @@ def _switch(
     return old
 
 
-def _renameat2():
+def _renameat2() -> Callable[[int, bytes, int, bytes, int], int] | None:
     if not sys.platform.startswith("linux"):
         return None
-    return getattr(ctypes.CDLL(None, use_errno=True), "renameat2", None)  # glibc >= 2.28
+    fn: Callable[[int, bytes, int, bytes, int], int] | None = getattr(
+        ctypes.CDLL(None, use_errno=True), "renameat2", None
+    )  # glibc >= 2.28
+    return fn
 
 
 def _exchange(a: Path, b: Path) -> bool:
@@ -572,7 +590,7 @@ def _dir_mode(target: Path) -> int:
         return 0o777 & ~mask
 
 
-def _write(path: Path, data: bytes):
+def _write(path: Path, data: bytes) -> None:
     """A new file of the tree; not synced here: `_sync_tree` syncs the whole tree at once."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
     try:
@@ -583,7 +601,7 @@ def _write(path: Path, data: bytes):
         os.close(fd)
 
 
-def _link_or_copy(src: Path, dst: Path):
+def _link_or_copy(src: Path, dst: Path) -> None:
     """An unchanged file in the new tree: a hard link (same inode, same mtime), else a copy
     keeping the mtime."""
     try:
@@ -592,7 +610,7 @@ def _link_or_copy(src: Path, dst: Path):
         shutil.copy2(src, dst, follow_symlinks=False)
 
 
-def _fsync_dir(path: Path):
+def _fsync_dir(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
         os.fsync(fd)
@@ -600,13 +618,16 @@ def _fsync_dir(path: Path):
         os.close(fd)
 
 
-def _syncfs():
+def _syncfs() -> Callable[[int], int] | None:
     if not sys.platform.startswith("linux"):
         return None
-    return getattr(ctypes.CDLL(None, use_errno=True), "syncfs", None)  # glibc >= 2.14
+    fn: Callable[[int], int] | None = getattr(
+        ctypes.CDLL(None, use_errno=True), "syncfs", None
+    )  # glibc >= 2.14
+    return fn
 
 
-def _sync_tree(top: Path):
+def _sync_tree(top: Path) -> None:
     """Make the new tree durable before it is switched in, so that after a crash the switch
     never points at files whose data was lost: one syncfs(2) of its file system (every file's
     data, inode and directory entry in one journal commit; measured at 0.6 of fsyncing each
@@ -632,7 +653,7 @@ def _sync_tree(top: Path):
     _fsync_dir(top)
 
 
-def _remove(path: Path, quiet: bool = False):
+def _remove(path: Path, quiet: bool = False) -> None:
     if path.is_dir() and not path.is_symlink():
         shutil.rmtree(path, ignore_errors=quiet)
     else:

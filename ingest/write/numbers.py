@@ -14,13 +14,16 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable, Iterable
 from decimal import Decimal
+from typing import Any, TypeVar
 
 # sysbench's rates as `%.2f` prints them, each followed by ",": at most 15 digits, no leading
 # zero, so the float reads back as these digits and its JSON is them with trailing zeros cut
 TWO_DECIMALS = re.compile(r"(?:(?:0|[1-9][0-9]{0,12}+)\.[0-9][0-9],)*+")
 # whole numbers as JSON writes them (no leading zero), each followed by ","
 WHOLE = re.compile(r"(?:(?:0|[1-9][0-9]*+),)*+")
+T = TypeVar("T")
 
 
 def json_number(v: int | float) -> str:
@@ -41,28 +44,29 @@ def json_number(v: int | float) -> str:
     return f"{mantissa}e{sign}{digits if sign == '-' else digits.zfill(2)}"
 
 
-def _json_value(v) -> str:
-    if type(v) in (int, float):
+def _json_value(v: object) -> str:
+    if type(v) is int or type(v) is float:
         return json_number(v)
     return json.dumps(v, ensure_ascii=False)  # null, true, false, text
 
 
-class Printed(list):
+class Printed(list[T]):
     """A column of numbers that also holds `json_text`, its JSON array as `json_array` writes
     it, which `json_array` then returns as it is. Any change in place drops the text (None);
     a copy or a slice is a plain list."""
 
     __slots__ = ("json_text",)
 
-    def __init__(self, values, json_text: str | None):
+    def __init__(self, values: Iterable[T], json_text: str | None):
         super().__init__(values)
         self.json_text = json_text
 
 
-def _dropping_text(change):
+# Any: the wrapped list methods take and return what each of them does
+def _dropping_text(change: Callable[..., Any]) -> Callable[..., Any]:
     """The list method `change`, which first drops a `Printed` column's text."""
 
-    def changed(self, *args, **kwargs):
+    def changed(self: Printed[Any], *args: Any, **kwargs: Any) -> Any:
         self.json_text = None
         return change(self, *args, **kwargs)
 
@@ -76,7 +80,7 @@ for _method in (
     setattr(Printed, _method, _dropping_text(getattr(list, _method)))
 
 
-def floats_of(words: list[str]) -> list:
+def floats_of(words: list[str]) -> list[float | None]:
     """The floats of a column of printed numbers ("" for a missing one: None); ValueError for
     a word that is no number. A column whose words repeat (sysbench's latency buckets, its
     `0.00` errors/s) converts each distinct word once and is `Printed`: its JSON text joined
@@ -88,11 +92,11 @@ def floats_of(words: list[str]) -> list:
     if len(set(sample)) * 4 > len(sample):  # mostly distinct: a float() each
         if "" in words:
             return [float(x) if x else None for x in words]
-        floats = list(map(float, words))
+        floats: list[float | None] = list(map(float, words))
         text = two_decimals_json(words)
         return floats if text is None else Printed(floats, text)
     distinct = list(set(words))
-    values = [float(x) if x else None for x in distinct]
+    values: list[float | None] = [float(x) if x else None for x in distinct]
     if not all(v is None or math.isfinite(v) for v in values):
         return list(map(dict(zip(distinct, values)).__getitem__, words))
     texts = json_array(values)[1:-1].split(",")
@@ -127,7 +131,8 @@ def ints_of(words: list[str]) -> list[int]:
     return Printed(ints, f"[{text[:-1]}]")
 
 
-def json_array(values: list) -> str:
+# Any: a column of floats, of ints or of text alike (a list[object] would take none of them)
+def json_array(values: list[Any]) -> str:
     """A JSON array of a series column (numbers, None for a missing value): `[1,262.56,null]`.
     A `Printed` column is its text. A column of plain ints and floats in Python's positional
     range, the usual case, is Python's own list repr with `.0`, spaces and None rewritten (in

@@ -16,12 +16,16 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ingest.join.records import Run
 from ingest.parse.member import parse_bytes
 from ingest.problems import Problem
-from ingest.read.records import Manifest
+from ingest.read.archive import Archive
+from ingest.read.records import Manifest, Rule
+from ingest.write.built import Built
+from ingest.write.datadir import Written
 
 ERROR_LINE = re.compile(r"^(?:FATAL|ERROR)\b|\bFATAL:|^\S*error: ")
 MARKERS = (b"FATAL", b"ERROR", b"error: ")
@@ -45,17 +49,20 @@ class Report:
     extra_series: str | int = "keep"  # the manifest's `series: {extra: ...}`
     reduced: int = 0  # runs whose series it downsampled or dropped
     series_saved: int = 0  # bytes it did not write
-    warnings: list[str] = field(default_factory=list)
+    # the report's own warnings, then the ingest's problems (Problem values, shown as text)
+    warnings: list[str | Problem] = field(default_factory=list)
     dry_run: bool = False
     changed: list[str] | None = None  # the files that differed from data/ (None: all written)
     bytes_changed: int = 0
     removed: int = 0  # files of data/<study>/ no longer written
 
 
-def build(m: Manifest, built, dry_run: bool = False, result: dict | None = None) -> Report:
-    """The report of one study from what `study.build_files` built: the files of data/<study>/,
-    the warnings, the archives read, the run records and the tables; `result`: what the writer
-    did ({"written": names, "removed": names}: a re-ingest that changes nothing writes none)."""
+def build(
+    m: Manifest, built: Built, dry_run: bool = False, result: Written | None = None
+) -> Report:
+    """The report of one study from what `pipeline.build_files` built (`Built`): the files of
+    data/<study>/, the warnings, the archives read, the run records and the tables; `result`:
+    what the writer did (`Written`: a re-ingest that changes nothing writes none)."""
     archives, files, runs = built.archives, built.files, built.runs
     rep = Report(study=m.study, dry_run=dry_run)
     if result is not None and not dry_run:
@@ -63,11 +70,11 @@ def build(m: Manifest, built, dry_run: bool = False, result: dict | None = None)
         rep.bytes_changed = sum(len(files[n]) for n in result["written"])
     rows = {t["id"]: len(t["rows"]) for t in built.tables}
     rep.runs = len(runs)
-    taken = {}
+    taken: dict[str, Archive] = {}
     for rule in m.runs:
         n = sum(1 for r in runs if _rule_of(m, r) is rule)
         rep.rules.append((f"{m.path}:{rule.line}: {rule.source}", n))
-    query_data = getattr(built, "queries", None)
+    query_data = built.queries
     for rule in m.queries:  # query runs (ingest/join/queries.py)
         n = query_data.per_rule.get(rule.line, 0) if query_data else 0
         rep.rules.append((f"{m.path}:{rule.line}: {rule.source} (query runs)", n))
@@ -111,7 +118,7 @@ def build(m: Manifest, built, dry_run: bool = False, result: dict | None = None)
     return rep
 
 
-def _rule_of(m: Manifest, run: Run):
+def _rule_of(m: Manifest, run: Run) -> Rule | None:
     """The rule that took a run's file (the first that matches, as the ingest does)."""
     return next((r for r in [*m.runs, *m.files] if r.took(run.source.file)), None)
 
@@ -132,9 +139,9 @@ def _why_unmatched(data: bytes, member: str) -> str:
     return f"{parsed.format}, matched by no rule"
 
 
-def _error_lines(m: Manifest, runs: list[Run], archives: dict) -> list[str]:
+def _error_lines(m: Manifest, runs: list[Run], archives: dict[str, Archive]) -> list[str]:
     """Lines like `FATAL: ...` inside the part of a run's file that its session spans."""
-    out = []
+    out: list[str] = []
     by_file: dict[str, list[Run]] = {}
     for r in runs:
         by_file.setdefault(r.source.file, []).append(r)
@@ -166,14 +173,15 @@ def _error_lines(m: Manifest, runs: list[Run], archives: dict) -> list[str]:
 def _error_hits(data: bytes) -> list[tuple[int, str]]:
     """(line number, text) of each error line: the lines holding a marker (found by plain
     search, fast on a log of megabytes) that ERROR_LINE matches."""
-    starts = set()
+    starts: set[int] = set()
     for marker in MARKERS:
         i = data.find(marker)
         while i >= 0:
             starts.add(data.rfind(b"\n", 0, i) + 1)
             end = data.find(b"\n", i)
             i = -1 if end < 0 else data.find(marker, end)
-    hits, line, pos = [], 1, 0
+    hits: list[tuple[int, str]] = []
+    line, pos = 1, 0
     for start in sorted(starts):
         end = data.find(b"\n", start)
         text = data[start : end if end >= 0 else len(data)].decode("utf-8", "replace")
@@ -185,7 +193,7 @@ def _error_hits(data: bytes) -> list[tuple[int, str]]:
 
 
 def _short_runs(m: Manifest, runs: list[Run]) -> list[str]:
-    out = []
+    out: list[str] = []
     for r in runs:
         w = r.window
         step = r.tool.get("interval_s") or m.interval_s
@@ -207,7 +215,7 @@ def _missing_bases(m: Manifest, runs: list[Run]) -> list[str]:
     if not m.base:
         return []
     bases = [r for r in runs if all(str(r.labels.get(k)) == str(v) for k, v in m.base.items())]
-    out = []
+    out: list[str] = []
     for r in runs:
         if r.base is not None:
             continue
@@ -217,7 +225,7 @@ def _missing_bases(m: Manifest, runs: list[Run]) -> list[str]:
             out.append(f"{m.path}: run {r.id}: no base case ({shown}): no run has these labels")
             continue
 
-        def diff(b, wanted=wanted):
+        def diff(b: Run, wanted: dict[str, object] = wanted) -> list[str]:
             keys = sorted(set(wanted) | set(b.labels))
             return [k for k in keys if str(wanted.get(k)) != str(b.labels.get(k))]
 
@@ -239,7 +247,7 @@ def _base_threads(m: Manifest, runs: list[Run]) -> list[str]:
     if not m.base or "threads" in m.labels:
         return []
     by_id = {r.id: r for r in runs}
-    out = []
+    out: list[str] = []
     for r in runs:
         b = by_id.get(r.base.run) if r.base else None
         mine, theirs = r.tool.get("threads"), b.tool.get("threads") if b else None
@@ -260,7 +268,7 @@ def _size(n: int) -> str:
     return f"{n} bytes"
 
 
-def _listed(items: list, indent: str = "  ") -> list[str]:
+def _listed(items: Sequence[object], indent: str = "  ") -> list[str]:
     out = [indent + str(i) for i in items[:SHOWN]]  # strings or Problem values
     if len(items) > SHOWN:
         out.append(f"{indent}... and {len(items) - SHOWN} more")

@@ -18,11 +18,18 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
+from typing import Any
 
+from ingest.join.records import Record
 from ingest.write.numbers import json_array
 
+# a columnar series document: run, interval_s, ..., meta, columns, then one list per column
+# (its keys are the columns' names, so no TypedDict)
+SeriesDoc = dict[str, Any]
 
-def series_json(doc: dict) -> str:
+
+def series_json(doc: SeriesDoc) -> str:
     """Compact JSON of a columnar series document ({run, interval_s, columns, <col>: [...]}),
     its column arrays last."""
     columns = doc["columns"]
@@ -32,7 +39,7 @@ def series_json(doc: dict) -> str:
     return "".join(parts) + "}\n"
 
 
-def downsample(doc: dict, every: int) -> dict:
+def downsample(doc: SeriesDoc, every: int) -> SeriesDoc:
     """`doc` with each `every` consecutive intervals as one point: `t` is the end of the last
     interval of the bucket, every other column the mean of the bucket's numbers (missing when
     it has none; 6 decimals); a last, shorter bucket is the mean of what it holds. A series of
@@ -40,7 +47,7 @@ def downsample(doc: dict, every: int) -> dict:
     its run's statistics do (docs/data-schema.md)."""
     columns = doc["columns"]
     step = doc.get("interval_s")
-    out = {
+    out: SeriesDoc = {
         "run": doc["run"],
         "interval_s": None if step is None else round(step * every, 6),
         "downsampled": {"every": every, "from_interval_s": step, "stat": "mean"},
@@ -62,7 +69,8 @@ def downsample(doc: dict, every: int) -> dict:
     return out
 
 
-def _mean(values: list, weights: list):
+# Any: one series column, whatever its values (as numbers.json_array takes it)
+def _mean(values: list[Any], weights: Sequence[float]) -> float | None:
     pairs = [
         (v, w) for v, w in zip(values, weights) if type(v) in (int, float) and math.isfinite(v)
     ]
@@ -70,13 +78,13 @@ def _mean(values: list, weights: list):
     return round(math.fsum(v * w for v, w in pairs) / total, 6) if pairs and total > 0 else None
 
 
-def series_files(stem: str, doc: dict) -> dict[str, str]:
+def series_files(stem: str, doc: SeriesDoc) -> dict[str, str]:
     """The file of one columnar series document: `<stem>.json`."""
     return {f"{stem}.json": series_json(doc)}
 
 
 def run_files(
-    rec: dict, doc: dict, linked_doc: dict | None, extra: str | int
+    rec: Record, doc: SeriesDoc, linked_doc: SeriesDoc | None, extra: str | int
 ) -> tuple[dict[str, str], int]:
     """The series files of one run ({path under data/<study>/: text}) and the bytes the size
     control saved. `extra` (the manifest's `series: {extra: ...}`) applies to a run outside the
