@@ -20,11 +20,41 @@ export const range = (s) => {
 
 const missingValue = (v) => v === null || v === undefined || !Number.isFinite(v);
 
-/** The en-US format with exactly `d` decimals and thousands separators, one per `d`
- * (toLocaleString with options builds a formatter per call: a tenth of a ratio chart's drawing). */
+/** The digits of finite `x` >= 0 rounded to `d` decimals, as [integer part, decimals]: the
+ * shortest decimal that reads back as `x` (String(x)), rounded half away from zero, which is
+ * what Intl.NumberFormat rounds (toFixed rounds the binary value: 1.005 -> "1.00", not "1.01"). */
+function roundedDigits(x, d) {
+  const [mantissa, exp = '0'] = String(x).split('e');
+  const dot = mantissa.indexOf('.');
+  const digits = mantissa.replace('.', '');
+  const keep = (dot < 0 ? mantissa.length : dot) + Number(exp) + d; // digits left of 10^-d's place
+  let kept = keep > 0 ? BigInt(digits.slice(0, keep).padEnd(keep, '0')) : 0n;
+  if (keep >= 0 && digits[keep] >= '5') kept += 1n;
+  const s = kept.toString().padStart(d + 1, '0');
+  return [s.slice(0, s.length - d), s.slice(s.length - d)];
+}
+
+/** `v` as Intl.NumberFormat('en-US', {minimumFractionDigits: d, maximumFractionDigits: d})
+ * writes it, without Intl: a page's first Intl formatter loads the locale data (44-291 ms in
+ * a fresh Chromium page on a loaded machine), which held up the first chart's statistics. */
+function grouped(v, d) {
+  if (!Number.isFinite(v)) return intlDecimals(d).format(v);
+  const [whole, frac] = roundedDigits(Math.abs(v), d);
+  const sign = v < 0 || Object.is(v, -0) ? '-' : '';
+  return `${sign}${whole.replace(/\B(?=(\d{3})+$)/g, ',')}${d ? `.${frac}` : ''}`;
+}
+
+const INTL = new Map();
+function intlDecimals(d) {
+  if (!INTL.has(d)) INTL.set(d, new Intl.NumberFormat('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }));
+  return INTL.get(d);
+}
+
+/** The en-US format with exactly `d` decimals and thousands separators (an object with
+ * `format(v)`, as an Intl.NumberFormat; toLocaleString with options built a formatter per call). */
 const DECIMALS = new Map();
 export function decimals(d) {
-  if (!DECIMALS.has(d)) DECIMALS.set(d, new Intl.NumberFormat('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }));
+  if (!DECIMALS.has(d)) DECIMALS.set(d, { format: (v) => grouped(v, d) });
   return DECIMALS.get(d);
 }
 

@@ -111,9 +111,11 @@ export function windowStats(t, v, a, b, weighted = false) {
  * typical (median) intervals, and never less than three downsampling buckets. */
 export function gapOf(s, bucket) {
   if (s.median === undefined) {
-    const steps = [];
-    for (let i = 1; i < s.t.length; i++) steps.push(s.t[i] - s.t[i - 1]);
-    steps.sort((a, b) => a - b);
+    // a typed array sorts numbers natively (a comparator's sort of 3,600 steps per run was
+    // ~5% of the script time of a time series' first drawing)
+    const steps = new Float64Array(Math.max(0, s.t.length - 1));
+    for (let i = 1; i < s.t.length; i++) steps[i - 1] = s.t[i] - s.t[i - 1];
+    steps.sort();
     s.median = steps.length ? steps[steps.length >> 1] : Infinity;
   }
   return Math.max(4 * s.median, 3 * bucket);
