@@ -124,7 +124,7 @@ const DRAWING = new Set(['svg', 'g', 'path', 'rect', 'line', 'text', 'tspan', 't
  * Three passes (SVGO_PASSES): SVGO's `multipass` gave the same output on every chart of the site
  * but ran a fourth pass on the large ones only to find nothing left to do (docs/performance.md). */
 const SVGO_PASSES = 3;
-const SVGO = { floatPrecision: 1,
+export const SVGO = { floatPrecision: 1,
   plugins: [{ name: 'preset-default', params: { overrides: { cleanupIds: false, convertColors: false,
     // Less CPU, the same bytes (docs/performance.md, 2026-11-25): off, the preset's plugins for
     // what Vega's SVG never has (doctype, comments, styles, metadata, namespaces, ellipses, ...),
@@ -136,6 +136,14 @@ const SVGO = { floatPrecision: 1,
       'removeNonInheritableGroupAttrs', 'removeEmptyAttrs'].map((name) => [name, false])),
     convertPathData: { makeArcs: false, straightCurves: false, convertToQ: false, curveSmoothShorthands: false,
       smartArcRounding: false } } } }] };
+/** The first pass without removeHiddenElems: it computes every element's style up its
+ * ancestors twice, a third of the pass's CPU, where Vega's SVG hides nothing but the axis labels
+ * it set to opacity 0 (overlapping ones), which inlineSvg drops first (HIDDEN_TEXT); what later
+ * passes would find hidden (e.g. a path merged down to a lone move) they still remove. The same
+ * bytes on every chart of the site (docs/performance.md, 2026-11-29). */
+const SVGO_FIRST = { ...SVGO, plugins: [{ ...SVGO.plugins[0], params: { overrides: {
+  ...SVGO.plugins[0].params.overrides, removeHiddenElems: false } } }] };
+const HIDDEN_TEXT = /<text\b[^>]* opacity="0"[^>]*>(?:[^<]|<tspan\b[^>]*>[^<]*<\/tspan>)*<\/text>/g;
 
 /** The inline form: no namespace declarations, no ARIA of Vega's marks (the figure has its
  * own label, summary and data table: the SVG is hidden from assistive technology), text in the
@@ -153,13 +161,14 @@ export function inlineSvg(svg, variant, font, prefix, optimize) {
     .replace(/ (d|transform)="([^"]*)"/g, (m, name, v) => ` ${name}="${round(v)}"`)
     .replace(/<path d="(?:M0,0h0v0h0Z)?"(?: pointer-events="none")?(?: display="none")?\/>/g, '')
     .replace(/<(?:line|path|rect)\b[^>]* opacity="0"[^>]*\/>/g, '') // invisible (e.g. hover rules)
+    .replace(HIDDEN_TEXT, '') // labels Vega hid (overlapping ones)
     // ids (Vega's clip paths) are unique in the page, not only in one SVG
     .replace(/ id="([\w-]+)"/g, ` id="${prefix}-$1"`).replace(/url\(#([\w-]+)\)/g, `url(#${prefix}-$1)`);
   const root = `<svg class="chart-svg ${variant}" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" `
     + 'preserveAspectRatio="xMinYMin meet" aria-hidden="true" focusable="false">';
   const lines = [];
   let out = root + body.replace(LINE, (m, d) => ` d="M0 0h1" data-line="${lines.push(d) - 1}"`);
-  for (let pass = 0; pass < SVGO_PASSES; pass += 1) out = optimize(out, SVGO).data;
+  for (let pass = 0; pass < SVGO_PASSES; pass += 1) out = optimize(out, pass ? SVGO : SVGO_FIRST).data;
   return placeLines(out, lines).replace(/^<svg[^>]*>/, root);
 }
 
@@ -244,7 +253,7 @@ function codeKey() {
   const files = [fileURLToPath(import.meta.url), join(ROOT, 'package-lock.json'), join(ROOT, 'assets/css/main.css')];
   const js = (dir) => readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))
     .flatMap((e) => (e.isDirectory() ? js(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : []));
-  const h = createHash('sha256').update(JSON.stringify({ WIDTHS, SVGO, SVGO_PASSES, node: process.versions.node }));
+  const h = createHash('sha256').update(JSON.stringify({ WIDTHS, SVGO, SVGO_FIRST, SVGO_PASSES, node: process.versions.node }));
   for (const f of [...files, ...js(join(ROOT, 'assets/js'))]) h.update(`${f.slice(ROOT.length)}\0`).update(readFileSync(f)).update('\0');
   return h.digest('hex');
 }

@@ -228,7 +228,18 @@ def reader_text(html: str) -> str:
     return " ".join(unescape(TAG.sub(" ", HIDDEN.sub(" ", html))).split())
 
 
-ANY_JARGON = re.compile("|".join(f"(?:{p})" for p in JARGON), re.I)
+# the patterns that start at a word boundary tested after one `\b` (the same matches, in the
+# same order: none of the others starts with a word character); a third of the time of testing
+# each at every character of a page's text
+ANY_JARGON = re.compile(
+    "|".join(
+        [
+            r"\b(?:" + "|".join(f"(?:{p[2:]})" for p in JARGON if p.startswith(r"\b")) + ")",
+            *(f"(?:{p})" for p in JARGON if not p.startswith(r"\b")),
+        ]
+    ),
+    re.I,
+)
 
 
 def jargon_in(text: str) -> list[tuple[str, str]]:

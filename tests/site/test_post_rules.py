@@ -290,6 +290,34 @@ def test_the_jargon_check_catches_each_kind():
     assert not prose.jargon_in("The original ran the benchmark for an hour; the data set is 91 GB.")
 
 
+# one text per pattern of prose.JARGON, in its order
+JARGON_TEXTS = [
+    "see docs/charts.md",
+    "listed in Runs.YAML",
+    "under data/<study>",
+    "The manifest names it",
+    "made by the ingest",
+    "then ingested",
+    "the benchmark wrapper's log",
+    "a wrapper's log",
+    "tps over 24 values: lowest 1",
+    "one study module each",
+    "a Shortcode",
+    "in its front matter",
+    "by benchlog v0.1",
+    "a tarball (archive)",
+]
+
+
+@pytest.mark.parametrize("pattern,text", list(zip(prose.JARGON, JARGON_TEXTS, strict=True)))
+def test_each_jargon_pattern_is_found_where_it_alone_finds_it(pattern, text):
+    """ANY_JARGON (the patterns joined, those at a word boundary behind one `\\b`) finds the
+    same words at the same places as each pattern on its own."""
+    alone = [(m.start(), m.group()) for m in re.finditer(pattern, f"{text}. {text}", re.I)]
+    joined = [(m.start(), m.group()) for m in prose.ANY_JARGON.finditer(f"{text}. {text}")]
+    assert alone and joined == alone
+
+
 def test_prose_keeps_each_word_at_its_line():
     body = '\n{{< table id="x"\n caption="A 1" >}}\n```\n2\n```\n<!-- 3 -->\n1. four `5`\n[a](6)\n'
     kept = prose.prose(body)
